@@ -1,0 +1,972 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * libmaplog: the mapsample log parser (API in mapsample/maplog.h, layout
+ * in maplog_i.h, user documentation in maplog(3) and mapsample-log(5)).
+ *
+ * API NOTES
+ *   One state machine serves files and memory streams.  Bytes sit in one
+ *   growable buffer: a file parser fills it with read(2) in large blocks,
+ *   a memory parser with maplog_feed().  A chunk is decoded only once its
+ *   whole payload is in the buffer (and, when sealed, its checksum
+ *   matches), so records never straddle a refill and the payload is not
+ *   moved while its records are being returned.
+ *
+ *   Phases: FILEHDR -> SKIP (padding) -> CHUNK -> PAYLOAD -> SKIP (unused
+ *   capacity) -> CHUNK ...  Damage sends CHUNK to RESYNC, which looks at
+ *   every 8-byte aligned offset for a chunk header whose own checksum
+ *   holds.  A checksum mismatch loses exactly one chunk.  A stream that
+ *   ends inside a chunk yields the chunk's whole records, then EOF with
+ *   eof_truncated set.
+ *
+ *   Pointers handed out in events point into the buffer, the stack table
+ *   or the scratch area, all of which stay put until the next read.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "maplog_i.h"
+
+enum phase {
+	P_FILEHDR,
+	P_SKIP,
+	P_CHUNK,
+	P_PAYLOAD,
+	P_RESYNC,
+	P_FATAL,
+};
+
+#define READ_BLOCK (1u << 20)
+
+struct maplog {
+	int fd;
+	int ended;          /* no more bytes will come */
+	int last_error;
+	enum phase phase;
+	int fatal_error;
+
+	uint8_t *buf;
+	size_t bcap;
+	size_t bpos;        /* first unconsumed byte */
+	size_t bend;        /* one past the last valid byte */
+	uint64_t boff;      /* stream offset of buf[0] */
+	uint64_t skip;      /* bytes still to skip in P_SKIP */
+
+	/* current chunk */
+	uint64_t c_off;
+	uint32_t c_cap, c_used, c_pid, c_tid, c_image, c_seq;
+	int c_partial;      /* stream ended inside this chunk's payload */
+	uint64_t c_missing; /* payload bytes the stream lacks */
+	size_t r_pos, r_end;
+	uint64_t ts;
+	uint64_t leaf;
+
+	/* stack table of the current chunk; id i at index i-1 */
+	uint32_t *s_off;
+	uint32_t *s_n;
+	uint32_t s_count, s_cap;
+	uint64_t *fr;
+	size_t fr_used, fr_cap;
+
+	/* strings of the current event */
+	char *sc;
+	size_t sc_cap, sc_used;
+	const char **argv;
+	size_t argv_cap;
+
+	struct maplog_stats st;
+};
+
+static const uint64_t no_frames[1];
+
+maplog *maplog_open(int fd)
+{
+	maplog *p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->fd = fd;
+	p->phase = P_FILEHDR;
+	p->bcap = fd == MAPLOG_FD_NONE ? 4096 : READ_BLOCK + 4096;
+	p->buf = malloc(p->bcap);
+	if (!p->buf) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void maplog_close(maplog *p)
+{
+	if (!p)
+		return;
+	free(p->buf);
+	free(p->s_off);
+	free(p->s_n);
+	free(p->fr);
+	free(p->sc);
+	free(p->argv);
+	free(p);
+}
+
+int maplog_error(const maplog *p)
+{
+	return p ? p->last_error : MAPS_EINVAL;
+}
+
+int maplog_stats(const maplog *p, struct maplog_stats *st)
+{
+	if (!p || !st)
+		return MAPS_EINVAL;
+	*st = p->st;
+	return 0;
+}
+
+static const char *const type_names[MAPLOG_TYPE_MAX_] = {
+	[MAPLOG_TYPE_INITIALIZE] = "initialize",
+	[MAPLOG_TYPE_METRIC_DEF] = "metric-def",
+	[MAPLOG_TYPE_PLUGIN_ERROR] = "plugin-error",
+	[MAPLOG_TYPE_METRIC_ERROR] = "metric-error",
+	[MAPLOG_TYPE_MAP_IN] = "map-in",
+	[MAPLOG_TYPE_MAP_OUT] = "map-out",
+	[MAPLOG_TYPE_THREAD_BEGIN] = "thread-begin",
+	[MAPLOG_TYPE_THREAD_END] = "thread-end",
+	[MAPLOG_TYPE_PROC_FORK] = "proc-fork",
+	[MAPLOG_TYPE_PROC_EXEC] = "proc-exec",
+	[MAPLOG_TYPE_PROC_EXIT] = "proc-exit",
+	[MAPLOG_TYPE_SAMPLE] = "sample",
+	[MAPLOG_TYPE_STACK] = "stack",
+	[MAPLOG_TYPE_METRIC_VALUE] = "metric-value",
+	[MAPLOG_TYPE_DROP] = "drop",
+	[MAPLOG_TYPE_MARK] = "mark",
+	[MAPLOG_TYPE_CLOSE] = "close",
+};
+
+const char *maplog_type_name(int type)
+{
+	if (type > 0 && type < MAPLOG_TYPE_MAX_ && type_names[type])
+		return type_names[type];
+	return "unknown";
+}
+
+/* ------------------------------------------------------------------ */
+/* Buffer */
+
+static size_t avail(const maplog *p)
+{
+	return p->bend - p->bpos;
+}
+
+static uint64_t cur_off(const maplog *p)
+{
+	return p->boff + p->bpos;
+}
+
+static void consume(maplog *p, size_t n)
+{
+	p->bpos += n;
+	p->st.st_bytes += n;
+}
+
+/* Makes room for need bytes from bpos; returns 0 or MAPS_ENOMEM. */
+static int make_room(maplog *p, size_t need)
+{
+	if (p->bpos > 0 && (p->bcap - p->bpos < need || p->bpos == p->bend ||
+			    p->bpos >= p->bcap / 2)) {
+		size_t n = avail(p);
+		memmove(p->buf, p->buf + p->bpos, n);
+		p->boff += p->bpos;
+		p->bend = n;
+		p->bpos = 0;
+	}
+	if (p->bcap < need) {
+		size_t cap = p->bcap;
+		while (cap < need)
+			cap *= 2;
+		uint8_t *nb = realloc(p->buf, cap);
+		if (!nb)
+			return MAPS_ENOMEM;
+		p->buf = nb;
+		p->bcap = cap;
+	}
+	return 0;
+}
+
+/*
+ * Ensures need bytes from bpos.  Returns 1 when they are there, 0 when not
+ * (stream ended, or a memory stream needs feeding), or a MAPS_E* code.
+ */
+static int ensure(maplog *p, size_t need)
+{
+	if (avail(p) >= need)
+		return 1;
+	if (p->fd == MAPLOG_FD_NONE || p->ended)
+		return 0;
+	int rc = make_room(p, need > READ_BLOCK ? need : READ_BLOCK);
+	if (rc)
+		return rc;
+	while (avail(p) < need) {
+		ssize_t r = read(p->fd, p->buf + p->bend, p->bcap - p->bend);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return MAPS_EIO;
+		}
+		if (r == 0) {
+			p->ended = 1;
+			return 0;
+		}
+		p->bend += (size_t)r;
+	}
+	return 1;
+}
+
+int maplog_feed(maplog *p, const void *data, size_t len)
+{
+	if (!p)
+		return -1;
+	if (p->fd != MAPLOG_FD_NONE) {
+		p->last_error = MAPS_ENOTSUP;
+		return -1;
+	}
+	if (!data || !len) {
+		if (!data && !len)
+			p->ended = 1;
+		return 0;
+	}
+	if (p->ended) {
+		p->last_error = MAPS_EINVAL;
+		return -1;
+	}
+	if (p->phase == P_PAYLOAD) {
+		/* the payload being returned must not move: grow in place */
+		if (p->bcap - p->bend < len) {
+			size_t cap = p->bcap;
+			while (cap - p->bend < len)
+				cap *= 2;
+			/* realloc moves; event pointers are only promised valid
+			 * until the next read, which re-derives them */
+			uint8_t *nb = realloc(p->buf, cap);
+			if (!nb) {
+				p->last_error = MAPS_ENOMEM;
+				return -1;
+			}
+			p->buf = nb;
+			p->bcap = cap;
+		}
+	} else if (make_room(p, avail(p) + len)) {
+		p->last_error = MAPS_ENOMEM;
+		return -1;
+	}
+	memcpy(p->buf + p->bend, data, len);
+	p->bend += len;
+	return 0;
+}
+
+/* Skips p->skip bytes; returns 1 when done, 0 when more bytes are needed
+ * (or the stream ended), or a MAPS_E* code. */
+static int do_skip(maplog *p)
+{
+	size_t a = avail(p);
+	if (p->skip <= a) {
+		consume(p, (size_t)p->skip);
+		p->skip = 0;
+		return 1;
+	}
+	consume(p, a);
+	p->skip -= a;
+	if (p->fd != MAPLOG_FD_NONE && !p->ended) {
+		/* seek over holes instead of reading them */
+		off_t at = lseek(p->fd, (off_t)p->skip, SEEK_CUR);
+		if (at >= 0) {
+			p->st.st_bytes += p->skip;
+			p->boff = (uint64_t)at;
+			p->bpos = p->bend = 0;
+			p->skip = 0;
+			return 1;
+		}
+		int rc = ensure(p, 1);
+		if (rc < 0)
+			return rc;
+		return rc ? do_skip(p) : 0;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Events */
+
+static void ev_reset(struct maplog_ev *ev, enum maplog_state st)
+{
+	ev->ev_state = st;
+	ev->ev_type = MAPLOG_TYPE_NONE;
+	ev->ev_error = 0;
+	ev->ev_ts = 0;
+	ev->ev_pid = ev->ev_tid = ev->ev_image = ev->ev_chunk_seq = 0;
+}
+
+static int ret_eof(maplog *p, struct maplog_ev *ev, int truncated,
+		   uint64_t dropped, uint64_t missing, uint64_t at)
+{
+	ev_reset(ev, MAPLOG_EOF);
+	ev->ev_offset = at;
+	ev->ev_count = p->st.st_records;
+	memset(&ev->ev_u.eof, 0, sizeof(ev->ev_u.eof));
+	ev->ev_u.eof.eof_truncated = truncated;
+	ev->ev_u.eof.eof_dropped = dropped;
+	ev->ev_u.eof.eof_missing = missing;
+	if (truncated) {
+		p->st.st_truncated = 1;
+		p->st.st_truncated_bytes = dropped + missing;
+	}
+	return -1;
+}
+
+static int ret_error(maplog *p, struct maplog_ev *ev, int code, uint64_t at,
+		     uint64_t length)
+{
+	ev_reset(ev, MAPLOG_ERROR);
+	ev->ev_error = code;
+	ev->ev_offset = at;
+	ev->ev_count = p->st.st_records;
+	ev->ev_u.error.er_length = length;
+	p->last_error = code;
+	if (code != MAPS_EIO && code != MAPS_ENOMEM)
+		p->st.st_damaged++;
+	return -1;
+}
+
+static int ret_need(maplog *p, struct maplog_ev *ev)
+{
+	ev_reset(ev, MAPLOG_REQUIRE_DATA);
+	ev->ev_offset = cur_off(p) + avail(p);
+	ev->ev_count = p->st.st_records;
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Record bodies */
+
+struct in {
+	const uint8_t *p;
+	const uint8_t *e;
+	int bad;
+};
+
+static inline uint64_t get_u(struct in *r)
+{
+	uint64_t v = 0;
+	if (maplog_get_varint(&r->p, r->e, &v))
+		r->bad = 1;
+	return v;
+}
+
+static inline uint32_t get_u32(struct in *r)
+{
+	uint64_t v = get_u(r);
+	if (v > UINT32_MAX)
+		r->bad = 1;
+	return (uint32_t)v;
+}
+
+static const char *get_str(maplog *p, struct in *r)
+{
+	uint64_t n = get_u(r);
+	if (r->bad || n > (uint64_t)(r->e - r->p)) {
+		r->bad = 1;
+		return "";
+	}
+	char *s = p->sc + p->sc_used;
+	memcpy(s, r->p, (size_t)n);
+	s[n] = 0;
+	p->sc_used += (size_t)n + 1;
+	r->p += n;
+	return s;
+}
+
+/* Scratch for the strings of a record of len body bytes: each string is
+ * at most its bytes plus a NUL, and there are at most len strings. */
+static int scratch_for(maplog *p, size_t len)
+{
+	size_t need = 2 * len + 16;
+	p->sc_used = 0;
+	if (p->sc_cap >= need)
+		return 0;
+	char *n = realloc(p->sc, need);
+	if (!n)
+		return MAPS_ENOMEM;
+	p->sc = n;
+	p->sc_cap = need;
+	return 0;
+}
+
+/* STACK body: base id (0: none), frames dropped from base's leaf end,
+ * n new frames (zigzag deltas, the first from the previous STACK's leaf).
+ * The stack is the new frames followed by base[drop..]. */
+static int add_stack(maplog *p, struct in *r)
+{
+	uint64_t base = get_u(r);
+	uint64_t drop = get_u(r);
+	uint64_t n = get_u(r);
+	if (r->bad || base > p->s_count || n > MAPLOG_MAX_FRAMES)
+		return MAPS_EBADRECORD;
+	uint64_t bn = base ? p->s_n[base - 1] : 0;
+	if (drop > bn)
+		return MAPS_EBADRECORD;
+	uint64_t keep = bn - drop;
+	if (n + keep > MAPLOG_MAX_FRAMES || n > (uint64_t)(r->e - r->p))
+		return MAPS_EBADRECORD;
+	if (p->s_count == p->s_cap) {
+		uint32_t cap = p->s_cap ? p->s_cap * 2 : 256;
+		uint32_t *o = realloc(p->s_off, cap * sizeof(*o));
+		if (!o)
+			return MAPS_ENOMEM;
+		p->s_off = o;
+		uint32_t *nn = realloc(p->s_n, cap * sizeof(*nn));
+		if (!nn)
+			return MAPS_ENOMEM;
+		p->s_n = nn;
+		p->s_cap = cap;
+	}
+	size_t need = p->fr_used + n + keep;
+	if (need > UINT32_MAX)
+		return MAPS_EBADRECORD;
+	if (need > p->fr_cap) {
+		size_t cap = p->fr_cap ? p->fr_cap : 4096;
+		while (cap < need)
+			cap *= 2;
+		uint64_t *f = realloc(p->fr, cap * sizeof(*f));
+		if (!f)
+			return MAPS_ENOMEM;
+		p->fr = f;
+		p->fr_cap = cap;
+	}
+	uint64_t *out = p->fr + p->fr_used;
+	uint64_t prev = p->leaf;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t z;
+		if (maplog_get_varint(&r->p, r->e, &z))
+			return MAPS_EBADRECORD;
+		prev += (uint64_t)maplog_unzigzag(z);
+		out[i] = prev;
+	}
+	if (n)
+		p->leaf = out[0];
+	if (keep)
+		memcpy(out + n, p->fr + p->s_off[base - 1] + drop,
+		       keep * sizeof(*out));
+	p->s_off[p->s_count] = (uint32_t)p->fr_used;
+	p->s_n[p->s_count] = (uint32_t)(n + keep);
+	p->s_count++;
+	p->fr_used = need;
+	return 0;
+}
+
+/* Decodes the body of a non-sample record into ev; 0 or a MAPS_E* code. */
+static int decode_body(maplog *p, int type, struct in *r, struct maplog_ev *ev)
+{
+	if (scratch_for(p, (size_t)(r->e - r->p)))
+		return MAPS_ENOMEM;
+	switch (type) {
+	case MAPLOG_TYPE_INITIALIZE: {
+		struct maplog_ev_initialize *b = &ev->ev_u.init;
+		b->in_version_major = get_u32(r);
+		b->in_version_minor = get_u32(r);
+		b->in_clock = get_u32(r);
+		b->in_timer = get_u32(r);
+		b->in_rate_asked = get_u(r);
+		b->in_period_ns = get_u(r);
+		b->in_signal = get_u32(r);
+		b->in_max_depth = get_u32(r);
+		b->in_pid = get_u32(r);
+		b->in_ppid = get_u32(r);
+		b->in_wall_sec = maplog_unzigzag(get_u(r));
+		b->in_wall_nsec = get_u32(r);
+		b->in_host = get_str(p, r);
+		b->in_exe = get_str(p, r);
+		uint64_t argc = get_u(r);
+		if (r->bad || argc > MAPLOG_MAX_ARGC ||
+		    argc > (uint64_t)(r->e - r->p))
+			return MAPS_EBADRECORD;
+		if (p->argv_cap < argc + 1) {
+			const char **a = realloc(p->argv,
+						 (argc + 1) * sizeof(*a));
+			if (!a)
+				return MAPS_ENOMEM;
+			p->argv = a;
+			p->argv_cap = argc + 1;
+		}
+		for (uint64_t i = 0; i < argc; i++)
+			p->argv[i] = get_str(p, r);
+		p->argv[argc] = NULL;
+		b->in_argc = (uint32_t)argc;
+		b->in_argv = p->argv;
+		break;
+	}
+	case MAPLOG_TYPE_METRIC_DEF: {
+		struct maplog_ev_metric_def *b = &ev->ev_u.mdef;
+		b->md_index = get_u32(r);
+		b->md_datatype = get_u32(r);
+		b->md_flags = get_u32(r);
+		b->md_id = get_str(p, r);
+		b->md_name = get_str(p, r);
+		b->md_units = get_str(p, r);
+		b->md_description = get_str(p, r);
+		b->md_domain = get_str(p, r);
+		b->md_colour = get_str(p, r);
+		b->md_group = get_str(p, r);
+		b->md_plugin = get_str(p, r);
+		break;
+	}
+	case MAPLOG_TYPE_PLUGIN_ERROR:
+		ev->ev_u.perr.pe_plugin = get_str(p, r);
+		ev->ev_u.perr.pe_message = get_str(p, r);
+		break;
+	case MAPLOG_TYPE_METRIC_ERROR:
+		ev->ev_u.merr.me_index = get_u32(r);
+		ev->ev_u.merr.me_count = get_u(r);
+		ev->ev_u.merr.me_message = get_str(p, r);
+		break;
+	case MAPLOG_TYPE_MAP_IN: {
+		struct maplog_ev_map_in *b = &ev->ev_u.map_in;
+		b->mi_start = get_u(r);
+		b->mi_end = b->mi_start + get_u(r);
+		b->mi_offset = get_u(r);
+		b->mi_bias = get_u(r);
+		b->mi_seq = get_u(r);
+		b->mi_flags = get_u32(r);
+		uint64_t n = get_u(r);
+		if (r->bad || n > (uint64_t)(r->e - r->p) || n > 255)
+			return MAPS_EBADRECORD;
+		b->mi_buildid_len = (uint32_t)n;
+		b->mi_buildid = r->p;
+		r->p += n;
+		b->mi_path = get_str(p, r);
+		break;
+	}
+	case MAPLOG_TYPE_MAP_OUT:
+		ev->ev_u.map_out.mo_start = get_u(r);
+		ev->ev_u.map_out.mo_end = ev->ev_u.map_out.mo_start + get_u(r);
+		ev->ev_u.map_out.mo_seq = get_u(r);
+		break;
+	case MAPLOG_TYPE_THREAD_BEGIN:
+		ev->ev_u.tbegin.tb_tid = get_u32(r);
+		ev->ev_u.tbegin.tb_creator = get_u32(r);
+		ev->ev_u.tbegin.tb_name = get_str(p, r);
+		break;
+	case MAPLOG_TYPE_THREAD_END:
+		ev->ev_u.tend.te_tid = get_u32(r);
+		ev->ev_u.tend.te_samples = get_u(r);
+		ev->ev_u.tend.te_dropped = get_u(r);
+		ev->ev_u.tend.te_cpu_ns = get_u(r);
+		ev->ev_u.tend.te_wall_ns = get_u(r);
+		break;
+	case MAPLOG_TYPE_PROC_FORK:
+		ev->ev_u.fork.fk_ppid = get_u32(r);
+		ev->ev_u.fork.fk_pid = get_u32(r);
+		break;
+	case MAPLOG_TYPE_PROC_EXEC:
+		ev->ev_u.exec.ex_pid = get_u32(r);
+		ev->ev_u.exec.ex_image = get_u32(r);
+		ev->ev_u.exec.ex_path = get_str(p, r);
+		break;
+	case MAPLOG_TYPE_PROC_EXIT: {
+		ev->ev_u.exit.px_pid = get_u32(r);
+		ev->ev_u.exit.px_how = get_u32(r);
+		int64_t code = maplog_unzigzag(get_u(r));
+		if (code < INT32_MIN || code > INT32_MAX)
+			return MAPS_EBADRECORD;
+		ev->ev_u.exit.px_code = (int32_t)code;
+		break;
+	}
+	case MAPLOG_TYPE_METRIC_VALUE:
+		ev->ev_u.mval.mv_index = get_u32(r);
+		ev->ev_u.mval.mv_kind = get_u32(r);
+		if (ev->ev_u.mval.mv_kind == MAPLOG_VALUE_U64) {
+			ev->ev_u.mval.mv_v.u64 = get_u(r);
+		} else if (ev->ev_u.mval.mv_kind == MAPLOG_VALUE_DOUBLE) {
+			if (r->e - r->p < 8)
+				return MAPS_EBADRECORD;
+			uint64_t v = maplog_ld64(r->p);
+			memcpy(&ev->ev_u.mval.mv_v.dbl, &v, 8);
+			r->p += 8;
+		} else if (ev->ev_u.mval.mv_kind == MAPLOG_VALUE_NONE) {
+			ev->ev_u.mval.mv_v.u64 = 0;
+		} else {
+			return MAPS_EBADRECORD;
+		}
+		break;
+	case MAPLOG_TYPE_DROP:
+		ev->ev_u.drop.dr_tid = get_u32(r);
+		ev->ev_u.drop.dr_reason = get_u32(r);
+		ev->ev_u.drop.dr_count = get_u(r);
+		break;
+	case MAPLOG_TYPE_MARK:
+		ev->ev_u.mark.mk_tid = get_u32(r);
+		ev->ev_u.mark.mk_value = get_u(r);
+		ev->ev_u.mark.mk_text = get_str(p, r);
+		break;
+	case MAPLOG_TYPE_CLOSE:
+		ev->ev_u.close.cl_samples = get_u(r);
+		ev->ev_u.close.cl_dropped = get_u(r);
+		ev->ev_u.close.cl_threads = get_u(r);
+		break;
+	default:
+		return MAPS_EINVAL; /* unknown: caller skips */
+	}
+	return r->bad ? MAPS_EBADRECORD : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Chunks */
+
+static void chunk_done(maplog *p)
+{
+	/* bpos is the chunk start; step over header, payload and the
+	 * unused capacity */
+	size_t in_buf = p->r_end - p->bpos;
+	consume(p, in_buf);
+	uint64_t total = p->c_cap;
+	p->skip = total > in_buf ? total - in_buf : 0;
+	p->phase = P_SKIP;
+}
+
+static int is_chunk_header(const uint8_t *h)
+{
+	if (maplog_ld32(h + MAPLOG_CH_MAGIC) != MAPLOG_CHUNK_MAGIC)
+		return 0;
+	if (maplog_ld32(h + MAPLOG_CH_HCRC) !=
+	    maplog_crc32c(0, h, MAPLOG_CH_HCRC))
+		return 0;
+	uint32_t cap = maplog_ld32(h + MAPLOG_CH_CAPACITY);
+	return cap >= MAPLOG_CHUNK_HEADER_SIZE && !(cap & 7) &&
+	       cap <= MAPLOG_MAX_CHUNK;
+}
+
+/* Looks for the next good chunk header at 8-aligned stream offsets. */
+static int resync(maplog *p, struct maplog_ev *ev)
+{
+	for (;;) {
+		uint64_t off = cur_off(p);
+		size_t mis = (size_t)(off & 7);
+		if (mis) {
+			size_t n = 8 - mis;
+			if (avail(p) < n) {
+				if (ensure(p, n) <= 0)
+					goto out;
+			}
+			consume(p, n);
+			p->st.st_skipped_bytes += n;
+			continue;
+		}
+		while (avail(p) >= MAPLOG_CHUNK_HEADER_SIZE) {
+			if (is_chunk_header(p->buf + p->bpos)) {
+				p->phase = P_CHUNK;
+				return 1;
+			}
+			consume(p, 8);
+			p->st.st_skipped_bytes += 8;
+		}
+		int rc = ensure(p, MAPLOG_CHUNK_HEADER_SIZE);
+		if (rc < 0)
+			return ret_error(p, ev, rc, cur_off(p), 0);
+		if (rc == 0)
+			goto out;
+	}
+out:
+	if (p->fd == MAPLOG_FD_NONE && !p->ended)
+		return ret_need(p, ev);
+	/* the damage ran to the end of the stream */
+	p->st.st_skipped_bytes += avail(p);
+	consume(p, avail(p));
+	return ret_eof(p, ev, 0, 0, 0, cur_off(p));
+}
+
+static int file_header(maplog *p, struct maplog_ev *ev)
+{
+	int rc = ensure(p, MAPLOG_FILE_HEADER_SIZE);
+	if (rc < 0)
+		return ret_error(p, ev, rc, 0, 0);
+	if (rc == 0) {
+		if (!p->ended)
+			return ret_need(p, ev);
+		size_t a = avail(p);
+		if (a && memcmp(p->buf + p->bpos, MAPLOG_FILE_MAGIC,
+				a < 8 ? a : 8)) {
+			p->phase = P_FATAL;
+			p->fatal_error = MAPS_EMAGIC;
+			return ret_error(p, ev, MAPS_EMAGIC, 0, 0);
+		}
+		return ret_eof(p, ev, a > 0, a, 0, 0);
+	}
+	const uint8_t *h = p->buf + p->bpos;
+	if (memcmp(h + MAPLOG_FH_MAGIC, MAPLOG_FILE_MAGIC, 8)) {
+		p->phase = P_FATAL;
+		p->fatal_error = MAPS_EMAGIC;
+		return ret_error(p, ev, MAPS_EMAGIC, 0, 0);
+	}
+	uint32_t crc = maplog_ld32(h + MAPLOG_FH_CRC);
+	uint32_t doff = maplog_ld32(h + MAPLOG_FH_DATA_OFFSET);
+	if (crc != maplog_crc32c(0, h, MAPLOG_FH_CRC) ||
+	    doff < MAPLOG_FILE_HEADER_SIZE || doff > MAPLOG_MAX_DATA_OFFSET ||
+	    (doff & 7)) {
+		/* header damaged: look for chunks after it */
+		consume(p, MAPLOG_FILE_HEADER_SIZE);
+		p->phase = P_RESYNC;
+		return ret_error(p, ev, MAPS_ECHECKSUM, 0,
+				 MAPLOG_FILE_HEADER_SIZE);
+	}
+	p->st.st_version_major = maplog_ld16(h + MAPLOG_FH_VMAJOR);
+	p->st.st_version_minor = maplog_ld16(h + MAPLOG_FH_VMINOR);
+	if (p->st.st_version_major != MAPLOG_VERSION_MAJOR) {
+		p->phase = P_FATAL;
+		p->fatal_error = MAPS_EVERSION;
+		return ret_error(p, ev, MAPS_EVERSION, MAPLOG_FH_VMAJOR, 0);
+	}
+	consume(p, MAPLOG_FILE_HEADER_SIZE);
+	p->skip = doff - MAPLOG_FILE_HEADER_SIZE;
+	p->phase = P_SKIP;
+	return 1;
+}
+
+/* Starts the chunk at bpos; returns 1 to go on decoding, or an event. */
+static int chunk_begin(maplog *p, struct maplog_ev *ev)
+{
+	int rc = ensure(p, MAPLOG_CHUNK_HEADER_SIZE);
+	if (rc < 0)
+		return ret_error(p, ev, rc, cur_off(p), 0);
+	if (rc == 0) {
+		if (!p->ended)
+			return ret_need(p, ev);
+		const uint8_t *h = p->buf + p->bpos;
+		size_t a = avail(p), i = 0;
+		while (i < a && h[i] == 0)
+			i++;
+		uint64_t at = cur_off(p);
+		consume(p, a);
+		if (i == a) /* only unused zero space remains */
+			return ret_eof(p, ev, 0, 0, 0, at);
+		return ret_eof(p, ev, 1, a, MAPLOG_CHUNK_HEADER_SIZE - a, at);
+	}
+	const uint8_t *h = p->buf + p->bpos;
+	if (maplog_ld64(h) == 0) {
+		/* unused space: a chunk reserved but never started */
+		size_t a = avail(p) & ~(size_t)7, i = 8;
+		while (i + 8 <= a && maplog_ld64(h + i) == 0)
+			i += 8;
+		consume(p, i);
+		return 1;
+	}
+	uint64_t at = cur_off(p);
+	if (maplog_ld32(h + MAPLOG_CH_MAGIC) != MAPLOG_CHUNK_MAGIC) {
+		p->phase = P_RESYNC;
+		consume(p, 8);
+		p->st.st_skipped_bytes += 8;
+		return ret_error(p, ev, MAPS_EGARBAGE, at, 0);
+	}
+	if (!is_chunk_header(h)) {
+		int code = maplog_ld32(h + MAPLOG_CH_HCRC) !=
+					   maplog_crc32c(0, h, MAPLOG_CH_HCRC)
+				   ? MAPS_ECHECKSUM
+				   : MAPS_EBADSIZE;
+		p->phase = P_RESYNC;
+		consume(p, 8);
+		p->st.st_skipped_bytes += 8;
+		return ret_error(p, ev, code, at, MAPLOG_CHUNK_HEADER_SIZE);
+	}
+	p->c_off = at;
+	p->c_cap = maplog_ld32(h + MAPLOG_CH_CAPACITY);
+	p->c_pid = maplog_ld32(h + MAPLOG_CH_PID);
+	p->c_tid = maplog_ld32(h + MAPLOG_CH_TID);
+	p->c_image = maplog_ld32(h + MAPLOG_CH_IMAGE);
+	p->c_seq = maplog_ld32(h + MAPLOG_CH_SEQ);
+	p->ts = maplog_ld64(h + MAPLOG_CH_BASE_TS);
+	uint32_t flags = maplog_ld32(h + MAPLOG_CH_FLAGS);
+	p->c_used = maplog_ld32(h + MAPLOG_CH_USED);
+	if (p->c_used > p->c_cap - MAPLOG_CHUNK_HEADER_SIZE) {
+		p->r_end = p->bpos + MAPLOG_CHUNK_HEADER_SIZE;
+		p->st.st_skipped_bytes += p->c_cap;
+		chunk_done(p);
+		return ret_error(p, ev, MAPS_EBADSIZE, at, p->c_cap);
+	}
+	size_t whole = MAPLOG_CHUNK_HEADER_SIZE + (size_t)p->c_used;
+	rc = ensure(p, whole);
+	if (rc < 0)
+		return ret_error(p, ev, rc, at, 0);
+	if (rc == 0 && !p->ended)
+		return ret_need(p, ev);
+	h = p->buf + p->bpos; /* ensure may have moved the buffer */
+	p->c_partial = rc == 0;
+	p->c_missing = p->c_partial ? whole - avail(p) : 0;
+	size_t have = p->c_partial ? avail(p) : whole;
+	if ((flags & MAPLOG_CHUNK_SEALED) && !p->c_partial) {
+		uint32_t crc = maplog_ld32(h + MAPLOG_CH_PCRC);
+		if (crc != maplog_crc32c(0, h + MAPLOG_CHUNK_HEADER_SIZE,
+					 p->c_used)) {
+			p->r_end = p->bpos + whole;
+			p->st.st_skipped_bytes += p->c_cap;
+			chunk_done(p);
+			return ret_error(p, ev, MAPS_ECHECKSUM, at, p->c_cap);
+		}
+	} else if (!(flags & MAPLOG_CHUNK_SEALED)) {
+		p->st.st_open_chunks++;
+	}
+	p->st.st_chunks++;
+	p->r_pos = p->bpos + MAPLOG_CHUNK_HEADER_SIZE;
+	p->r_end = p->bpos + have;
+	p->leaf = 0;
+	p->s_count = 0;
+	p->fr_used = 0;
+	p->phase = P_PAYLOAD;
+	return 1;
+}
+
+/* The end of the records of the current chunk. */
+static int payload_end(maplog *p, struct maplog_ev *ev, size_t rec)
+{
+	if (p->c_partial) {
+		uint64_t at = p->boff + rec;
+		uint64_t dropped = p->r_end - rec;
+		consume(p, p->r_end - p->bpos);
+		p->phase = P_CHUNK;
+		return ret_eof(p, ev, 1, dropped, p->c_missing, at);
+	}
+	chunk_done(p);
+	return 1;
+}
+
+/* Returns 0 with a record in ev, 1 to go on, or -1 with an event. */
+static int payload(maplog *p, struct maplog_ev *ev)
+{
+	const uint8_t *buf = p->buf;
+	while (p->r_pos < p->r_end) {
+		size_t rec = p->r_pos;
+		const uint8_t *q = buf + rec + 1;
+		const uint8_t *end = buf + p->r_end;
+		int type = buf[rec];
+		uint64_t len;
+		if (maplog_get_varint(&q, end, &len) ||
+		    len > (uint64_t)(end - q)) {
+			if (p->c_partial)
+				return payload_end(p, ev, rec);
+			uint64_t at = p->boff + rec;
+			uint64_t lost = p->r_end - rec;
+			p->st.st_skipped_bytes += lost;
+			chunk_done(p);
+			return ret_error(p, ev, MAPS_EBADRECORD, at, lost);
+		}
+		struct in r = {q, q + len, 0};
+		p->r_pos = (size_t)(r.e - buf);
+		uint64_t dz = get_u(&r);
+		if (r.bad) {
+			p->st.st_skipped_bytes += (uint64_t)(r.e - buf) - rec;
+			return ret_error(p, ev, MAPS_EBADRECORD, p->boff + rec,
+					 (uint64_t)(r.e - buf) - rec);
+		}
+		p->ts += (uint64_t)maplog_unzigzag(dz);
+
+		if (type == MAPLOG_TYPE_SAMPLE) {
+			uint64_t sid = get_u(&r);
+			uint64_t weight = get_u(&r);
+			uint64_t tid = p->c_tid;
+			if (r.p < r.e)
+				tid = get_u(&r);
+			if (r.bad || sid > p->s_count || tid > UINT32_MAX) {
+				p->st.st_skipped_bytes +=
+					(uint64_t)(r.e - buf) - rec;
+				return ret_error(p, ev,
+						 r.bad ? MAPS_EBADRECORD
+						       : MAPS_EBADSTACK,
+						 p->boff + rec,
+						 (uint64_t)(r.e - buf) - rec);
+			}
+			struct maplog_ev_sample *s = &ev->ev_u.sample;
+			s->sa_tid = (uint32_t)tid;
+			s->sa_weight = weight;
+			s->sa_stack = (uint32_t)sid;
+			if (sid) {
+				s->sa_npc = p->s_n[sid - 1];
+				s->sa_pc = p->fr + p->s_off[sid - 1];
+			} else {
+				s->sa_npc = 0;
+				s->sa_pc = no_frames;
+			}
+			p->st.st_samples++;
+		} else if (type == MAPLOG_TYPE_STACK) {
+			int rc = add_stack(p, &r);
+			if (rc) {
+				p->st.st_skipped_bytes +=
+					(uint64_t)(r.e - buf) - rec;
+				return ret_error(p, ev, rc, p->boff + rec,
+						 (uint64_t)(r.e - buf) - rec);
+			}
+			continue;
+		} else if (type <= 0 || type >= MAPLOG_TYPE_MAX_) {
+			p->st.st_unknown++;
+			continue;
+		} else {
+			int rc = decode_body(p, type, &r, ev);
+			if (rc) {
+				p->st.st_skipped_bytes +=
+					(uint64_t)(r.e - buf) - rec;
+				return ret_error(p, ev, rc, p->boff + rec,
+						 (uint64_t)(r.e - buf) - rec);
+			}
+		}
+		ev->ev_state = MAPLOG_OK;
+		ev->ev_type = (enum maplog_type)type;
+		ev->ev_error = 0;
+		ev->ev_offset = p->boff + rec;
+		ev->ev_count = ++p->st.st_records;
+		ev->ev_ts = p->ts;
+		ev->ev_pid = p->c_pid;
+		ev->ev_tid = p->c_tid;
+		ev->ev_image = p->c_image;
+		ev->ev_chunk_seq = p->c_seq;
+		return 0;
+	}
+	return payload_end(p, ev, p->r_pos);
+}
+
+int maplog_read(maplog *p, struct maplog_ev *ev)
+{
+	if (!p || !ev)
+		return -1;
+	for (;;) {
+		int rc;
+		switch (p->phase) {
+		case P_FATAL:
+			return ret_error(p, ev, p->fatal_error, 0, 0);
+		case P_FILEHDR:
+			rc = file_header(p, ev);
+			break;
+		case P_SKIP:
+			rc = do_skip(p);
+			if (rc < 0)
+				return ret_error(p, ev, rc, cur_off(p), 0);
+			if (rc == 0) {
+				if (p->fd == MAPLOG_FD_NONE && !p->ended)
+					return ret_need(p, ev);
+				/* unused capacity may run past the end */
+				return ret_eof(p, ev, 0, 0, 0, cur_off(p));
+			}
+			p->phase = P_CHUNK;
+			continue;
+		case P_CHUNK:
+			rc = chunk_begin(p, ev);
+			break;
+		case P_PAYLOAD:
+			rc = payload(p, ev);
+			if (rc == 0)
+				return 0;
+			break;
+		case P_RESYNC:
+			rc = resync(p, ev);
+			break;
+		default:
+			return -1;
+		}
+		if (rc < 0)
+			return -1;
+	}
+}

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * On-disk layout of mapsample logs, version 1, shared by the writer
+ * (mapwrite.c) and the parser (maplog.c).  mapsample-log(5) is the
+ * user-facing description; keep both in step.
+ *
+ * FORMAT NOTES
+ *   All integers little-endian.  A file is a 64-byte file header, padding
+ *   up to data_offset, then chunks laid end to end (each a multiple of 8
+ *   bytes long).  Chunks are self-contained: record timestamps are deltas
+ *   from the chunk's base_ts, and stack ids are defined inside the chunk,
+ *   so any chunk decodes without the others and damage never spreads past
+ *   the chunk it hits.
+ *
+ *   A chunk is written by one writer (one thread, or one process's
+ *   process-level stream).  It is "open" while being filled: `used` grows
+ *   record by record (release store) and the parser trusts records up to
+ *   `used`.  Sealing writes payload_crc, then sets MAPLOG_CHUNK_SEALED.
+ *   A chunk left open (writer killed) is read up to `used`, without a
+ *   checksum.  Bytes between used and capacity are unused.
+ *
+ *   Record: u8 type, varint len (bytes after the len field), zigzag varint
+ *   timestamp delta from the previous record of the chunk (base_ts for the
+ *   first), then the body.  Readers ignore body bytes past the fields they
+ *   know and skip records of unknown type, so fields may be appended and
+ *   types added without a major version change.
+ */
+#ifndef MAPSAMPLE_MAPLOG_I_H
+#define MAPSAMPLE_MAPLOG_I_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <mapsample/maplog.h>
+
+/* File header */
+#define MAPLOG_FILE_MAGIC "MAPSLOG"   /* 8 bytes with the NUL */
+#define MAPLOG_FILE_HEADER_SIZE 64u
+#define MAPLOG_FH_MAGIC 0       /* 8 bytes */
+#define MAPLOG_FH_VMAJOR 8      /* u16 */
+#define MAPLOG_FH_VMINOR 10     /* u16 */
+#define MAPLOG_FH_FLAGS 12      /* u32 */
+#define MAPLOG_FH_DATA_OFFSET 16 /* u32: first chunk, multiple of 8 */
+#define MAPLOG_FH_CRC 20        /* u32: CRC32C of bytes 0..19 */
+#define MAPLOG_FH_ALLOC_END 24  /* u64: writers' shared cursor; not in CRC */
+#define MAPLOG_MAX_DATA_OFFSET (1u << 20)
+
+/* Chunk header */
+#define MAPLOG_CHUNK_MAGIC 0x314b434du /* "MCK1" */
+#define MAPLOG_CHUNK_HEADER_SIZE 48u
+#define MAPLOG_CH_MAGIC 0       /* u32 */
+#define MAPLOG_CH_CAPACITY 4    /* u32: whole chunk, header included */
+#define MAPLOG_CH_PID 8         /* u32 */
+#define MAPLOG_CH_TID 12        /* u32: 0 for the process stream */
+#define MAPLOG_CH_IMAGE 16      /* u32: exec generation */
+#define MAPLOG_CH_SEQ 20        /* u32: chunk number in its stream */
+#define MAPLOG_CH_BASE_TS 24    /* u64: CLOCK_MONOTONIC ns */
+#define MAPLOG_CH_HCRC 32       /* u32: CRC32C of bytes 0..31 */
+#define MAPLOG_CH_FLAGS 36      /* u32, mutable: MAPLOG_CHUNK_SEALED */
+#define MAPLOG_CH_USED 40       /* u32, mutable: payload bytes committed */
+#define MAPLOG_CH_PCRC 44       /* u32: CRC32C of payload, when sealed */
+#define MAPLOG_CHUNK_SEALED 0x1u
+#define MAPLOG_MAX_CHUNK (64u << 20)   /* larger capacity: damage */
+
+/* Limits a reader enforces so that damage cannot make it allocate wildly */
+#define MAPLOG_MAX_FRAMES 4096u    /* frames in one stack */
+#define MAPLOG_MAX_ARGC 65536u
+
+/* ---- little-endian loads and stores (async-signal-safe) ---- */
+static inline uint16_t maplog_ld16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (p[1] << 8));
+}
+static inline uint32_t maplog_ld32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	return v;
+}
+static inline uint64_t maplog_ld64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+static inline void maplog_st16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+static inline void maplog_st32(uint8_t *p, uint32_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	memcpy(p, &v, 4);
+}
+static inline void maplog_st64(uint8_t *p, uint64_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, 8);
+}
+
+/* ---- varints: unsigned LEB128 and zigzag (async-signal-safe) ---- */
+#define MAPLOG_VARINT_MAX 10
+
+static inline uint64_t maplog_zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static inline int64_t maplog_unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* Bytes the varint encoding of v takes. */
+static inline unsigned maplog_varint_len(uint64_t v)
+{
+	unsigned n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* Writes v at p (room for MAPLOG_VARINT_MAX bytes); returns the end. */
+static inline uint8_t *maplog_put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/*
+ * Reads a varint from [*pp, end).  Returns 0 and advances *pp, or -1 when
+ * the bytes run out or the value is longer than 10 bytes.
+ */
+static inline int maplog_get_varint(const uint8_t **pp, const uint8_t *end,
+				    uint64_t *out)
+{
+	const uint8_t *p = *pp;
+	if (p < end && *p < 0x80) {
+		*out = *p;
+		*pp = p + 1;
+		return 0;
+	}
+	uint64_t v = 0;
+	unsigned shift = 0;
+	while (p < end && shift < 64) {
+		uint8_t b = *p++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (b < 0x80) {
+			*out = v;
+			*pp = p;
+			return 0;
+		}
+		shift += 7;
+	}
+	return -1;
+}
+
+/* ---- CRC32C (Castagnoli), hardware-accelerated where the CPU has it ---- */
+
+/*
+ * CRC32C of len bytes, continuing from crc (0 to start).
+ * Async-signal-safe: pure computation on the caller's memory.
+ */
+uint32_t maplog_crc32c(uint32_t crc, const void *buf, size_t len);
+
+#endif

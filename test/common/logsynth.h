@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * logsynth: writes deterministic synthetic mapsample logs with the real
+ * encoder (lib/log/mapwrite), for tests, fuzz seeds and benchmarks.
+ *
+ * A synthetic program has a few modules (an executable and libraries at
+ * realistic addresses) and a call tree; each thread samples stacks drawn
+ * from that tree with a skewed (Zipf-like) popularity, leaf PCs spread
+ * over the hot functions' bodies, so stacks repeat the way real ones do.
+ * Everything follows from the seed: the same options give the same bytes.
+ */
+#ifndef MAPSAMPLE_LOGSYNTH_H
+#define MAPSAMPLE_LOGSYNTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mapsample/maplog.h>
+
+struct logsynth_opts {
+	uint64_t samples;        /* total samples over all threads */
+	uint32_t processes;      /* >= 1; processes after the first are forked */
+	uint32_t threads;        /* threads per process, >= 1 */
+	uint32_t distinct_stacks;/* distinct stacks per process */
+	uint32_t min_depth;      /* stack depth range */
+	uint32_t max_depth;
+	uint32_t chunk_size;     /* bytes per chunk (multiple of 8) */
+	uint32_t data_offset;    /* first chunk (64, or 4096 like the sampler) */
+	uint64_t seed;
+	int all_types;           /* also write every other record type */
+	int leave_open;          /* last chunk of each stream left unsealed */
+	int no_dedup;            /* write every stack in full */
+};
+
+/* Sensible defaults: 10000 samples, 1 process, 4 threads, 2000 stacks,
+ * depth 8..32, 1 MiB chunks, data offset 64, all types. */
+void logsynth_defaults(struct logsynth_opts *o);
+
+/* What was written, for tests to compare against the parser's view. */
+struct logsynth_result {
+	uint64_t bytes;                       /* total log size */
+	uint64_t chunks;
+	uint64_t records[MAPLOG_TYPE_MAX_];   /* by type, STACK included */
+	uint64_t weight_sum;                  /* sum of sample weights */
+	uint64_t pc_sum;                      /* sum of all sample PCs */
+	uint64_t frames;                      /* sum of sample depths */
+};
+
+/* Receives the log in order; returns 0 to go on. */
+typedef int (*logsynth_sink)(void *ctx, const void *buf, size_t len);
+
+/* Writes a log to sink.  Returns 0 or a MAPS_E* code. */
+int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
+		   void *ctx, struct logsynth_result *res);
+
+/* Writes a log to fd.  Returns 0 or a MAPS_E* code. */
+int logsynth_to_fd(const struct logsynth_opts *o, int fd,
+		   struct logsynth_result *res);
+
+/* Writes a log into a malloc'd buffer (*out, *len; free it).  Returns 0 or
+ * a MAPS_E* code. */
+int logsynth_to_mem(const struct logsynth_opts *o, uint8_t **out,
+		    size_t *len, struct logsynth_result *res);
+
+#endif
