@@ -1,1 +1,11 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# lib/report: reading logs into a model and writing reports.
+noinst_LTLIBRARIES += lib/report/libreport.la
+lib_report_libreport_la_SOURCES = lib/report/model.c lib/report/model.h \
+	lib/report/text.c
+lib_report_libreport_la_LIBADD = lib/log/libmaplog_core.la
+
+# cmd/mapreport: the CLI.
+bin_PROGRAMS += cmd/mapreport/mapreport
+cmd_mapreport_mapreport_SOURCES = cmd/mapreport/main.c
+cmd_mapreport_mapreport_LDADD = lib/report/libreport.la

@@ -24,6 +24,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "maplog_i.h"
@@ -37,10 +39,11 @@ enum phase {
 	P_FATAL,
 };
 
-#define READ_BLOCK (1u << 20)
+#define READ_BLOCK (4u << 20)
 
 struct maplog {
 	int fd;
+	int mapped;         /* buf is a read-only mapping of the whole file */
 	int ended;          /* no more bytes will come */
 	int last_error;
 	enum phase phase;
@@ -87,7 +90,28 @@ maplog *maplog_open(int fd)
 		return NULL;
 	p->fd = fd;
 	p->phase = P_FILEHDR;
-	p->bcap = fd == MAPLOG_FD_NONE ? 4096 : READ_BLOCK + 4096;
+	/* A regular file is parsed in place from a mapping: no copy out of
+	 * the page cache.  The parser then sees the file as it was at open
+	 * time; pipes, files not read from their start, and files that
+	 * cannot be mapped are read(2). */
+	struct stat st;
+	if (fd != MAPLOG_FD_NONE && fstat(fd, &st) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= SIZE_MAX) {
+		void *m = lseek(fd, 0, SEEK_CUR) == 0
+				  ? mmap(NULL, (size_t)st.st_size, PROT_READ,
+					 MAP_PRIVATE | MAP_POPULATE, fd, 0)
+				  : MAP_FAILED;
+		if (m != MAP_FAILED) {
+			madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+			p->buf = m;
+			p->bcap = p->bend = (size_t)st.st_size;
+			p->mapped = 1;
+			p->ended = 1;
+			return p;
+		}
+	}
+	p->bcap = fd == MAPLOG_FD_NONE ? 4096 : 2 * READ_BLOCK;
 	p->buf = malloc(p->bcap);
 	if (!p->buf) {
 		free(p);
@@ -100,7 +124,10 @@ void maplog_close(maplog *p)
 {
 	if (!p)
 		return;
-	free(p->buf);
+	if (p->mapped)
+		munmap(p->buf, p->bcap);
+	else
+		free(p->buf);
 	free(p->s_off);
 	free(p->s_n);
 	free(p->fr);
@@ -171,8 +198,7 @@ static void consume(maplog *p, size_t n)
 /* Makes room for need bytes from bpos; returns 0 or MAPS_ENOMEM. */
 static int make_room(maplog *p, size_t need)
 {
-	if (p->bpos > 0 && (p->bcap - p->bpos < need || p->bpos == p->bend ||
-			    p->bpos >= p->bcap / 2)) {
+	if (p->bpos > 0 && (p->bcap - p->bpos < need || p->bpos == p->bend)) {
 		size_t n = avail(p);
 		memmove(p->buf, p->buf + p->bpos, n);
 		p->boff += p->bpos;
@@ -349,14 +375,15 @@ static int ret_need(maplog *p, struct maplog_ev *ev)
 
 struct in {
 	const uint8_t *p;
-	const uint8_t *e;
+	const uint8_t *e;   /* end of the record */
+	const uint8_t *lim; /* end of valid memory, >= e: loads may reach it */
 	int bad;
 };
 
-static inline uint64_t get_u(struct in *r)
+static inline __attribute__((always_inline)) uint64_t get_u(struct in *r)
 {
 	uint64_t v = 0;
-	if (maplog_get_varint(&r->p, r->e, &v))
+	if (maplog_get_varint_lim(&r->p, r->e, r->lim, &v))
 		r->bad = 1;
 	return v;
 }
@@ -445,7 +472,7 @@ static int add_stack(maplog *p, struct in *r)
 	uint64_t prev = p->leaf;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t z;
-		if (maplog_get_varint(&r->p, r->e, &z))
+		if (maplog_get_varint_lim(&r->p, r->e, r->lim, &z))
 			return MAPS_EBADRECORD;
 		prev += (uint64_t)maplog_unzigzag(z);
 		out[i] = prev;
@@ -845,7 +872,7 @@ static int payload(maplog *p, struct maplog_ev *ev)
 		const uint8_t *end = buf + p->r_end;
 		int type = buf[rec];
 		uint64_t len;
-		if (maplog_get_varint(&q, end, &len) ||
+		if (maplog_get_varint_lim(&q, end, buf + p->bend, &len) ||
 		    len > (uint64_t)(end - q)) {
 			if (p->c_partial)
 				return payload_end(p, ev, rec);
@@ -855,7 +882,7 @@ static int payload(maplog *p, struct maplog_ev *ev)
 			chunk_done(p);
 			return ret_error(p, ev, MAPS_EBADRECORD, at, lost);
 		}
-		struct in r = {q, q + len, 0};
+		struct in r = {q, q + len, buf + p->bend, 0};
 		p->r_pos = (size_t)(r.e - buf);
 		uint64_t dz = get_u(&r);
 		if (r.bad) {

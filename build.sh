@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# build.sh: set up, build and run mapsample from a fresh Debian 12 checkout.
+#
+#   ./build.sh example    install what is missing, build, and report on the
+#                         bundled example log
+#   ./build.sh check      install what is missing, build, run the test suite
+#   ./build.sh asan       the test suite under AddressSanitizer + UBSan
+#   ./build.sh fuzz [N]   libFuzzer on the log parser, N runs (default 1000000)
+#   ./build.sh distcheck  make distcheck (tarball builds and passes its tests)
+#
+# Builds go to build/<mode>/ (out of tree), so the modes never mix.
+# Debian packages that are missing are installed with apt-get (as root, or
+# through sudo); otherwise the script names them and stops.
+set -eu
+
+top=$(cd "$(dirname "$0")" && pwd)
+mode=${1:-}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+deps="autoconf automake libtool pkg-config make gcc libexpat1-dev libunwind-dev check libdw-dev libelf-dev"
+
+die() {
+	echo "build.sh: $*" >&2
+	exit 1
+}
+
+install_deps() {
+	missing=
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+			missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	if [ "$(id -u)" = 0 ]; then
+		sudo=
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo=sudo
+	else
+		die "missing Debian packages:$missing; install them with: apt-get install$missing"
+	fi
+	echo "build.sh: installing$missing" >&2
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
+	# shellcheck disable=SC2086
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+}
+
+# configure_in DIR [configure args...]: an out-of-tree build in DIR.
+configure_in() {
+	dir=$1
+	shift
+	if [ -f "$top/config.status" ]; then
+		die "$top is configured in-tree; run 'make distclean' there first, builds go to build/"
+	fi
+	[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi)
+	mkdir -p "$dir"
+	if [ ! -f "$dir/config.status" ] || [ "$top/configure" -nt "$dir/config.status" ]; then
+		(cd "$dir" && "$top/configure" -q "$@")
+	fi
+}
+
+case $mode in
+example)
+	install_deps $deps
+	configure_in "$top/build/default"
+	make -C "$top/build/default" -j"$jobs" >/dev/null
+	b=$top/build/default
+	# Until the sampler lands, the example is a synthetic 4-thread run
+	# written with the log library itself.
+	"$b/test/common/mklog" -n 40000 -t 4 "$b/example.log" >/dev/null
+	echo "== mapreport $b/example.log"
+	"$b/cmd/mapreport/mapreport" "$b/example.log"
+	;;
+check)
+	install_deps $deps
+	configure_in "$top/build/default"
+	make -C "$top/build/default" -j"$jobs"
+	make -C "$top/build/default" -j"$jobs" check
+	;;
+asan)
+	install_deps $deps
+	configure_in "$top/build/asan" --enable-sanitizers CFLAGS="-O1 -g"
+	make -C "$top/build/asan" -j"$jobs"
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		make -C "$top/build/asan" -j"$jobs" check
+	;;
+fuzz)
+	install_deps $deps clang
+	configure_in "$top/build/fuzz" CC=clang --enable-fuzzing CFLAGS="-O1 -g"
+	make -C "$top/build/fuzz" -j"$jobs" test/fuzz/fuzz_maplog
+	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" "${2:-1000000}"
+	;;
+distcheck)
+	install_deps $deps
+	configure_in "$top/build/dist"
+	make -C "$top/build/dist" -j"$jobs" distcheck
+	;;
+*)
+	sed -n '4,12s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+	;;
+esac

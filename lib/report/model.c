@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * report model: reads logs with libmaplog into per-process, per-thread
+ * totals and a leaf-PC histogram (see model.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/model.h"
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return p;
+	size_t c = *cap ? *cap * 2 : 16;
+	void *q = realloc(p, c * size);
+	if (!q) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	*cap = c;
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+	if (!d) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	return d;
+}
+
+void model_init(struct model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->first_ts = UINT64_MAX;
+}
+
+void model_free(struct model *m)
+{
+	for (size_t i = 0; i < m->nprocs; i++) {
+		struct rproc *p = &m->procs[i];
+		for (size_t j = 0; j < p->nmaps; j++)
+			free(p->maps[j].path);
+		free(p->maps);
+		free(p->host);
+		free(p->exe);
+		free(p->cmdline);
+	}
+	for (size_t i = 0; i < m->nthreads; i++)
+		free(m->threads[i].name);
+	for (size_t i = 0; i < m->nnotes; i++)
+		free(m->notes[i].file);
+	free(m->procs);
+	free(m->threads);
+	free(m->notes);
+	free(m->pcs);
+	memset(m, 0, sizeof(*m));
+}
+
+static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
+{
+	for (size_t i = m->nprocs; i-- > 0;)
+		if (m->procs[i].pid == pid && m->procs[i].image == image)
+			return &m->procs[i];
+	m->procs = grow(m->procs, &m->capprocs, m->nprocs, sizeof(*m->procs));
+	struct rproc *p = &m->procs[m->nprocs++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->image = image;
+	p->start_ts = UINT64_MAX;
+	return p;
+}
+
+static struct rthread *thread_get(struct model *m, uint32_t pid, uint32_t tid)
+{
+	for (size_t i = m->nthreads; i-- > 0;)
+		if (m->threads[i].tid == tid && m->threads[i].pid == pid)
+			return &m->threads[i];
+	m->threads = grow(m->threads, &m->capthreads, m->nthreads,
+			  sizeof(*m->threads));
+	struct rthread *t = &m->threads[m->nthreads++];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->tid = tid;
+	t->first_ts = UINT64_MAX;
+	return t;
+}
+
+static void note_add(struct model *m, enum rnote_kind kind, const char *file,
+		     uint64_t off, uint64_t len, int code)
+{
+	m->notes = grow(m->notes, &m->capnotes, m->nnotes, sizeof(*m->notes));
+	struct rnote *n = &m->notes[m->nnotes++];
+	n->kind = kind;
+	n->file = xstrdup(file);
+	n->offset = off;
+	n->length = len;
+	n->code = code;
+	n->records_before = m->records;
+}
+
+static uint64_t pc_hash(uint32_t pid, uint32_t image, uint64_t pc)
+{
+	uint64_t h = pc ^ ((uint64_t)pid << 32) ^ image;
+	h *= 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+static void pc_add(struct model *m, uint32_t pid, uint32_t image,
+		   uint64_t pc, uint64_t n)
+{
+	if ((m->npcs + 1) * 2 > m->cappcs) {
+		size_t cap = m->cappcs ? m->cappcs * 2 : 1024;
+		struct rpc *t = calloc(cap, sizeof(*t));
+		if (!t) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		for (size_t i = 0; i < m->cappcs; i++) {
+			struct rpc *e = &m->pcs[i];
+			if (!e->count)
+				continue;
+			size_t j = pc_hash(e->pid, e->image, e->pc) & (cap - 1);
+			while (t[j].count)
+				j = (j + 1) & (cap - 1);
+			t[j] = *e;
+		}
+		free(m->pcs);
+		m->pcs = t;
+		m->cappcs = cap;
+	}
+	size_t mask = m->cappcs - 1;
+	size_t j = pc_hash(pid, image, pc) & mask;
+	while (m->pcs[j].count) {
+		struct rpc *e = &m->pcs[j];
+		if (e->pc == pc && e->pid == pid && e->image == image) {
+			e->count += n;
+			return;
+		}
+		j = (j + 1) & mask;
+	}
+	m->pcs[j] = (struct rpc){pc, pid, image, n};
+	m->npcs++;
+}
+
+const struct rmap *model_find_map(const struct model *m, uint32_t pid,
+				  uint32_t image, uint64_t pc)
+{
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct rproc *p = &m->procs[i];
+		if (p->pid != pid || p->image != image)
+			continue;
+		/* latest mapping first: addresses can be reused after dlclose */
+		for (size_t j = p->nmaps; j-- > 0;)
+			if (pc >= p->maps[j].start && pc < p->maps[j].end)
+				return &p->maps[j];
+	}
+	return NULL;
+}
+
+static void dump_ev(FILE *f, const struct maplog_ev *ev)
+{
+	fprintf(f, "%10" PRIu64 " %" PRIu64 ".%09" PRIu64 " %u/%u %-12s",
+		ev->ev_offset, ev->ev_ts / 1000000000, ev->ev_ts % 1000000000,
+		ev->ev_pid, ev->ev_tid, maplog_type_name(ev->ev_type));
+	switch (ev->ev_type) {
+	case MAPLOG_TYPE_INITIALIZE: {
+		const struct maplog_ev_initialize *b = &ev->ev_u.init;
+		fprintf(f, " v%u.%u pid %u ppid %u host %s rate %" PRIu64
+			   " Hz period %" PRIu64 " ns exe %s argv",
+			b->in_version_major, b->in_version_minor, b->in_pid,
+			b->in_ppid, b->in_host, b->in_rate_asked,
+			b->in_period_ns, b->in_exe);
+		for (uint32_t i = 0; i < b->in_argc; i++)
+			fprintf(f, " '%s'", b->in_argv[i]);
+		break;
+	}
+	case MAPLOG_TYPE_METRIC_DEF:
+		fprintf(f, " #%u %s \"%s\" units %s", ev->ev_u.mdef.md_index,
+			ev->ev_u.mdef.md_id, ev->ev_u.mdef.md_name,
+			ev->ev_u.mdef.md_units);
+		break;
+	case MAPLOG_TYPE_PLUGIN_ERROR:
+		fprintf(f, " %s: %s", ev->ev_u.perr.pe_plugin,
+			ev->ev_u.perr.pe_message);
+		break;
+	case MAPLOG_TYPE_METRIC_ERROR:
+		fprintf(f, " #%u (%" PRIu64 "x) %s", ev->ev_u.merr.me_index,
+			ev->ev_u.merr.me_count, ev->ev_u.merr.me_message);
+		break;
+	case MAPLOG_TYPE_MAP_IN:
+		fprintf(f, " %#" PRIx64 "-%#" PRIx64 " off %#" PRIx64 " %s",
+			ev->ev_u.map_in.mi_start, ev->ev_u.map_in.mi_end,
+			ev->ev_u.map_in.mi_offset, ev->ev_u.map_in.mi_path);
+		break;
+	case MAPLOG_TYPE_MAP_OUT:
+		fprintf(f, " %#" PRIx64 "-%#" PRIx64, ev->ev_u.map_out.mo_start,
+			ev->ev_u.map_out.mo_end);
+		break;
+	case MAPLOG_TYPE_THREAD_BEGIN:
+		fprintf(f, " tid %u by %u %s", ev->ev_u.tbegin.tb_tid,
+			ev->ev_u.tbegin.tb_creator, ev->ev_u.tbegin.tb_name);
+		break;
+	case MAPLOG_TYPE_THREAD_END:
+		fprintf(f, " tid %u samples %" PRIu64 " dropped %" PRIu64,
+			ev->ev_u.tend.te_tid, ev->ev_u.tend.te_samples,
+			ev->ev_u.tend.te_dropped);
+		break;
+	case MAPLOG_TYPE_PROC_FORK:
+		fprintf(f, " %u -> %u", ev->ev_u.fork.fk_ppid,
+			ev->ev_u.fork.fk_pid);
+		break;
+	case MAPLOG_TYPE_PROC_EXEC:
+		fprintf(f, " pid %u image %u %s", ev->ev_u.exec.ex_pid,
+			ev->ev_u.exec.ex_image, ev->ev_u.exec.ex_path);
+		break;
+	case MAPLOG_TYPE_PROC_EXIT:
+		fprintf(f, " pid %u %s %d", ev->ev_u.exit.px_pid,
+			ev->ev_u.exit.px_how == MAPLOG_EXIT_SIGNALED ? "signal"
+								     : "status",
+			ev->ev_u.exit.px_code);
+		break;
+	case MAPLOG_TYPE_SAMPLE:
+		fprintf(f, " tid %u weight %" PRIu64 " stack %u:",
+			ev->ev_u.sample.sa_tid, ev->ev_u.sample.sa_weight,
+			ev->ev_u.sample.sa_stack);
+		for (uint32_t i = 0; i < ev->ev_u.sample.sa_npc; i++)
+			fprintf(f, " %#" PRIx64, ev->ev_u.sample.sa_pc[i]);
+		break;
+	case MAPLOG_TYPE_METRIC_VALUE:
+		if (ev->ev_u.mval.mv_kind == MAPLOG_VALUE_U64)
+			fprintf(f, " #%u %" PRIu64, ev->ev_u.mval.mv_index,
+				ev->ev_u.mval.mv_v.u64);
+		else if (ev->ev_u.mval.mv_kind == MAPLOG_VALUE_DOUBLE)
+			fprintf(f, " #%u %g", ev->ev_u.mval.mv_index,
+				ev->ev_u.mval.mv_v.dbl);
+		else
+			fprintf(f, " #%u (no value)", ev->ev_u.mval.mv_index);
+		break;
+	case MAPLOG_TYPE_DROP:
+		fprintf(f, " tid %u reason %u count %" PRIu64,
+			ev->ev_u.drop.dr_tid, ev->ev_u.drop.dr_reason,
+			ev->ev_u.drop.dr_count);
+		break;
+	case MAPLOG_TYPE_MARK:
+		fprintf(f, " tid %u value %" PRIu64 " %s", ev->ev_u.mark.mk_tid,
+			ev->ev_u.mark.mk_value, ev->ev_u.mark.mk_text);
+		break;
+	case MAPLOG_TYPE_CLOSE:
+		fprintf(f, " samples %" PRIu64 " dropped %" PRIu64
+			   " threads %" PRIu64,
+			ev->ev_u.close.cl_samples, ev->ev_u.close.cl_dropped,
+			ev->ev_u.close.cl_threads);
+		break;
+	default:
+		break;
+	}
+	fputc('\n', f);
+}
+
+/* The command line as a shell would take it back: arguments with
+ * spaces or quotes are single-quoted. */
+static char *join_argv(const struct maplog_ev_initialize *in)
+{
+	size_t n = 1;
+	for (uint32_t i = 0; i < in->in_argc; i++)
+		n += 4 * strlen(in->in_argv[i]) + 3;
+	char *s = malloc(n), *o = s;
+	if (!s) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	for (uint32_t i = 0; i < in->in_argc; i++) {
+		const char *a = in->in_argv[i];
+		if (i)
+			*o++ = ' ';
+		int q = !*a || strpbrk(a, " \t\n'\"\\$`*?;&|<>()") != NULL;
+		if (q)
+			*o++ = '\'';
+		for (; *a; a++) {
+			if (*a == '\'') {
+				memcpy(o, "'\\''", 4);
+				o += 4;
+			} else {
+				*o++ = *a;
+			}
+		}
+		if (q)
+			*o++ = '\'';
+	}
+	*o = 0;
+	return s;
+}
+
+static void fold(struct model *m, const struct maplog_ev *ev,
+		 struct rthread **tcache, struct rproc **pcache)
+{
+	struct rproc *p = *pcache;
+	if (!p || p->pid != ev->ev_pid || p->image != ev->ev_image)
+		p = *pcache = proc_get(m, ev->ev_pid, ev->ev_image);
+	if (ev->ev_ts < p->start_ts)
+		p->start_ts = ev->ev_ts;
+	if (ev->ev_ts > p->end_ts)
+		p->end_ts = ev->ev_ts;
+	if (ev->ev_ts < m->first_ts)
+		m->first_ts = ev->ev_ts;
+	if (ev->ev_ts > m->last_ts)
+		m->last_ts = ev->ev_ts;
+
+	switch (ev->ev_type) {
+	case MAPLOG_TYPE_SAMPLE: {
+		const struct maplog_ev_sample *s = &ev->ev_u.sample;
+		struct rthread *t = *tcache;
+		if (!t || t->tid != s->sa_tid || t->pid != ev->ev_pid)
+			t = *tcache = thread_get(m, ev->ev_pid, s->sa_tid);
+		t->samples++;
+		t->weight += s->sa_weight;
+		if (ev->ev_ts < t->first_ts)
+			t->first_ts = ev->ev_ts;
+		if (ev->ev_ts > t->last_ts)
+			t->last_ts = ev->ev_ts;
+		p->samples++;
+		m->samples++;
+		if (s->sa_npc)
+			pc_add(m, ev->ev_pid, ev->ev_image, s->sa_pc[0], 1);
+		break;
+	}
+	case MAPLOG_TYPE_INITIALIZE: {
+		const struct maplog_ev_initialize *in = &ev->ev_u.init;
+		p->have_init = 1;
+		p->ppid = in->in_ppid;
+		p->clock = in->in_clock;
+		p->timer = in->in_timer;
+		p->signal = in->in_signal;
+		p->rate_asked = in->in_rate_asked;
+		p->period_ns = in->in_period_ns;
+		p->wall_sec = in->in_wall_sec;
+		p->wall_nsec = in->in_wall_nsec;
+		free(p->host);
+		free(p->exe);
+		free(p->cmdline);
+		p->host = xstrdup(in->in_host);
+		p->exe = xstrdup(in->in_exe);
+		p->cmdline = join_argv(in);
+		break;
+	}
+	case MAPLOG_TYPE_MAP_IN: {
+		const struct maplog_ev_map_in *mi = &ev->ev_u.map_in;
+		p->maps = grow(p->maps, &p->capmaps, p->nmaps, sizeof(*p->maps));
+		struct rmap *r = &p->maps[p->nmaps++];
+		memset(r, 0, sizeof(*r));
+		r->start = mi->mi_start;
+		r->end = mi->mi_end;
+		r->offset = mi->mi_offset;
+		r->bias = mi->mi_bias;
+		r->flags = mi->mi_flags;
+		r->path = xstrdup(mi->mi_path);
+		break;
+	}
+	case MAPLOG_TYPE_THREAD_BEGIN: {
+		struct rthread *t = thread_get(m, ev->ev_pid,
+					       ev->ev_u.tbegin.tb_tid);
+		if (ev->ev_u.tbegin.tb_name[0]) {
+			free(t->name);
+			t->name = xstrdup(ev->ev_u.tbegin.tb_name);
+		}
+		*tcache = NULL;
+		break;
+	}
+	case MAPLOG_TYPE_DROP: {
+		struct rthread *t = thread_get(m, ev->ev_pid,
+					       ev->ev_u.drop.dr_tid);
+		t->dropped += ev->ev_u.drop.dr_count;
+		p->dropped += ev->ev_u.drop.dr_count;
+		m->dropped += ev->ev_u.drop.dr_count;
+		*tcache = NULL;
+		break;
+	}
+	case MAPLOG_TYPE_PROC_EXIT:
+		p->exited = 1;
+		p->exit_how = ev->ev_u.exit.px_how;
+		p->exit_code = ev->ev_u.exit.px_code;
+		break;
+	default:
+		break;
+	}
+}
+
+int model_load(struct model *m, const char *path, FILE *dump)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		note_add(m, RNOTE_FATAL, path, 0, 0, MAPS_EIO);
+		m->notes[m->nnotes - 1].length = (uint64_t)errno;
+		return -1;
+	}
+	maplog *lp = maplog_open(fd);
+	if (!lp) {
+		close(fd);
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	struct maplog_ev ev;
+	struct rthread *tcache = NULL;
+	struct rproc *pcache = NULL;
+	int rc = 0;
+	m->files++;
+	for (;;) {
+		if (maplog_read(lp, &ev) == 0) {
+			m->records++;
+			if (dump)
+				dump_ev(dump, &ev);
+			fold(m, &ev, &tcache, &pcache);
+			continue;
+		}
+		if (ev.ev_state == MAPLOG_EOF) {
+			if (ev.ev_u.eof.eof_truncated) {
+				note_add(m, RNOTE_TRUNCATED, path, ev.ev_offset,
+					 ev.ev_u.eof.eof_dropped +
+						 ev.ev_u.eof.eof_missing,
+					 MAPS_ETRUNCATED);
+				rc = 1;
+			}
+			break;
+		}
+		if (ev.ev_error == MAPS_EMAGIC || ev.ev_error == MAPS_EVERSION) {
+			note_add(m, RNOTE_FATAL, path, ev.ev_offset, 0,
+				 ev.ev_error);
+			rc = -1;
+			break;
+		}
+		if (ev.ev_error == MAPS_EIO || ev.ev_error == MAPS_ENOMEM) {
+			note_add(m, RNOTE_IO, path, ev.ev_offset, 0,
+				 ev.ev_error);
+			rc = 1;
+			break;
+		}
+		note_add(m, RNOTE_DAMAGE, path, ev.ev_offset,
+			 ev.ev_u.error.er_length, ev.ev_error);
+		rc = 1;
+	}
+	struct maplog_stats st;
+	maplog_stats(lp, &st);
+	m->bytes += st.st_bytes;
+	m->chunks += st.st_chunks;
+	m->open_chunks += st.st_open_chunks;
+	maplog_close(lp);
+	close(fd);
+	if (rc == 0 && st.st_records == 0 && !m->nprocs) {
+		note_add(m, RNOTE_FATAL, path, 0, 0, MAPS_ETRUNCATED);
+		rc = -1;
+	}
+	return rc;
+}
+
+const char *model_note_str(const struct rnote *n, char *buf, size_t len)
+{
+	switch (n->kind) {
+	case RNOTE_DAMAGE:
+		if (n->length)
+			snprintf(buf, len,
+				 "%s: damaged data at byte %" PRIu64 " (%s), %" PRIu64
+				 " bytes skipped; reading went on after it",
+				 n->file, n->offset, maps_strerror(n->code),
+				 n->length);
+		else
+			snprintf(buf, len,
+				 "%s: damaged data at byte %" PRIu64
+				 " (%s); reading went on after it",
+				 n->file, n->offset, maps_strerror(n->code));
+		break;
+	case RNOTE_TRUNCATED:
+		snprintf(buf, len,
+			 "%s: truncated at byte %" PRIu64 " (%" PRIu64
+			 " bytes of the last chunk lost); the report covers the "
+			 "%" PRIu64 " records before it",
+			 n->file, n->offset, n->length, n->records_before);
+		break;
+	case RNOTE_IO:
+		snprintf(buf, len, "%s: read error at byte %" PRIu64 " (%s)",
+			 n->file, n->offset, maps_strerror(n->code));
+		break;
+	case RNOTE_FATAL:
+		if (n->code == MAPS_EIO)
+			snprintf(buf, len, "%s: cannot open: %s", n->file,
+				 strerror((int)n->length));
+		else if (n->code == MAPS_EMAGIC)
+			snprintf(buf, len,
+				 "%s: not a mapsample log (no MAPSLOG magic at "
+				 "byte 0); give a file written by mapsample",
+				 n->file);
+		else if (n->code == MAPS_EVERSION)
+			snprintf(buf, len,
+				 "%s: log format major version not supported "
+				 "by this mapreport (%d); use a matching mapreport",
+				 n->file, MAPLOG_VERSION_MAJOR);
+		else
+			snprintf(buf, len, "%s: empty log: no records", n->file);
+		break;
+	}
+	return buf;
+}

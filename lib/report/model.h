@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * report model: what mapreport knows about a run after reading its logs.
+ *
+ * model_load() reads one log with libmaplog and folds it into a model:
+ * processes (with their initialize record and mappings), threads with
+ * their sample counts, and a histogram of sampled leaf PCs.  Memory grows
+ * with distinct processes, threads, mappings and PCs, never with the
+ * number of samples.  Damage and truncation are recorded as notes, one
+ * per event, so the CLI can name them and still report what was read.
+ */
+#ifndef MAPSAMPLE_REPORT_MODEL_H
+#define MAPSAMPLE_REPORT_MODEL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <mapsample/maplog.h>
+
+struct rmap {
+	uint64_t start, end, offset, bias;
+	uint32_t flags;
+	char *path;
+	int unmapped;
+};
+
+struct rthread {
+	uint32_t pid, tid;
+	uint64_t samples;
+	uint64_t weight;      /* ns of the sampling clock */
+	uint64_t dropped;
+	uint64_t first_ts, last_ts;
+	char *name;
+};
+
+struct rproc {
+	uint32_t pid, image, ppid;
+	int have_init;
+	uint32_t clock, timer, signal;
+	uint64_t rate_asked, period_ns;
+	int64_t wall_sec;
+	uint32_t wall_nsec;
+	uint64_t start_ts, end_ts;
+	char *host, *exe, *cmdline;
+	int exited;
+	uint32_t exit_how;
+	int32_t exit_code;
+	struct rmap *maps;
+	size_t nmaps, capmaps;
+	uint64_t samples, dropped;
+};
+
+enum rnote_kind { RNOTE_DAMAGE, RNOTE_TRUNCATED, RNOTE_IO, RNOTE_FATAL };
+
+struct rnote {
+	enum rnote_kind kind;
+	char *file;
+	uint64_t offset;
+	uint64_t length;     /* damaged bytes, or bytes lost at the end */
+	int code;            /* MAPS_E* */
+	uint64_t records_before;
+};
+
+struct rpc {
+	uint64_t pc;
+	uint32_t pid, image;
+	uint64_t count;
+};
+
+struct model {
+	struct rproc *procs;
+	size_t nprocs, capprocs;
+	struct rthread *threads;
+	size_t nthreads, capthreads;
+	struct rnote *notes;
+	size_t nnotes, capnotes;
+	/* leaf PC histogram: open addressing on (pid, image, pc) */
+	struct rpc *pcs;
+	size_t npcs, cappcs;
+	uint64_t samples, records, dropped, bytes;
+	uint64_t chunks, open_chunks;
+	uint64_t first_ts, last_ts;
+	int files;
+};
+
+void model_init(struct model *m);
+void model_free(struct model *m);
+
+/*
+ * Reads the log at path into m.  dump, if not NULL, gets one line per
+ * record as it is read.  Returns 0 when the log read cleanly, 1 when it
+ * was damaged or truncated (what was readable is in m, the damage in
+ * m->notes), or -1 when it could not be read at all (note added).
+ */
+int model_load(struct model *m, const char *path, FILE *dump);
+
+/* Formats note n as one line "FILE: what happened at byte N; ..." into
+ * buf.  Returns buf. */
+const char *model_note_str(const struct rnote *n, char *buf, size_t len);
+
+/* The mapping of process (pid, image) that holds pc, or NULL. */
+const struct rmap *model_find_map(const struct model *m, uint32_t pid,
+				  uint32_t image, uint64_t pc);
+
+/* The text report: run header, processes, threads, top leaf addresses. */
+void report_text(const struct model *m, FILE *out, unsigned top);
+
+#endif
