@@ -1,1 +1,22 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# Benchmarks: parser throughput and bytes per sample, measured against the
+# targets of the log-format issue.  Built by `make` but not run by
+# `make check` (they are not tests and never gate); `make bench` runs both.
+# BENCH_PARSE_ARGS / BENCH_SIZE_ARGS pass options, e.g.
+#   make bench BENCH_PARSE_ARGS='-n 2000000 -r 3'
+noinst_PROGRAMS += test/bench/bench_parse test/bench/bench_size
+test_bench_bench_parse_SOURCES = test/bench/bench_parse.c
+test_bench_bench_parse_LDADD = test/common/liblogsynth.la \
+	lib/log/libmaplog_core.la
+test_bench_bench_size_SOURCES = test/bench/bench_size.c
+test_bench_bench_size_LDADD = test/common/liblogsynth.la \
+	lib/log/libmaplog_core.la
+EXTRA_DIST += test/bench/README.md test/bench/run.sh
+
+BENCH_PARSE_ARGS =
+BENCH_SIZE_ARGS =
+.PHONY: bench
+bench: test/bench/bench_parse$(EXEEXT) test/bench/bench_size$(EXEEXT)
+	BENCH_PARSE_ARGS='$(BENCH_PARSE_ARGS)' \
+	BENCH_SIZE_ARGS='$(BENCH_SIZE_ARGS)' \
+	$(SHELL) $(srcdir)/test/bench/run.sh $(top_builddir)
