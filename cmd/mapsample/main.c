@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mapsample: run a program with the sampler preloaded.
+ *
+ *   mapsample [options] [--] PROGRAM [ARGS...]
+ *
+ * Checks the target, creates the log with its header, and runs the
+ * program with fork + exec (no ptrace) and libmapsampler.so prepended to
+ * LD_PRELOAD.  Signals sent to mapsample (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT) are passed on, unless they came from the terminal, which sends
+ * them to the program itself.  Exits with the program's status, 128+N when
+ * it was killed by signal N, and 125/126/127 for its own failures as
+ * env(1) does.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "launch/target.h"
+#include "log/maplog_i.h"
+#include "log/mapwrite_i.h"
+#include "report/model.h"
+
+#define EXIT_OWN 125      /* mapsample itself failed */
+#define EXIT_CANNOT 126   /* program found but cannot be sampled/run */
+#define EXIT_NOTFOUND 127 /* program not found */
+
+/* Default rate: the per-sample cost here is 12-18 us (timer interrupt and
+ * signal delivery dominate, see SAMPLER-NOTES), so 499 Hz keeps the
+ * overhead under 1%; an odd rate does not beat in step with periodic work. */
+#define DEFAULT_HZ 499
+
+static volatile sig_atomic_t child_pid;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: mapsample [options] [--] PROGRAM [ARGS...]\n"
+		"  -o, --output FILE     log file (default PROGRAM-DATE-TIME.maplog)\n"
+		"  -F, --frequency HZ    samples per second per thread (default %d)\n"
+		"      --wall            sample wall-clock time, not CPU time\n"
+		"      --max-depth N     frames per stack at most (default 256)\n"
+		"      --signal SIG      sampling signal (default SIGRTMIN+4)\n"
+		"  -q, --quiet           no summary line at the end\n"
+		"  -h, --help            this text\n"
+		"  -V, --version         print the version\n",
+		DEFAULT_HZ);
+}
+
+static void forward(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	/* the terminal sends its signals to the whole foreground group,
+	 * the program included: only pass on signals sent to us alone */
+	if (child_pid > 0 && si->si_code != SI_KERNEL)
+		kill(child_pid, sig);
+}
+
+static int parse_signal(const char *s)
+{
+	char *e;
+	long n = strtol(s, &e, 10);
+	if (*s && !*e)
+		return n > 0 && n < NSIG ? (int)n : -1;
+	if (strncasecmp(s, "SIG", 3) == 0)
+		s += 3;
+	if (strncasecmp(s, "RTMIN", 5) == 0) {
+		long k = s[5] == '+' ? strtol(s + 6, &e, 10) : 0;
+		if (s[5] && (s[5] != '+' || *e))
+			return -1;
+		return SIGRTMIN + k <= SIGRTMAX ? SIGRTMIN + (int)k : -1;
+	}
+	static const struct {
+		const char *name;
+		int sig;
+	} names[] = {{"PROF", SIGPROF}, {"VTALRM", SIGVTALRM},
+		     {"ALRM", SIGALRM}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2}};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(s, names[i].name) == 0)
+			return names[i].sig;
+	return -1;
+}
+
+static unsigned long parse_num(const char *opt, const char *s,
+			       unsigned long lo, unsigned long hi)
+{
+	char *e;
+	errno = 0;
+	unsigned long v = strtoul(s, &e, 10);
+	if (!*s || *e || errno || v < lo || v > hi) {
+		fprintf(stderr, "mapsample: %s %s: give a number from %lu to "
+				"%lu\n", opt, s, lo, hi);
+		exit(EXIT_OWN);
+	}
+	return v;
+}
+
+/* The sampler library: $MAPSAMPLE_LIBRARY, the build tree next to this
+ * program, or the installed one. */
+static int find_library(char *out, size_t len)
+{
+	const char *env = getenv("MAPSAMPLE_LIBRARY");
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return access(out, R_OK);
+	}
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			size_t need = strlen(self) +
+				      sizeof("/../../lib/sampler/.libs/"
+					     "libmapsampler.so");
+			if (need <= len) {
+				strcpy(out, self);
+				strcat(out, "/../../lib/sampler/.libs/"
+					    "libmapsampler.so");
+			}
+			if (need <= len && access(out, R_OK) == 0) {
+				char real[PATH_MAX];
+				if (realpath(out, real))
+					snprintf(out, len, "%s", real);
+				return 0;
+			}
+		}
+	}
+	snprintf(out, len, "%s/libmapsampler.so", PKGLIBDIR);
+	return access(out, R_OK);
+}
+
+static int make_log(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	uint8_t hdr[4096];
+	memset(hdr, 0, sizeof(hdr));
+	mapw_file_header(hdr, sizeof(hdr));
+	ssize_t w = write(fd, hdr, sizeof(hdr));
+	int e = errno;
+	close(fd);
+	if (w != (ssize_t)sizeof(hdr)) {
+		errno = w < 0 ? e : ENOSPC;
+		return -1;
+	}
+	return 0;
+}
+
+static void default_name(const char *prog, char *out, size_t len)
+{
+	const char *base = strrchr(prog, '/');
+	base = base ? base + 1 : prog;
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	char stamp[32];
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(out, len, "%s-%s.maplog", base, stamp);
+	for (int i = 2; access(out, F_OK) == 0 && i < 1000; i++)
+		snprintf(out, len, "%s-%s-%d.maplog", base, stamp, i);
+}
+
+static void summary(const char *path, double secs)
+{
+	struct model m;
+	model_init(&m);
+	int rc = model_load(&m, path, NULL);
+	uint64_t weight = 0;
+	for (size_t i = 0; i < m.nthreads; i++)
+		weight += m.threads[i].weight;
+	const char *clock = "CPU";
+	for (size_t i = 0; i < m.nprocs; i++)
+		if (m.procs[i].have_init && m.procs[i].clock == MAPLOG_CLOCK_WALL)
+			clock = "wall";
+	fprintf(stderr,
+		"mapsample: %s: %.2f s, %zu process%s, %zu thread%s, %" PRIu64
+		" samples (%.0f per %s-second per thread), %" PRIu64
+		" dropped\n",
+		path, secs, m.nprocs, m.nprocs == 1 ? "" : "es", m.nthreads,
+		m.nthreads == 1 ? "" : "s", m.samples,
+		weight ? (double)m.samples / ((double)weight / 1e9) : 0.0,
+		clock, m.dropped);
+	char line[1024];
+	for (size_t i = 0; i < m.nnotes; i++)
+		fprintf(stderr, "mapsample: %s\n",
+			model_note_str(&m.notes[i], line, sizeof(line)));
+	(void)rc;
+	model_free(&m);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"frequency", required_argument, NULL, 'F'},
+		{"wall", no_argument, NULL, 'W'},
+		{"max-depth", required_argument, NULL, 'D'},
+		{"signal", required_argument, NULL, 'S'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *output = NULL;
+	unsigned long freq = DEFAULT_HZ, depth = 256;
+	int wall = 0, quiet = 0, signo = SIGRTMIN + 4, c;
+	/* '+': stop at the program name, its options are its own */
+	while ((c = getopt_long(argc, argv, "+o:F:qhV", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'F':
+			freq = parse_num("--frequency", optarg, 1, 100000);
+			break;
+		case 'W':
+			wall = 1;
+			break;
+		case 'D':
+			depth = parse_num("--max-depth", optarg, 1, 512);
+			break;
+		case 'S':
+			signo = parse_signal(optarg);
+			if (signo < 0 || signo == SIGKILL || signo == SIGSTOP) {
+				fprintf(stderr, "mapsample: --signal %s: not a "
+						"usable signal; give a number, "
+						"RTMIN+N or PROF\n", optarg);
+				return EXIT_OWN;
+			}
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("mapsample %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_OWN;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "mapsample: no program given; usage: mapsample "
+				"[options] -- PROGRAM [ARGS...]\n");
+		return EXIT_OWN;
+	}
+	const char *prog = argv[optind];
+	char path[PATH_MAX], why[1024];
+	int rc = target_find(prog, path, sizeof(path));
+	if (rc == -ENOENT) {
+		fprintf(stderr, "mapsample: %s: command not found\n", prog);
+		return EXIT_NOTFOUND;
+	}
+	if (rc) {
+		fprintf(stderr, "mapsample: %s: %s\n", prog, strerror(-rc));
+		return EXIT_CANNOT;
+	}
+	rc = target_check(path, why, sizeof(why));
+	if (rc != TARGET_OK) {
+		fprintf(stderr, "mapsample: %s\n", why);
+		return rc == TARGET_NOT_FOUND ? EXIT_NOTFOUND : EXIT_CANNOT;
+	}
+	char lib[PATH_MAX];
+	if (find_library(lib, sizeof(lib))) {
+		fprintf(stderr, "mapsample: %s: sampler library not found; "
+				"reinstall mapsample or set MAPSAMPLE_LIBRARY\n",
+			lib);
+		return EXIT_OWN;
+	}
+
+	char logname[PATH_MAX], logabs[PATH_MAX];
+	if (output)
+		snprintf(logname, sizeof(logname), "%s", output);
+	else
+		default_name(prog, logname, sizeof(logname));
+	if (make_log(logname)) {
+		fprintf(stderr, "mapsample: %s: cannot create the log: %s\n",
+			logname, strerror(errno));
+		return EXIT_OWN;
+	}
+	if (!realpath(logname, logabs))
+		snprintf(logabs, sizeof(logabs), "%s", logname);
+
+	/* the program's environment */
+	const char *pre = getenv("LD_PRELOAD");
+	size_t plen = strlen(lib) + (pre ? strlen(pre) : 0) + 2;
+	char *preload = malloc(plen);
+	if (!preload) {
+		fprintf(stderr, "mapsample: out of memory\n");
+		return EXIT_OWN;
+	}
+	snprintf(preload, plen, "%s%s%s", lib, pre && *pre ? ":" : "",
+		 pre ? pre : "");
+	char num[32];
+	setenv("LD_PRELOAD", preload, 1);
+	setenv("MAPSAMPLE_OUTPUT", logabs, 1);
+	snprintf(num, sizeof(num), "%lu", freq);
+	setenv("MAPSAMPLE_FREQUENCY", num, 1);
+	setenv("MAPSAMPLE_WALL", wall ? "1" : "0", 1);
+	snprintf(num, sizeof(num), "%lu", depth);
+	setenv("MAPSAMPLE_MAX_DEPTH", num, 1);
+	snprintf(num, sizeof(num), "%d", signo);
+	setenv("MAPSAMPLE_SIGNAL", num, 1);
+	unsetenv("MAPSAMPLE_IMAGE");
+	free(preload);
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = forward;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	static const int fwd[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+	for (size_t i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++)
+		sigaction(fwd[i], &sa, NULL);
+
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int errpipe[2];
+	if (pipe2(errpipe, O_CLOEXEC)) {
+		fprintf(stderr, "mapsample: pipe: %s\n", strerror(errno));
+		return EXIT_OWN;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "mapsample: fork: %s\n", strerror(errno));
+		return EXIT_OWN;
+	}
+	if (pid == 0) {
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		for (size_t i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++)
+			sigaction(fwd[i], &dfl, NULL);
+		close(errpipe[0]);
+		execv(path, argv + optind);
+		int e = errno;
+		if (write(errpipe[1], &e, sizeof(e)) < 0)
+			_exit(EXIT_CANNOT);
+		_exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_CANNOT);
+	}
+	child_pid = pid;
+	close(errpipe[1]);
+	int exec_errno = 0;
+	ssize_t got;
+	do
+		got = read(errpipe[0], &exec_errno, sizeof(exec_errno));
+	while (got < 0 && errno == EINTR);
+	close(errpipe[0]);
+
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			fprintf(stderr, "mapsample: waitpid: %s\n",
+				strerror(errno));
+			return EXIT_OWN;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (got == (ssize_t)sizeof(exec_errno)) {
+		fprintf(stderr, "mapsample: %s: cannot run: %s\n", path,
+			strerror(exec_errno));
+		unlink(logname);
+		return exec_errno == ENOENT ? EXIT_NOTFOUND : EXIT_CANNOT;
+	}
+	if (!quiet)
+		summary(logname, (double)(t1.tv_sec - t0.tv_sec) +
+					 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return EXIT_OWN;
+}

@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * interpose: the libc calls libmapsampler wraps, so that every thread and
+ * process of the program is sampled and the program notices nothing.
+ *
+ *   pthread_create      the new thread claims a slot and arms its timer;
+ *                       a thread-key destructor closes it at thread exit
+ *   fork                the child gets its own streams and timer
+ *   exec*, posix_spawn* the environment keeps LD_PRELOAD and MAPSAMPLE_*,
+ *                       the old image closes its streams first
+ *   exit, _exit, _Exit, return from main (__libc_start_main)
+ *                       streams closed with the exit status
+ *   dlopen, dlclose     map-in / map-out records, handler snapshot rebuilt
+ *   sigaction, signal   our sampling signal stays ours; the program sees
+ *                       the handler it set
+ *   sigprocmask, pthread_sigmask
+ *                       our sampling signal is never blocked
+ *
+ * Each real function is found with dlsym(RTLD_NEXT) the first time it is
+ * needed (wrappers may run before our constructor).  Not followed: threads
+ * made with a raw clone(2), and programs that clear LD_PRELOAD through a
+ * raw execve system call.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#include "sampler/sampler_i.h"
+
+extern char **environ;
+
+#define REAL(name) real_##name
+#define RESOLVE(name)                                                       \
+	do {                                                                \
+		if (!REAL(name))                                            \
+			REAL(name) = (__typeof__(REAL(name)))dlsym(RTLD_NEXT, \
+								     #name); \
+	} while (0)
+
+static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
+				  void *(*)(void *), void *);
+static pid_t (*real_fork)(void);
+static int (*real_execve)(const char *, char *const[], char *const[]);
+static int (*real_execvpe)(const char *, char *const[], char *const[]);
+static int (*real_fexecve)(int, char *const[], char *const[]);
+static int (*real_posix_spawn)(pid_t *, const char *,
+			       const posix_spawn_file_actions_t *,
+			       const posix_spawnattr_t *, char *const[],
+			       char *const[]);
+static int (*real_posix_spawnp)(pid_t *, const char *,
+				const posix_spawn_file_actions_t *,
+				const posix_spawnattr_t *, char *const[],
+				char *const[]);
+static void (*real_exit)(int) __attribute__((noreturn));
+static void (*real__exit)(int) __attribute__((noreturn));
+static void (*real__Exit)(int) __attribute__((noreturn));
+static void *(*real_dlopen)(const char *, int);
+static int (*real_dlclose)(void *);
+static int (*real_sigaction_fn)(int, const struct sigaction *,
+				struct sigaction *);
+static int (*real_sigprocmask)(int, const sigset_t *, sigset_t *);
+static int (*real_pthread_sigmask_fn)(int, const sigset_t *, sigset_t *);
+typedef int (*main_fn)(int, char **, char **);
+static int (*real___libc_start_main)(main_fn, int, char **, void (*)(void),
+				     void (*)(void), void (*)(void), void *);
+
+static pthread_key_t slot_key;
+static struct sigaction app_action; /* what the program set for our signal */
+
+int real_sigaction(int sig, const struct sigaction *a, struct sigaction *o)
+{
+	if (!real_sigaction_fn)
+		real_sigaction_fn = (__typeof__(real_sigaction_fn))dlsym(
+			RTLD_NEXT, "sigaction");
+	return real_sigaction_fn(sig, a, o);
+}
+
+int real_pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	if (!real_pthread_sigmask_fn)
+		real_pthread_sigmask_fn = (__typeof__(real_pthread_sigmask_fn))
+			dlsym(RTLD_NEXT, "pthread_sigmask");
+	return real_pthread_sigmask_fn(how, set, old);
+}
+
+int real_pthread_create_call(pthread_t *th, const pthread_attr_t *attr,
+			     void *(*fn)(void *), void *arg)
+{
+	RESOLVE(pthread_create);
+	return real_pthread_create(th, attr, fn, arg);
+}
+
+static void slot_key_done(void *p)
+{
+	thread_end(p);
+}
+
+void interpose_init(void)
+{
+	RESOLVE(pthread_create);
+	RESOLVE(fork);
+	RESOLVE(execve);
+	RESOLVE(execvpe);
+	RESOLVE(fexecve);
+	RESOLVE(posix_spawn);
+	RESOLVE(posix_spawnp);
+	RESOLVE(exit);
+	RESOLVE(_exit);
+	RESOLVE(_Exit);
+	RESOLVE(dlopen);
+	RESOLVE(dlclose);
+	RESOLVE(sigprocmask);
+	real_sigaction(0, NULL, NULL);
+	real_pthread_sigmask(SIG_BLOCK, NULL, NULL);
+	pthread_key_create(&slot_key, slot_key_done);
+	app_action.sa_handler = SIG_DFL;
+}
+
+/* ---- threads ---- */
+
+struct start {
+	void *(*fn)(void *);
+	void *arg;
+	uint32_t creator;
+};
+
+static void *trampoline(void *p)
+{
+	struct start st = *(struct start *)p;
+	free(p);
+	if (__atomic_load_n(&S.enabled, __ATOMIC_ACQUIRE) &&
+	    !__atomic_load_n(&S.stopping, __ATOMIC_ACQUIRE)) {
+		struct tslot *t = slot_claim((int)sys_gettid());
+		if (t) {
+			pthread_setspecific(slot_key, t);
+			thread_begin(t, st.creator);
+		}
+	}
+	return st.fn(st.arg);
+}
+
+MAPS_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr,
+			       void *(*fn)(void *), void *arg)
+{
+	RESOLVE(pthread_create);
+	if (!S.enabled)
+		return real_pthread_create(th, attr, fn, arg);
+	struct start *st = malloc(sizeof(*st));
+	if (!st)
+		return real_pthread_create(th, attr, fn, arg);
+	st->fn = fn;
+	st->arg = arg;
+	st->creator = sys_gettid();
+	int rc = real_pthread_create(th, attr, trampoline, st);
+	if (rc)
+		free(st);
+	return rc;
+}
+
+/* ---- processes ---- */
+
+MAPS_EXPORT pid_t fork(void)
+{
+	RESOLVE(fork);
+	if (!S.enabled)
+		return real_fork();
+	/* frequent signals can make fork restart forever: hold ours off */
+	sigset_t one, old;
+	sigemptyset(&one);
+	sigaddset(&one, S.cfg.signo);
+	real_pthread_sigmask(SIG_BLOCK, &one, &old);
+	int saved;
+	pid_t pid = real_fork();
+	saved = errno;
+	if (pid == 0) {
+		process_after_fork_child();
+	} else if (pid > 0) {
+		struct maplog_ev ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.ev_type = MAPLOG_TYPE_PROC_FORK;
+		ev.ev_ts = now_ns();
+		ev.ev_u.fork.fk_ppid = S.pid;
+		ev.ev_u.fork.fk_pid = (uint32_t)pid;
+		proc_put(&ev);
+	}
+	real_pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return pid;
+}
+
+/*
+ * The environment a new image gets: the program's, with our variables
+ * and LD_PRELOAD put back if the program dropped them.  Built on the
+ * caller's stack (the caller may be a vfork child): out has room for
+ * n + 8 entries, buf for the strings we add.
+ */
+static int env_count(char *const *envp)
+{
+	int n = 0;
+	while (envp && envp[n])
+		n++;
+	return n;
+}
+
+static void env_build(char *const *envp, char **out, char *buf, size_t blen)
+{
+	static const char *const ours[] = {
+		"MAPSAMPLE_OUTPUT",   "MAPSAMPLE_FREQUENCY", "MAPSAMPLE_WALL",
+		"MAPSAMPLE_MAX_DEPTH", "MAPSAMPLE_SIGNAL",   "MAPSAMPLE_CHUNK_SIZE",
+		"MAPSAMPLE_IMAGE",    "LD_PRELOAD",
+	};
+	const size_t nours = sizeof(ours) / sizeof(ours[0]);
+	int k = 0;
+	int have[8] = {0};
+	for (int i = 0; envp && envp[i]; i++) {
+		for (size_t j = 0; j < nours; j++) {
+			size_t l = strlen(ours[j]);
+			if (strncmp(envp[i], ours[j], l) == 0 &&
+			    envp[i][l] == '=')
+				have[j] = 1;
+		}
+		out[k++] = envp[i];
+	}
+	for (size_t j = 0; j < nours; j++) {
+		if (have[j])
+			continue;
+		const char *v = getenv(ours[j]);
+		size_t need = strlen(ours[j]) + (v ? strlen(v) : 0) + 2;
+		if (!v || need > blen)
+			continue;
+		strcpy(buf, ours[j]);
+		strcat(buf, "=");
+		strcat(buf, v);
+		out[k++] = buf;
+		buf += need;
+		blen -= need;
+	}
+	out[k] = NULL;
+}
+
+#define WITH_ENV(envp, newenv)                                              \
+	int n_ = env_count(envp);                                           \
+	char *newenv[n_ < 4096 ? n_ + 9 : 1];                               \
+	char ebuf_[n_ < 4096 ? 8192 : 1];                                   \
+	char *const *use_##newenv = envp;                                   \
+	if (n_ < 4096) {                                                    \
+		env_build(envp, newenv, ebuf_, sizeof(ebuf_));              \
+		use_##newenv = newenv;                                      \
+	}
+
+MAPS_EXPORT int execve(const char *path, char *const argv[],
+		       char *const envp[])
+{
+	RESOLVE(execve);
+	if (!S.enabled)
+		return real_execve(path, argv, envp);
+	process_before_exec(path);
+	WITH_ENV(envp, env);
+	int rc = real_execve(path, argv, use_env);
+	int e = errno;
+	process_exec_failed();
+	errno = e;
+	return rc;
+}
+
+MAPS_EXPORT int execvpe(const char *file, char *const argv[],
+			char *const envp[])
+{
+	RESOLVE(execvpe);
+	if (!S.enabled)
+		return real_execvpe(file, argv, envp);
+	process_before_exec(file);
+	WITH_ENV(envp, env);
+	int rc = real_execvpe(file, argv, use_env);
+	int e = errno;
+	process_exec_failed();
+	errno = e;
+	return rc;
+}
+
+MAPS_EXPORT int execv(const char *path, char *const argv[])
+{
+	return execve(path, argv, environ);
+}
+
+MAPS_EXPORT int execvp(const char *file, char *const argv[])
+{
+	return execvpe(file, argv, environ);
+}
+
+MAPS_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	RESOLVE(fexecve);
+	if (!S.enabled)
+		return real_fexecve(fd, argv, envp);
+	process_before_exec("(fexecve)");
+	WITH_ENV(envp, env);
+	int rc = real_fexecve(fd, argv, use_env);
+	int e = errno;
+	process_exec_failed();
+	errno = e;
+	return rc;
+}
+
+/* execl and friends: gather the variadic arguments, then as execv*. */
+#define GATHER_ARGS(arg0, argv)                                             \
+	va_list ap_;                                                        \
+	int argc_ = 1;                                                      \
+	va_start(ap_, arg0);                                                \
+	while (va_arg(ap_, char *))                                         \
+		argc_++;                                                    \
+	va_end(ap_);                                                        \
+	char *argv[argc_ + 1];                                              \
+	argv[0] = (char *)(arg0);                                           \
+	va_start(ap_, arg0);                                                \
+	for (int i_ = 1; i_ <= argc_; i_++)                                 \
+		argv[i_] = va_arg(ap_, char *);
+
+MAPS_EXPORT int execl(const char *path, const char *arg, ...)
+{
+	GATHER_ARGS(arg, argv);
+	va_end(ap_);
+	return execve(path, argv, environ);
+}
+
+MAPS_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	GATHER_ARGS(arg, argv);
+	va_end(ap_);
+	return execvpe(file, argv, environ);
+}
+
+MAPS_EXPORT int execle(const char *path, const char *arg, ...)
+{
+	GATHER_ARGS(arg, argv);
+	char *const *envp = va_arg(ap_, char *const *);
+	va_end(ap_);
+	return execve(path, argv, envp);
+}
+
+MAPS_EXPORT int posix_spawn(pid_t *pid, const char *path,
+			    const posix_spawn_file_actions_t *fa,
+			    const posix_spawnattr_t *at, char *const argv[],
+			    char *const envp[])
+{
+	RESOLVE(posix_spawn);
+	if (!S.enabled)
+		return real_posix_spawn(pid, path, fa, at, argv, envp);
+	WITH_ENV(envp, env);
+	return real_posix_spawn(pid, path, fa, at, argv, use_env);
+}
+
+MAPS_EXPORT int posix_spawnp(pid_t *pid, const char *file,
+			     const posix_spawn_file_actions_t *fa,
+			     const posix_spawnattr_t *at, char *const argv[],
+			     char *const envp[])
+{
+	RESOLVE(posix_spawnp);
+	if (!S.enabled)
+		return real_posix_spawnp(pid, file, fa, at, argv, envp);
+	WITH_ENV(envp, env);
+	return real_posix_spawnp(pid, file, fa, at, argv, use_env);
+}
+
+static void note_exit(int status)
+{
+	if (!S.exit_status_known) {
+		S.exit_status_known = 1;
+		S.exit_how = MAPLOG_EXIT_NORMAL;
+		S.exit_code = status & 0xff;
+	}
+}
+
+MAPS_EXPORT void exit(int status)
+{
+	RESOLVE(exit);
+	note_exit(status);
+	real_exit(status);
+}
+
+MAPS_EXPORT void _exit(int status)
+{
+	RESOLVE(_exit);
+	process_finish(MAPLOG_EXIT_NORMAL, status & 0xff, 1);
+	real__exit(status);
+}
+
+MAPS_EXPORT void _Exit(int status)
+{
+	RESOLVE(_Exit);
+	process_finish(MAPLOG_EXIT_NORMAL, status & 0xff, 1);
+	real__Exit(status);
+}
+
+static main_fn real_main;
+
+/* glibc calls main through this; not declared in any header */
+MAPS_EXPORT int __libc_start_main(main_fn main, int argc, char **argv,
+				  void (*init)(void), void (*fini)(void),
+				  void (*rtld_fini)(void), void *stack_end);
+
+static int main_wrapper(int argc, char **argv, char **envp)
+{
+	int rc = real_main(argc, argv, envp);
+	note_exit(rc);
+	return rc;
+}
+
+MAPS_EXPORT int __libc_start_main(main_fn main, int argc, char **argv,
+				  void (*init)(void), void (*fini)(void),
+				  void (*rtld_fini)(void), void *stack_end)
+{
+	RESOLVE(__libc_start_main);
+	real_main = main;
+	return real___libc_start_main(main_wrapper, argc, argv, init, fini,
+				      rtld_fini, stack_end);
+}
+
+/* ---- loaded objects ---- */
+
+MAPS_EXPORT void *dlopen(const char *file, int mode)
+{
+	RESOLVE(dlopen);
+	void *h = real_dlopen(file, mode);
+	if (h && S.enabled && !S.stopping)
+		maps_rescan();
+	return h;
+}
+
+MAPS_EXPORT int dlclose(void *h)
+{
+	RESOLVE(dlclose);
+	int rc = real_dlclose(h);
+	if (rc == 0 && S.enabled && !S.stopping) {
+		maps_rescan();
+		unw_flush_cache(unw_local_addr_space, 0, 0);
+	}
+	return rc;
+}
+
+/* ---- signals ---- */
+
+MAPS_EXPORT int sigaction(int sig, const struct sigaction *act,
+			  struct sigaction *old)
+{
+	if (S.cfg.signo && sig == S.cfg.signo && S.enabled) {
+		/* ours: the program keeps its view, we keep the signal */
+		if (old)
+			*old = app_action;
+		if (act)
+			app_action = *act;
+		return 0;
+	}
+	return real_sigaction(sig, act, old);
+}
+
+MAPS_EXPORT sighandler_t signal(int sig, sighandler_t h)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = h;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sig > 0 && sig < NSIG)
+		sigaddset(&sa.sa_mask, sig);
+	if (sigaction(sig, &sa, &old))
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
+/* A copy of set without our signal, in buf; set itself if it lacks it. */
+static const sigset_t *strip(int how, const sigset_t *set, sigset_t *buf)
+{
+	if (!set || !S.enabled || how == SIG_UNBLOCK ||
+	    !sigismember(set, S.cfg.signo))
+		return set;
+	*buf = *set;
+	sigdelset(buf, S.cfg.signo);
+	return buf;
+}
+
+MAPS_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	RESOLVE(sigprocmask);
+	sigset_t buf;
+	return real_sigprocmask(how, strip(how, set, &buf), old);
+}
+
+MAPS_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	sigset_t buf;
+	return real_pthread_sigmask(how, strip(how, set, &buf), old);
+}

@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# libmapsampler.so: preloaded into the profiled program.  Built without
+# sanitizers (see configure.ac) and with hidden visibility: it exports only
+# the calls it interposes (checked by test/integration/sampler-exports.sh).
+# The log encoder is compiled into it directly, so no parser code and no
+# sanitizer runtime come along.
+pkglib_LTLIBRARIES += lib/sampler/libmapsampler.la
+lib_sampler_libmapsampler_la_SOURCES = lib/sampler/sampler.c \
+	lib/sampler/sample.c lib/sampler/stream.c lib/sampler/timer.c \
+	lib/sampler/maps.c lib/sampler/interpose.c lib/sampler/sampler_i.h \
+	lib/log/mapwrite.c lib/log/crc32c.c
+lib_sampler_libmapsampler_la_CFLAGS = $(WARN_CFLAGS) -fvisibility=hidden \
+	-pthread $(LIBUNWIND_CFLAGS)
+lib_sampler_libmapsampler_la_LIBADD = $(LIBUNWIND_LIBS) -ldl -lpthread
+lib_sampler_libmapsampler_la_LDFLAGS = -module -avoid-version -shared \
+	-no-undefined -Wl,-z,nodelete

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * timer: one sampling timer per thread.
+ *
+ * CPU time: a perf_event task-clock counter on the thread, overflowing
+ * every period and delivered as our signal to that thread (O_ASYNC,
+ * F_SETSIG, F_SETOWN_EX), re-enabled after each sample with
+ * PERF_EVENT_IOC_REFRESH.  Unlike POSIX CPU-time timers, which fire only
+ * on the scheduler tick (250 Hz on a CONFIG_HZ=250 kernel), it keeps the
+ * rate asked for.  Where perf events are not allowed (seccomp,
+ * perf_event_paranoid 3), a timer_create() timer on the thread's CPU
+ * clock with SIGEV_THREAD_ID is the fallback; its si_overrun makes up the
+ * weight of ticks it could not deliver.
+ *
+ * Wall-clock time (--wall): timer_create(CLOCK_MONOTONIC) per thread, so
+ * threads blocked in system calls are sampled too.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sampler/sampler_i.h"
+
+#ifndef F_SETSIG
+#define F_SETSIG 10
+#endif
+
+/* The CPU-time clock of any thread of this process (the kernel's
+ * MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED)). */
+static clockid_t thread_cpu_clock(int tid)
+{
+	return (clockid_t)((~(unsigned)tid << 3) | 6);
+}
+
+static int arm_perf(struct tslot *t)
+{
+	struct perf_event_attr pe;
+	memset(&pe, 0, sizeof(pe));
+	pe.type = PERF_TYPE_SOFTWARE;
+	pe.size = sizeof(pe);
+	pe.config = PERF_COUNT_SW_TASK_CLOCK;
+	pe.sample_period = S.period_ns;
+	pe.disabled = 1;
+	pe.exclude_kernel = 1;
+	pe.exclude_hv = 1;
+	pe.wakeup_events = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &pe, t->tid, -1, -1,
+			      PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int hi = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
+	if (hi >= 0) {
+		close(fd);
+		fd = hi;
+	}
+	struct f_owner_ex own = {F_OWNER_TID, t->tid};
+	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) ||
+	    fcntl(fd, F_SETSIG, S.cfg.signo) ||
+	    fcntl(fd, F_SETOWN_EX, &own) ||
+	    ioctl(fd, PERF_EVENT_IOC_RESET, 0) ||
+	    ioctl(fd, PERF_EVENT_IOC_REFRESH, 1)) {
+		close(fd);
+		return -1;
+	}
+	t->perf_fd = fd;
+	t->tk = TK_PERF;
+	return 0;
+}
+
+static int arm_posix(struct tslot *t)
+{
+	struct sigevent sev;
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = S.cfg.signo;
+	sev.sigev_value.sival_ptr = t;
+	sev._sigev_un._tid = t->tid;
+	clockid_t clk = S.cfg.wall ? CLOCK_MONOTONIC : thread_cpu_clock(t->tid);
+	if (timer_create(clk, &sev, &t->timer))
+		return -1;
+	struct itimerspec its;
+	its.it_interval.tv_sec = (time_t)(S.period_ns / 1000000000u);
+	its.it_interval.tv_nsec = (long)(S.period_ns % 1000000000u);
+	its.it_value = its.it_interval;
+	if (timer_settime(t->timer, 0, &its, NULL)) {
+		timer_delete(t->timer);
+		return -1;
+	}
+	t->tk = TK_POSIX;
+	return 0;
+}
+
+int timer_arm(struct tslot *t)
+{
+	if (t->armed)
+		return 0;
+	int rc = -1;
+	if (!S.cfg.wall && S.tk != TK_POSIX)
+		rc = arm_perf(t);
+	if (rc)
+		rc = arm_posix(t);
+	if (rc == 0) {
+		if (S.tk == TK_NONE)
+			S.tk = t->tk;
+		__atomic_store_n(&t->armed, 1, __ATOMIC_RELEASE);
+	}
+	return rc;
+}
+
+void timer_disarm(struct tslot *t)
+{
+	if (!__atomic_exchange_n(&t->armed, 0, __ATOMIC_ACQ_REL))
+		return;
+	if (t->tk == TK_PERF) {
+		ioctl(t->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+		close(t->perf_fd);
+		t->perf_fd = -1;
+	} else if (t->tk == TK_POSIX) {
+		timer_delete(t->timer);
+	}
+	t->tk = TK_NONE;
+}
+
+void timer_rearm(struct tslot *t)
+{
+	if (t->tk == TK_PERF && __atomic_load_n(&t->armed, __ATOMIC_ACQUIRE))
+		syscall(SYS_ioctl, t->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
+}
