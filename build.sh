@@ -19,7 +19,7 @@ top=$(cd "$(dirname "$0")" && pwd)
 mode=${1:-}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-deps="autoconf automake libtool pkg-config make gcc libexpat1-dev libunwind-dev check libdw-dev libelf-dev"
+deps="autoconf automake libtool pkg-config make gcc libexpat1-dev libunwind-dev check libdw-dev libelf-dev libiberty-dev"
 
 die() {
 	echo "build.sh: $*" >&2

@@ -2,8 +2,11 @@
 # lib/report: reading logs into a model and writing reports.
 noinst_LTLIBRARIES += lib/report/libreport.la
 lib_report_libreport_la_SOURCES = lib/report/model.c lib/report/model.h \
-	lib/report/text.c
-lib_report_libreport_la_LIBADD = lib/log/libmaplog_core.la
+	lib/report/text.c lib/report/symbolize.c lib/report/symbolize.h \
+	lib/report/analyze.c lib/report/analyze.h
+lib_report_libreport_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS)
+lib_report_libreport_la_LIBADD = lib/log/libmaplog_core.la $(LIBDW_LIBS) \
+	$(LIBELF_LIBS) $(IBERTY_LIBS)
 
 # cmd/mapreport: the CLI.
 bin_PROGRAMS += cmd/mapreport/mapreport

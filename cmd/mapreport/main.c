@@ -6,39 +6,49 @@
  * Exit status: 0 all logs read cleanly, 1 bad input (damaged, truncated or
  * unreadable log; whatever could be read is still reported), 2 usage.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "report/analyze.h"
 #include "report/model.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: mapreport [options] LOG...\n"
-		"  -D, --dump       print every record, one per line\n"
-		"  -n, --top N      rows in the top-addresses table (default 20)\n"
-		"  -h, --help       this text\n"
-		"  -V, --version    print the version\n");
+		"  -D, --dump           print every record, one per line\n"
+		"      --folded[=FILE]  collapsed stacks for flame graphs, to\n"
+		"                       FILE, or instead of the report to stdout\n"
+		"  -n, --top N          rows in each top-functions table (default 20)\n"
+		"  -h, --help           this text\n"
+		"  -V, --version        print the version\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{"dump", no_argument, NULL, 'D'},
+		{"folded", optional_argument, NULL, 'f'},
 		{"top", required_argument, NULL, 'n'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	int dump = 0, c;
+	int dump = 0, folded = 0, c;
+	const char *folded_path = NULL;
 	unsigned long top = 20;
 	while ((c = getopt_long(argc, argv, "Dn:hV", lo, NULL)) != -1) {
 		switch (c) {
 		case 'D':
 			dump = 1;
+			break;
+		case 'f':
+			folded = 1;
+			folded_path = optarg;
 			break;
 		case 'n': {
 			char *e;
@@ -77,8 +87,37 @@ int main(int argc, char **argv)
 		if (rc >= 0)
 			readable++;
 	}
-	if (readable && !dump)
-		report_text(&m, stdout, (unsigned)top);
+	if (readable && !dump) {
+		struct analysis a;
+		analysis_run(&a, &m);
+		if (folded) {
+			FILE *f = stdout;
+			if (folded_path && !(f = fopen(folded_path, "w"))) {
+				fprintf(stderr, "mapreport: %s: cannot write: "
+						"%s\n", folded_path,
+					strerror(errno));
+				status = 1;
+			} else {
+				if (report_folded(&a, &m, f) ||
+				    (f != stdout && fclose(f))) {
+					fprintf(stderr, "mapreport: %s: write "
+							"failed\n",
+						folded_path ? folded_path
+							    : "stdout");
+					status = 1;
+				}
+			}
+		}
+		if (!folded || folded_path) {
+			report_text(&m, stdout, 0);
+			report_functions(&a, &m, stdout, (unsigned)top);
+		}
+		const char *const *lines;
+		size_t np = sym_problems(a.st, &lines);
+		for (size_t i = 0; i < np; i++)
+			fprintf(stderr, "mapreport: %s\n", lines[i]);
+		analysis_free(&a);
+	}
 	fflush(stdout);
 	char line[1024];
 	for (size_t i = 0; i < m.nnotes; i++)

@@ -37,6 +37,7 @@ enum phase {
 	P_PAYLOAD,
 	P_RESYNC,
 	P_FATAL,
+	P_DONE,     /* EOF returned: every later read returns it again */
 };
 
 #define READ_BLOCK (4u << 20)
@@ -79,9 +80,14 @@ struct maplog {
 	size_t argv_cap;
 
 	struct maplog_stats st;
+	struct maplog_ev_eof eof;  /* what P_DONE returns */
+	uint64_t eof_at;
 };
 
 static const uint64_t no_frames[1];
+
+/* s_n value of a stack id whose STACK record was damaged */
+#define VOID_STACK UINT32_MAX
 
 maplog *maplog_open(int fd)
 {
@@ -265,13 +271,15 @@ int maplog_feed(maplog *p, const void *data, size_t len)
 		return -1;
 	}
 	if (p->phase == P_PAYLOAD) {
-		/* the payload being returned must not move: grow in place */
+		/* keep the payload at the same offsets: grow, never compact */
 		if (p->bcap - p->bend < len) {
 			size_t cap = p->bcap;
 			while (cap - p->bend < len)
 				cap *= 2;
-			/* realloc moves; event pointers are only promised valid
-			 * until the next read, which re-derives them */
+			/* realloc may move it; records are decoded from
+			 * offsets, and event strings and build-ids live in
+			 * the scratch area, so nothing handed out points here
+			 * except the record bytes being skipped */
 			uint8_t *nb = realloc(p->buf, cap);
 			if (!nb) {
 				p->last_error = MAPS_ENOMEM;
@@ -331,9 +339,31 @@ static void ev_reset(struct maplog_ev *ev, enum maplog_state st)
 	ev->ev_pid = ev->ev_tid = ev->ev_image = ev->ev_chunk_seq = 0;
 }
 
+static int ret_need(maplog *p, struct maplog_ev *ev)
+{
+	ev_reset(ev, MAPLOG_REQUIRE_DATA);
+	ev->ev_offset = cur_off(p) + avail(p);
+	ev->ev_count = p->st.st_records;
+	return -1;
+}
+
 static int ret_eof(maplog *p, struct maplog_ev *ev, int truncated,
 		   uint64_t dropped, uint64_t missing, uint64_t at)
 {
+	if (p->fd == MAPLOG_FD_NONE && !p->ended)
+		return ret_need(p, ev);
+	if (p->phase == P_DONE) {
+		truncated = p->eof.eof_truncated;
+		dropped = p->eof.eof_dropped;
+		missing = p->eof.eof_missing;
+		at = p->eof_at;
+	} else {
+		p->phase = P_DONE;
+		p->eof_at = at;
+		p->eof.eof_truncated = truncated;
+		p->eof.eof_dropped = dropped;
+		p->eof.eof_missing = missing;
+	}
 	ev_reset(ev, MAPLOG_EOF);
 	ev->ev_offset = at;
 	ev->ev_count = p->st.st_records;
@@ -362,13 +392,6 @@ static int ret_error(maplog *p, struct maplog_ev *ev, int code, uint64_t at,
 	return -1;
 }
 
-static int ret_need(maplog *p, struct maplog_ev *ev)
-{
-	ev_reset(ev, MAPLOG_REQUIRE_DATA);
-	ev->ev_offset = cur_off(p) + avail(p);
-	ev->ev_count = p->st.st_records;
-	return -1;
-}
 
 /* ------------------------------------------------------------------ */
 /* Record bodies */
@@ -438,7 +461,7 @@ static int add_stack(maplog *p, struct in *r)
 	if (r->bad || base > p->s_count || n > MAPLOG_MAX_FRAMES)
 		return MAPS_EBADRECORD;
 	uint64_t bn = base ? p->s_n[base - 1] : 0;
-	if (drop > bn)
+	if (bn == VOID_STACK || drop > bn)
 		return MAPS_EBADRECORD;
 	uint64_t keep = bn - drop;
 	if (n + keep > MAPLOG_MAX_FRAMES || n > (uint64_t)(r->e - r->p))
@@ -487,6 +510,27 @@ static int add_stack(maplog *p, struct in *r)
 	p->s_count++;
 	p->fr_used = need;
 	return 0;
+}
+
+/* Takes the next stack id for a STACK record that did not decode, so
+ * that the ids after it still match; samples naming it are damage. */
+static void add_void_stack(maplog *p)
+{
+	if (p->s_count == p->s_cap) {
+		uint32_t cap = p->s_cap ? p->s_cap * 2 : 256;
+		uint32_t *o = realloc(p->s_off, cap * sizeof(*o));
+		if (!o)
+			return;
+		p->s_off = o;
+		uint32_t *nn = realloc(p->s_n, cap * sizeof(*nn));
+		if (!nn)
+			return;
+		p->s_n = nn;
+		p->s_cap = cap;
+	}
+	p->s_off[p->s_count] = 0;
+	p->s_n[p->s_count] = VOID_STACK;
+	p->s_count++;
 }
 
 /* Decodes the body of a non-sample record into ev; 0 or a MAPS_E* code. */
@@ -565,8 +609,12 @@ static int decode_body(maplog *p, int type, struct in *r, struct maplog_ev *ev)
 		uint64_t n = get_u(r);
 		if (r->bad || n > (uint64_t)(r->e - r->p) || n > 255)
 			return MAPS_EBADRECORD;
+		/* copied: the input buffer may move on the next feed */
+		uint8_t *id = (uint8_t *)p->sc + p->sc_used;
+		memcpy(id, r->p, (size_t)n);
+		p->sc_used += (size_t)n + 1;
 		b->mi_buildid_len = (uint32_t)n;
-		b->mi_buildid = r->p;
+		b->mi_buildid = id;
 		r->p += n;
 		b->mi_path = get_str(p, r);
 		break;
@@ -855,7 +903,6 @@ static int payload_end(maplog *p, struct maplog_ev *ev, size_t rec)
 		uint64_t at = p->boff + rec;
 		uint64_t dropped = p->r_end - rec;
 		consume(p, p->r_end - p->bpos);
-		p->phase = P_CHUNK;
 		return ret_eof(p, ev, 1, dropped, p->c_missing, at);
 	}
 	chunk_done(p);
@@ -898,7 +945,8 @@ static int payload(maplog *p, struct maplog_ev *ev)
 			uint64_t tid = p->c_tid;
 			if (r.p < r.e)
 				tid = get_u(&r);
-			if (r.bad || sid > p->s_count || tid > UINT32_MAX) {
+			if (r.bad || sid > p->s_count || tid > UINT32_MAX ||
+			    (sid && p->s_n[sid - 1] == VOID_STACK)) {
 				p->st.st_skipped_bytes +=
 					(uint64_t)(r.e - buf) - rec;
 				return ret_error(p, ev,
@@ -922,6 +970,8 @@ static int payload(maplog *p, struct maplog_ev *ev)
 		} else if (type == MAPLOG_TYPE_STACK) {
 			int rc = add_stack(p, &r);
 			if (rc) {
+				/* keep later ids in step: this id is void */
+				add_void_stack(p);
 				p->st.st_skipped_bytes +=
 					(uint64_t)(r.e - buf) - rec;
 				return ret_error(p, ev, rc, p->boff + rec,
@@ -963,7 +1013,11 @@ int maplog_read(maplog *p, struct maplog_ev *ev)
 		int rc;
 		switch (p->phase) {
 		case P_FATAL:
+			/* reported (and counted) once already */
+			p->st.st_damaged--;
 			return ret_error(p, ev, p->fatal_error, 0, 0);
+		case P_DONE:
+			return ret_eof(p, ev, 0, 0, 0, 0);
 		case P_FILEHDR:
 			rc = file_header(p, ev);
 			break;

@@ -61,6 +61,9 @@ void model_free(struct model *m)
 	free(m->threads);
 	free(m->notes);
 	free(m->pcs);
+	free(m->stacks);
+	free(m->spc);
+	free(m->sidmap);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -148,6 +151,112 @@ static void pc_add(struct model *m, uint32_t pid, uint32_t image,
 	}
 	m->pcs[j] = (struct rpc){pc, pid, image, n};
 	m->npcs++;
+}
+
+static uint64_t stack_hash(uint32_t pid, uint32_t image, uint32_t n,
+			   const uint64_t *pc)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)pid << 32) ^ image ^
+		     ((uint64_t)n << 20);
+	for (uint32_t i = 0; i < n; i++) {
+		h ^= pc[i];
+		h *= 0xff51afd7ed558ccdull;
+		h ^= h >> 33;
+	}
+	return h;
+}
+
+/* Index of the stack (pid, image, pc[0..n)), added if new. */
+static uint32_t stack_get(struct model *m, uint32_t pid, uint32_t image,
+			  uint32_t n, const uint64_t *pc)
+{
+	if ((m->nstacks + 1) * 2 > m->capstacks) {
+		size_t cap = m->capstacks ? m->capstacks * 2 : 1024;
+		struct rstack *t = calloc(cap, sizeof(*t));
+		if (!t) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		for (size_t i = 0; i < m->capstacks; i++) {
+			if (!m->stacks[i].used)
+				continue;
+			size_t j = m->stacks[i].hash & (cap - 1);
+			while (t[j].used)
+				j = (j + 1) & (cap - 1);
+			t[j] = m->stacks[i];
+		}
+		free(m->stacks);
+		m->stacks = t;
+		m->capstacks = cap;
+		m->c_valid = 0; /* indices moved */
+	}
+	uint64_t h = stack_hash(pid, image, n, pc);
+	size_t mask = m->capstacks - 1;
+	size_t j = h & mask;
+	while (m->stacks[j].used) {
+		struct rstack *s = &m->stacks[j];
+		if (s->hash == h && s->pid == pid && s->image == image &&
+		    s->npc == n &&
+		    memcmp(m->spc + s->off, pc, n * sizeof(*pc)) == 0)
+			return (uint32_t)j;
+		j = (j + 1) & mask;
+	}
+	if (m->nspc + n > m->capspc) {
+		size_t cap = m->capspc ? m->capspc : 4096;
+		while (cap < m->nspc + n)
+			cap *= 2;
+		m->spc = realloc(m->spc, cap * sizeof(*m->spc));
+		if (!m->spc) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		m->capspc = cap;
+	}
+	memcpy(m->spc + m->nspc, pc, n * sizeof(*pc));
+	struct rstack *s = &m->stacks[j];
+	*s = (struct rstack){h, pid, image, n, (uint32_t)m->nspc, 0, 0, 1};
+	m->nspc += n;
+	m->nstacks++;
+	return (uint32_t)j;
+}
+
+/* Counts a sample on its stack; stack ids are remembered per chunk so a
+ * repeated stack is found without hashing its frames again. */
+static void stack_count(struct model *m, const struct maplog_ev *ev)
+{
+	const struct maplog_ev_sample *s = &ev->ev_u.sample;
+	if (!m->c_valid || m->c_pid != ev->ev_pid || m->c_tid != ev->ev_tid ||
+	    m->c_image != ev->ev_image || m->c_seq != ev->ev_chunk_seq) {
+		if (m->capsid)
+			memset(m->sidmap, 0, m->capsid * sizeof(*m->sidmap));
+		m->c_pid = ev->ev_pid;
+		m->c_tid = ev->ev_tid;
+		m->c_image = ev->ev_image;
+		m->c_seq = ev->ev_chunk_seq;
+		m->c_valid = 1;
+	}
+	if (s->sa_stack >= m->capsid) {
+		size_t cap = m->capsid ? m->capsid : 1024;
+		while (cap <= s->sa_stack)
+			cap *= 2;
+		m->sidmap = realloc(m->sidmap, cap * sizeof(*m->sidmap));
+		if (!m->sidmap) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		memset(m->sidmap + m->capsid, 0,
+		       (cap - m->capsid) * sizeof(*m->sidmap));
+		m->capsid = cap;
+	}
+	uint32_t idx = m->sidmap[s->sa_stack];
+	if (!idx) {
+		idx = stack_get(m, ev->ev_pid, ev->ev_image, s->sa_npc,
+				s->sa_pc) + 1;
+		if (m->c_valid)
+			m->sidmap[s->sa_stack] = idx;
+	}
+	m->stacks[idx - 1].count++;
+	m->stacks[idx - 1].weight += s->sa_weight;
 }
 
 const struct rmap *model_find_map(const struct model *m, uint32_t pid,
@@ -330,6 +439,7 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 		m->samples++;
 		if (s->sa_npc)
 			pc_add(m, ev->ev_pid, ev->ev_image, s->sa_pc[0], 1);
+		stack_count(m, ev);
 		break;
 	}
 	case MAPLOG_TYPE_INITIALIZE: {
@@ -362,6 +472,10 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 		r->bias = mi->mi_bias;
 		r->flags = mi->mi_flags;
 		r->path = xstrdup(mi->mi_path);
+		r->buildid_len = mi->mi_buildid_len < sizeof(r->buildid)
+					 ? mi->mi_buildid_len
+					 : (uint32_t)sizeof(r->buildid);
+		memcpy(r->buildid, mi->mi_buildid, r->buildid_len);
 		break;
 	}
 	case MAPLOG_TYPE_THREAD_BEGIN: {

@@ -21,6 +21,8 @@ struct rmap {
 	uint64_t start, end, offset, bias;
 	uint32_t flags;
 	char *path;
+	uint8_t buildid[64];
+	uint32_t buildid_len;
 	int unmapped;
 };
 
@@ -67,6 +69,17 @@ struct rpc {
 	uint64_t count;
 };
 
+/* A distinct stack of one process image, with its sample count. */
+struct rstack {
+	uint64_t hash;
+	uint32_t pid, image;
+	uint32_t npc;
+	uint32_t off;        /* first PC in model.spc */
+	uint64_t count;
+	uint64_t weight;
+	int used;
+};
+
 struct model {
 	struct rproc *procs;
 	size_t nprocs, capprocs;
@@ -77,6 +90,16 @@ struct model {
 	/* leaf PC histogram: open addressing on (pid, image, pc) */
 	struct rpc *pcs;
 	size_t npcs, cappcs;
+	/* distinct stacks: open addressing; PCs leaf first in spc */
+	struct rstack *stacks;
+	size_t nstacks, capstacks;
+	uint64_t *spc;
+	size_t nspc, capspc;
+	/* stack ids of the chunk being read -> index+1 in stacks */
+	uint32_t *sidmap;
+	size_t capsid;
+	uint32_t c_pid, c_tid, c_image, c_seq;
+	int c_valid;
 	uint64_t samples, records, dropped, bytes;
 	uint64_t chunks, open_chunks;
 	uint64_t first_ts, last_ts;

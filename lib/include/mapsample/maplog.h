@@ -312,6 +312,7 @@ MAPS_API maplog *maplog_open(int fd);
  * Reads the next record into *ev.  Returns 0 with ev->ev_state MAPLOG_OK,
  * or -1 with ev_state telling why:
  *   MAPLOG_EOF: the stream ended; ev_u.eof says whether it was truncated.
+ *     Every later call returns the same EOF.
  *   MAPLOG_REQUIRE_DATA: memory stream needs more bytes (maplog_feed).
  *   MAPLOG_ERROR: damage at ev_offset (ev_error says what: checksum, size,
  *     record) or an I/O error (MAPS_EIO, errno set).  After damage the
@@ -331,7 +332,8 @@ MAPS_API int maplog_read(maplog *p, struct maplog_ev *ev);
  */
 MAPS_API int maplog_feed(maplog *p, const void *data, size_t len);
 
-/* Fills *st with the totals so far.  Returns 0. */
+/* Fills *st with the totals so far.  Returns 0, or MAPS_EINVAL when p
+ * or st is NULL. */
 MAPS_API int maplog_stats(const maplog *p, struct maplog_stats *st);
 
 /* Last MAPS_E* code recorded by the parser, 0 if none. */

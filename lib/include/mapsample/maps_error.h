@@ -3,8 +3,10 @@
  * mapsample error codes, shared by every library of the project.
  *
  * Library functions return 0 (or a non-negative count) on success and a
- * negative MAPS_E* code on failure; maps_strerror() turns a code into one
- * short English phrase.
+ * negative MAPS_E* code on failure, except where an API follows another
+ * one's convention: maplog_read() and maplog_feed() return -1 as pmclog(3)
+ * does and leave the code in the event or in maplog_error().
+ * maps_strerror() turns a code into one short English phrase.
  */
 #ifndef MAPSAMPLE_MAPS_ERROR_H
 #define MAPSAMPLE_MAPS_ERROR_H

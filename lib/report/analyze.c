@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * analyze: from distinct stacks to functions.  Every distinct stack of the
+ * model is expanded once into functions (inline frames included, leaf
+ * first) with the symbolizer, which itself looks each address up once.
+ * A function's self count is the samples whose innermost frame it is; its
+ * total count the samples whose stack holds it at least once (recursion
+ * counted once).  Also writes collapsed stacks for flame graphs.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/analyze.h"
+
+#define MAX_EXP 2048
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	return q;
+}
+
+static uint64_t ptr_hash(const void *a, const void *b)
+{
+	uint64_t h = (uint64_t)(uintptr_t)a * 0x9e3779b97f4a7c15ull ^
+		     (uint64_t)(uintptr_t)b * 0xc2b2ae3d27d4eb4full;
+	return h ^ (h >> 29);
+}
+
+/* Function id of (name, module): names and modules are interned by the
+ * symbolizer, so pointers compare. */
+static uint32_t func_get(struct analysis *a, const struct symframe *f)
+{
+	if ((a->nfuncs + 1) * 2 > a->capidx) {
+		size_t cap = a->capidx ? a->capidx * 2 : 1024;
+		uint32_t *t = calloc(cap, sizeof(*t));
+		if (!t) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		for (size_t i = 0; i < a->nfuncs; i++) {
+			size_t j = ptr_hash(a->funcs[i].name, a->funcs[i].module) &
+				   (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = (uint32_t)i + 1;
+		}
+		free(a->idx);
+		a->idx = t;
+		a->capidx = cap;
+	}
+	size_t mask = a->capidx - 1;
+	size_t j = ptr_hash(f->func, f->module) & mask;
+	while (a->idx[j]) {
+		struct rfunc *r = &a->funcs[a->idx[j] - 1];
+		if (r->name == f->func && r->module == f->module)
+			return a->idx[j] - 1;
+		j = (j + 1) & mask;
+	}
+	if (a->nfuncs == a->capfuncs) {
+		a->capfuncs = a->capfuncs ? a->capfuncs * 2 : 1024;
+		a->funcs = xrealloc(a->funcs, a->capfuncs * sizeof(*a->funcs));
+	}
+	struct rfunc *r = &a->funcs[a->nfuncs];
+	memset(r, 0, sizeof(*r));
+	r->name = f->func;
+	r->module = f->module;
+	r->file = f->file;
+	r->line = f->line;
+	a->idx[j] = (uint32_t)++a->nfuncs;
+	return (uint32_t)a->nfuncs - 1;
+}
+
+/* Samples per (function, file, line) of leaf frames: the hottest line
+ * of each function is its location in the report. */
+struct lineent {
+	uint32_t func;
+	const char *file;
+	int line;
+	uint64_t count;
+};
+
+static void line_add(struct analysis *a, uint32_t func, const char *file,
+		     int line, uint64_t n, struct lineent **tab, size_t *cnt,
+		     size_t *cap)
+{
+	if ((*cnt + 1) * 2 > *cap) {
+		size_t nc = *cap ? *cap * 2 : 1024;
+		struct lineent *t = calloc(nc, sizeof(*t));
+		if (!t) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		for (size_t i = 0; i < *cap; i++) {
+			if (!(*tab)[i].count)
+				continue;
+			struct lineent *e = &(*tab)[i];
+			size_t j = (ptr_hash(e->file, (void *)(uintptr_t)(e->func * 65536u + (unsigned)e->line))) & (nc - 1);
+			while (t[j].count)
+				j = (j + 1) & (nc - 1);
+			t[j] = *e;
+		}
+		free(*tab);
+		*tab = t;
+		*cap = nc;
+	}
+	size_t mask = *cap - 1;
+	size_t j = ptr_hash(file, (void *)(uintptr_t)(func * 65536u + (unsigned)line)) & mask;
+	while ((*tab)[j].count) {
+		struct lineent *e = &(*tab)[j];
+		if (e->func == func && e->file == file && e->line == line) {
+			e->count += n;
+			return;
+		}
+		j = (j + 1) & mask;
+	}
+	(*tab)[j] = (struct lineent){func, file, line, n};
+	(*cnt)++;
+	(void)a;
+}
+
+static int is_sampler(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return strcmp(b ? b + 1 : path, "libmapsampler.so") == 0;
+}
+
+void analysis_run(struct analysis *a, const struct model *m)
+{
+	memset(a, 0, sizeof(*a));
+	a->st = sym_new();
+	if (!a->st) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	a->exp_off = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
+	a->exp_n = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
+	uint32_t *mark = NULL;
+	size_t capmark = 0;
+	struct lineent *lines = NULL;
+	size_t nlines = 0, caplines = 0;
+	uint32_t gen = 0;
+	struct symframe fr[32];
+	for (size_t si = 0; si < m->capstacks; si++) {
+		const struct rstack *s = &m->stacks[si];
+		if (!s->used)
+			continue;
+		const uint64_t *pc = m->spc + s->off;
+		uint32_t start = (uint32_t)a->nexp;
+		const char *leaf_file = NULL;
+		int leaf_line = 0;
+		for (uint32_t i = 0; i < s->npc && a->nexp - start < MAX_EXP; i++) {
+			const struct rmap *mp =
+				model_find_map(m, s->pid, s->image, pc[i]);
+			int n;
+			if (mp) {
+				n = sym_lookup(a->st, mp->path, mp->buildid,
+					       mp->buildid_len, mp->bias,
+					       mp->start, mp->offset, pc[i],
+					       i == 0, fr, 32);
+			} else {
+				n = sym_unknown(a->st, pc[i], fr);
+			}
+			/* the sampler's own frames (its wrapper around
+			 * main, thread start-up) are not the program's */
+			if (i > 0 && mp && is_sampler(mp->path))
+				continue;
+			if (i == 0) {
+				leaf_file = fr[0].file;
+				leaf_line = fr[0].line;
+			}
+			for (int k = 0; k < n; k++) {
+				if (a->nexp == a->capexp) {
+					a->capexp = a->capexp ? a->capexp * 2
+							      : 65536;
+					a->exp = xrealloc(a->exp, a->capexp *
+								  sizeof(uint32_t));
+				}
+				a->exp[a->nexp++] = func_get(a, &fr[k]);
+			}
+		}
+		a->exp_off[si] = start;
+		a->exp_n[si] = (uint32_t)a->nexp - start;
+		if (a->exp_n[si] == 0)
+			continue;
+		if (a->nfuncs > capmark) {
+			size_t nc = a->nfuncs * 2;
+			mark = xrealloc(mark, nc * sizeof(*mark));
+			memset(mark + capmark, 0, (nc - capmark) * sizeof(*mark));
+			capmark = nc;
+		}
+		gen++;
+		a->funcs[a->exp[start]].self += s->count;
+		line_add(a, a->exp[start], leaf_file, leaf_line, s->count,
+			 &lines, &nlines, &caplines);
+		for (uint32_t k = start; k < a->nexp; k++) {
+			uint32_t f = a->exp[k];
+			if (mark[f] == gen)
+				continue;
+			mark[f] = gen;
+			a->funcs[f].total += s->count;
+		}
+	}
+	/* each function's location: its hottest leaf line */
+	for (size_t i = 0; i < caplines; i++) {
+		struct lineent *e = &lines[i];
+		if (!e->count)
+			continue;
+		struct rfunc *r = &a->funcs[e->func];
+		if (e->file && e->count > r->line_count) {
+			r->line_count = e->count;
+			r->file = e->file;
+			r->line = e->line;
+		}
+	}
+	free(lines);
+	free(mark);
+}
+
+void analysis_free(struct analysis *a)
+{
+	sym_free(a->st);
+	free(a->funcs);
+	free(a->idx);
+	free(a->exp);
+	free(a->exp_off);
+	free(a->exp_n);
+	memset(a, 0, sizeof(*a));
+}
+
+/* ---- folded stacks ---- */
+
+struct fold {
+	char *s;
+	uint64_t count;
+};
+
+static int cmp_fold(const void *x, const void *y)
+{
+	return strcmp(((const struct fold *)x)->s, ((const struct fold *)y)->s);
+}
+
+static const char *proc_name(const struct model *m, uint32_t pid,
+			     uint32_t image)
+{
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct rproc *p = &m->procs[i];
+		if (p->pid == pid && p->image == image && p->exe && *p->exe) {
+			const char *s = strrchr(p->exe, '/');
+			return s ? s + 1 : p->exe;
+		}
+	}
+	return "[unknown]";
+}
+
+/* Appends name to buf, with ';' (the separator) and newlines replaced. */
+static void put_frame(char **buf, size_t *len, size_t *cap, const char *name)
+{
+	size_t n = strlen(name);
+	if (*len + n + 2 > *cap) {
+		*cap = (*len + n + 2) * 2;
+		*buf = xrealloc(*buf, *cap);
+	}
+	if (*len)
+		(*buf)[(*len)++] = ';';
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		(*buf)[(*len)++] = c == ';' ? ':' : c == '\n' ? ' ' : c;
+	}
+	(*buf)[*len] = 0;
+}
+
+int report_folded(const struct analysis *a, const struct model *m, FILE *out)
+{
+	struct fold *v = NULL;
+	size_t nv = 0, capv = 0;
+	char *buf = NULL;
+	size_t cap = 0;
+	for (size_t si = 0; si < m->capstacks; si++) {
+		const struct rstack *s = &m->stacks[si];
+		if (!s->used || !s->count)
+			continue;
+		size_t len = 0;
+		put_frame(&buf, &len, &cap, proc_name(m, s->pid, s->image));
+		const uint32_t *e = a->exp + a->exp_off[si];
+		for (uint32_t k = a->exp_n[si]; k-- > 0;)
+			put_frame(&buf, &len, &cap, a->funcs[e[k]].name);
+		if (nv == capv) {
+			capv = capv ? capv * 2 : 1024;
+			v = xrealloc(v, capv * sizeof(*v));
+		}
+		v[nv].s = strdup(buf);
+		if (!v[nv].s) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		v[nv++].count = s->count;
+	}
+	free(buf);
+	qsort(v, nv, sizeof(*v), cmp_fold);
+	for (size_t i = 0; i < nv; i++) {
+		/* identical symbolized stacks from different addresses merge */
+		uint64_t c = v[i].count;
+		while (i + 1 < nv && strcmp(v[i].s, v[i + 1].s) == 0) {
+			free(v[i].s);
+			c += v[++i].count;
+		}
+		fprintf(out, "%s %" PRIu64 "\n", v[i].s, c);
+		free(v[i].s);
+	}
+	free(v);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- text tables ---- */
+
+static const struct rfunc *sort_base;
+
+static int cmp_self(const void *x, const void *y)
+{
+	const struct rfunc *a = &sort_base[*(const uint32_t *)x];
+	const struct rfunc *b = &sort_base[*(const uint32_t *)y];
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static int cmp_total(const void *x, const void *y)
+{
+	const struct rfunc *a = &sort_base[*(const uint32_t *)x];
+	const struct rfunc *b = &sort_base[*(const uint32_t *)y];
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void table(const struct analysis *a, const struct model *m, FILE *out,
+		  unsigned top, int by_total)
+{
+	uint32_t *ord = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof(*ord));
+	if (!ord)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < a->nfuncs; i++)
+		if (by_total ? a->funcs[i].total : a->funcs[i].self)
+			ord[n++] = (uint32_t)i;
+	sort_base = a->funcs;
+	qsort(ord, n, sizeof(*ord), by_total ? cmp_total : cmp_self);
+	fprintf(out, "\nTop functions by %s samples\n",
+		by_total ? "total" : "self");
+	fprintf(out, "  %7s %8s %7s %8s  %-40s %s\n", "SELF%", "SELF", "TOTAL%",
+		"TOTAL", "FUNCTION", "LOCATION");
+	for (size_t i = 0; i < n && i < top; i++) {
+		const struct rfunc *f = &a->funcs[ord[i]];
+		char loc[512];
+		if (f->file) {
+			const char *b = strrchr(f->file, '/');
+			snprintf(loc, sizeof(loc), "%s:%d (%s)", b ? b + 1 : f->file,
+				 f->line, f->module);
+		} else {
+			snprintf(loc, sizeof(loc), "(%s)", f->module);
+		}
+		fprintf(out, "  %6.2f%% %8" PRIu64 " %6.2f%% %8" PRIu64
+			     "  %-40s %s\n",
+			pct(f->self, m->samples), f->self,
+			pct(f->total, m->samples), f->total, f->name, loc);
+	}
+	free(ord);
+}
+
+void report_functions(const struct analysis *a, const struct model *m,
+		      FILE *out, unsigned top)
+{
+	if (!top || !m->samples)
+		return;
+	table(a, m, out, top, 0);
+	table(a, m, out, top, 1);
+}

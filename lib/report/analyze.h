@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * analyze: functions from stacks (self and total samples), their hottest
+ * source lines, and collapsed stacks for flame graphs.
+ */
+#ifndef MAPSAMPLE_ANALYZE_H
+#define MAPSAMPLE_ANALYZE_H
+
+#include <stdio.h>
+
+#include "report/model.h"
+#include "report/symbolize.h"
+
+struct rfunc {
+	const char *name;    /* interned by the symbolizer */
+	const char *module;
+	const char *file;    /* hottest line's file, NULL if unknown */
+	int line;
+	uint64_t line_count;
+	uint64_t self;
+	uint64_t total;
+};
+
+struct analysis {
+	struct symtab *st;
+	struct rfunc *funcs;
+	size_t nfuncs, capfuncs;
+	uint32_t *idx;             /* hash of funcs by (name, module) */
+	size_t capidx;
+	uint32_t *exp;             /* every stack's function ids, leaf first */
+	size_t nexp, capexp;
+	uint32_t *exp_off, *exp_n; /* by stack table slot */
+};
+
+/* Symbolizes and aggregates every stack of m. */
+void analysis_run(struct analysis *a, const struct model *m);
+void analysis_free(struct analysis *a);
+
+/* The top-functions tables (by self, by total), top rows each. */
+void report_functions(const struct analysis *a, const struct model *m,
+		      FILE *out, unsigned top);
+
+/* Collapsed stacks, "program;outer;...;leaf COUNT", one line per distinct
+ * stack, sorted.  Returns 0 or -1 on a write error. */
+int report_folded(const struct analysis *a, const struct model *m, FILE *out);
+
+#endif

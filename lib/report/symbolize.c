@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * symbolize: offline symbolization with elfutils libdwfl (see symbolize.h).
+ *
+ * One Dwfl session per loaded file, reported at load address 0, so an
+ * address is looked up as pc - bias and the same file serves every
+ * process that loaded it.  Names come from the symbol table (.symtab, or
+ * .dynsym when stripped); file:line and inline frames from DWARF, in the
+ * file itself or in separate debug information found by build-id.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libiberty/demangle.h>
+
+#include "report/symbolize.h"
+
+#define MAX_INLINE 16
+
+enum mstate { M_OK, M_MISSING, M_MISMATCH, M_PSEUDO };
+
+struct smod {
+	char *path;
+	uint8_t bid[64];
+	size_t bidlen;
+	char *base;         /* base name, interned */
+	enum mstate state;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+};
+
+struct centry {             /* one looked-up address */
+	uint32_t mod;
+	int leaf;
+	uint64_t rel;
+	uint32_t first, n;  /* frames in st->frames */
+	int used;
+};
+
+struct symtab {
+	struct smod *mods;
+	size_t nmods, capmods;
+	struct centry *cache;
+	size_t ncache, capcache;  /* open addressing */
+	struct symframe *frames;
+	size_t nframes, capframes;
+	char **strs;              /* interned strings, open addressing */
+	size_t nstrs, capstrs;
+	char **problems;
+	size_t nproblems, capproblems;
+};
+
+static void *grow_or_die(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	return q;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* Returns the interned copy of s. */
+static const char *intern(struct symtab *st, const char *s)
+{
+	if ((st->nstrs + 1) * 2 > st->capstrs) {
+		size_t cap = st->capstrs ? st->capstrs * 2 : 1024;
+		char **t = calloc(cap, sizeof(*t));
+		if (!t) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		for (size_t i = 0; i < st->capstrs; i++) {
+			if (!st->strs[i])
+				continue;
+			size_t j = hash_str(st->strs[i]) & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = st->strs[i];
+		}
+		free(st->strs);
+		st->strs = t;
+		st->capstrs = cap;
+	}
+	size_t mask = st->capstrs - 1;
+	size_t j = hash_str(s) & mask;
+	while (st->strs[j]) {
+		if (strcmp(st->strs[j], s) == 0)
+			return st->strs[j];
+		j = (j + 1) & mask;
+	}
+	st->strs[j] = strdup(s);
+	if (!st->strs[j]) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	st->nstrs++;
+	return st->strs[j];
+}
+
+char *sym_demangle(const char *name)
+{
+	if (!name || (strncmp(name, "_Z", 2) && strncmp(name, "_R", 2)))
+		return NULL;
+	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+}
+
+struct symtab *sym_new(void)
+{
+	return calloc(1, sizeof(struct symtab));
+}
+
+void sym_free(struct symtab *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->nmods; i++) {
+		if (st->mods[i].dwfl)
+			dwfl_end(st->mods[i].dwfl);
+		free(st->mods[i].path);
+	}
+	for (size_t i = 0; i < st->capstrs; i++)
+		free(st->strs[i]);
+	for (size_t i = 0; i < st->nproblems; i++)
+		free(st->problems[i]);
+	free(st->problems);
+	free(st->strs);
+	free(st->mods);
+	free(st->cache);
+	free(st->frames);
+	free(st);
+}
+
+size_t sym_problems(const struct symtab *st, const char *const **lines)
+{
+	*lines = (const char *const *)st->problems;
+	return st->nproblems;
+}
+
+static void problem(struct symtab *st, const char *fmt, const char *path)
+{
+	if (st->nproblems == st->capproblems) {
+		st->capproblems = st->capproblems ? st->capproblems * 2 : 8;
+		st->problems = grow_or_die(st->problems,
+					st->capproblems * sizeof(char *));
+	}
+	size_t n = strlen(fmt) + strlen(path) + 1;
+	char *line = grow_or_die(NULL, n);
+	snprintf(line, n, fmt, path);
+	st->problems[st->nproblems++] = line;
+}
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static void bid_hex(const uint8_t *b, size_t n, char *out)
+{
+	for (size_t i = 0; i < n && i < 32; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+	out[2 * (n < 32 ? n : 32)] = 0;
+}
+
+static uint32_t module_get(struct symtab *st, const char *path,
+			   const uint8_t *bid, size_t bidlen)
+{
+	if (bidlen > sizeof(st->mods[0].bid))
+		bidlen = sizeof(st->mods[0].bid);
+	for (size_t i = 0; i < st->nmods; i++)
+		if (strcmp(st->mods[i].path, path) == 0 &&
+		    st->mods[i].bidlen == bidlen &&
+		    memcmp(st->mods[i].bid, bid, bidlen) == 0)
+			return (uint32_t)i;
+	if (st->nmods == st->capmods) {
+		st->capmods = st->capmods ? st->capmods * 2 : 16;
+		st->mods = grow_or_die(st->mods, st->capmods * sizeof(*st->mods));
+	}
+	struct smod *m = &st->mods[st->nmods];
+	memset(m, 0, sizeof(*m));
+	m->path = strdup(path);
+	if (!m->path) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	memcpy(m->bid, bid, bidlen);
+	m->bidlen = bidlen;
+	const char *slash = strrchr(path, '/');
+	m->base = (char *)intern(st, slash ? slash + 1 : path);
+	if (path[0] != '/') {
+		/* the vDSO and other objects with no file */
+		m->state = M_PSEUDO;
+		if (strncmp(path, "linux-vdso", 10) == 0)
+			m->base = (char *)intern(st, "[vdso]");
+		return (uint32_t)st->nmods++;
+	}
+	m->dwfl = dwfl_begin(&callbacks);
+	if (m->dwfl) {
+		dwfl_report_begin(m->dwfl);
+		m->mod = dwfl_report_elf(m->dwfl, m->base, path, -1, 0, false);
+		dwfl_report_end(m->dwfl, NULL, NULL);
+	}
+	if (!m->mod) {
+		m->state = M_MISSING;
+		problem(st, "%s: cannot be read now; its addresses are shown "
+			    "as file+offset (keep the binaries of a run until "
+			    "it is reported)", path);
+		return (uint32_t)st->nmods++;
+	}
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(m->mod, &id, &vaddr);
+	if (bidlen && (n != (int)bidlen || memcmp(id, bid, bidlen))) {
+		char rec[80];
+		bid_hex(bid, bidlen, rec);
+		m->state = M_MISMATCH;
+		char fmt[256];
+		snprintf(fmt, sizeof(fmt),
+			 "%%s: build-id differs from the run's (%s): rebuilt "
+			 "since? its addresses are shown as file+offset",
+			 rec);
+		problem(st, fmt, path);
+	}
+	return (uint32_t)st->nmods++;
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *n = dwarf_formstring(
+		dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+	if (!n)
+		n = dwarf_formstring(
+			dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	if (!n)
+		n = dwarf_diename(die);
+	if (!n) {
+		Dwarf_Die origin;
+		if (dwarf_formref_die(dwarf_attr(die, DW_AT_abstract_origin, &a),
+				      &origin))
+			n = dwarf_diename(&origin);
+	}
+	return n;
+}
+
+/* Demangled, without an ELF symbol version ("memcpy@@GLIBC_2.14"). */
+static const char *nice_name(struct symtab *st, const char *raw)
+{
+	char plain[1024];
+	const char *at = strchr(raw, '@');
+	if (at && at != raw && (size_t)(at - raw) < sizeof(plain)) {
+		memcpy(plain, raw, (size_t)(at - raw));
+		plain[at - raw] = 0;
+		raw = plain;
+	}
+	char *d = sym_demangle(raw);
+	const char *r = intern(st, d ? d : raw);
+	free(d);
+	return r;
+}
+
+static void push_frame(struct symtab *st, const struct symframe *f)
+{
+	if (st->nframes == st->capframes) {
+		st->capframes = st->capframes ? st->capframes * 2 : 4096;
+		st->frames = grow_or_die(st->frames,
+				      st->capframes * sizeof(*st->frames));
+	}
+	st->frames[st->nframes++] = *f;
+}
+
+/* Looks rel up in module m; appends frames, innermost first; returns
+ * how many. */
+static uint32_t resolve(struct symtab *st, struct smod *m, uint64_t rel,
+			uint64_t fileoff)
+{
+	struct symframe f = {NULL, NULL, 0, m->base, 0};
+	char buf[64];
+	if (m->state != M_OK) {
+		snprintf(buf, sizeof(buf), "+%#" PRIx64, fileoff);
+		char *s = grow_or_die(NULL, strlen(m->base) + strlen(buf) + 1);
+		strcpy(s, m->base);
+		strcat(s, buf);
+		f.func = intern(st, s);
+		free(s);
+		push_frame(st, &f);
+		return 1;
+	}
+	GElf_Off off;
+	GElf_Sym sym;
+	const char *sname = dwfl_module_addrinfo(m->mod, rel, &off, &sym, NULL,
+						 NULL, NULL);
+	const char *file = NULL;
+	int line = 0;
+	Dwfl_Line *dl = dwfl_module_getsrc(m->mod, rel);
+	if (dl) {
+		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+		if (file)
+			file = intern(st, file);
+	}
+	uint32_t n = 0;
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(m->mod, rel, &bias);
+	Dwarf_Die *scopes = NULL;
+	int ns = cu ? dwarf_getscopes(cu, rel - bias, &scopes) : 0;
+	if (ns > 0) {
+		Dwarf_Files *files = NULL;
+		size_t nfiles = 0;
+		dwarf_getsrcfiles(cu, &files, &nfiles);
+		const char *cfile = file;
+		int cline = line;
+		for (int i = 0; i < ns && n < MAX_INLINE; i++) {
+			int tag = dwarf_tag(&scopes[i]);
+			if (tag != DW_TAG_inlined_subroutine &&
+			    tag != DW_TAG_subprogram)
+				continue;
+			const char *nm = die_name(&scopes[i]);
+			if (tag == DW_TAG_subprogram && sname)
+				nm = sname; /* the symbol agrees and is exact */
+			f.func = nice_name(st, nm ? nm : "??");
+			f.file = cfile;
+			f.line = cline;
+			f.resolved = 1;
+			push_frame(st, &f);
+			n++;
+			if (tag == DW_TAG_subprogram)
+				break;
+			/* the caller runs at the call site of this inline */
+			Dwarf_Attribute a;
+			Dwarf_Word cf = 0, cl = 0;
+			dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &a),
+					&cf);
+			dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a),
+					&cl);
+			const char *fn = files ? dwarf_filesrc(files, cf, NULL,
+								NULL)
+					       : NULL;
+			cfile = fn ? intern(st, fn) : NULL;
+			cline = (int)cl;
+		}
+		free(scopes);
+	}
+	if (n == 0) {
+		if (sname) {
+			f.func = nice_name(st, sname);
+			f.resolved = 1;
+		} else {
+			snprintf(buf, sizeof(buf), "+%#" PRIx64, fileoff);
+			char *s = grow_or_die(NULL,
+					   strlen(m->base) + strlen(buf) + 1);
+			strcpy(s, m->base);
+			strcat(s, buf);
+			f.func = intern(st, s);
+			free(s);
+		}
+		f.file = file;
+		f.line = line;
+		push_frame(st, &f);
+		n = 1;
+	}
+	return n;
+}
+
+static uint64_t hash_key(uint32_t mod, uint64_t rel, int leaf)
+{
+	uint64_t h = rel * 0x9e3779b97f4a7c15ull ^ ((uint64_t)mod << 1 | (uint64_t)leaf);
+	return h ^ (h >> 31);
+}
+
+int sym_unknown(struct symtab *st, uint64_t pc, struct symframe *out)
+{
+	(void)pc;
+	out->func = intern(st, "[unknown]");
+	out->module = intern(st, "[unknown]");
+	out->file = NULL;
+	out->line = 0;
+	out->resolved = 0;
+	return 1;
+}
+
+int sym_lookup(struct symtab *st, const char *path, const uint8_t *bid,
+	       size_t bidlen, uint64_t bias, uint64_t start, uint64_t offset,
+	       uint64_t pc, int leaf, struct symframe *out, int max)
+{
+	uint32_t mi = module_get(st, path, bid, bidlen);
+	uint64_t a = leaf ? pc : pc - 1;
+	uint64_t rel = a - bias;
+	if ((st->ncache + 1) * 2 > st->capcache) {
+		size_t cap = st->capcache ? st->capcache * 2 : 4096;
+		struct centry *t = calloc(cap, sizeof(*t));
+		if (!t) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		for (size_t i = 0; i < st->capcache; i++) {
+			struct centry *e = &st->cache[i];
+			if (!e->used)
+				continue;
+			size_t j = hash_key(e->mod, e->rel, e->leaf) & (cap - 1);
+			while (t[j].used)
+				j = (j + 1) & (cap - 1);
+			t[j] = *e;
+		}
+		free(st->cache);
+		st->cache = t;
+		st->capcache = cap;
+	}
+	size_t mask = st->capcache - 1;
+	size_t j = hash_key(mi, rel, leaf) & mask;
+	while (st->cache[j].used) {
+		struct centry *e = &st->cache[j];
+		if (e->mod == mi && e->rel == rel && e->leaf == leaf)
+			break;
+		j = (j + 1) & mask;
+	}
+	struct centry *e = &st->cache[j];
+	if (!e->used) {
+		e->used = 1;
+		e->mod = mi;
+		e->rel = rel;
+		e->leaf = leaf;
+		e->first = (uint32_t)st->nframes;
+		e->n = resolve(st, &st->mods[mi], rel, pc - start + offset);
+		st->ncache++;
+	}
+	int n = (int)e->n < max ? (int)e->n : max;
+	memcpy(out, st->frames + e->first, (size_t)n * sizeof(*out));
+	return n;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * symbolize: turn sampled addresses into function, file and line, offline,
+ * with elfutils libdwfl.
+ *
+ * Each loaded file (path + build-id) is opened once, with its separate
+ * debug information found by build-id where installed; each distinct
+ * address is looked up once.  An address may expand into several frames
+ * when code was inlined (innermost first).  A file that is missing, or
+ * whose build-id differs from the one recorded during the run, is noted
+ * once and its addresses are named "file+0xOFFSET".
+ */
+#ifndef MAPSAMPLE_SYMBOLIZE_H
+#define MAPSAMPLE_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct symframe {
+	const char *func;   /* demangled; "file+0xOFF" when unknown */
+	const char *file;   /* source file or NULL */
+	int line;           /* 0 when unknown */
+	const char *module; /* base name of the loaded file */
+	int resolved;       /* func came from symbols */
+};
+
+struct symtab;
+
+struct symtab *sym_new(void);
+void sym_free(struct symtab *st);
+
+/*
+ * Frames for the address pc in the object loaded from path with load bias
+ * bias and file offset mapping (start, offset), whose build-id during the
+ * run was bid[0..bidlen).  leaf is 0 for return addresses (looked up at
+ * pc - 1).  Writes up to max frames, innermost first, and returns how
+ * many (at least 1).  The strings live as long as st.
+ */
+int sym_lookup(struct symtab *st, const char *path, const uint8_t *bid,
+	       size_t bidlen, uint64_t bias, uint64_t start, uint64_t offset,
+	       uint64_t pc, int leaf, struct symframe *out, int max);
+
+/* One frame for an address in no known mapping: "[unknown]". */
+int sym_unknown(struct symtab *st, uint64_t pc, struct symframe *out);
+
+/* Problems seen so far, one line each ("PATH: not found; ..."), for the
+ * caller to print; returns the count and the lines through *lines. */
+size_t sym_problems(const struct symtab *st, const char *const **lines);
+
+/* Demangles a C++ or Rust symbol; returns a malloc'd string or NULL. */
+char *sym_demangle(const char *name);
+
+#endif
