@@ -161,10 +161,11 @@ static int put(struct synth *s, struct stream *st, const struct maplog_ev *ev)
 static void make_modules(struct synth *s)
 {
 	static const char *const paths[NMOD] = {
-		"/usr/local/bin/synthapp",
-		"/usr/lib/x86_64-linux-gnu/libc.so.6",
-		"/usr/lib/x86_64-linux-gnu/libm.so.6",
-		"/opt/app/lib/libsolver.so",
+		/* fictional paths: no real file may match a made-up build-id */
+		"/nonexistent/synthapp/bin/synthapp",
+		"/nonexistent/synthapp/lib/libc.so.6",
+		"/nonexistent/synthapp/lib/libm.so.6",
+		"/nonexistent/synthapp/lib/libsolver.so",
 	};
 	static const uint64_t bases[NMOD] = {
 		0x555555554000ull, 0x7ffff7d80000ull, 0x7ffff7c90000ull,

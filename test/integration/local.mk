@@ -1,1 +1,16 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# Shell integration tests (test/integration/<cli>-<feature>.sh).
+
+# The C programs of the man pages' EXAMPLES sections compile, link with
+# libmaplog and do what the pages say.  They are built with this build's
+# compiler and flags, so that a sanitizer build links them with the
+# sanitizer runtime its libmaplog needs.
+TESTS += test/integration/man-examples.sh
+EXTRA_DIST += test/integration/man-examples.sh
+AM_TESTS_ENVIRONMENT += MAN_EXAMPLES_CC='$(CC)' \
+	MAN_EXAMPLES_CFLAGS='$(AM_CFLAGS) $(CFLAGS)' \
+	MAN_EXAMPLES_LDFLAGS='$(AM_LDFLAGS) $(LDFLAGS)'; \
+	export MAN_EXAMPLES_CC MAN_EXAMPLES_CFLAGS MAN_EXAMPLES_LDFLAGS;
+
+TESTS += test/integration/mapreport-basic.sh
+EXTRA_DIST += test/integration/mapreport-basic.sh
