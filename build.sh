@@ -3,8 +3,8 @@
 #
 # build.sh: set up, build and run mapsample from a fresh Debian 12 checkout.
 #
-#   ./build.sh example    install what is missing, build, and report on the
-#                         bundled example log
+#   ./build.sh example    install what is missing, build, profile the bundled
+#                         example program and print its report
 #   ./build.sh check      install what is missing, build, run the test suite
 #   ./build.sh asan       the test suite under AddressSanitizer + UBSan
 #   ./build.sh fuzz [N]   libFuzzer on the log parser, N runs (default 1000000)
@@ -66,11 +66,11 @@ example)
 	configure_in "$top/build/default"
 	make -C "$top/build/default" -j"$jobs" >/dev/null
 	b=$top/build/default
-	# Until the sampler lands, the example is a synthetic 4-thread run
-	# written with the log library itself.
-	"$b/test/common/mklog" -n 40000 -t 4 "$b/example.log" >/dev/null
-	echo "== mapreport $b/example.log"
-	"$b/cmd/mapreport/mapreport" "$b/example.log"
+	# the bundled example: a matrix multiply, a qsort and two threads
+	echo "== mapsample -F 1999 -o $b/example.maplog -- $b/examples/demo"
+	"$b/cmd/mapsample/mapsample" -F 1999 -o "$b/example.maplog" -- "$b/examples/demo"
+	echo "== mapreport -n 10 $b/example.maplog"
+	"$b/cmd/mapreport/mapreport" -n 10 "$b/example.maplog"
 	;;
 check)
 	install_deps $deps
