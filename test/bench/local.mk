@@ -20,3 +20,12 @@ bench: test/bench/bench_parse$(EXEEXT) test/bench/bench_size$(EXEEXT)
 	BENCH_PARSE_ARGS='$(BENCH_PARSE_ARGS)' \
 	BENCH_SIZE_ARGS='$(BENCH_SIZE_ARGS)' \
 	$(SHELL) $(srcdir)/test/bench/run.sh $(top_builddir)
+
+# Per-sample cost floor (floor.sh), overhead against bare runs, gperftools
+# and perf (overhead.sh), and agreement with perf (accuracy.sh).
+noinst_PROGRAMS += test/bench/bench_floor
+test_bench_bench_floor_SOURCES = test/bench/bench_floor.c
+test_bench_bench_floor_CFLAGS = -O1 -g -fno-omit-frame-pointer $(LIBUNWIND_CFLAGS)
+test_bench_bench_floor_LDADD = $(LIBUNWIND_LIBS)
+EXTRA_DIST += test/bench/floor.sh
+EXTRA_DIST += test/bench/overhead.sh test/bench/accuracy.sh

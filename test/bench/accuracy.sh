@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# accuracy.sh: does mapsample see what perf sees?  Profiles the same
+# workload with mapsample -F RATE and perf record -F RATE (CPU-time
+# sampling both), and compares the top self functions side by side.
+# Functions without a symbol (stripped libraries) are compared by file
+# and file offset, which both tools can name.  Target: the same top 5,
+# each share within 2 percentage points.
+#
+#   test/bench/accuracy.sh [BUILD_DIR] [RATE] [WORKLOADS...]
+#
+# Workloads: python (pure-Python loop in /usr/bin/python3), xz (xz -9).
+set -eu
+b=$(cd "${1:-.}" && pwd)
+rate=${2:-1000}
+shift 2 2>/dev/null || shift $#
+workloads=${*:-python xz}
+ms=$b/cmd/mapsample/mapsample
+mr=$b/cmd/mapreport/mapreport
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cat >"$tmp/work.py" <<'PY'
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+def sieve(n):
+    s = [True] * n
+    for i in range(2, int(n ** 0.5) + 1):
+        if s[i]:
+            s[i * i::i] = [False] * len(range(i * i, n, i))
+    return sum(s)
+d = {}
+for i in range(3000000):
+    d[str(i)] = i * 2
+print(fib(33), sieve(20000000), len(d))
+PY
+"$py" -c '
+import random
+random.seed(3)
+w = ["".join(random.choice("abcdefghij") for _ in range(random.randint(2, 8))) for _ in range(3000)]
+print("\n".join(" ".join(random.choice(w) for _ in range(8)) for _ in range(300000)))' >"$tmp/in.txt"
+
+cmdline() {
+	case $1 in
+	python) echo "$py $tmp/work.py" ;;
+	xz) echo "xz -9 -T1 -c $tmp/in.txt" ;;
+	esac
+}
+
+for w in $workloads; do
+	cmd=$(cmdline "$w")
+	"$ms" -q -F "$rate" -o "$tmp/$w.maplog" -- $cmd >/dev/null
+	"$mr" --folded "$tmp/$w.maplog" >"$tmp/$w.folded" 2>/dev/null
+	perf record -q -F "$rate" -o "$tmp/$w.perf" -- $cmd >/dev/null 2>&1
+	perf script -i "$tmp/$w.perf" --show-mmap-events -F comm,pid,ip,sym,dso \
+		>"$tmp/$w.script" 2>/dev/null
+	echo "== $w: $(echo "$cmd" | sed "s|$tmp/||g") at $rate Hz"
+	"$py" - "$tmp/$w.folded" "$tmp/$w.script" <<'PY'
+import re, sys, collections
+
+def norm_dso(path):
+    base = path.rsplit('/', 1)[-1]
+    m = re.match(r'(.*?\.so)(\..*)?$', base)
+    return m.group(1) if m else base
+
+# mapsample: leaf frame of each folded stack
+ms = collections.Counter()
+for line in open(sys.argv[1]):
+    stack, n = line.rstrip('\n').rsplit(' ', 1)
+    leaf = stack.split(';')[-1]
+    m = re.match(r'(.+)\+0x([0-9a-f]+)$', leaf)
+    if m:
+        leaf = '%s+0x%x' % (norm_dso(m.group(1)), int(m.group(2), 16))
+    ms[leaf] += int(n)
+
+# perf: samples, with mmaps to turn unnamed addresses into file offsets
+maps = collections.defaultdict(list)
+pf = collections.Counter()
+mm = re.compile(r'PERF_RECORD_MMAP2? (\d+)/\d+: \[0x([0-9a-f]+)\(0x([0-9a-f]+)\) @ (?:0x)?([0-9a-f]+)[^\]]*\]: \S+ (\S+)')
+sm = re.compile(r'^\s*\S+\s+(\d+)\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$')
+for line in open(sys.argv[2]):
+    m = mm.search(line)
+    if m:
+        pid, start, ln, pg, path = m.groups()
+        maps[pid].append((int(start, 16), int(ln, 16), int(pg, 16), path))
+        continue
+    m = sm.match(line)
+    if not m:
+        continue
+    pid, ip, sym, dso = m.groups()
+    sym = re.sub(r'\+0x[0-9a-f]+$', '', sym)
+    if sym == '[unknown]':
+        ipv = int(ip, 16)
+        for start, ln, pg, path in reversed(maps[pid]):
+            if start <= ipv < start + ln:
+                sym = '%s+0x%x' % (norm_dso(path), ipv - start + pg)
+                break
+    pf[sym] += 1
+
+tm, tp = sum(ms.values()), sum(pf.values())
+print('  samples: mapsample %d, perf %d' % (tm, tp))
+print('  %-4s %-44s %10s %10s %8s' % ('rank', 'function (perf top 5)', 'perf %', 'mapsample %', 'diff pp'))
+worst, same = 0.0, 0
+top_ms = [k for k, _ in ms.most_common(5)]
+for i, (k, n) in enumerate(pf.most_common(5)):
+    p, q = 100.0 * n / tp, 100.0 * ms.get(k, 0) / tm if tm else 0
+    worst = max(worst, abs(p - q))
+    same += k in top_ms
+    print('  %-4d %-44s %9.2f%% %9.2f%% %+8.2f' % (i + 1, k[:44], p, q, q - p))
+print('  mapsample top 5: ' + ', '.join(k[:30] for k in top_ms))
+print('accuracy: %s same_top5=%d/5 max_diff_pp=%.2f (target 5/5, <= 2.00)' % (sys.argv[1].rsplit('/', 1)[-1].split('.')[0], same, worst))
+PY
+done

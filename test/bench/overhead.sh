@@ -1,0 +1,149 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# overhead.sh: what sampling costs real programs.  Each workload runs bare,
+# under mapsample, under gperftools' libprofiler and under perf record -g,
+# in alternating rounds (the order shuffled each round) so that machine
+# noise falls on every configuration alike; medians of wall time.
+# Reports, per workload and configuration: overhead against bare, samples
+# per CPU-second achieved, microseconds per sample and log bytes per sample.
+#
+#   test/bench/overhead.sh [BUILD_DIR] [ROUNDS] [WORKLOADS...]
+#
+# Workloads: xz (xz -9), bzip2 (bzip2 -9), python (pure-Python loop),
+# sqlite (inserts and aggregates), xz2 (xz -9 -T2, two threads).
+# Configurations:
+#   ms499    mapsample at its default rate (target: <= 1% wall overhead)
+#   ms1000   mapsample -F 1000 (target: 1000 samples per CPU-second)
+#   ms250    mapsample -F 250, the rate gperftools achieves here
+#   gp1000   gperftools CPUPROFILE_FREQUENCY=1000 (gets 250 Hz: tick-capped)
+#   perf1000 perf record -g -F 1000
+# Needs: xz-utils bzip2 sqlite3 google-perftools linux-perf (apt-get).
+set -eu
+b=$(cd "${1:-.}" && pwd)
+rounds=${2:-5}
+shift 2 2>/dev/null || shift $#
+workloads=${*:-xz bzip2 python sqlite xz2}
+ms=$b/cmd/mapsample/mapsample
+mr=$b/cmd/mapreport/mapreport
+py=/usr/bin/python3
+gplib=$(ls /usr/lib/x86_64-linux-gnu/libprofiler.so.0 2>/dev/null || true)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# inputs: compressible text made deterministically
+"$py" - "$tmp/in.txt" <<'PY'
+import random, sys
+random.seed(7)
+words = [''.join(random.choice('abcdefghijklmnopqrstuvwxyz') for _ in range(random.randint(2, 9))) for _ in range(5000)]
+with open(sys.argv[1], 'w') as f:
+    for i in range(600000):
+        f.write(' '.join(random.choice(words) for _ in range(6)) + '\n')
+PY
+head -c 12000000 "$tmp/in.txt" >"$tmp/in12.txt"
+cat >"$tmp/work.py" <<'PY'
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+# about 3 s of CPU time here
+def sieve(n):
+    s = [True] * n
+    for i in range(2, int(n ** 0.5) + 1):
+        if s[i]:
+            s[i * i::i] = [False] * len(range(i * i, n, i))
+    return sum(s)
+d = {}
+for i in range(1500000):
+    d[str(i)] = i * 2
+print(fib(29), sieve(8000000), len(d))
+PY
+cat >"$tmp/work.sql" <<'SQL'
+CREATE TABLE t(a INTEGER, b TEXT, c REAL);
+BEGIN;
+WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1500000)
+INSERT INTO t SELECT x, hex(randomblob(8)), x * 0.5 FROM n;
+COMMIT;
+CREATE INDEX ti ON t(b);
+SELECT count(*), sum(c), max(b) FROM t WHERE a % 7 = 3;
+SELECT b, count(*) FROM t GROUP BY substr(b, 1, 2) ORDER BY 2 DESC LIMIT 3;
+SQL
+
+cmdline() {
+	case $1 in
+	xz) echo "xz -9 -T1 -c $tmp/in.txt" ;;
+	xz2) echo "xz -9 -T2 -c $tmp/in.txt" ;;
+	bzip2) echo "bzip2 -9 -c $tmp/in12.txt" ;;
+	python) echo "$py $tmp/work.py" ;;
+	sqlite) echo "sqlite3 :memory: -init $tmp/work.sql .quit" ;;
+	esac
+}
+
+# run CONFIG WORKLOAD: prints "wall_s cpu_s samples logbytes"
+run() {
+	local cfg=$1 w=$2 cmd
+	cmd=$(cmdline "$w")
+	rm -f "$tmp/log" "$tmp/prof" "$tmp/perf.data"
+	local t0 t1 samples=0 bytes=0
+	local tf="$tmp/time"
+	case $cfg in
+	bare)
+		/usr/bin/time -f '%e %U %S' -o "$tf" $cmd >/dev/null 2>"$tmp/err" </dev/null ;;
+	ms*)
+		/usr/bin/time -f '%e %U %S' -o "$tf" "$ms" -q -F "${cfg#ms}" -o "$tmp/log" -- $cmd >/dev/null 2>"$tmp/err" </dev/null
+		samples=$("$mr" -n 0 "$tmp/log" 2>/dev/null | sed -n 's/^ *Samples: *\([0-9]*\).*/\1/p')
+		# allocated bytes: chunks are reserved sparsely
+		bytes=$(( $(stat -c '%b * %B' "$tmp/log") )) ;;
+	gp*)
+		# env inside time: only the program gets the profiler
+		/usr/bin/time -f '%e %U %S' -o "$tf" env CPUPROFILE="$tmp/prof" \
+			CPUPROFILE_FREQUENCY="${cfg#gp}" LD_PRELOAD="$gplib" \
+			$cmd >/dev/null 2>"$tmp/err" </dev/null
+		# sum the counts of gperftools' legacy profile (64-bit words)
+		samples=$("$py" -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+n8 = len(d) // 8
+w = struct.unpack("<%dQ" % n8, d[:8 * n8])
+i = 2 + w[1]; n = 0
+while i + 2 < len(w):
+    c, k = w[i], w[i + 1]
+    if c == 0 and k == 1: break
+    n += c; i += 2 + k
+print(n)' "$tmp/prof" 2>/dev/null || echo 0)
+		bytes=$(stat -c %s "$tmp/prof" 2>/dev/null || echo 0) ;;
+	perf*)
+		/usr/bin/time -f '%e %U %S' -o "$tf" perf record -q -g -F "${cfg#perf}" -o "$tmp/perf.data" -- $cmd >/dev/null 2>"$tmp/err" </dev/null
+		samples=$(perf script -i "$tmp/perf.data" -F comm 2>/dev/null | grep -c . || true)
+		bytes=$(stat -c %s "$tmp/perf.data") ;;
+	esac
+	read -r wall user sys <"$tf"
+	echo "$wall $(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}') ${samples:-0} $bytes"
+}
+
+median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
+configs="bare ms499 ms1000 ms250"
+[ -n "$gplib" ] && configs="$configs gp1000"
+command -v perf >/dev/null && configs="$configs perf1000"
+echo "rounds=$rounds configs: $configs"
+for w in $workloads; do
+	for r in $(seq "$rounds"); do
+		for c in $(echo $configs | tr ' ' '\n' | shuf); do
+			run "$c" "$w" >>"$tmp/$w.$c"
+		done
+	done
+	bw=$(cut -d' ' -f1 "$tmp/$w.bare" | median)
+	bc=$(cut -d' ' -f2 "$tmp/$w.bare" | median)
+	echo
+	echo "== $w: $(cmdline "$w" | sed "s|$tmp/||g")   bare: wall ${bw}s cpu ${bc}s"
+	printf '  %-9s %8s %9s %10s %11s %9s %11s\n' config wall_s overhead samples "smp/cpu-s" "us/smp" "bytes/smp"
+	for c in $configs; do
+		[ "$c" = bare ] && continue
+		wl=$(cut -d' ' -f1 "$tmp/$w.$c" | median)
+		cp=$(cut -d' ' -f2 "$tmp/$w.$c" | median)
+		n=$(cut -d' ' -f3 "$tmp/$w.$c" | median)
+		by=$(cut -d' ' -f4 "$tmp/$w.$c" | median)
+		awk -v c="$c" -v wl="$wl" -v bw="$bw" -v cp="$cp" -v bc="$bc" -v n="$n" -v by="$by" 'BEGIN {
+			printf "  %-9s %8.3f %8.2f%% %10d %11.1f %9.2f %11.1f\n", c, wl, (wl/bw-1)*100, n,
+				(bc > 0 ? n/bc : 0), (n > 0 ? (cp-bc)/n*1e6 : 0), (n > 0 ? by/n : 0) }'
+	done
+done
