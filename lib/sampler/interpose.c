@@ -255,12 +255,27 @@ static void env_build(char *const *envp, char **out, char *buf, size_t blen)
 		use_##newenv = newenv;                                      \
 	}
 
+/*
+ * A vfork(2) child (or a raw clone sharing our memory) runs in the
+ * parent's memory until it execs: it must not touch the parent's
+ * sampler state, only pass the environment on.  It is told apart by its
+ * pid, which is not the one the sampler set up for.
+ */
+static int foreign_child(void)
+{
+	return (uint32_t)syscall(SYS_getpid) != S.pid;
+}
+
 MAPS_EXPORT int execve(const char *path, char *const argv[],
 		       char *const envp[])
 {
 	RESOLVE(execve);
 	if (!S.enabled)
 		return real_execve(path, argv, envp);
+	if (foreign_child()) {
+		WITH_ENV(envp, env);
+		return real_execve(path, argv, use_env);
+	}
 	process_before_exec(path);
 	WITH_ENV(envp, env);
 	int rc = real_execve(path, argv, use_env);
@@ -276,6 +291,10 @@ MAPS_EXPORT int execvpe(const char *file, char *const argv[],
 	RESOLVE(execvpe);
 	if (!S.enabled)
 		return real_execvpe(file, argv, envp);
+	if (foreign_child()) {
+		WITH_ENV(envp, env);
+		return real_execvpe(file, argv, use_env);
+	}
 	process_before_exec(file);
 	WITH_ENV(envp, env);
 	int rc = real_execvpe(file, argv, use_env);
@@ -300,6 +319,10 @@ MAPS_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 	RESOLVE(fexecve);
 	if (!S.enabled)
 		return real_fexecve(fd, argv, envp);
+	if (foreign_child()) {
+		WITH_ENV(envp, env);
+		return real_fexecve(fd, argv, use_env);
+	}
 	process_before_exec("(fexecve)");
 	WITH_ENV(envp, env);
 	int rc = real_fexecve(fd, argv, use_env);
@@ -388,14 +411,16 @@ MAPS_EXPORT void exit(int status)
 MAPS_EXPORT void _exit(int status)
 {
 	RESOLVE(_exit);
-	process_finish(MAPLOG_EXIT_NORMAL, status & 0xff, 1);
+	if (!foreign_child())
+		process_finish(MAPLOG_EXIT_NORMAL, status & 0xff, 1);
 	real__exit(status);
 }
 
 MAPS_EXPORT void _Exit(int status)
 {
 	RESOLVE(_Exit);
-	process_finish(MAPLOG_EXIT_NORMAL, status & 0xff, 1);
+	if (!foreign_child())
+		process_finish(MAPLOG_EXIT_NORMAL, status & 0xff, 1);
 	real__Exit(status);
 }
 
