@@ -56,6 +56,7 @@ struct maplog {
 	size_t bend;        /* one past the last valid byte */
 	uint64_t boff;      /* stream offset of buf[0] */
 	uint64_t skip;      /* bytes still to skip in P_SKIP */
+	off_t fd_start;     /* file position the stream starts at */
 
 	/* current chunk */
 	uint64_t c_off;
@@ -116,6 +117,11 @@ maplog *maplog_open(int fd)
 			p->ended = 1;
 			return p;
 		}
+	}
+	if (fd != MAPLOG_FD_NONE) {
+		p->fd_start = lseek(fd, 0, SEEK_CUR);
+		if (p->fd_start < 0)
+			p->fd_start = 0; /* a pipe: offsets count from here */
 	}
 	p->bcap = fd == MAPLOG_FD_NONE ? 4096 : 2 * READ_BLOCK;
 	p->buf = malloc(p->bcap);
@@ -314,7 +320,7 @@ static int do_skip(maplog *p)
 		off_t at = lseek(p->fd, (off_t)p->skip, SEEK_CUR);
 		if (at >= 0) {
 			p->st.st_bytes += p->skip;
-			p->boff = (uint64_t)at;
+			p->boff = (uint64_t)(at - p->fd_start);
 			p->bpos = p->bend = 0;
 			p->skip = 0;
 			return 1;
@@ -556,6 +562,7 @@ static int decode_body(maplog *p, int type, struct in *r, struct maplog_ev *ev)
 		b->in_host = get_str(p, r);
 		b->in_exe = get_str(p, r);
 		uint64_t argc = get_u(r);
+		/* each argument takes at least its length byte */
 		if (r->bad || argc > MAPLOG_MAX_ARGC ||
 		    argc > (uint64_t)(r->e - r->p))
 			return MAPS_EBADRECORD;
@@ -607,7 +614,7 @@ static int decode_body(maplog *p, int type, struct in *r, struct maplog_ev *ev)
 		b->mi_seq = get_u(r);
 		b->mi_flags = get_u32(r);
 		uint64_t n = get_u(r);
-		if (r->bad || n > (uint64_t)(r->e - r->p) || n > 255)
+		if (r->bad || n > (uint64_t)(r->e - r->p))
 			return MAPS_EBADRECORD;
 		/* copied: the input buffer may move on the next feed */
 		uint8_t *id = (uint8_t *)p->sc + p->sc_used;
@@ -718,37 +725,38 @@ static int is_chunk_header(const uint8_t *h)
 	       cap <= MAPLOG_MAX_CHUNK;
 }
 
-/* Looks for the next good chunk header at 8-aligned stream offsets. */
+/*
+ * Looks for the next good chunk header at any byte offset (damage may
+ * insert or remove bytes, shifting everything after it off the 8-byte
+ * grid): the magic's first byte with memchr, then the whole header and
+ * its checksum.
+ */
 static int resync(maplog *p, struct maplog_ev *ev)
 {
+	static const uint8_t first = (uint8_t)(MAPLOG_CHUNK_MAGIC & 0xff);
 	for (;;) {
-		uint64_t off = cur_off(p);
-		size_t mis = (size_t)(off & 7);
-		if (mis) {
-			size_t n = 8 - mis;
-			if (avail(p) < n) {
-				if (ensure(p, n) <= 0)
-					goto out;
-			}
-			consume(p, n);
-			p->st.st_skipped_bytes += n;
-			continue;
-		}
 		while (avail(p) >= MAPLOG_CHUNK_HEADER_SIZE) {
+			const uint8_t *b = p->buf + p->bpos;
+			size_t room = avail(p) - MAPLOG_CHUNK_HEADER_SIZE + 1;
+			const uint8_t *hit = memchr(b, first, room);
+			size_t skip = hit ? (size_t)(hit - b) : room;
+			consume(p, skip);
+			p->st.st_skipped_bytes += skip;
+			if (!hit)
+				break;
 			if (is_chunk_header(p->buf + p->bpos)) {
 				p->phase = P_CHUNK;
 				return 1;
 			}
-			consume(p, 8);
-			p->st.st_skipped_bytes += 8;
+			consume(p, 1);
+			p->st.st_skipped_bytes += 1;
 		}
 		int rc = ensure(p, MAPLOG_CHUNK_HEADER_SIZE);
 		if (rc < 0)
 			return ret_error(p, ev, rc, cur_off(p), 0);
 		if (rc == 0)
-			goto out;
+			break;
 	}
-out:
 	if (p->fd == MAPLOG_FD_NONE && !p->ended)
 		return ret_need(p, ev);
 	/* the damage ran to the end of the stream */
@@ -820,7 +828,7 @@ static int chunk_begin(maplog *p, struct maplog_ev *ev)
 		uint64_t at = cur_off(p);
 		consume(p, a);
 		if (i == a) /* only unused zero space remains */
-			return ret_eof(p, ev, 0, 0, 0, at);
+			return ret_eof(p, ev, 0, 0, 0, at + a);
 		return ret_eof(p, ev, 1, a, MAPLOG_CHUNK_HEADER_SIZE - a, at);
 	}
 	const uint8_t *h = p->buf + p->bpos;
@@ -834,9 +842,10 @@ static int chunk_begin(maplog *p, struct maplog_ev *ev)
 	}
 	uint64_t at = cur_off(p);
 	if (maplog_ld32(h + MAPLOG_CH_MAGIC) != MAPLOG_CHUNK_MAGIC) {
+		/* resync looks from the next byte: a chunk may start there */
 		p->phase = P_RESYNC;
-		consume(p, 8);
-		p->st.st_skipped_bytes += 8;
+		consume(p, 1);
+		p->st.st_skipped_bytes += 1;
 		return ret_error(p, ev, MAPS_EGARBAGE, at, 0);
 	}
 	if (!is_chunk_header(h)) {
@@ -845,8 +854,8 @@ static int chunk_begin(maplog *p, struct maplog_ev *ev)
 				   ? MAPS_ECHECKSUM
 				   : MAPS_EBADSIZE;
 		p->phase = P_RESYNC;
-		consume(p, 8);
-		p->st.st_skipped_bytes += 8;
+		consume(p, 1);
+		p->st.st_skipped_bytes += 1;
 		return ret_error(p, ev, code, at, MAPLOG_CHUNK_HEADER_SIZE);
 	}
 	p->c_off = at;

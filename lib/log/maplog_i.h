@@ -65,7 +65,7 @@
 
 /* Limits a reader enforces so that damage cannot make it allocate wildly */
 #define MAPLOG_MAX_FRAMES 4096u    /* frames in one stack */
-#define MAPLOG_MAX_ARGC 65536u
+#define MAPLOG_MAX_ARGC 65536u     /* arguments in an initialize record */
 
 /* ---- little-endian loads and stores (async-signal-safe) ---- */
 static inline uint16_t maplog_ld16(const uint8_t *p)

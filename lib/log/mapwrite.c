@@ -176,6 +176,8 @@ uint32_t mapw_chunk_trim(struct mapw_chunk *c)
 	uint8_t *h = c->base;
 	memset(h + MAPLOG_CHUNK_HEADER_SIZE + c->used, 0,
 	       cap - MAPLOG_CHUNK_HEADER_SIZE - c->used);
+	/* the space handed back must read as unused (zero) */
+	memset(h + cap, 0, c->cap - cap);
 	c->cap = cap;
 	maplog_st32(h + MAPLOG_CH_CAPACITY, cap);
 	maplog_st32(h + MAPLOG_CH_HCRC, maplog_crc32c(0, h, MAPLOG_CH_HCRC));
@@ -214,6 +216,7 @@ static int rec_end(struct cur *w, uint8_t *rec)
 {
 	if (w->bad)
 		return -1;
+
 	uint64_t len = (uint64_t)(w->p - (rec + 2));
 	unsigned extra = maplog_varint_len(len) - 1;
 	if (extra) {
@@ -224,6 +227,16 @@ static int rec_end(struct cur *w, uint8_t *rec)
 	}
 	maplog_put_varint(rec + 1, len);
 	return 0;
+}
+
+/* Undoes the bytes a failed append wrote past the committed payload:
+ * they were zero (fresh chunks are), and a chunk's unused space, which a
+ * trimmed chunk hands back, must stay zero. */
+static void undo(uint8_t *from, const struct cur *w)
+{
+	uint8_t *to = w->p < w->end ? w->p : w->end;
+	if (to > from)
+		memset(from, 0, (size_t)(to - from));
 }
 
 static inline uint64_t hash_step(uint64_t h, uint64_t pc)
@@ -341,8 +354,10 @@ int mapw_sample(struct mapw_chunk *c, uint64_t ts, uint32_t tid,
 				put_s(&w, (int64_t)(pc[i] - prev));
 				prev = pc[i];
 			}
-			if (rec_end(&w, rec))
-				return MAPS_ENOSPC;
+			if (rec_end(&w, rec)) {
+				undo(payload + c->used, &w);
+				return c->used ? MAPS_ENOSPC : MAPS_EBADSIZE;
+			}
 			if (nnew) /* the reader tracks the last new leaf */
 				leaf = pc[0];
 			stack_id = c->nstacks + 1;
@@ -354,8 +369,10 @@ int mapw_sample(struct mapw_chunk *c, uint64_t ts, uint32_t tid,
 	put_u(&w, weight);
 	if (tid)
 		put_u(&w, tid);
-	if (rec_end(&w, rec))
-		return MAPS_ENOSPC;
+	if (rec_end(&w, rec)) {
+		undo(payload + c->used, &w);
+		return c->used ? MAPS_ENOSPC : MAPS_EBADSIZE;
+	}
 
 	if (npc && stack_id == c->nstacks + 1) {
 		c->nstacks++;
@@ -418,6 +435,8 @@ int mapw_event(struct mapw_chunk *c, const struct maplog_ev *ev)
 		put_str(&w, b->in_host);
 		put_str(&w, b->in_exe);
 		uint32_t argc = b->in_argv ? b->in_argc : 0;
+		if (argc > MAPLOG_MAX_ARGC)
+			return MAPS_EINVAL; /* readers refuse more */
 		put_u(&w, argc);
 		for (uint32_t i = 0; i < argc; i++)
 			put_str(&w, b->in_argv[i]);
@@ -517,8 +536,10 @@ int mapw_event(struct mapw_chunk *c, const struct maplog_ev *ev)
 	default:
 		return MAPS_EINVAL;
 	}
-	if (rec_end(&w, rec))
+	if (rec_end(&w, rec)) {
+		undo(payload + c->used, &w);
 		return c->used == 0 ? MAPS_EBADSIZE : MAPS_ENOSPC;
+	}
 	c->last_ts = ev->ev_ts;
 	commit(c, (uint32_t)(w.p - payload));
 	return 0;

@@ -107,8 +107,9 @@ void mapw_chunk_seal(struct mapw_chunk *c);
  * Appends one sample of thread tid (0: the chunk's tid) with npc frames,
  * leaf first, weighing weight ns.  Writes a STACK record first when the
  * stack is not yet in the chunk's table.  Returns 0, MAPS_ENOSPC (nothing
- * written: the chunk, or its stack table, is full), or MAPS_EINVAL
- * (npc > MAPLOG_MAX_FRAMES).  Async-signal-safe.
+ * written: the chunk, or its stack table, is full; MAPS_EBADSIZE when it
+ * cannot fit even this chunk empty), or MAPS_EINVAL (npc >
+ * MAPLOG_MAX_FRAMES).  Async-signal-safe.
  */
 int mapw_sample(struct mapw_chunk *c, uint64_t ts, uint32_t tid,
 		uint64_t weight, uint32_t npc, const uint64_t *pc);
@@ -118,7 +119,8 @@ int mapw_sample(struct mapw_chunk *c, uint64_t ts, uint32_t tid,
  * ev_u member; NULL strings are written empty).  Samples go through
  * mapw_sample.  Returns 0, MAPS_ENOSPC (nothing written; MAPS_EBADSIZE if
  * the record cannot fit even an empty chunk of this size) or MAPS_EINVAL
- * (type unknown or STACK).  Async-signal-safe.
+ * (type unknown or STACK, or more than MAPLOG_MAX_ARGC arguments).
+ * Async-signal-safe.
  */
 int mapw_event(struct mapw_chunk *c, const struct maplog_ev *ev);
 

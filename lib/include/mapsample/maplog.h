@@ -316,7 +316,10 @@ MAPS_API maplog *maplog_open(int fd);
  *   MAPLOG_REQUIRE_DATA: memory stream needs more bytes (maplog_feed).
  *   MAPLOG_ERROR: damage at ev_offset (ev_error says what: checksum, size,
  *     record) or an I/O error (MAPS_EIO, errno set).  After damage the
- *     next call goes on at the next good chunk; after MAPS_EMAGIC or
+ *     next call goes on with the next record when only that record was
+ *     bad, else at the next good chunk, found at any byte offset (so
+ *     inserted or lost bytes cost only the chunk they hit); after
+ *     MAPS_EMAGIC or
  *     MAPS_EVERSION the stream cannot be read and every call fails again.
  * Records before the damage have all been returned.
  */
