@@ -179,20 +179,15 @@ static void summary(const char *path, double secs)
 	struct model m;
 	model_init(&m);
 	int rc = model_load(&m, path, NULL);
-	uint64_t weight = 0;
-	for (size_t i = 0; i < m.nthreads; i++)
-		weight += m.threads[i].weight;
-	const char *clock = "CPU";
-	for (size_t i = 0; i < m.nprocs; i++)
-		if (m.procs[i].have_init && m.procs[i].clock == MAPLOG_CLOCK_WALL)
-			clock = "wall";
+	const char *clock = model_clock(&m) == MAPLOG_CLOCK_WALL ? "wall"
+								  : "CPU";
 	fprintf(stderr,
 		"mapsample: %s: %.2f s, %zu process%s, %zu thread%s, %" PRIu64
 		" samples (%.0f per %s-second per thread), %" PRIu64
 		" dropped\n",
 		path, secs, m.nprocs, m.nprocs == 1 ? "" : "es", m.nthreads,
 		m.nthreads == 1 ? "" : "s", m.samples,
-		weight ? (double)m.samples / ((double)weight / 1e9) : 0.0,
+		model_rate(&m),
 		clock, m.dropped);
 	char line[1024];
 	for (size_t i = 0; i < m.nnotes; i++)

@@ -81,16 +81,19 @@ static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
 	return p;
 }
 
-static struct rthread *thread_get(struct model *m, uint32_t pid, uint32_t tid)
+static struct rthread *thread_get(struct model *m, uint32_t pid,
+				  uint32_t image, uint32_t tid)
 {
 	for (size_t i = m->nthreads; i-- > 0;)
-		if (m->threads[i].tid == tid && m->threads[i].pid == pid)
+		if (m->threads[i].tid == tid && m->threads[i].pid == pid &&
+		    m->threads[i].image == image)
 			return &m->threads[i];
 	m->threads = grow(m->threads, &m->capthreads, m->nthreads,
 			  sizeof(*m->threads));
 	struct rthread *t = &m->threads[m->nthreads++];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
+	t->image = image;
 	t->tid = tid;
 	t->first_ts = UINT64_MAX;
 	return t;
@@ -259,6 +262,35 @@ static void stack_count(struct model *m, const struct maplog_ev *ev)
 	m->stacks[idx - 1].weight += s->sa_weight;
 }
 
+double model_thread_seconds(const struct rthread *t, int wall)
+{
+	uint64_t ns = t->ended ? (wall ? t->wall_ns : t->cpu_ns) : t->weight;
+	return (double)ns / 1e9;
+}
+
+int model_clock(const struct model *m)
+{
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (m->procs[i].have_init)
+			return (int)m->procs[i].clock;
+	return MAPLOG_CLOCK_CPU;
+}
+
+double model_rate(const struct model *m)
+{
+	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
+	double secs = 0;
+	uint64_t n = 0;
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct rthread *t = &m->threads[i];
+		if (!t->samples)
+			continue;
+		secs += model_thread_seconds(t, wall);
+		n += t->samples;
+	}
+	return secs > 0 ? (double)n / secs : 0.0;
+}
+
 const struct rmap *model_find_map(const struct model *m, uint32_t pid,
 				  uint32_t image, uint64_t pc)
 {
@@ -318,9 +350,11 @@ static void dump_ev(FILE *f, const struct maplog_ev *ev)
 			ev->ev_u.tbegin.tb_creator, ev->ev_u.tbegin.tb_name);
 		break;
 	case MAPLOG_TYPE_THREAD_END:
-		fprintf(f, " tid %u samples %" PRIu64 " dropped %" PRIu64,
+		fprintf(f, " tid %u samples %" PRIu64 " dropped %" PRIu64
+			   " cpu %" PRIu64 " ns wall %" PRIu64 " ns",
 			ev->ev_u.tend.te_tid, ev->ev_u.tend.te_samples,
-			ev->ev_u.tend.te_dropped);
+			ev->ev_u.tend.te_dropped, ev->ev_u.tend.te_cpu_ns,
+			ev->ev_u.tend.te_wall_ns);
 		break;
 	case MAPLOG_TYPE_PROC_FORK:
 		fprintf(f, " %u -> %u", ev->ev_u.fork.fk_ppid,
@@ -427,8 +461,10 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 	case MAPLOG_TYPE_SAMPLE: {
 		const struct maplog_ev_sample *s = &ev->ev_u.sample;
 		struct rthread *t = *tcache;
-		if (!t || t->tid != s->sa_tid || t->pid != ev->ev_pid)
-			t = *tcache = thread_get(m, ev->ev_pid, s->sa_tid);
+		if (!t || t->tid != s->sa_tid || t->pid != ev->ev_pid ||
+		    t->image != ev->ev_image)
+			t = *tcache = thread_get(m, ev->ev_pid, ev->ev_image,
+						 s->sa_tid);
 		t->samples++;
 		t->weight += s->sa_weight;
 		if (ev->ev_ts < t->first_ts)
@@ -479,7 +515,7 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 		break;
 	}
 	case MAPLOG_TYPE_THREAD_BEGIN: {
-		struct rthread *t = thread_get(m, ev->ev_pid,
+		struct rthread *t = thread_get(m, ev->ev_pid, ev->ev_image,
 					       ev->ev_u.tbegin.tb_tid);
 		if (ev->ev_u.tbegin.tb_name[0]) {
 			free(t->name);
@@ -489,11 +525,20 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 		break;
 	}
 	case MAPLOG_TYPE_DROP: {
-		struct rthread *t = thread_get(m, ev->ev_pid,
+		struct rthread *t = thread_get(m, ev->ev_pid, ev->ev_image,
 					       ev->ev_u.drop.dr_tid);
 		t->dropped += ev->ev_u.drop.dr_count;
 		p->dropped += ev->ev_u.drop.dr_count;
 		m->dropped += ev->ev_u.drop.dr_count;
+		*tcache = NULL;
+		break;
+	}
+	case MAPLOG_TYPE_THREAD_END: {
+		struct rthread *t = thread_get(m, ev->ev_pid, ev->ev_image,
+					       ev->ev_u.tend.te_tid);
+		t->ended = 1;
+		t->cpu_ns = ev->ev_u.tend.te_cpu_ns;
+		t->wall_ns = ev->ev_u.tend.te_wall_ns;
 		*tcache = NULL;
 		break;
 	}

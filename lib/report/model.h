@@ -27,11 +27,13 @@ struct rmap {
 };
 
 struct rthread {
-	uint32_t pid, tid;
+	uint32_t pid, image, tid;
 	uint64_t samples;
-	uint64_t weight;      /* ns of the sampling clock */
+	uint64_t weight;      /* ns of the sampling clock, nominal */
 	uint64_t dropped;
 	uint64_t first_ts, last_ts;
+	int ended;            /* THREAD_END seen: cpu_ns, wall_ns measured */
+	uint64_t cpu_ns, wall_ns;
 	char *name;
 };
 
@@ -124,6 +126,15 @@ const char *model_note_str(const struct rnote *n, char *buf, size_t len);
 /* The mapping of process (pid, image) that holds pc, or NULL. */
 const struct rmap *model_find_map(const struct model *m, uint32_t pid,
 				  uint32_t image, uint64_t pc);
+
+/* Seconds of the sampling clock (CPU or wall) thread t was sampled:
+ * measured when its end was recorded, else its samples' nominal weight. */
+double model_thread_seconds(const struct rthread *t, int wall);
+
+/* The sampling clock of the run (MAPLOG_CLOCK_*) and the achieved rate:
+ * samples per second of that clock per thread. */
+int model_clock(const struct model *m);
+double model_rate(const struct model *m);
 
 /* The text report: run header, processes, threads, top leaf addresses. */
 void report_text(const struct model *m, FILE *out, unsigned top);

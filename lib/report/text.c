@@ -52,9 +52,7 @@ void report_text(const struct model *m, FILE *out, unsigned top)
 	for (size_t i = 0; i < m->nprocs && !first; i++)
 		if (m->procs[i].have_init)
 			first = &m->procs[i];
-	uint64_t weight = 0;
-	for (size_t i = 0; i < m->nthreads; i++)
-		weight += m->threads[i].weight;
+	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
 
 	fprintf(out, "mapsample report\n");
 	if (first) {
@@ -83,9 +81,7 @@ void report_text(const struct model *m, FILE *out, unsigned top)
 		fprintf(out, "  Rate:       asked %" PRIu64
 			     " Hz per thread; achieved %.1f samples per "
 			     "second of %s\n",
-			first->rate_asked,
-			weight ? (double)m->samples / ((double)weight / 1e9)
-			       : 0.0,
+			first->rate_asked, model_rate(m),
 			clock_name(first->clock));
 	}
 
@@ -106,14 +102,25 @@ void report_text(const struct model *m, FILE *out, unsigned top)
 	}
 
 	fprintf(out, "\nThreads\n");
-	fprintf(out, "  %8s %8s %-16s %10s %7s %10s\n", "PID", "TID", "NAME",
-		"SAMPLES", "%", "SAMPLED-S");
+	fprintf(out, "  %8s %5s %8s %-16s %10s %7s %10s %10s\n", "PID", "IMAGE",
+		"TID", "NAME", "SAMPLES", "%", wall ? "WALL-S" : "CPU-S",
+		"RATE");
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct rthread *t = &m->threads[i];
-		fprintf(out, "  %8u %8u %-16s %10" PRIu64 " %6.2f%% %10.3f\n",
-			t->pid, t->tid, t->name ? t->name : "-", t->samples,
-			pct(t->samples, m->samples), (double)t->weight / 1e9);
+		double secs = model_thread_seconds(t, wall);
+		fprintf(out, "  %8u %5u %8u %-16s %10" PRIu64 " %6.2f%% %10.3f "
+			     "%10.1f%s\n",
+			t->pid, t->image, t->tid, t->name ? t->name : "-",
+			t->samples, pct(t->samples, m->samples), secs,
+			secs > 0 ? (double)t->samples / secs : 0.0,
+			t->ended ? "" : " *");
 	}
+	for (size_t i = 0; i < m->nthreads; i++)
+		if (!m->threads[i].ended) {
+			fprintf(out, "  * no end recorded (killed?): time "
+				     "from its samples' weights\n");
+			break;
+		}
 
 	if (!m->npcs || !top)
 		return;

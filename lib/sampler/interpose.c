@@ -71,6 +71,23 @@ typedef int (*main_fn)(int, char **, char **);
 static int (*real___libc_start_main)(main_fn, int, char **, void (*)(void),
 				     void (*)(void), void (*)(void), void *);
 
+static const char *const ours[] = {
+	"MAPSAMPLE_OUTPUT",   "MAPSAMPLE_FREQUENCY", "MAPSAMPLE_WALL",
+	"MAPSAMPLE_MAX_DEPTH", "MAPSAMPLE_SIGNAL",   "MAPSAMPLE_CHUNK_SIZE",
+	"MAPSAMPLE_IMAGE",    "LD_PRELOAD",
+};
+#define NOURS (sizeof(ours) / sizeof(ours[0]))
+/* Their values at start-up: the program may clear its environment
+ * (clearenv, env -i) before it execs. */
+static char *ours_saved[NOURS];
+
+/* The value of our variable j now, or as it was at start-up. */
+static const char *our_value(size_t j)
+{
+	const char *v = getenv(ours[j]);
+	return v ? v : ours_saved[j];
+}
+
 static pthread_key_t slot_key;
 static struct sigaction app_action; /* what the program set for our signal */
 
@@ -120,6 +137,11 @@ void interpose_init(void)
 	real_sigaction(0, NULL, NULL);
 	real_pthread_sigmask(SIG_BLOCK, NULL, NULL);
 	pthread_key_create(&slot_key, slot_key_done);
+	for (size_t j = 0; j < NOURS; j++) {
+		const char *v = getenv(ours[j]);
+		if (v && !ours_saved[j])
+			ours_saved[j] = strdup(v);
+	}
 	app_action.sa_handler = SIG_DFL;
 }
 
@@ -211,12 +233,7 @@ static int env_count(char *const *envp)
 
 static void env_build(char *const *envp, char **out, char *buf, size_t blen)
 {
-	static const char *const ours[] = {
-		"MAPSAMPLE_OUTPUT",   "MAPSAMPLE_FREQUENCY", "MAPSAMPLE_WALL",
-		"MAPSAMPLE_MAX_DEPTH", "MAPSAMPLE_SIGNAL",   "MAPSAMPLE_CHUNK_SIZE",
-		"MAPSAMPLE_IMAGE",    "LD_PRELOAD",
-	};
-	const size_t nours = sizeof(ours) / sizeof(ours[0]);
+	const size_t nours = NOURS;
 	int k = 0;
 	int have[8] = {0};
 	for (int i = 0; envp && envp[i]; i++) {
@@ -231,7 +248,7 @@ static void env_build(char *const *envp, char **out, char *buf, size_t blen)
 	for (size_t j = 0; j < nours; j++) {
 		if (have[j])
 			continue;
-		const char *v = getenv(ours[j]);
+		const char *v = our_value(j);
 		size_t need = strlen(ours[j]) + (v ? strlen(v) : 0) + 2;
 		if (!v || need > blen)
 			continue;
@@ -503,7 +520,10 @@ MAPS_EXPORT sighandler_t signal(int sig, sighandler_t h)
 /* A copy of set without our signal, in buf; set itself if it lacks it. */
 static const sigset_t *strip(int how, const sigset_t *set, sigset_t *buf)
 {
-	if (!set || !S.enabled || how == SIG_UNBLOCK ||
+	/* inside our handler, libunwind saves and restores the mask, which
+	 * then blocks our signal as the kernel set it: leave that alone, or
+	 * the signal would nest inside its own handler */
+	if (!set || !S.enabled || how == SIG_UNBLOCK || in_handler ||
 	    !sigismember(set, S.cfg.signo))
 		return set;
 	*buf = *set;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # libmapsampler.so: preloaded into the profiled program.  Built without
 # sanitizers (see configure.ac) and with hidden visibility: it exports only
-# the calls it interposes (checked by test/integration/sampler-exports.sh).
+# the calls it interposes (checked by test/integration/mapsample-exports.sh).
 # The log encoder is compiled into it directly, so no parser code and no
 # sanitizer runtime come along.
 pkglib_LTLIBRARIES += lib/sampler/libmapsampler.la

@@ -112,8 +112,10 @@ void sample_handler(int sig, siginfo_t *si, void *ucv)
 		return;
 	}
 	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST)) {
-		/* landed inside our own handler on this thread */
+		/* landed inside our own handler on this thread: this overflow
+		 * disabled the one-shot perf event again, so re-enable it */
 		t->dropped[MAPLOG_DROP_IN_SAMPLER]++;
+		timer_rearm(t);
 		errno = saved_errno;
 		return;
 	}

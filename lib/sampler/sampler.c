@@ -116,8 +116,10 @@ static void write_initialize(void)
 
 void thread_begin(struct tslot *t, uint32_t creator)
 {
-	struct timespec cpu;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+	/* the thread's own CPU clock: threads adopted at start-up are
+	 * begun from the constructor's thread */
+	struct timespec cpu = {0, 0};
+	clock_gettime((clockid_t)((~(unsigned)t->tid << 3) | 6), &cpu);
 	t->cpu_start_ns = (uint64_t)cpu.tv_sec * 1000000000u +
 			  (uint64_t)cpu.tv_nsec;
 	t->start_ts = now_ns();

@@ -47,11 +47,24 @@ static int arm_perf(struct tslot *t)
 	pe.config = PERF_COUNT_SW_TASK_CLOCK;
 	pe.sample_period = S.period_ns;
 	pe.disabled = 1;
-	pe.exclude_kernel = 1;
 	pe.exclude_hv = 1;
 	pe.wakeup_events = 1;
-	int fd = (int)syscall(SYS_perf_event_open, &pe, t->tid, -1, -1,
-			      PERF_FLAG_FD_CLOEXEC);
+	/* CPU time is user + system time: count the kernel too where the
+	 * kernel lets us (perf_event_paranoid < 2, or privileged); else
+	 * user time only */
+	static int kernel_ok = 1;
+	int fd = -1;
+	if (__atomic_load_n(&kernel_ok, __ATOMIC_RELAXED)) {
+		fd = (int)syscall(SYS_perf_event_open, &pe, t->tid, -1, -1,
+				  PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0)
+			__atomic_store_n(&kernel_ok, 0, __ATOMIC_RELAXED);
+	}
+	if (fd < 0) {
+		pe.exclude_kernel = 1;
+		fd = (int)syscall(SYS_perf_event_open, &pe, t->tid, -1, -1,
+				  PERF_FLAG_FD_CLOEXEC);
+	}
 	if (fd < 0)
 		return -1;
 	int hi = fcntl(fd, F_DUPFD_CLOEXEC, 1000);

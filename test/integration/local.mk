@@ -14,3 +14,21 @@ AM_TESTS_ENVIRONMENT += MAN_EXAMPLES_CC='$(CC)' \
 
 TESTS += test/integration/mapreport-basic.sh
 EXTRA_DIST += test/integration/mapreport-basic.sh
+
+# mapsample on the programs of test/programs (built by make check), read
+# back with mapreport.  mapsample-lib.sh holds their shared helpers.
+TESTS += test/integration/mapsample-basic.sh \
+	test/integration/mapsample-threads.sh \
+	test/integration/mapsample-processes.sh \
+	test/integration/mapsample-signals.sh \
+	test/integration/mapsample-launcher.sh \
+	test/integration/mapsample-exports.sh \
+	test/integration/mapsample-rate.sh
+EXTRA_DIST += test/integration/mapsample-lib.sh \
+	test/integration/mapsample-basic.sh \
+	test/integration/mapsample-threads.sh \
+	test/integration/mapsample-processes.sh \
+	test/integration/mapsample-signals.sh \
+	test/integration/mapsample-launcher.sh \
+	test/integration/mapsample-exports.sh \
+	test/integration/mapsample-rate.sh

@@ -1,2 +1,63 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Test programs run under mapsample by test/integration/mapsample-*.sh.
+# Programs that the mapsample integration tests (test/integration/
+# mapsample-*.sh) run under the sampler, each with known hot functions.
+# They are built without the sanitizers (a sanitized program cannot have
+# libmapsampler.so preloaded ahead of its runtime) and with frame pointers,
+# no inlining and no sibling calls, so that each function the tests look
+# for stays a frame of its own.  libdlwork is a libtool module that
+# test/programs/dlloop opens and closes; -rpath makes libtool build it
+# shared although it is never installed.
+TEST_PROGRAMS_CFLAGS = $(WARN_CFLAGS) -O1 -g -fno-omit-frame-pointer \
+	-fno-inline -fno-optimize-sibling-calls
+
+check_PROGRAMS += test/programs/hot test/programs/threads8 \
+	test/programs/forkexec test/programs/dlloop test/programs/segv \
+	test/programs/spinforever test/programs/sigprof test/programs/outerr \
+	test/programs/sleepburn test/programs/cpuburn
+
+test_programs_hot_SOURCES = test/programs/hot.c
+test_programs_hot_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_hot_LDFLAGS =
+
+test_programs_threads8_SOURCES = test/programs/threads8.c
+test_programs_threads8_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_threads8_LDFLAGS = -pthread
+
+test_programs_forkexec_SOURCES = test/programs/forkexec.c
+test_programs_forkexec_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_forkexec_LDFLAGS =
+
+test_programs_dlloop_SOURCES = test/programs/dlloop.c
+test_programs_dlloop_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_dlloop_LDFLAGS = -pthread
+test_programs_dlloop_LDADD = -ldl
+
+test_programs_segv_SOURCES = test/programs/segv.c
+test_programs_segv_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_segv_LDFLAGS =
+
+test_programs_spinforever_SOURCES = test/programs/spinforever.c
+test_programs_spinforever_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_spinforever_LDFLAGS =
+
+test_programs_sigprof_SOURCES = test/programs/sigprof.c
+test_programs_sigprof_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_sigprof_LDFLAGS =
+
+test_programs_outerr_SOURCES = test/programs/outerr.c
+test_programs_outerr_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_outerr_LDFLAGS =
+
+test_programs_sleepburn_SOURCES = test/programs/sleepburn.c
+test_programs_sleepburn_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_sleepburn_LDFLAGS =
+
+test_programs_cpuburn_SOURCES = test/programs/cpuburn.c
+test_programs_cpuburn_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_cpuburn_LDFLAGS =
+
+check_LTLIBRARIES += test/programs/libdlwork.la
+test_programs_libdlwork_la_SOURCES = test/programs/dlwork.c
+test_programs_libdlwork_la_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_libdlwork_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere

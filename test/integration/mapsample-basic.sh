@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# mapsample on single-threaded programs whose profile is known in
+# advance: test/programs/hot spends 90% of its CPU time in burn_hot and
+# 10% in burn_cold (same loop, nine times the iterations), so burn_hot must
+# lead the self table with about 90%, main must hold about 100% in total,
+# and the collapsed stacks must nest main;work;burn_hot.  In wall-clock
+# mode, test/programs/sleepburn's one-second sleep must be sampled (about
+# 200 samples at 200 Hz in sleep_part), while CPU mode sees only its burn.
+set -eu
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+test_hot() {
+	sample hot -F 1000 -- "$programs/hot" 600
+	[ "$rc" = 0 ] || { show "$tmp/hot.err"; fail "hot: mapsample exited $rc"; }
+	report hot
+	n=$(samples hot)
+	# 0.6 s of CPU at 1000 Hz: 600 samples, give or take the timer kind
+	[ "$n" -ge 100 ] || { show "$tmp/hot.report"; fail "hot: only $n samples"; }
+	first=$(first_self hot)
+	[ "$first" = burn_hot ] || {
+		show "$tmp/hot.report"
+		fail "hot: '$first' leads the self table, not burn_hot"
+	}
+	hot=$(func_self_pct hot burn_hot)
+	cold=$(func_self_pct hot burn_cold)
+	main=$(func_total_pct hot main)
+	check "$hot >= 80 && $hot <= 97" || {
+		show "$tmp/hot.report"
+		fail "hot: burn_hot has $hot% self, expected 80-97%"
+	}
+	check "$cold >= 4 && $cold <= 16" || {
+		show "$tmp/hot.report"
+		fail "hot: burn_cold has $cold% self, expected 4-16%"
+	}
+	check "$main >= 95" || {
+		show "$tmp/hot.report"
+		fail "hot: main has $main% total, expected about 100%"
+	}
+	# the stacks: burn_hot under work under main, and every sample counted
+	report hot --folded
+	grep -q '^hot;.*;main;work;burn_hot [0-9]*$' "$tmp/hot.report" || {
+		show "$tmp/hot.report"
+		fail "hot: no folded stack ending in main;work;burn_hot"
+	}
+	sum=$(awk '{ s += $NF } END { print s }' "$tmp/hot.report")
+	[ "$sum" = "$n" ] || fail "hot: folded counts add up to $sum, not $n"
+}
+
+test_wall() {
+	# wall-clock time: one second of sleep at 200 Hz is about 200 samples
+	sample wall --wall -F 200 -- "$programs/sleepburn" 1000 200
+	[ "$rc" = 0 ] || { show "$tmp/wall.err"; fail "wall: mapsample exited $rc"; }
+	report wall
+	grep -q '^ *Sampling: *wall-clock time' "$tmp/wall.report" || {
+		show "$tmp/wall.report"
+		fail "wall: the report does not say it sampled wall-clock time"
+	}
+	slept=$(func_total wall sleep_part)
+	burnt=$(func_total wall burn_part)
+	n=$(samples wall)
+	[ "$slept" -ge 140 ] && [ "$slept" -le 260 ] || {
+		show "$tmp/wall.report"
+		fail "wall: $slept samples in sleep_part, expected about 200"
+	}
+	[ "$burnt" -gt 0 ] || {
+		show "$tmp/wall.report"
+		fail "wall: no samples in burn_part"
+	}
+	[ "$n" -ge 180 ] || fail "wall: $n samples in all, expected over 200"
+
+	# CPU time: the same program, the sleep all but invisible
+	sample cpu -F 200 -- "$programs/sleepburn" 1000 200
+	[ "$rc" = 0 ] || { show "$tmp/cpu.err"; fail "cpu: mapsample exited $rc"; }
+	report cpu
+	grep -q '^ *Sampling: *CPU time' "$tmp/cpu.report" || {
+		show "$tmp/cpu.report"
+		fail "cpu: the report does not say it sampled CPU time"
+	}
+	slept=$(func_total cpu sleep_part)
+	burnt=$(func_total cpu burn_part)
+	[ "$slept" -le 3 ] || {
+		show "$tmp/cpu.report"
+		fail "cpu: $slept samples in sleep_part, expected almost none"
+	}
+	[ "$burnt" -ge 10 ] || {
+		show "$tmp/cpu.report"
+		fail "cpu: $burnt samples in burn_part, expected about 40"
+	}
+}
+
+need_programs hot sleepburn
+test_hot
+test_wall
+echo "mapsample-basic: all cases passed"

@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# libmapsampler.so is preloaded into every program it samples, so every
+# symbol it exports can take the place of the program's own: it must
+# export the calls it interposes and nothing else (libunwind's
+# check-namespace idea).  The allowlist below is that set; a new export
+# fails here until it is added on purpose.  The calls the sampler cannot
+# work without must be exported, so a build that hid everything fails
+# too.
+set -eu
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+lib=$top_builddir/lib/sampler/.libs/libmapsampler.so
+
+allowed="pthread_create fork execve execv execvp execvpe execl execlp execle
+fexecve posix_spawn posix_spawnp exit _exit _Exit __libc_start_main dlopen
+dlclose dl_iterate_phdr sigaction signal sigprocmask pthread_sigmask"
+
+# without these, threads, processes or the handler's unwinding go wrong
+required="pthread_create fork execve exit _exit __libc_start_main dlopen
+dlclose dl_iterate_phdr sigaction sigprocmask pthread_sigmask"
+
+test_exports() {
+	[ -f "$lib" ] || fail "$lib missing: run 'make' first"
+	nm -D --defined-only "$lib" >"$tmp/nm" ||
+		fail "nm -D --defined-only $lib failed"
+	# "ADDRESS TYPE NAME[@VERSION]": the names
+	awk 'NF >= 3 { sub("@.*", "", $3); print $3 }' "$tmp/nm" | sort -u \
+		>"$tmp/exported"
+	printf '%s\n' $allowed | sort -u >"$tmp/allowed"
+	extra=$(comm -23 "$tmp/exported" "$tmp/allowed" | tr '\n' ' ')
+	[ -z "$extra" ] || fail "libmapsampler.so exports more than it interposes: $extra"
+	printf '%s\n' $required | sort -u >"$tmp/required"
+	missing=$(comm -13 "$tmp/exported" "$tmp/required" | tr '\n' ' ')
+	[ -z "$missing" ] || fail "libmapsampler.so does not export: $missing"
+}
+
+command -v nm >/dev/null 2>&1 || {
+	echo "SKIP: nm (binutils) is not installed"
+	exit 77
+}
+test_exports
+echo "mapsample-exports: all cases passed"

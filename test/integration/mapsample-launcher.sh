@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# mapsample's own refusals, made before the program runs: a statically
+# linked program, a "#!" script whose interpreter is one, and a
+# set-user-ID program of another user (LD_PRELOAD cannot reach them) exit
+# 126 with one line on standard error saying why; an unknown option or a
+# bad option value exits 125; a program that does not exist exits 127
+# with "command not found".  In every case the program does not run and
+# no log is left behind.  The static program is built here with
+# "cc -static"; those cases are not run, with a note, when static libc is
+# not installed; the set-user-ID case needs root (for chown).
+set -eu
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+# refused WANT-STATUS WANT-TEXT ARGS...: mapsample ARGS exits WANT-STATUS
+# before running anything, with one line holding WANT-TEXT on standard
+# error (several lines allowed for usage errors, status 125).
+refused() {
+	want=$1
+	text=$2
+	shift 2
+	rm -f "$tmp/r.log"
+	set +e
+	"$mapsample" -o "$tmp/r.log" "$@" </dev/null >"$tmp/r.out" 2>"$tmp/r.err"
+	rc=$?
+	set -e
+	[ "$rc" = "$want" ] || {
+		show "$tmp/r.err"
+		fail "mapsample $*: exit $rc, expected $want"
+	}
+	grep -q -- "$text" "$tmp/r.err" || {
+		show "$tmp/r.err"
+		fail "mapsample $*: no '$text' on standard error"
+	}
+	[ "$want" = 125 ] || [ "$(wc -l <"$tmp/r.err")" = 1 ] || {
+		show "$tmp/r.err"
+		fail "mapsample $*: more than one line on standard error"
+	}
+	[ ! -s "$tmp/r.out" ] || {
+		show "$tmp/r.out"
+		fail "mapsample $*: the program ran"
+	}
+	[ ! -e "$tmp/r.log" ] || fail "mapsample $*: a log was left behind"
+}
+
+test_static() {
+	printf 'int main(void) { return 0; }\n' >"$tmp/static.c"
+	if ! "${CC:-cc}" -static -o "$tmp/static" "$tmp/static.c" \
+		>"$tmp/cc.err" 2>&1 || ! "$tmp/static"; then
+		echo "note: 'cc -static' does not work here (static libc not" \
+			"installed?); the static-program cases were not run"
+		return 0
+	fi
+	refused 126 "statically linked" -- "$tmp/static"
+	printf '#!%s\necho this script ran\n' "$tmp/static" >"$tmp/script"
+	chmod +x "$tmp/script"
+	refused 126 "statically linked" -- "$tmp/script"
+}
+
+test_setuid() {
+	if [ "$(id -u)" != 0 ] || ! id nobody >/dev/null 2>&1; then
+		echo "note: not root, or no user 'nobody': the set-user-ID case was not run"
+		return 0
+	fi
+	cp "$programs/outerr" "$tmp/suid"
+	chown nobody "$tmp/suid"
+	chmod 4755 "$tmp/suid"
+	refused 126 "set-user-ID" -- "$tmp/suid"
+}
+
+test_usage() {
+	refused 125 "unrecognized option" --no-such-option -- /bin/true
+	refused 125 "give a number" -F 0 -- /bin/true
+	refused 125 "no program given"
+}
+
+test_not_found() {
+	refused 127 "command not found" -- "no-such-program-$$"
+	refused 127 "command not found" -- "$tmp/no-such-program"
+}
+
+need_programs outerr
+test_static
+test_setuid
+test_usage
+test_not_found
+echo "mapsample-launcher: all cases passed"

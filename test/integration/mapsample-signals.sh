@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# mapsample and signals.  A program that dies of SIGSEGV after burning
+# (test/programs/segv) makes mapsample exit 139, and its samples and its
+# "signal 11" exit are in the report.  A program killed with SIGKILL
+# (test/programs/spinforever) makes mapsample exit 137, and the samples
+# taken before the kill are read from chunks that were never sealed.  A
+# program that profiles itself with its own SIGPROF handler and
+# setitimer(ITIMER_PROF) (test/programs/sigprof) still gets its signals,
+# and is still sampled.
+set -eu
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+tmp=$(mktemp -d)
+# a failed SIGKILL case leaves the program spinning: kill it and mapsample
+cleanup() {
+	if [ -n "${bg:-}" ]; then
+		[ ! -s "$tmp/pid" ] || kill -KILL "$(cat "$tmp/pid")" 2>/dev/null || true
+		kill -TERM "$bg" 2>/dev/null || true
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# no core files from the crash cases
+ulimit -c 0 2>/dev/null || true
+
+test_segv() {
+	sample segv -F 1000 -- "$programs/segv" 300
+	[ "$rc" = 139 ] || { show "$tmp/segv.err"; fail "segv: mapsample exited $rc, expected 139"; }
+	report segv
+	n=$(samples segv)
+	[ "$n" -gt 0 ] || { show "$tmp/segv.report"; fail "segv: no samples"; }
+	[ "$(func_self segv burn_before_crash)" -gt 0 ] || {
+		show "$tmp/segv.report"
+		fail "segv: burn_before_crash not in the report"
+	}
+	processes segv >"$tmp/procs"
+	grep -q ' signal 11$' "$tmp/procs" || {
+		show "$tmp/segv.report"
+		fail "segv: the Processes table does not show 'signal 11'"
+	}
+}
+
+test_sigkill() {
+	"$mapsample" -q -F 1000 -o "$tmp/kill.log" -- \
+		"$programs/spinforever" "$tmp/pid" </dev/null >"$tmp/kill.out" \
+		2>"$tmp/kill.err" &
+	bg=$!
+	i=0
+	while [ ! -s "$tmp/pid" ]; do
+		i=$((i + 1))
+		[ "$i" -le 200 ] || fail "sigkill: the program did not start in 20 s"
+		sleep 0.1
+	done
+	sleep 1
+	kill -KILL "$(cat "$tmp/pid")"
+	rc=0
+	wait "$bg" || rc=$?
+	bg=
+	[ "$rc" = 137 ] || { show "$tmp/kill.err"; fail "sigkill: mapsample exited $rc, expected 137"; }
+	report kill
+	n=$(samples kill)
+	[ "$n" -gt 0 ] || { show "$tmp/kill.report"; fail "sigkill: no samples before the kill"; }
+	[ "$(func_self kill burn_forever)" -gt 0 ] || {
+		show "$tmp/kill.report"
+		fail "sigkill: burn_forever not in the report"
+	}
+}
+
+test_sigprof() {
+	sample sigprof -F 1000 -- "$programs/sigprof" 1000
+	[ "$rc" = 0 ] || { show "$tmp/sigprof.out" "$tmp/sigprof.err"; fail "sigprof: mapsample exited $rc"; }
+	calls=$(sed -n 's/^sigprof handler calls: \([0-9]*\)$/\1/p' "$tmp/sigprof.out")
+	# 1 s of CPU: ITIMER_PROF fires on the kernel's tick, 100 to 1000
+	# times (250 here); none if the sampler took the program's signal
+	[ -n "$calls" ] && [ "$calls" -gt 50 ] || {
+		show "$tmp/sigprof.out"
+		fail "sigprof: the program's own SIGPROF handler ran ${calls:-0} times, expected over 50"
+	}
+	report sigprof
+	n=$(samples sigprof)
+	[ "$n" -gt 0 ] || { show "$tmp/sigprof.report"; fail "sigprof: no samples"; }
+	[ "$(func_self sigprof burn_profiled)" -gt 0 ] || {
+		show "$tmp/sigprof.report"
+		fail "sigprof: burn_profiled not in the report"
+	}
+}
+
+need_programs segv spinforever sigprof
+test_segv
+test_sigkill
+test_sigprof
+echo "mapsample-signals: all cases passed"

@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# mapsample on multi-threaded programs.  test/programs/threads8 runs eight
+# threads with the same fixed CPU work: each must be in the Threads table
+# with samples, and their shares must be within 10% of each other
+# ((max - min) / mean <= 0.10), which fails if the sampler misses or
+# favours threads.  test/programs/dlloop dlopens, calls and dlcloses
+# libdlwork 200 times on one thread while two others burn, at 4000 Hz:
+# it must finish (no deadlock between the unwinder and the loader) and
+# dlwork_burn, a function of the dlopened library, must be named in the
+# report with main as its caller.
+set -eu
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+test_threads8() {
+	sample t8 -F 1000 -- "$programs/threads8" 250
+	[ "$rc" = 0 ] || { show "$tmp/t8.err"; fail "threads8: mapsample exited $rc"; }
+	report t8
+	pid=$(processes t8 | awk 'NR == 1 { print $1 }')
+	# the workers: every thread but the main one (tid = pid)
+	threads t8 | awk -v pid="$pid" '$1 == pid && $2 != pid' >"$tmp/workers"
+	nw=$(wc -l <"$tmp/workers")
+	[ "$nw" = 8 ] || {
+		show "$tmp/t8.report"
+		fail "threads8: $nw worker threads in the Threads table, expected 8"
+	}
+	# 0.25 s of CPU each at 1000 Hz: 250 samples each (60 with POSIX
+	# timers, which fire on the 250 Hz tick)
+	awk '{ n++; s += $3; if (n == 1 || $3 < min) min = $3
+		if ($3 > max) max = $3 }
+		END { mean = s / n
+		      printf "min %d max %d mean %.1f spread %.3f\n", min, max,
+			  mean, mean ? (max - min) / mean : 1
+		      exit !(min >= 20 && (max - min) / mean <= 0.10) }' \
+		"$tmp/workers" >"$tmp/spread" || {
+		show "$tmp/t8.report"
+		fail "threads8: worker shares not within 10% of each other: $(cat "$tmp/spread")"
+	}
+	first=$(first_self t8)
+	[ "$first" = worker_burn ] || {
+		show "$tmp/t8.report"
+		fail "threads8: '$first' leads the self table, not worker_burn"
+	}
+}
+
+test_dlopen_loop() {
+	lib=$programs/.libs/libdlwork.so
+	[ -f "$lib" ] || fail "$lib missing: run 'make check' first"
+	set +e
+	timeout 120 "$mapsample" -q -F 4000 -o "$tmp/dl.log" -- \
+		"$programs/dlloop" "$lib" 200 2000 </dev/null >"$tmp/dl.out" \
+		2>"$tmp/dl.err"
+	rc=$?
+	set -e
+	[ "$rc" != 124 ] || fail "dlloop: still running after 120 s (a hang)"
+	[ "$rc" = 0 ] || { show "$tmp/dl.out" "$tmp/dl.err"; fail "dlloop: mapsample exited $rc"; }
+	report dl
+	self=$(func_self dl dlwork_burn)
+	[ "$self" -gt 0 ] || {
+		show "$tmp/dl.report"
+		fail "dlloop: dlwork_burn (in the dlopened library) is not in the report"
+	}
+	report dl --folded
+	grep -q ';main;dlwork_burn [0-9]*$' "$tmp/dl.report" || {
+		show "$tmp/dl.report"
+		fail "dlloop: no stack from main into dlwork_burn"
+	}
+}
+
+need_programs threads8 dlloop
+test_threads8
+test_dlopen_loop
+echo "mapsample-threads: all cases passed"
