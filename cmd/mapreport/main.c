@@ -28,6 +28,24 @@ static void usage(FILE *f)
 		"  -V, --version        print the version\n");
 }
 
+#define PROG "mapreport"
+#define OPTSTRING "Dn:hV"
+
+/* One line for an option getopt refused: which, and where to look. */
+static void bad_option(char **argv, int ind, int opt)
+{
+	const char *arg = argv[ind - 1];
+	if (opt && strchr(OPTSTRING, opt) && opt != ':' && opt != '+')
+		fprintf(stderr, "%s: option %s needs a value; see %s --help\n",
+			PROG, arg, PROG);
+	else if (opt)
+		fprintf(stderr, "%s: unknown option -%c; see %s --help\n", PROG,
+			opt, PROG);
+	else
+		fprintf(stderr, "%s: unknown option %s; see %s --help\n", PROG,
+			arg, PROG);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -41,7 +59,8 @@ int main(int argc, char **argv)
 	int dump = 0, folded = 0, c;
 	const char *folded_path = NULL;
 	unsigned long top = 20;
-	while ((c = getopt_long(argc, argv, "Dn:hV", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, OPTSTRING, lo, NULL)) != -1) {
 		switch (c) {
 		case 'D':
 			dump = 1;
@@ -68,7 +87,7 @@ int main(int argc, char **argv)
 			printf("mapreport %s\n", PACKAGE_VERSION);
 			return 0;
 		default:
-			usage(stderr);
+			bad_option(argv, optind, optopt);
 			return 2;
 		}
 	}

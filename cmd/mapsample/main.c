@@ -197,6 +197,24 @@ static void summary(const char *path, double secs)
 	model_free(&m);
 }
 
+#define PROG "mapsample"
+#define OPTSTRING "+o:F:qhV"
+
+/* One line for an option getopt refused: which, and where to look. */
+static void bad_option(char **argv, int ind, int opt)
+{
+	const char *arg = argv[ind - 1];
+	if (opt && strchr(OPTSTRING, opt) && opt != ':' && opt != '+')
+		fprintf(stderr, "%s: option %s needs a value; see %s --help\n",
+			PROG, arg, PROG);
+	else if (opt)
+		fprintf(stderr, "%s: unknown option -%c; see %s --help\n", PROG,
+			opt, PROG);
+	else
+		fprintf(stderr, "%s: unknown option %s; see %s --help\n", PROG,
+			arg, PROG);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -214,7 +232,8 @@ int main(int argc, char **argv)
 	unsigned long freq = DEFAULT_HZ, depth = 256;
 	int wall = 0, quiet = 0, signo = SIGRTMIN + 4, c;
 	/* '+': stop at the program name, its options are its own */
-	while ((c = getopt_long(argc, argv, "+o:F:qhV", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, OPTSTRING, lo, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -247,7 +266,7 @@ int main(int argc, char **argv)
 			printf("mapsample %s\n", PACKAGE_VERSION);
 			return 0;
 		default:
-			usage(stderr);
+			bad_option(argv, optind, optopt);
 			return EXIT_OWN;
 		}
 	}

@@ -75,7 +75,7 @@ test_setuid() {
 }
 
 test_usage() {
-	refused 125 "unrecognized option" --no-such-option -- /bin/true
+	refused 125 "unknown option --no-such-option; see mapsample --help" --no-such-option -- /bin/true
 	refused 125 "give a number" -F 0 -- /bin/true
 	refused 125 "no program given"
 }
