@@ -40,14 +40,25 @@ static struct tslot *slot_find(int tid)
 	return NULL;
 }
 
+/*
+ * The calling thread's slot, or NULL.  Cached in a thread-local, which is
+ * cleared wherever a thread's slot can change: slot_release() on the
+ * thread itself, and slot_forget_self() in a fork child.  No system call
+ * once cached.  Async-signal-safe.
+ */
 struct tslot *slot_self(void)
 {
 	struct tslot *t = my_slot;
-	if (t && t->tid == (int)sys_gettid())
+	if (t)
 		return t;
 	t = slot_find((int)sys_gettid());
 	my_slot = t;
 	return t;
+}
+
+void slot_forget_self(void)
+{
+	my_slot = NULL;
 }
 
 struct tslot *slot_claim(int tid)

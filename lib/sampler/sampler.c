@@ -408,6 +408,7 @@ void process_after_fork_child(void)
 {
 	/* Only this thread exists now.  Everything mapped from the parent
 	 * belongs to the parent: forget it without sealing. */
+	slot_forget_self();
 	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
 		struct tslot *t = &S.slots[i];
 		if (t->tid == 0)

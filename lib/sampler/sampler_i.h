@@ -155,6 +155,8 @@ MAPS_HIDDEN void sample_handler(int sig, siginfo_t *si, void *uc);
 MAPS_HIDDEN struct tslot *slot_self(void);
 MAPS_HIDDEN struct tslot *slot_claim(int tid);
 MAPS_HIDDEN void slot_release(struct tslot *t);
+/* Drops the calling thread's cached slot (a fork child starts afresh). */
+MAPS_HIDDEN void slot_forget_self(void);
 /* Waits until the owner of t is out of its handler, then keeps it out. */
 MAPS_HIDDEN void slot_quiesce(struct tslot *t);
 MAPS_HIDDEN void sample_warm_up(void);
