@@ -316,7 +316,20 @@ static int do_skip(maplog *p)
 	consume(p, a);
 	p->skip -= a;
 	if (p->fd != MAPLOG_FD_NONE && !p->ended) {
-		/* seek over holes instead of reading them */
+		/* seek over holes instead of reading them, but not past the
+		 * end: the stream ends where the file does */
+		struct stat st;
+		off_t here = lseek(p->fd, 0, SEEK_CUR);
+		if (here >= 0 && fstat(p->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (uint64_t)(st.st_size - here) <= p->skip &&
+		    st.st_size >= here) {
+			p->st.st_bytes += (uint64_t)(st.st_size - here);
+			p->boff = (uint64_t)(st.st_size - p->fd_start);
+			p->bpos = p->bend = 0;
+			p->skip = 0;
+			p->ended = 1;
+			return 0;
+		}
 		off_t at = lseek(p->fd, (off_t)p->skip, SEEK_CUR);
 		if (at >= 0) {
 			p->st.st_bytes += p->skip;
@@ -484,8 +497,12 @@ static int add_stack(maplog *p, struct in *r)
 		p->s_n = nn;
 		p->s_cap = cap;
 	}
+	/* A STACK record of a few bytes may copy thousands of its base's
+	 * frames: bound what one chunk can make the reader hold, to its
+	 * payload size plus 1 Mi frames (8 MiB), far above what the sampler
+	 * writes (at most nslots/2 stacks of at most 512 frames). */
 	size_t need = p->fr_used + n + keep;
-	if (need > UINT32_MAX)
+	if (need > UINT32_MAX || need > (size_t)p->c_used + MAPLOG_CHUNK_FRAMES)
 		return MAPS_EBADRECORD;
 	if (need > p->fr_cap) {
 		size_t cap = p->fr_cap ? p->fr_cap : 4096;
@@ -829,7 +846,10 @@ static int chunk_begin(maplog *p, struct maplog_ev *ev)
 		consume(p, a);
 		if (i == a) /* only unused zero space remains */
 			return ret_eof(p, ev, 0, 0, 0, at + a);
-		return ret_eof(p, ev, 1, a, MAPLOG_CHUNK_HEADER_SIZE - a, at);
+		/* a cut-off chunk header: it starts where the zeros end, which
+		 * does not depend on how the bytes arrived */
+		return ret_eof(p, ev, 1, a - i, MAPLOG_CHUNK_HEADER_SIZE - (a - i),
+			       at + i);
 	}
 	const uint8_t *h = p->buf + p->bpos;
 	if (maplog_ld64(h) == 0) {

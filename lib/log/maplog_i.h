@@ -66,6 +66,8 @@
 /* Limits a reader enforces so that damage cannot make it allocate wildly */
 #define MAPLOG_MAX_FRAMES 4096u    /* frames in one stack */
 #define MAPLOG_MAX_ARGC 65536u     /* arguments in an initialize record */
+#define MAPLOG_CHUNK_FRAMES (1u << 20) /* stack frames one chunk may make a
+                                          reader hold beyond its size */
 
 /* ---- little-endian loads and stores (async-signal-safe) ---- */
 static inline uint16_t maplog_ld16(const uint8_t *p)
