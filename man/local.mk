@@ -2,3 +2,4 @@
 # Man pages, mdoc(7).  The C programs in their EXAMPLES sections are built
 # and run by test/integration/man-examples.sh.
 dist_man_MANS += man/maplog.3 man/mapsample-log.5 man/mapreport.1 man/mapsample.1
+dist_man_MANS += man/mapsample-metrics.5

@@ -10,6 +10,9 @@
  * these headers.  The file names, type names and declarations are the
  * documented ones; this text is mapsample's own.
  *
+ * <time.h> is included besides the documented <stdint.h>: struct timespec
+ * is used by the headers that include this one.
+ *
  * Besides the two documented handle types, this header holds the macros
  * the other headers of the interface use on their declarations:
  *   MAPSAMPLE_PLUGIN_API   default symbol visibility, so that the profiler
@@ -29,6 +32,16 @@
 #define ALLINEA_METRIC_PLUGIN_TYPES_H
 
 #include <stdint.h>
+#include <time.h>
+
+/* struct timespec is part of the API (getters, allinea_get_current_time()),
+ * but <time.h> defines it only for C11 and POSIX compilations.  With
+ * glibc, define it for strict C89/C99 compilations (-std=c99) too. */
+#if defined(__has_include)
+#if __has_include(<bits/types/struct_timespec.h>)
+#include <bits/types/struct_timespec.h>
+#endif
+#endif
 
 #if defined(__GNUC__) && __GNUC__ >= 4
 #define MAPSAMPLE_PLUGIN_API __attribute__((visibility("default")))

@@ -32,3 +32,11 @@ EXTRA_DIST += test/integration/mapsample-lib.sh \
 	test/integration/mapsample-launcher.sh \
 	test/integration/mapsample-exports.sh \
 	test/integration/mapsample-rate.sh
+
+# The public plugin headers (lib/include/allinea_*.h): the reference's
+# custom1.c and the template example compile against them through
+# pkg-config (the build tree's mapsample-plugin-uninstalled.pc, then the
+# installed mapsample-plugin.pc), with the documented types.
+TESTS += test/integration/plugin-headers.sh
+EXTRA_DIST += test/integration/plugin-headers.sh
+AM_TESTS_ENVIRONMENT += PLUGIN_HEADERS_CC='$(CC)'; export PLUGIN_HEADERS_CC;

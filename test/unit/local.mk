@@ -22,3 +22,28 @@ test_unit_test_crc32c_SOURCES = test/unit/test_crc32c.c
 test_unit_test_crc32c_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_crc32c_LDADD = lib/log/libmaplog_core.la $(CHECK_LIBS)
 TESTS += test/unit/test_crc32c
+
+# lib/metricdef: metric definition files, every rule and message, the
+# search path, and the library checks against test/plugins/libtemplate1.so
+# (the template example plugin, built as a module: -export-dynamic gives
+# it the test's stubs of the plugin API, as the sampler would).
+check_PROGRAMS += test/unit/test_metricdef
+test_unit_test_metricdef_SOURCES = test/unit/test_metricdef.c
+test_unit_test_metricdef_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DABS_TOP_SRCDIR='"$(abs_top_srcdir)"' \
+	-DABS_TOP_BUILDDIR='"$(abs_top_builddir)"'
+test_unit_test_metricdef_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_metricdef_LDFLAGS = $(AM_LDFLAGS) -export-dynamic
+test_unit_test_metricdef_LDADD = lib/metricdef/libmetricdef.la $(CHECK_LIBS)
+EXTRA_test_unit_test_metricdef_DEPENDENCIES = test/plugins/libtemplate1.la
+TESTS += test/unit/test_metricdef
+
+# The template example plugin: no -fvisibility=hidden, as plugin authors
+# build them; -rpath makes libtool build it shared.
+check_LTLIBRARIES += test/plugins/libtemplate1.la
+test_plugins_libtemplate1_la_SOURCES = test/plugins/template1.c
+test_plugins_libtemplate1_la_CFLAGS = $(WARN_CFLAGS)
+test_plugins_libtemplate1_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+EXTRA_DIST += test/plugins/README test/plugins/custom1.c \
+	test/plugins/custom1.xml test/plugins/template1.xml
