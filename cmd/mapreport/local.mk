@@ -8,7 +8,11 @@ lib_report_libreport_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS)
 lib_report_libreport_la_LIBADD = lib/log/libmaplog_core.la $(LIBDW_LIBS) \
 	$(LIBELF_LIBS) $(IBERTY_LIBS)
 
+# lib/common: what the CLIs share.
+noinst_LTLIBRARIES += lib/common/libcli.la
+lib_common_libcli_la_SOURCES = lib/common/cli.c lib/common/cli.h
+
 # cmd/mapreport: the CLI.
 bin_PROGRAMS += cmd/mapreport/mapreport
 cmd_mapreport_mapreport_SOURCES = cmd/mapreport/main.c
-cmd_mapreport_mapreport_LDADD = lib/report/libreport.la
+cmd_mapreport_mapreport_LDADD = lib/report/libreport.la lib/common/libcli.la

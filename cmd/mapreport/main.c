@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cli.h"
 #include "config.h"
 #include "report/analyze.h"
 #include "report/model.h"
@@ -30,21 +31,6 @@ static void usage(FILE *f)
 
 #define PROG "mapreport"
 #define OPTSTRING "Dn:hV"
-
-/* One line for an option getopt refused: which, and where to look. */
-static void bad_option(char **argv, int ind, int opt)
-{
-	const char *arg = argv[ind - 1];
-	if (opt && strchr(OPTSTRING, opt) && opt != ':' && opt != '+')
-		fprintf(stderr, "%s: option %s needs a value; see %s --help\n",
-			PROG, arg, PROG);
-	else if (opt)
-		fprintf(stderr, "%s: unknown option -%c; see %s --help\n", PROG,
-			opt, PROG);
-	else
-		fprintf(stderr, "%s: unknown option %s; see %s --help\n", PROG,
-			arg, PROG);
-}
 
 int main(int argc, char **argv)
 {
@@ -87,7 +73,7 @@ int main(int argc, char **argv)
 			printf("mapreport %s\n", PACKAGE_VERSION);
 			return 0;
 		default:
-			bad_option(argv, optind, optopt);
+			cli_bad_option(PROG, OPTSTRING, argv, optind, optopt);
 			return 2;
 		}
 	}

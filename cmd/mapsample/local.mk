@@ -6,4 +6,5 @@ lib_launch_liblaunch_la_SOURCES = lib/launch/target.c lib/launch/target.h
 # cmd/mapsample: the launcher.
 bin_PROGRAMS += cmd/mapsample/mapsample
 cmd_mapsample_mapsample_SOURCES = cmd/mapsample/main.c
-cmd_mapsample_mapsample_LDADD = lib/launch/liblaunch.la lib/report/libreport.la
+cmd_mapsample_mapsample_LDADD = lib/launch/liblaunch.la lib/report/libreport.la \
+	lib/common/libcli.la

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cli.h"
 #include "config.h"
 #include "launch/target.h"
 #include "log/maplog_i.h"
@@ -200,21 +201,6 @@ static void summary(const char *path, double secs)
 #define PROG "mapsample"
 #define OPTSTRING "+o:F:qhV"
 
-/* One line for an option getopt refused: which, and where to look. */
-static void bad_option(char **argv, int ind, int opt)
-{
-	const char *arg = argv[ind - 1];
-	if (opt && strchr(OPTSTRING, opt) && opt != ':' && opt != '+')
-		fprintf(stderr, "%s: option %s needs a value; see %s --help\n",
-			PROG, arg, PROG);
-	else if (opt)
-		fprintf(stderr, "%s: unknown option -%c; see %s --help\n", PROG,
-			opt, PROG);
-	else
-		fprintf(stderr, "%s: unknown option %s; see %s --help\n", PROG,
-			arg, PROG);
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -266,7 +252,7 @@ int main(int argc, char **argv)
 			printf("mapsample %s\n", PACKAGE_VERSION);
 			return 0;
 		default:
-			bad_option(argv, optind, optopt);
+			cli_bad_option(PROG, OPTSTRING, argv, optind, optopt);
 			return EXIT_OWN;
 		}
 	}

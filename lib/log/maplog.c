@@ -469,6 +469,24 @@ static int scratch_for(maplog *p, size_t len)
 	return 0;
 }
 
+/* Room for one more stack id; 0 or MAPS_ENOMEM. */
+static int stack_room(maplog *p)
+{
+	if (p->s_count < p->s_cap)
+		return 0;
+	uint32_t cap = p->s_cap ? p->s_cap * 2 : 256;
+	uint32_t *o = realloc(p->s_off, cap * sizeof(*o));
+	if (!o)
+		return MAPS_ENOMEM;
+	p->s_off = o;
+	uint32_t *nn = realloc(p->s_n, cap * sizeof(*nn));
+	if (!nn)
+		return MAPS_ENOMEM;
+	p->s_n = nn;
+	p->s_cap = cap;
+	return 0;
+}
+
 /* STACK body: base id (0: none), frames dropped from base's leaf end,
  * n new frames (zigzag deltas, the first from the previous STACK's leaf).
  * The stack is the new frames followed by base[drop..]. */
@@ -485,18 +503,8 @@ static int add_stack(maplog *p, struct in *r)
 	uint64_t keep = bn - drop;
 	if (n + keep > MAPLOG_MAX_FRAMES || n > (uint64_t)(r->e - r->p))
 		return MAPS_EBADRECORD;
-	if (p->s_count == p->s_cap) {
-		uint32_t cap = p->s_cap ? p->s_cap * 2 : 256;
-		uint32_t *o = realloc(p->s_off, cap * sizeof(*o));
-		if (!o)
-			return MAPS_ENOMEM;
-		p->s_off = o;
-		uint32_t *nn = realloc(p->s_n, cap * sizeof(*nn));
-		if (!nn)
-			return MAPS_ENOMEM;
-		p->s_n = nn;
-		p->s_cap = cap;
-	}
+	if (stack_room(p))
+		return MAPS_ENOMEM;
 	/* A STACK record of a few bytes may copy thousands of its base's
 	 * frames: bound what one chunk can make the reader hold, to its
 	 * payload size plus 1 Mi frames (8 MiB), far above what the sampler
@@ -539,18 +547,8 @@ static int add_stack(maplog *p, struct in *r)
  * that the ids after it still match; samples naming it are damage. */
 static void add_void_stack(maplog *p)
 {
-	if (p->s_count == p->s_cap) {
-		uint32_t cap = p->s_cap ? p->s_cap * 2 : 256;
-		uint32_t *o = realloc(p->s_off, cap * sizeof(*o));
-		if (!o)
-			return;
-		p->s_off = o;
-		uint32_t *nn = realloc(p->s_n, cap * sizeof(*nn));
-		if (!nn)
-			return;
-		p->s_n = nn;
-		p->s_cap = cap;
-	}
+	if (stack_room(p))
+		return;
 	p->s_off[p->s_count] = 0;
 	p->s_n[p->s_count] = VOID_STACK;
 	p->s_count++;
