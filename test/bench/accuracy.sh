@@ -42,6 +42,9 @@ random.seed(3)
 w = ["".join(random.choice("abcdefghij") for _ in range(random.randint(2, 8))) for _ in range(3000)]
 print("\n".join(" ".join(random.choice(w) for _ in range(8)) for _ in range(300000)))' >"$tmp/in.txt"
 
+# the same work in both runs: no per-process hash randomization
+export PYTHONHASHSEED=0
+
 cmdline() {
 	case $1 in
 	python) echo "$py $tmp/work.py" ;;

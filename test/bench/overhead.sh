@@ -67,6 +67,9 @@ SELECT count(*), sum(c), max(b) FROM t WHERE a % 7 = 3;
 SELECT b, count(*) FROM t GROUP BY substr(b, 1, 2) ORDER BY 2 DESC LIMIT 3;
 SQL
 
+# the same work in every run: no per-process hash randomization
+export PYTHONHASHSEED=0
+
 cmdline() {
 	case $1 in
 	xz) echo "xz -9 -T1 -c $tmp/in.txt" ;;
