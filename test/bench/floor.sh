@@ -42,5 +42,5 @@ for m in signal unwind mapsample; do
 	eval "us_$m=$us"
 	printf '%-10s %10.4f %9s %12s\n' $m "$t" "$n" "$us"
 done
-ratio=$(awk -v a="$us_mapsample" -v f="$us_unwind" 'BEGIN {printf "%.2f", f > 0 ? a/f : 0}')
+ratio=$(awk -v a="$us_mapsample" -v f="$us_unwind" 'BEGIN {printf "%.2f", (f > 0 ? a/f : 0)}')
 echo "floor: signal=${us_signal}us unwind=${us_unwind}us mapsample=${us_mapsample}us ratio_to_floor=${ratio} (target <= 1.15)"
