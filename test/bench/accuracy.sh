@@ -56,7 +56,9 @@ for w in $workloads; do
 	cmd=$(cmdline "$w")
 	"$ms" -q -F "$rate" -o "$tmp/$w.maplog" -- $cmd >/dev/null
 	"$mr" --folded "$tmp/$w.maplog" >"$tmp/$w.folded" 2>/dev/null
-	perf record -q -F "$rate" -o "$tmp/$w.perf" -- $cmd >/dev/null 2>&1
+	# -g: a sample taken in the kernel is charged to the user code that
+	# entered it, as mapsample's CPU clock (user + system) charges it
+	perf record -q -g -F "$rate" -o "$tmp/$w.perf" -- $cmd >/dev/null 2>&1
 	perf script -i "$tmp/$w.perf" --show-mmap-events -F comm,pid,ip,sym,dso \
 		>"$tmp/$w.script" 2>/dev/null
 	echo "== $w: $(echo "$cmd" | sed "s|$tmp/||g") at $rate Hz"
@@ -78,29 +80,45 @@ for line in open(sys.argv[1]):
         leaf = '%s+0x%x' % (norm_dso(m.group(1)), int(m.group(2), 16))
     ms[leaf] += int(n)
 
-# perf: samples, with mmaps to turn unnamed addresses into file offsets
+# perf: samples (a header line, then the call chain, leaf first, one
+# frame a line); each is charged to its first frame outside the kernel;
+# mmaps turn unnamed addresses into file offsets
 maps = collections.defaultdict(list)
 pf = collections.Counter()
 mm = re.compile(r'PERF_RECORD_MMAP2? (\d+)/\d+: \[0x([0-9a-f]+)\(0x([0-9a-f]+)\) @ (?:0x)?([0-9a-f]+)[^\]]*\]: \S+ (\S+)')
-sm = re.compile(r'^\s*\S+\s+(\d+)\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$')
+hm = re.compile(r'^\S.*?\s(\d+)\s*$')
+fm = re.compile(r'^\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$')
+
+def charge(pid, frames):
+    for ip, sym, dso in frames:
+        if dso.startswith('[kernel') or dso == '[unknown]' and int(ip, 16) >= 1 << 63:
+            continue
+        sym = re.sub(r'\+0x[0-9a-f]+$', '', sym)
+        if sym == '[unknown]' and dso.startswith('/'):
+            # call-chain addresses come file-relative already
+            sym = '%s+0x%x' % (norm_dso(dso), int(ip, 16))
+        pf[sym] += 1
+        return
+
+pid, frames = None, []
 for line in open(sys.argv[2]):
     m = mm.search(line)
     if m:
-        pid, start, ln, pg, path = m.groups()
-        maps[pid].append((int(start, 16), int(ln, 16), int(pg, 16), path))
+        p_, start, ln, pg, path = m.groups()
+        maps[p_].append((int(start, 16), int(ln, 16), int(pg, 16), path))
         continue
-    m = sm.match(line)
-    if not m:
+    m = fm.match(line)
+    if m and pid is not None:
+        frames.append(m.groups())
         continue
-    pid, ip, sym, dso = m.groups()
-    sym = re.sub(r'\+0x[0-9a-f]+$', '', sym)
-    if sym == '[unknown]':
-        ipv = int(ip, 16)
-        for start, ln, pg, path in reversed(maps[pid]):
-            if start <= ipv < start + ln:
-                sym = '%s+0x%x' % (norm_dso(path), ipv - start + pg)
-                break
-    pf[sym] += 1
+    if pid is not None and frames:
+        charge(pid, frames)
+    pid, frames = None, []
+    m = hm.match(line)
+    if m:
+        pid = m.group(1)
+if pid is not None and frames:
+    charge(pid, frames)
 
 tm, tp = sum(ms.values()), sum(pf.values())
 print('  samples: mapsample %d, perf %d' % (tm, tp))
