@@ -512,7 +512,8 @@ static int add_stack(maplog *p, struct in *r)
 	size_t need = p->fr_used + n + keep;
 	if (need > UINT32_MAX || need > (size_t)p->c_used + MAPLOG_CHUNK_FRAMES)
 		return MAPS_EBADRECORD;
-	if (need > p->fr_cap) {
+	if (need > p->fr_cap || !p->fr) {
+		/* allocated even for an empty stack: no arithmetic on NULL */
 		size_t cap = p->fr_cap ? p->fr_cap : 4096;
 		while (cap < need)
 			cap *= 2;

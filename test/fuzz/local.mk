@@ -1,1 +1,105 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# Fuzzing the log parser.  test/fuzz/replay runs the fuzz target over the
+# seed corpus in every `make check`, with any compiler.  With
+# `configure CC=clang --enable-fuzzing`, test/fuzz/fuzz_maplog is the
+# libFuzzer binary: the parser sources are compiled into it so that they
+# carry coverage instrumentation; test/fuzz/run-fuzz.sh runs it for CI.
+# `make fuzz-seeds` regenerates the committed seeds with test/fuzz/mkseeds.
+
+check_PROGRAMS += test/fuzz/replay test/fuzz/mkseeds
+TESTS += test/fuzz/replay
+# Reproducers of parser bugs not fixed yet: replay reports them without
+# failing.  Take each off once the fix is in (replay says when it passes).
+FUZZ_KNOWN_BUGS =
+AM_TESTS_ENVIRONMENT += FUZZ_KNOWN_BUGS='$(FUZZ_KNOWN_BUGS)'; \
+	export FUZZ_KNOWN_BUGS;
+test_fuzz_replay_SOURCES = test/fuzz/replay.c test/fuzz/fuzz_maplog.c
+test_fuzz_replay_LDADD = lib/log/libmaplog_core.la
+
+test_fuzz_mkseeds_SOURCES = test/fuzz/mkseeds.c
+test_fuzz_mkseeds_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test/common
+test_fuzz_mkseeds_LDADD = test/common/liblogsynth.la
+
+if FUZZING
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
+noinst_PROGRAMS += test/fuzz/fuzz_maplog
+test_fuzz_fuzz_maplog_SOURCES = test/fuzz/fuzz_maplog.c lib/log/maplog.c \
+	lib/log/crc32c.c lib/log/maps_error.c lib/log/mapwrite.c
+test_fuzz_fuzz_maplog_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_MAPLOG_MUTATOR
+test_fuzz_fuzz_maplog_CFLAGS = $(AM_CFLAGS) -g -fno-omit-frame-pointer \
+	-fsanitize=fuzzer-no-link $(FUZZ_SAN)
+test_fuzz_fuzz_maplog_LDFLAGS = -fsanitize=fuzzer $(FUZZ_SAN)
+endif
+
+FUZZ_CORPUS = \
+	test/fuzz/corpus/maplog/crash-empty-first-stack-null-offset \
+	test/fuzz/corpus/maplog/crash-feed-frees-map-in-buildid \
+	test/fuzz/corpus/maplog/crash-file-lseek-past-end \
+	test/fuzz/corpus/maplog/crash-pieces-move-eof-in-zero-space \
+	test/fuzz/corpus/maplog/crash-pieces-move-truncated-eof \
+	test/fuzz/corpus/maplog/crash-stack-copies-amplify-memory \
+	test/fuzz/corpus/maplog/damaged-file-header-crc \
+	test/fuzz/corpus/maplog/damaged-flip-chunk-header \
+	test/fuzz/corpus/maplog/damaged-flip-open-payload \
+	test/fuzz/corpus/maplog/damaged-flip-sealed-payload \
+	test/fuzz/corpus/maplog/damaged-garbage-between-chunks \
+	test/fuzz/corpus/maplog/damaged-magic \
+	test/fuzz/corpus/maplog/damaged-open-truncated \
+	test/fuzz/corpus/maplog/damaged-truncated \
+	test/fuzz/corpus/maplog/damaged-truncated-chunk-header \
+	test/fuzz/corpus/maplog/damaged-truncated-in-header \
+	test/fuzz/corpus/maplog/damaged-used-over-capacity \
+	test/fuzz/corpus/maplog/damaged-version \
+	test/fuzz/corpus/maplog/raw-all-records \
+	test/fuzz/corpus/maplog/raw-frame-limit \
+	test/fuzz/corpus/maplog/raw-gaps-and-slack \
+	test/fuzz/corpus/maplog/raw-open-used-past-end \
+	test/fuzz/corpus/maplog/raw-record-errors \
+	test/fuzz/corpus/maplog/synth-all-types \
+	test/fuzz/corpus/maplog/synth-data-offset-4096 \
+	test/fuzz/corpus/maplog/synth-deep-stacks \
+	test/fuzz/corpus/maplog/synth-multiproc-1k-chunks \
+	test/fuzz/corpus/maplog/synth-no-dedup \
+	test/fuzz/corpus/maplog/synth-open-chunks \
+	test/fuzz/corpus/maplog/synth-tiny
+EXTRA_DIST += test/fuzz/run-fuzz.sh $(FUZZ_CORPUS)
+
+# Rewrites the seeds in the source tree; review the diff before committing.
+fuzz-seeds: test/fuzz/mkseeds$(EXEEXT)
+	$(MKDIR_P) $(srcdir)/test/fuzz/corpus/maplog
+	test/fuzz/mkseeds $(srcdir)/test/fuzz/corpus/maplog
+.PHONY: fuzz-seeds
+
+# The metric definition parser (lib/metricdef): test/fuzz/replay_metricdef
+# runs fuzz_metricdef.c over test/fuzz/corpus/metricdef in every make check
+# (replay-metricdef.sh names that corpus); with --enable-fuzzing,
+# test/fuzz/fuzz_metricdef is its libFuzzer binary.
+check_PROGRAMS += test/fuzz/replay_metricdef
+TESTS += test/fuzz/replay-metricdef.sh
+test_fuzz_replay_metricdef_SOURCES = test/fuzz/replay.c \
+	test/fuzz/fuzz_metricdef.c
+test_fuzz_replay_metricdef_LDADD = lib/metricdef/libmetricdef.la
+if FUZZING
+noinst_PROGRAMS += test/fuzz/fuzz_metricdef
+test_fuzz_fuzz_metricdef_SOURCES = test/fuzz/fuzz_metricdef.c \
+	lib/metricdef/metricdef.c lib/metricdef/colour.c \
+	lib/metricdef/search.c lib/metricdef/check.c
+test_fuzz_fuzz_metricdef_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DPKGDATADIR='"$(pkgdatadir)"'
+test_fuzz_fuzz_metricdef_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS) -g \
+	-fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+test_fuzz_fuzz_metricdef_LDFLAGS = -fsanitize=fuzzer $(FUZZ_SAN)
+test_fuzz_fuzz_metricdef_LDADD = $(EXPAT_LIBS) -ldl
+endif
+FUZZ_METRICDEF_CORPUS = \
+	test/fuzz/corpus/metricdef/colour-hex9 \
+	test/fuzz/corpus/metricdef/colour-rgb \
+	test/fuzz/corpus/metricdef/colours-one-line.xml \
+	test/fuzz/corpus/metricdef/errors-everything.xml \
+	test/fuzz/corpus/metricdef/errors-not-well-formed.xml \
+	test/fuzz/corpus/metricdef/errors-root.xml \
+	test/fuzz/corpus/metricdef/valid-arm-extensions.xml \
+	test/fuzz/corpus/metricdef/valid-custom1.xml \
+	test/fuzz/corpus/metricdef/valid-full.xml \
+	test/fuzz/corpus/metricdef/valid-template1.xml
+EXTRA_DIST += test/fuzz/replay-metricdef.sh $(FUZZ_METRICDEF_CORPUS)
