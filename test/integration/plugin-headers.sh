@@ -84,9 +84,13 @@ case_pkgconfig() {
 		show "$tmp/pc.err"
 		return
 	fi
-	# without the trailing blank pkg-config prints
+	# without the trailing blank pkg-config prints; the path may be
+	# spelt through ".." (as in make distcheck's VPATH build): compare
+	# the directories it names
 	cflags=${cflags% }
-	if [ "$cflags" = "-I$incdir" ]; then
+	dir=${cflags#-I}
+	if [ "${cflags%%[!-I]*}" = "-I" ] && [ -d "$dir" ] &&
+		[ "$(cd "$dir" && pwd -P)" = "$(cd "$incdir" && pwd -P)" ]; then
 		pass "pkg-config --cflags mapsample-plugin: $cflags"
 	else
 		fail "pkg-config --cflags mapsample-plugin: '$cflags'," \
