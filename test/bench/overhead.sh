@@ -41,6 +41,8 @@ with open(sys.argv[1], 'w') as f:
         f.write(' '.join(random.choice(words) for _ in range(6)) + '\n')
 PY
 head -c 12000000 "$tmp/in.txt" >"$tmp/in12.txt"
+head -c 4000000 "$tmp/in.txt" >"$tmp/in4.txt"
+head -c 8000000 "$tmp/in.txt" >"$tmp/in8.txt"
 cat >"$tmp/work.py" <<'PY'
 def fib(n):
     return n if n < 2 else fib(n - 1) + fib(n - 2)
@@ -72,8 +74,8 @@ export PYTHONHASHSEED=0
 
 cmdline() {
 	case $1 in
-	xz) echo "xz -9 -T1 -c $tmp/in.txt" ;;
-	xz2) echo "xz -9 -T2 -c $tmp/in.txt" ;;
+	xz) echo "xz -9 -T1 -c $tmp/in4.txt" ;;
+	xz2) echo "xz -9 -T2 --block-size=2MiB -c $tmp/in8.txt" ;;
 	bzip2) echo "bzip2 -9 -c $tmp/in12.txt" ;;
 	python) echo "$py $tmp/work.py" ;;
 	sqlite) echo "sqlite3 :memory: -init $tmp/work.sql .quit" ;;
