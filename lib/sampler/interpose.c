@@ -74,7 +74,7 @@ static int (*real___libc_start_main)(main_fn, int, char **, void (*)(void),
 static const char *const ours[] = {
 	"MAPSAMPLE_OUTPUT",   "MAPSAMPLE_FREQUENCY", "MAPSAMPLE_WALL",
 	"MAPSAMPLE_MAX_DEPTH", "MAPSAMPLE_SIGNAL",   "MAPSAMPLE_CHUNK_SIZE",
-	"MAPSAMPLE_IMAGE",    "LD_PRELOAD",
+	"MAPSAMPLE_IMAGE",    "LD_PRELOAD",          "MAPSAMPLE_TIMER",
 };
 #define NOURS (sizeof(ours) / sizeof(ours[0]))
 /* Their values at start-up: the program may clear its environment
@@ -221,7 +221,7 @@ MAPS_EXPORT pid_t fork(void)
  * The environment a new image gets: the program's, with our variables
  * and LD_PRELOAD put back if the program dropped them.  Built on the
  * caller's stack (the caller may be a vfork child): out has room for
- * n + 8 entries, buf for the strings we add.
+ * n + NOURS + 1 entries, buf for the strings we add.
  */
 static int env_count(char *const *envp)
 {
@@ -235,7 +235,7 @@ static void env_build(char *const *envp, char **out, char *buf, size_t blen)
 {
 	const size_t nours = NOURS;
 	int k = 0;
-	int have[8] = {0};
+	int have[NOURS] = {0};
 	for (int i = 0; envp && envp[i]; i++) {
 		for (size_t j = 0; j < nours; j++) {
 			size_t l = strlen(ours[j]);
@@ -264,7 +264,7 @@ static void env_build(char *const *envp, char **out, char *buf, size_t blen)
 
 #define WITH_ENV(envp, newenv)                                              \
 	int n_ = env_count(envp);                                           \
-	char *newenv[n_ < 4096 ? n_ + 9 : 1];                               \
+	char *newenv[n_ < 4096 ? n_ + NOURS + 1 : 1];                       \
 	char ebuf_[n_ < 4096 ? 8192 : 1];                                   \
 	char *const *use_##newenv = envp;                                   \
 	if (n_ < 4096) {                                                    \

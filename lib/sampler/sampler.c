@@ -61,7 +61,7 @@ static int read_config(void)
 	if (!out || !*out || strlen(out) >= sizeof(S.cfg.path))
 		return -1;
 	strcpy(S.cfg.path, out);
-	S.cfg.freq = env_u64("MAPSAMPLE_FREQUENCY", 1000, 1, 100000);
+	S.cfg.freq = env_u64("MAPSAMPLE_FREQUENCY", 250, 1, 100000);
 	S.cfg.wall = (int)env_u64("MAPSAMPLE_WALL", 0, 0, 1);
 	S.cfg.depth = (unsigned)env_u64("MAPSAMPLE_MAX_DEPTH", 256, 1,
 					 SAMPLER_MAX_DEPTH);
@@ -71,6 +71,18 @@ static int read_config(void)
 			      64 << 10, 16 << 20);
 	S.cfg.chunk_size = (uint32_t)((cs + 4095) & ~4095ull);
 	S.period_ns = 1000000000u / S.cfg.freq;
+	/* Up to the scheduler tick rate (250 Hz on common kernels) a POSIX
+	 * CPU-time timer gets the rate asked for and rides the tick, which
+	 * happens anyway; a perf task-clock event costs an extra timer
+	 * interrupt per sample, which is dear in virtual machines.  Above
+	 * it, only the perf event keeps the rate. */
+	const char *tk = getenv("MAPSAMPLE_TIMER");
+	if (tk && strcmp(tk, "posix") == 0)
+		S.cfg.force_posix = 1;
+	else if (tk && strcmp(tk, "perf") == 0)
+		S.cfg.force_posix = 0;
+	else
+		S.cfg.force_posix = S.cfg.freq <= SAMPLER_TICK_HZ;
 	return 0;
 }
 

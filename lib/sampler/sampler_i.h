@@ -42,6 +42,7 @@
 #define SAMPLER_MAX_DEPTH 512
 #define SAMPLER_DEFAULT_CHUNK (256u << 10)
 #define SAMPLER_SPARES 4
+#define SAMPLER_TICK_HZ 250  /* up to this rate: POSIX CPU timers */
 
 enum timer_kind {
 	TK_NONE = 0,
@@ -77,6 +78,7 @@ struct sampler_cfg {
 	unsigned depth;          /* stack depth cap */
 	int signo;               /* sampling signal */
 	uint32_t chunk_size;
+	int force_posix;         /* POSIX CPU timers, not perf events */
 	char path[4096];         /* log file */
 };
 

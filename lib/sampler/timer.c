@@ -114,7 +114,7 @@ int timer_arm(struct tslot *t)
 	if (t->armed)
 		return 0;
 	int rc = -1;
-	if (!S.cfg.wall && S.tk != TK_POSIX)
+	if (!S.cfg.wall && S.tk != TK_POSIX && !S.cfg.force_posix)
 		rc = arm_perf(t);
 	if (rc)
 		rc = arm_posix(t);
