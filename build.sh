@@ -19,7 +19,7 @@ top=$(cd "$(dirname "$0")" && pwd)
 mode=${1:-}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-deps="autoconf automake libtool pkg-config make gcc libexpat1-dev libunwind-dev check libdw-dev libelf-dev libiberty-dev"
+deps="autoconf automake libtool pkg-config make gcc libc6-dev libexpat1-dev libunwind-dev check libdw-dev libelf-dev libiberty-dev"
 
 die() {
 	echo "build.sh: $*" >&2
@@ -86,7 +86,7 @@ asan)
 		make -C "$top/build/asan" -j"$jobs" check
 	;;
 fuzz)
-	install_deps $deps clang
+	install_deps $deps clang libclang-rt-14-dev
 	configure_in "$top/build/fuzz" CC=clang --enable-fuzzing CFLAGS="-O1 -g"
 	make -C "$top/build/fuzz" -j"$jobs" test/fuzz/fuzz_maplog
 	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" "${2:-1000000}"
