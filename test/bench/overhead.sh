@@ -8,7 +8,7 @@
 # Reports, per workload and configuration: overhead against bare, samples
 # per CPU-second achieved, microseconds per sample and log bytes per sample.
 #
-#   test/bench/overhead.sh [BUILD_DIR] [ROUNDS] [WORKLOADS...]
+#   [CONFIGS="bare ms250 ..."] test/bench/overhead.sh [BUILD_DIR] [ROUNDS] [WORKLOADS...]
 #
 # Workloads: xz (xz -9), bzip2 (bzip2 -9), python (pure-Python loop),
 # sqlite (inserts and aggregates), xz2 (xz -9 -T2, two threads).
@@ -131,6 +131,8 @@ median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+
 configs="bare ms250 ms1000"
 [ -n "$gplib" ] && configs="$configs gp1000"
 command -v perf >/dev/null && configs="$configs perf1000"
+# CONFIGS="bare ms250 gp1000" measures a subset (bare must be in it)
+configs=${CONFIGS:-$configs}
 echo "rounds=$rounds configs: $configs"
 for w in $workloads; do
 	for r in $(seq "$rounds"); do
