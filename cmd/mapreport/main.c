@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 			}
 		}
 		if (!folded || folded_path) {
-			report_text(&m, stdout, 0);
+			report_text(&m, stdout);
 			report_functions(&a, &m, stdout, (unsigned)top);
 		}
 		const char *const *lines;

@@ -60,7 +60,6 @@ void model_free(struct model *m)
 	free(m->procs);
 	free(m->threads);
 	free(m->notes);
-	free(m->pcs);
 	free(m->stacks);
 	free(m->spc);
 	free(m->sidmap);
@@ -110,50 +109,6 @@ static void note_add(struct model *m, enum rnote_kind kind, const char *file,
 	n->length = len;
 	n->code = code;
 	n->records_before = m->records;
-}
-
-static uint64_t pc_hash(uint32_t pid, uint32_t image, uint64_t pc)
-{
-	uint64_t h = pc ^ ((uint64_t)pid << 32) ^ image;
-	h *= 0x9e3779b97f4a7c15ull;
-	return h ^ (h >> 29);
-}
-
-static void pc_add(struct model *m, uint32_t pid, uint32_t image,
-		   uint64_t pc, uint64_t n)
-{
-	if ((m->npcs + 1) * 2 > m->cappcs) {
-		size_t cap = m->cappcs ? m->cappcs * 2 : 1024;
-		struct rpc *t = calloc(cap, sizeof(*t));
-		if (!t) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
-		for (size_t i = 0; i < m->cappcs; i++) {
-			struct rpc *e = &m->pcs[i];
-			if (!e->count)
-				continue;
-			size_t j = pc_hash(e->pid, e->image, e->pc) & (cap - 1);
-			while (t[j].count)
-				j = (j + 1) & (cap - 1);
-			t[j] = *e;
-		}
-		free(m->pcs);
-		m->pcs = t;
-		m->cappcs = cap;
-	}
-	size_t mask = m->cappcs - 1;
-	size_t j = pc_hash(pid, image, pc) & mask;
-	while (m->pcs[j].count) {
-		struct rpc *e = &m->pcs[j];
-		if (e->pc == pc && e->pid == pid && e->image == image) {
-			e->count += n;
-			return;
-		}
-		j = (j + 1) & mask;
-	}
-	m->pcs[j] = (struct rpc){pc, pid, image, n};
-	m->npcs++;
 }
 
 static uint64_t stack_hash(uint32_t pid, uint32_t image, uint32_t n,
@@ -473,8 +428,6 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 			t->last_ts = ev->ev_ts;
 		p->samples++;
 		m->samples++;
-		if (s->sa_npc)
-			pc_add(m, ev->ev_pid, ev->ev_image, s->sa_pc[0], 1);
 		stack_count(m, ev);
 		break;
 	}

@@ -4,8 +4,8 @@
  *
  * model_load() reads one log with libmaplog and folds it into a model:
  * processes (with their initialize record and mappings), threads with
- * their sample counts, and a histogram of sampled leaf PCs.  Memory grows
- * with distinct processes, threads, mappings and PCs, never with the
+ * their sample counts, and the distinct stacks with theirs.  Memory grows
+ * with distinct processes, threads, mappings and stacks, never with the
  * number of samples.  Damage and truncation are recorded as notes, one
  * per event, so the CLI can name them and still report what was read.
  */
@@ -65,12 +65,6 @@ struct rnote {
 	uint64_t records_before;
 };
 
-struct rpc {
-	uint64_t pc;
-	uint32_t pid, image;
-	uint64_t count;
-};
-
 /* A distinct stack of one process image, with its sample count. */
 struct rstack {
 	uint64_t hash;
@@ -89,9 +83,6 @@ struct model {
 	size_t nthreads, capthreads;
 	struct rnote *notes;
 	size_t nnotes, capnotes;
-	/* leaf PC histogram: open addressing on (pid, image, pc) */
-	struct rpc *pcs;
-	size_t npcs, cappcs;
 	/* distinct stacks: open addressing; PCs leaf first in spc */
 	struct rstack *stacks;
 	size_t nstacks, capstacks;
@@ -136,7 +127,7 @@ double model_thread_seconds(const struct rthread *t, int wall);
 int model_clock(const struct model *m);
 double model_rate(const struct model *m);
 
-/* The text report: run header, processes, threads, top leaf addresses. */
-void report_text(const struct model *m, FILE *out, unsigned top);
+/* The text report's run header, processes and threads tables. */
+void report_text(const struct model *m, FILE *out);
 
 #endif

@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The text report: run header, processes, threads and the most sampled
- * leaf addresses named by module and offset.  Function names and call
- * stacks need symbolization, which this report does not do yet.
+ * The text report's first part: run header, processes and threads.  The
+ * function tables that follow come from analyze.c.
  */
 #include <inttypes.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "report/model.h"
@@ -32,21 +29,7 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
-static int cmp_pc(const void *a, const void *b)
-{
-	const struct rpc *x = a, *y = b;
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	return x->pc < y->pc ? -1 : x->pc > y->pc;
-}
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
-void report_text(const struct model *m, FILE *out, unsigned top)
+void report_text(const struct model *m, FILE *out)
 {
 	const struct rproc *first = NULL;
 	for (size_t i = 0; i < m->nprocs && !first; i++)
@@ -121,31 +104,4 @@ void report_text(const struct model *m, FILE *out, unsigned top)
 				     "from its samples' weights\n");
 			break;
 		}
-
-	if (!m->npcs || !top)
-		return;
-	struct rpc *v = malloc(m->npcs * sizeof(*v));
-	if (!v)
-		return;
-	size_t n = 0;
-	for (size_t i = 0; i < m->cappcs; i++)
-		if (m->pcs[i].count)
-			v[n++] = m->pcs[i];
-	qsort(v, n, sizeof(*v), cmp_pc);
-	fprintf(out, "\nTop sampled addresses (leaf PC; self samples)\n");
-	fprintf(out, "  %10s %7s  %s\n", "SAMPLES", "%", "LOCATION");
-	for (size_t i = 0; i < n && i < top; i++) {
-		const struct rmap *mp =
-			model_find_map(m, v[i].pid, v[i].image, v[i].pc);
-		if (mp)
-			fprintf(out, "  %10" PRIu64 " %6.2f%%  %s+%#" PRIx64 "\n",
-				v[i].count, pct(v[i].count, m->samples),
-				base_name(mp->path),
-				v[i].pc - mp->start + mp->offset);
-		else
-			fprintf(out, "  %10" PRIu64 " %6.2f%%  [unknown] %#" PRIx64
-				     "\n",
-				v[i].count, pct(v[i].count, m->samples), v[i].pc);
-	}
-	free(v);
 }
