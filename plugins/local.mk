@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# plugins: the built-in metric plugins, each plugins/<name>/<name>.c + .xml.
