@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mapsample/plugin.h: mapsample's extensions of the Allinea/Arm MAP metric
+ * plugin API, for metric plugins that run only under mapsample.  The
+ * sampler (libmapsampler, preloaded into the profiled program) provides
+ * these functions as it provides the allinea_* ones; a plugin leaves them
+ * undefined (or declares them weak, to load under other profilers too).
+ */
+#ifndef MAPSAMPLE_PLUGIN_H
+#define MAPSAMPLE_PLUGIN_H
+
+#include <stdint.h>
+
+#include <allinea_metric_plugin_types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Stores in *read_bytes and *written_bytes the cumulative bytes the
+ * program read and wrote since the sampler started in this process image,
+ * from /proc/self/io rchar/wchar, excluding the allinea_safe_* functions'
+ * I/O and the sampler's own.  Async-signal-safe.  Returns 0, or -1 with
+ * errno set.
+ */
+MAPSAMPLE_PLUGIN_API int mapsample_io_bytes(uint64_t *read_bytes,
+	uint64_t *written_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MAPSAMPLE_PLUGIN_H */

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * memory: memory use of the profiled process and of its node
+ * (plugins/memory/memory.xml): resident set size now (/proc/self/statm),
+ * peak resident set size (getrusage() ru_maxrss) and, once per node, the
+ * memory in use on the machine (/proc/meminfo MemTotal - MemAvailable).
+ * All in bytes, none divided by the sample time.
+ *
+ * Design notes: each getter has its own source, so there is nothing to
+ * share between them; a getter reads its source once per call.  The page
+ * size is looked up in allinea_plugin_initialize(), outside the signal
+ * handler (sysconf() is not async-signal-safe).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <allinea_metric_plugin_api.h>
+
+#include "plugin_i.h"
+
+MAPSAMPLE_PLUGIN_API int mapsample_memory_rss(metric_id_t id,
+	struct timespec *currentSampleTime, uint64_t *outValue);
+MAPSAMPLE_PLUGIN_API int mapsample_memory_peak_rss(metric_id_t id,
+	struct timespec *currentSampleTime, uint64_t *outValue);
+MAPSAMPLE_PLUGIN_API int mapsample_memory_node_used(metric_id_t id,
+	struct timespec *currentSampleTime, uint64_t *outValue);
+
+#define STATM "/proc/self/statm"
+#define MEMINFO "/proc/meminfo"
+
+static uint64_t page_size;
+
+/* The resident set size in bytes from /proc/self/statm (its second field,
+ * in pages) into *rss.  Returns 0, or -1 with errno set (EINVAL: the file
+ * has not the expected form).  Async-signal-safe. */
+static int read_rss(uint64_t *rss)
+{
+	char buf[160];
+	const char *p = buf;
+	uint64_t size, resident;
+
+	if (plugin_read_file(STATM, buf, sizeof(buf)) < 0)
+		return -1;
+	if (plugin_parse_u64(&p, &size) || plugin_parse_u64(&p, &resident)) {
+		errno = EINVAL;
+		return -1;
+	}
+	*rss = resident * page_size;
+	return 0;
+}
+
+/* Bytes of memory in use on the node, MemTotal - MemAvailable from
+ * /proc/meminfo, into *used.  Returns 0, or -1 with errno set (ENODATA:
+ * MemTotal or MemAvailable missing).  Async-signal-safe. */
+static int read_node_used(uint64_t *used)
+{
+	/* MemTotal, MemFree and MemAvailable are the first three lines. */
+	char buf[512];
+	const char *p;
+	uint64_t total, avail;
+
+	if (plugin_read_file(MEMINFO, buf, sizeof(buf)) < 0)
+		return -1;
+	if (!(p = plugin_find_key(buf, "MemTotal:")) ||
+	    plugin_parse_u64(&p, &total) ||
+	    !(p = plugin_find_key(buf, "MemAvailable:")) ||
+	    plugin_parse_u64(&p, &avail)) {
+		errno = ENODATA;
+		return -1;
+	}
+	*used = total > avail ? (total - avail) * 1024 : 0;
+	return 0;
+}
+
+int allinea_plugin_initialize(plugin_id_t plugin_id, void *data)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	uint64_t v;
+
+	if (ps <= 0) {
+		allinea_set_plugin_error_message(plugin_id, EINVAL,
+			"Not supported: sysconf(_SC_PAGESIZE) gives no page "
+			"size; the memory metrics need it");
+		return -1;
+	}
+	page_size = (uint64_t)ps;
+	if (read_rss(&v)) {
+		allinea_set_plugin_error_messagef(plugin_id, errno,
+			"Not supported: cannot read the resident set size "
+			"from %s (errno %d); mount /proc", STATM, errno);
+		return -1;
+	}
+	return 0;
+}
+
+int allinea_plugin_cleanup(plugin_id_t plugin_id, void *data)
+{
+	return 0;
+}
+
+/* Getter of com.mapsample.metrics.memory.rss: the resident set size in
+ * bytes.  Async-signal-safe. */
+int mapsample_memory_rss(metric_id_t id, struct timespec *currentSampleTime,
+			 uint64_t *outValue)
+{
+	if (read_rss(outValue)) {
+		allinea_set_metric_error_messagef(id, errno,
+			"cannot read the resident set size from %s "
+			"(errno %d); check that /proc is mounted", STATM,
+			errno);
+		return -1;
+	}
+	return 0;
+}
+
+/* Getter of com.mapsample.metrics.memory.peak_rss: the largest resident
+ * set size so far in bytes (ru_maxrss is in KiB).  Async-signal-safe. */
+int mapsample_memory_peak_rss(metric_id_t id,
+			      struct timespec *currentSampleTime,
+			      uint64_t *outValue)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru)) {
+		allinea_set_metric_error_messagef(id, errno,
+			"getrusage(RUSAGE_SELF) failed (errno %d); peak "
+			"memory cannot be measured in this process", errno);
+		return -1;
+	}
+	*outValue = (uint64_t)ru.ru_maxrss * 1024;
+	return 0;
+}
+
+/* Getter of com.mapsample.metrics.memory.node_used: bytes of memory in
+ * use on this node (onePerNode).  Async-signal-safe. */
+int mapsample_memory_node_used(metric_id_t id,
+			       struct timespec *currentSampleTime,
+			       uint64_t *outValue)
+{
+	if (read_node_used(outValue)) {
+		if (errno == ENODATA)
+			allinea_set_metric_error_message(id, ENODATA,
+				MEMINFO " has no MemTotal or MemAvailable "
+				"line (Linux older than 3.14); node memory "
+				"cannot be measured on this kernel");
+		else
+			allinea_set_metric_error_messagef(id, errno,
+				"cannot read %s (errno %d); check that /proc "
+				"is mounted", MEMINFO, errno);
+		return -1;
+	}
+	return 0;
+}
