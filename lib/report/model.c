@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * report model: reads logs with libmaplog into per-process, per-thread
- * totals and a leaf-PC histogram (see model.h).
+ * totals, distinct stacks and metric statistics (see model.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +40,7 @@ void model_init(struct model *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->first_ts = UINT64_MAX;
+	metrics_init(&m->metrics);
 }
 
 void model_free(struct model *m)
@@ -63,6 +64,7 @@ void model_free(struct model *m)
 	free(m->stacks);
 	free(m->spc);
 	free(m->sidmap);
+	metrics_free(&m->metrics);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -495,6 +497,12 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 		*tcache = NULL;
 		break;
 	}
+	case MAPLOG_TYPE_METRIC_DEF:
+	case MAPLOG_TYPE_METRIC_VALUE:
+	case MAPLOG_TYPE_PLUGIN_ERROR:
+	case MAPLOG_TYPE_METRIC_ERROR:
+		metrics_fold(&m->metrics, ev);
+		break;
 	case MAPLOG_TYPE_PROC_EXIT:
 		p->exited = 1;
 		p->exit_how = ev->ev_u.exit.px_how;

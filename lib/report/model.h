@@ -4,9 +4,10 @@
  *
  * model_load() reads one log with libmaplog and folds it into a model:
  * processes (with their initialize record and mappings), threads with
- * their sample counts, and the distinct stacks with theirs.  Memory grows
- * with distinct processes, threads, mappings and stacks, never with the
- * number of samples.  Damage and truncation are recorded as notes, one
+ * their sample counts, the distinct stacks with theirs, and the metric
+ * plugins' values as running statistics (report/metrics.h).  Memory grows
+ * with distinct processes, threads, mappings, stacks and metrics, never
+ * with the number of samples or metric values.  Damage and truncation are recorded as notes, one
  * per event, so the CLI can name them and still report what was read.
  */
 #ifndef MAPSAMPLE_REPORT_MODEL_H
@@ -16,6 +17,8 @@
 #include <stdio.h>
 
 #include <mapsample/maplog.h>
+
+#include "report/metrics.h"
 
 struct rmap {
 	uint64_t start, end, offset, bias;
@@ -97,6 +100,7 @@ struct model {
 	uint64_t chunks, open_chunks;
 	uint64_t first_ts, last_ts;
 	int files;
+	struct rmetrics metrics;  /* metric plugin values and errors */
 };
 
 void model_init(struct model *m);
@@ -127,7 +131,8 @@ double model_thread_seconds(const struct rthread *t, int wall);
 int model_clock(const struct model *m);
 double model_rate(const struct model *m);
 
-/* The text report's run header, processes and threads tables. */
+/* The text report's run header, processes and threads tables, and the
+ * metrics section (report_metrics). */
 void report_text(const struct model *m, FILE *out);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The text report's first part: run header, processes and threads.  The
- * function tables that follow come from analyze.c.
+ * The text report's first part: run header, processes, threads, and the
+ * metrics section (metrics.c).  The function tables that follow come from
+ * analyze.c.
  */
 #include <inttypes.h>
 #include <time.h>
@@ -104,4 +105,5 @@ void report_text(const struct model *m, FILE *out)
 				     "from its samples' weights\n");
 			break;
 		}
+	report_metrics(&m->metrics, out);
 }
