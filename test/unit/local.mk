@@ -47,3 +47,15 @@ test_plugins_libtemplate1_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
 EXTRA_DIST += test/plugins/README test/plugins/custom1.c \
 	test/plugins/custom1.xml test/plugins/template1.xml
+
+# --- lib/report: the metrics section (mapreport) ---
+# units: scaling metric values for display; metrics: running statistics
+# of metric plugin values, rates from deltas, ordering, errors.
+check_PROGRAMS += test/unit/test_units test/unit/test_metrics
+test_unit_test_units_SOURCES = test/unit/test_units.c
+test_unit_test_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_units_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+test_unit_test_metrics_SOURCES = test/unit/test_metrics.c
+test_unit_test_metrics_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_metrics_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+TESTS += test/unit/test_units test/unit/test_metrics
