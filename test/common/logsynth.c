@@ -3,6 +3,7 @@
  * logsynth: deterministic synthetic logs (see logsynth.h).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -312,6 +313,264 @@ static int proc_records(struct synth *s, struct stream *ps, uint32_t pid,
 	return put(s, ps, &ev);
 }
 
+/* ---- the metrics scenario (see logsynth.h) ---- */
+
+enum { M_CPU, M_READ, M_POWER, M_SYSCALLS, M_RSS, M_LOCK, M_FLAKY, NMDEF };
+
+static const struct {
+	const char *id, *name, *units;
+	uint32_t datatype, flags;
+} mdefs[NMDEF] = {
+	{"com.example.cpu.util", "CPU utilization", "%", MAPLOG_DT_DOUBLE, 0},
+	{"com.example.io.read", "Read rate", "B/s", MAPLOG_DT_U64,
+	 MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME},
+	{"com.example.node.power", "Node power", "W", MAPLOG_DT_DOUBLE,
+	 MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME | MAPLOG_MD_ONE_PER_NODE},
+	{"com.example.syscalls", "", "calls/s", MAPLOG_DT_U64,
+	 MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME},
+	{"com.example.mem.rss", "RSS", "B", MAPLOG_DT_U64, MAPLOG_MD_BACKFILL},
+	{"com.example.lock.wait", "Lock wait", "ns", MAPLOG_DT_U64, 0},
+	{"com.example.flaky", "Flaky counter", "/s", MAPLOG_DT_U64,
+	 MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME},
+};
+
+#define MAXTICK 8
+#define NOV NAN     /* the getter had no value */
+#define SKIP (-1.0) /* not taken in this process (one per node) */
+
+struct mproc {
+	uint32_t pid;
+	uint32_t threads;       /* tick k is taken by thread pid + k % threads */
+	uint64_t t0;            /* first tick, ns */
+	uint32_t nticks;
+	uint32_t tick_ms[MAXTICK];
+	uint32_t index[NMDEF];  /* md_index of each metric here */
+	double v[NMDEF][MAXTICK];
+	const char *flaky_msg;
+	int slow_plugin;        /* also a start function that failed */
+	int orphan;             /* a value of index 9, never defined */
+};
+
+/* Values are deltas for the metrics divided by sample time.  Rates of
+ * pid 6000's Read rate: 1000 KiB/s, 0, (none), 10 MiB/s over 0.3 s,
+ * 1048580 B/s, 1048575 B/s, 5 KiB/s. */
+static const struct mproc mprocs[2] = {
+	{
+		.pid = 6000,
+		.threads = 2,
+		.t0 = 10000000000ull,
+		.nticks = 8,
+		.tick_ms = {0, 100, 300, 400, 600, 700, 900, 1000},
+		.index = {0, 1, 2, 3, 4, 5, 6},
+		.v = {
+			[M_CPU] = {10, 20, NOV, 40, 50, 60, 70, 90.5},
+			[M_READ] = {4096, 102400, 0, NOV, 3145728, 104858,
+				    209715, 512},
+			[M_POWER] = {55.25, 15, 32, 14, 36, 15.5, 30, 150.2},
+			[M_SYSCALLS] = {100, 1250, 2000, 1000, 4000, 500, 2000,
+					1000},
+			[M_RSS] = {1048576, 2097152, 3145728, 4194304, 5242880,
+				   6291456, 7340032, 8388608},
+			[M_LOCK] = {800, 1500, 250000, 2500000, 999, 1000, 40,
+				    3000000000.0},
+			[M_FLAKY] = {NOV, NOV, NOV, NOV, NOV, NOV, NOV, NOV},
+		},
+		.flaky_msg = "counter read failed: EIO",
+		.slow_plugin = 1,
+	},
+	{
+		.pid = 7000,
+		.threads = 1,
+		.t0 = 20000000000ull,
+		.nticks = 5,
+		.tick_ms = {0, 500, 1000, 1500, 2000},
+		.index = {1, 0, 4, 3, 5, 6, 2},
+		.v = {
+			[M_CPU] = {5, 15, 25, 35, 45.25},
+			[M_READ] = {1000, 512000, 1024000, 0, 1048576},
+			[M_POWER] = {SKIP, SKIP, SKIP, SKIP, SKIP},
+			[M_SYSCALLS] = {7, 5000, 5000, 5000, 5000},
+			[M_RSS] = {0, 1023, 1024, 2048, 4096},
+			[M_LOCK] = {100, 200, 300, 400, 500},
+			[M_FLAKY] = {NOV, NOV, NOV, NOV, NOV},
+		},
+		.flaky_msg = "counter read failed: EAGAIN",
+		.orphan = 1,
+	},
+};
+
+static int scenario_value(struct synth *s, struct stream *st, uint64_t ts,
+			  uint32_t index, uint32_t datatype, double v)
+{
+	struct maplog_ev ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.ev_type = MAPLOG_TYPE_METRIC_VALUE;
+	ev.ev_ts = ts;
+	ev.ev_u.mval.mv_index = index;
+	if (isnan(v)) {
+		ev.ev_u.mval.mv_kind = MAPLOG_VALUE_NONE;
+	} else if (datatype == MAPLOG_DT_U64) {
+		ev.ev_u.mval.mv_kind = MAPLOG_VALUE_U64;
+		ev.ev_u.mval.mv_v.u64 = (uint64_t)v;
+	} else {
+		ev.ev_u.mval.mv_kind = MAPLOG_VALUE_DOUBLE;
+		ev.ev_u.mval.mv_v.dbl = v;
+	}
+	return put(s, st, &ev);
+}
+
+/* Samples, then every metric of tick k, into the ticking thread's chunk. */
+static int scenario_tick(struct synth *s, const struct mproc *mp,
+			 struct stream *st, uint32_t k, uint64_t *flaky_errors)
+{
+	uint64_t ts = mp->t0 + (uint64_t)mp->tick_ms[k] * 1000000;
+	struct maplog_ev ev;
+	int rc;
+	for (uint32_t i = 0; i < 3; i++) {
+		uint32_t sk = rnd_skew(&s->rng, s->o->distinct_stacks);
+		memset(&ev, 0, sizeof(ev));
+		ev.ev_type = MAPLOG_TYPE_SAMPLE;
+		ev.ev_ts = ts - (3 - i) * 1000000;
+		ev.ev_u.sample.sa_weight = 1000000;
+		ev.ev_u.sample.sa_npc = s->depth[sk];
+		ev.ev_u.sample.sa_pc = s->stacks + (size_t)sk * s->o->max_depth;
+		if ((rc = put(s, st, &ev)))
+			return rc;
+	}
+	for (int m = 0; m < NMDEF; m++) {
+		double v = mp->v[m][k];
+		if (v == SKIP)
+			continue;
+		if ((rc = scenario_value(s, st, ts, mp->index[m],
+					 mdefs[m].datatype, v)))
+			return rc;
+		if (m == M_FLAKY && isnan(v)) {
+			memset(&ev, 0, sizeof(ev));
+			ev.ev_type = MAPLOG_TYPE_METRIC_ERROR;
+			ev.ev_ts = ts;
+			ev.ev_u.merr.me_index = mp->index[m];
+			ev.ev_u.merr.me_count = ++*flaky_errors;
+			ev.ev_u.merr.me_message = mp->flaky_msg;
+			if ((rc = put(s, st, &ev)))
+				return rc;
+		}
+	}
+	if (mp->orphan && k == 2)
+		return scenario_value(s, st, ts, 9, MAPLOG_DT_U64, 1);
+	return 0;
+}
+
+static int scenario_proc(struct synth *s, const struct mproc *mp)
+{
+	struct stream st[3];
+	uint64_t t0 = mp->t0 - 50000000; /* start 50 ms before the first tick */
+	uint64_t tend = mp->t0 + (uint64_t)mp->tick_ms[mp->nticks - 1] * 1000000;
+	uint64_t flaky_errors = 0;
+	struct maplog_ev ev;
+	int rc;
+	memset(st, 0, sizeof(st));
+	struct stream *ps = &st[mp->threads];
+	for (uint32_t t = 0; t <= mp->threads; t++)
+		if ((rc = stream_init(s, &st[t], mp->pid,
+				      t < mp->threads ? mp->pid + t : 0, t0)))
+			goto out;
+	make_stacks(s);
+	if ((rc = proc_records(s, ps, mp->pid, 1, t0)))
+		goto out;
+	for (int m = 0; m < NMDEF; m++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.ev_type = MAPLOG_TYPE_METRIC_DEF;
+		ev.ev_ts = t0 + 10;
+		ev.ev_u.mdef = (struct maplog_ev_metric_def){
+			.md_index = mp->index[m],
+			.md_datatype = mdefs[m].datatype,
+			.md_flags = mdefs[m].flags,
+			.md_id = mdefs[m].id,
+			.md_name = mdefs[m].name,
+			.md_units = mdefs[m].units,
+			.md_description = "scenario metric",
+			.md_domain = "time",
+			.md_colour = "#336699",
+			.md_group = "Scenario",
+			.md_plugin = "libscenario.so",
+		};
+		if ((rc = put(s, ps, &ev)))
+			goto out;
+	}
+	for (int e = 0; e < 1 + mp->slow_plugin; e++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.ev_type = MAPLOG_TYPE_PLUGIN_ERROR;
+		ev.ev_ts = t0 + 11;
+		ev.ev_u.perr.pe_plugin = e ? "libslow.so" : "libbroken.so";
+		ev.ev_u.perr.pe_message =
+			e ? "start function failed"
+			  : "could not open /sys/class/powercap";
+		if ((rc = put(s, ps, &ev)))
+			goto out;
+	}
+	for (uint32_t t = 0; t < mp->threads; t++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.ev_type = MAPLOG_TYPE_THREAD_BEGIN;
+		ev.ev_ts = t0 + 100 + t;
+		ev.ev_u.tbegin.tb_tid = mp->pid + t;
+		ev.ev_u.tbegin.tb_creator = t ? mp->pid : 0;
+		ev.ev_u.tbegin.tb_name = t ? "worker" : "synthapp";
+		if ((rc = put(s, ps, &ev)))
+			goto out;
+	}
+	for (uint32_t k = 0; k < mp->nticks; k++) {
+		uint32_t t = k % mp->threads;
+		if ((rc = scenario_tick(s, mp, &st[t], k, &flaky_errors)))
+			goto out;
+	}
+	for (uint32_t t = 0; t < mp->threads; t++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.ev_type = MAPLOG_TYPE_THREAD_END;
+		ev.ev_ts = tend + 1 + t;
+		ev.ev_u.tend.te_tid = mp->pid + t;
+		ev.ev_u.tend.te_samples = 3 * ((mp->nticks + mp->threads - 1 - t) /
+					       mp->threads);
+		ev.ev_u.tend.te_cpu_ns = ev.ev_u.tend.te_samples * 1000000;
+		ev.ev_u.tend.te_wall_ns = tend - t0;
+		if ((rc = put(s, ps, &ev)))
+			goto out;
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.ev_type = MAPLOG_TYPE_PROC_EXIT;
+	ev.ev_ts = tend + 4;
+	ev.ev_u.exit.px_pid = mp->pid;
+	ev.ev_u.exit.px_how = MAPLOG_EXIT_NORMAL;
+	if ((rc = put(s, ps, &ev)))
+		goto out;
+	memset(&ev, 0, sizeof(ev));
+	ev.ev_type = MAPLOG_TYPE_CLOSE;
+	ev.ev_ts = tend + 5;
+	ev.ev_u.close.cl_samples = 3 * mp->nticks;
+	ev.ev_u.close.cl_threads = mp->threads;
+	if ((rc = put(s, ps, &ev)))
+		goto out;
+	/* threads' chunks first, the process stream last: every value is
+	 * in the file before its definition */
+	for (uint32_t t = 0; t <= mp->threads; t++)
+		if ((rc = flush(s, &st[t], !s->o->leave_open, 1)))
+			goto out;
+out:
+	for (uint32_t t = 0; t <= mp->threads; t++)
+		stream_free(&st[t]);
+	return rc;
+}
+
+static int metrics_scenario(struct synth *s)
+{
+	struct logsynth_opts o = *s->o;
+	o.all_types = 0; /* proc_records: no metrics of its own */
+	s->o = &o;
+	int rc = 0;
+	for (size_t p = 0; p < sizeof(mprocs) / sizeof(*mprocs) && !rc; p++)
+		rc = scenario_proc(s, &mprocs[p]);
+	return rc;
+}
+
 int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 		   void *ctx, struct logsynth_result *res)
 {
@@ -347,6 +606,10 @@ int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 	mapw_file_header(hdr, o->data_offset);
 	if ((rc = emit(&s, hdr, o->data_offset)))
 		goto out;
+	if (o->metrics) {
+		rc = metrics_scenario(&s);
+		goto out;
+	}
 
 	uint64_t per_proc = o->samples / o->processes;
 	for (uint32_t p = 0; p < o->processes; p++) {

@@ -30,7 +30,31 @@ struct logsynth_opts {
 	int all_types;           /* also write every other record type */
 	int leave_open;          /* last chunk of each stream left unsealed */
 	int no_dedup;            /* write every stack in full */
+	int metrics;             /* write the metrics scenario instead */
 };
+
+/*
+ * The metrics scenario (metrics set): a fixed, hand-checkable log for the
+ * report's metrics section.  Two processes on one host, each with its
+ * metric definitions (indexes numbered differently in each) written to
+ * its process stream, so after the values in the file, and values taken
+ * at metric ticks by its threads, in those threads' chunks:
+ *
+ *   pid 6000, threads 6000 and 6001 taking turns, ticks at 10.0, 10.1,
+ *   10.3, 10.4, 10.6, 10.7, 10.9 and 11.0 s (so the file holds the even
+ *   ticks before the odd ones);
+ *   pid 7000, thread 7000, ticks at 20.0, 20.5, 21.0, 21.5 and 22.0 s.
+ *
+ * Metrics: "CPU utilization" (%, one NONE), "Read rate" (B/s, deltas
+ * divided by sample time, one NONE), "Node power" (W, divided, one per
+ * node: values from pid 6000 only), "com.example.syscalls" (calls/s,
+ * divided, no display name), "RSS" (B), "Lock wait" (ns) and "Flaky
+ * counter" (/s: NONE at every tick, with running error counts).  Plugin
+ * errors: libbroken.so in both processes, libslow.so in the first.  One
+ * value names an index that no definition gives.  A few samples per
+ * thread.  The values themselves are in logsynth.c.  Only chunk_size,
+ * data_offset, no_dedup, leave_open and the stack shape options apply.
+ */
 
 /* Sensible defaults: 10000 samples, 1 process, 4 threads, 2000 stacks,
  * depth 8..32, 1 MiB chunks, data offset 64, all types. */

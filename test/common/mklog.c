@@ -5,6 +5,10 @@
  *
  *   mklog [-n SAMPLES] [-p PROCESSES] [-t THREADS] [-k STACKS]
  *         [-d MIN:MAX] [-c CHUNK] [-s SEED] [--open] [--plain] OUT
+ *   mklog --metrics [-c CHUNK] [-s SEED] [--open] OUT
+ *
+ * --metrics writes the fixed metrics scenario (logsynth.h) instead of
+ * random samples.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -19,7 +23,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: mklog [-n SAMPLES] [-p PROCESSES] [-t THREADS] "
 		   "[-k STACKS] [-d MIN:MAX] [-c CHUNK_BYTES] [-s SEED] "
-		   "[--open] [--plain] [--no-dedup] OUT\n");
+		   "[--open] [--plain] [--no-dedup] OUT\n"
+		   "       mklog --metrics [-c CHUNK_BYTES] [-s SEED] [--open] OUT\n");
 }
 
 static unsigned long long num(const char *s, const char *what)
@@ -41,6 +46,7 @@ int main(int argc, char **argv)
 		{"open", no_argument, NULL, 'O'},
 		{"plain", no_argument, NULL, 'P'},
 		{"no-dedup", no_argument, NULL, 'D'},
+		{"metrics", no_argument, NULL, 'M'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -67,6 +73,7 @@ int main(int argc, char **argv)
 		case 'O': o.leave_open = 1; break;
 		case 'P': o.all_types = 0; break;
 		case 'D': o.no_dedup = 1; break;
+		case 'M': o.metrics = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

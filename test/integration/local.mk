@@ -40,3 +40,10 @@ EXTRA_DIST += test/integration/mapsample-lib.sh \
 TESTS += test/integration/plugin-headers.sh
 EXTRA_DIST += test/integration/plugin-headers.sh
 AM_TESTS_ENVIRONMENT += PLUGIN_HEADERS_CC='$(CC)'; export PLUGIN_HEADERS_CC;
+
+# --- mapreport's metrics section ---
+# The metrics scenario of test/common/mklog (--metrics) against a golden
+# section, whatever the chunk size; logs with and without metrics.
+TESTS += test/integration/mapreport-metrics.sh
+EXTRA_DIST += test/integration/mapreport-metrics.sh \
+	test/integration/golden/mapreport-metrics.txt
