@@ -494,8 +494,8 @@ void report_metrics(const struct rmetrics *x, FILE *out)
 	}
 
 	if (x->nm) {
-		fprintf(out, "\nMetrics: min, mean and max over time; metrics "
-			     "divided by sample time as rates per second\n");
+		fprintf(out, "\nMetrics: min, mean, max over time; rates per "
+			     "second if divided by sample time\n");
 		for (size_t i = 0; i <= x->nm; i++) {
 			const struct row *rw = &rows[i];
 			fprintf(out, "  %-*s", (int)w[C_NAME], rw->c[C_NAME]);
@@ -504,11 +504,12 @@ void report_metrics(const struct rmetrics *x, FILE *out)
 			fputc('\n', out);
 		}
 		fprintf(out, "  MEAN: each process's mean over time, averaged "
-			     "over the PROCS processes with values.\n");
+			     "over PROCS processes.\n");
 		if (any_rate)
 			fprintf(out, "  TOTAL: sum of the values before division "
-				     "by sample time, in their units (B for B/s, "
-				     "a count for /s, J for W).\n");
+				     "by sample time, in the units\n"
+				     "  before it (B for B/s, J for W, a count "
+				     "for /s).\n");
 		for (size_t i = 0; i < x->nm; i++) {
 			const struct rmsummary *r = &sum[i];
 			if (r->none) {
