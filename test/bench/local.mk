@@ -29,3 +29,16 @@ test_bench_bench_floor_CFLAGS = -O1 -g -fno-omit-frame-pointer $(LIBUNWIND_CFLAG
 test_bench_bench_floor_LDADD = $(LIBUNWIND_LIBS)
 EXTRA_DIST += test/bench/floor.sh
 EXTRA_DIST += test/bench/overhead.sh test/bench/accuracy.sh
+
+# What the built-in metric plugins cost per getter call and per sample
+# (bench_plugins.c); built by make, not run by make check.  Run it from
+# the build tree: test/bench/bench_plugins [-n CALLS]
+noinst_PROGRAMS += test/bench/bench_plugins
+test_bench_bench_plugins_SOURCES = test/bench/bench_plugins.c
+test_bench_bench_plugins_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DABS_TOP_BUILDDIR='"$(abs_top_builddir)"'
+test_bench_bench_plugins_LDFLAGS = $(AM_LDFLAGS) -export-dynamic
+test_bench_bench_plugins_LDADD = lib/metricdef/libmetricdef.la \
+	lib/pluginapi/libpluginapi.la -ldl -lm
+EXTRA_test_bench_bench_plugins_DEPENDENCIES = \
+	$(mapsampleplugin_LTLIBRARIES) $(plugins_metrics_xml)

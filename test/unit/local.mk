@@ -62,16 +62,17 @@ TESTS += test/unit/test_units test/unit/test_metrics
 
 # --- plugins: the built-in metric plugins (plugins/<name>/) ---
 # dlopen()s each plugin the build tree's plugins/metrics/<name>.xml names
-# and checks its values; the test provides the plugin API and the host
-# hooks, exported with -export-dynamic as the sampler exports them.
+# and checks its values; lib/pluginapi provides the plugin API, exported
+# with -export-dynamic as the sampler exports it, and the test the host
+# hooks and mapsample_io_bytes().
 check_PROGRAMS += test/unit/test_plugins
 test_unit_test_plugins_SOURCES = test/unit/test_plugins.c
 test_unit_test_plugins_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DABS_TOP_BUILDDIR='"$(abs_top_builddir)"'
 test_unit_test_plugins_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_plugins_LDFLAGS = $(AM_LDFLAGS) -export-dynamic
-test_unit_test_plugins_LDADD = lib/metricdef/libmetricdef.la $(CHECK_LIBS) \
-	-ldl -lm
+test_unit_test_plugins_LDADD = lib/metricdef/libmetricdef.la \
+	lib/pluginapi/libpluginapi.la $(CHECK_LIBS) -ldl -lm
 EXTRA_test_unit_test_plugins_DEPENDENCIES = $(mapsampleplugin_LTLIBRARIES) \
 	$(plugins_metrics_xml)
 TESTS += test/unit/test_plugins

@@ -13,8 +13,12 @@
  * /proc/stat, /proc/loadavg and powercap trees, through the plugins'
  * configuration values) and against the test's mapsample_io_bytes().
  *
- * The plugin API is provided by this executable and exported with
- * -export-dynamic, as the sampler exports it: see "The host" below.
+ * The plugin API is lib/pluginapi, linked into this executable and
+ * exported with -export-dynamic as the sampler exports it; the test
+ * implements the host hooks and mapsample_io_bytes() (see "The host"
+ * below).  Configuration values reach the plugins through the plugin
+ * configuration file (mapsample-plugin(3)) the test writes and names in
+ * $MAPSAMPLE_PLUGIN_CONFIG.
  */
 #include "config.h"
 
@@ -40,6 +44,7 @@
 
 #include "allinea_metric_plugin_api.h"
 #include "metricdef/metricdef.h"
+#include "pluginapi/pluginapi.h"
 #include <mapsample/plugin.h>
 
 #ifndef ABS_TOP_BUILDDIR
@@ -73,25 +78,50 @@ static void record_error(struct error_record *r, uintptr_t id, int code,
 	snprintf(r->e_msg, sizeof(r->e_msg), "%s", msg);
 }
 
-/* Configuration values (allinea_read_config_file()), set by the tests. */
-#define MAX_CONFIG 8
-static struct {
-	const char *c_var, *c_metric;
-	char c_value[PATH_MAX];
-} config[MAX_CONFIG];
-static size_t nconfig;
-
-static void set_config(const char *var, const char *metric, const char *val)
+/* The host hooks of lib/pluginapi (pluginapi.h), which the sampler
+ * implements: allinea_set_plugin_error_message(f) and
+ * allinea_set_metric_error_message(f) end here with the formatted
+ * message. */
+void maps_host_plugin_error(plugin_id_t plugin, int code, const char *msg)
 {
-	REQUIRE(nconfig < MAX_CONFIG, "too many configuration values");
-	config[nconfig].c_var = var;
-	config[nconfig].c_metric = metric;
-	snprintf(config[nconfig].c_value, sizeof(config[nconfig].c_value),
-		 "%s", val);
-	nconfig++;
+	record_error(&plugin_error, plugin, code, msg);
 }
 
-/* The io plugin's source, driven by the tests. */
+void maps_host_metric_error(metric_id_t metric, int code, const char *msg)
+{
+	record_error(&metric_error, metric, code, msg);
+}
+
+/* Every function of the API, referenced so that the linker takes all of
+ * lib/pluginapi (a convenience archive) into this executable and
+ * -export-dynamic exports it to the plugins. */
+typedef void (*any_fn)(void);
+static const any_fn api_functions[] __attribute__((used)) = {
+	(any_fn)allinea_get_logical_core_count,
+	(any_fn)allinea_get_physical_core_count,
+	(any_fn)allinea_read_config_file,
+	(any_fn)allinea_set_plugin_error_message,
+	(any_fn)allinea_set_plugin_error_messagef,
+	(any_fn)allinea_set_metric_error_message,
+	(any_fn)allinea_set_metric_error_messagef,
+	(any_fn)allinea_safe_malloc,
+	(any_fn)allinea_safe_free,
+	(any_fn)allinea_safe_calloc,
+	(any_fn)allinea_safe_realloc,
+	(any_fn)allinea_get_current_time,
+	(any_fn)allinea_safe_close,
+	(any_fn)allinea_safe_fprintf,
+	(any_fn)allinea_safe_open,
+	(any_fn)allinea_safe_printf,
+	(any_fn)allinea_safe_read,
+	(any_fn)allinea_safe_read_all,
+	(any_fn)allinea_safe_read_line,
+	(any_fn)allinea_safe_vfprintf,
+	(any_fn)allinea_safe_write,
+};
+
+/* The io plugin's source, which the sampler provides; driven by the
+ * tests. */
 static uint64_t fake_read_bytes, fake_written_bytes;
 static int fake_io_errno;   /* non-zero: mapsample_io_bytes() fails */
 static unsigned fake_io_calls;
@@ -106,180 +136,6 @@ int mapsample_io_bytes(uint64_t *read_bytes, uint64_t *written_bytes)
 	*read_bytes = fake_read_bytes;
 	*written_bytes = fake_written_bytes;
 	return 0;
-}
-
-/* The plugin API, passing through to libc (this test calls getters from
- * ordinary code, not from a signal handler). */
-
-int allinea_get_logical_core_count(void)
-{
-	return (int)sysconf(_SC_NPROCESSORS_ONLN);
-}
-
-int allinea_get_physical_core_count(void)
-{
-	return (int)sysconf(_SC_NPROCESSORS_ONLN);
-}
-
-int allinea_read_config_file(const char *variable, const char *metricId,
-			     char *value, int length)
-{
-	for (size_t i = 0; i < nconfig; i++) {
-		if (strcmp(config[i].c_var, variable) ||
-		    strcmp(config[i].c_metric, metricId))
-			continue;
-		if (length <= 0 || strlen(config[i].c_value) >= (size_t)length)
-			return -1;
-		strcpy(value, config[i].c_value);
-		return 0;
-	}
-	if (length > 0)
-		value[0] = '\0';
-	return -1;
-}
-
-void allinea_set_plugin_error_message(plugin_id_t plugin_id, int error_code,
-				      const char *error_message)
-{
-	record_error(&plugin_error, plugin_id, error_code, error_message);
-}
-
-void allinea_set_plugin_error_messagef(plugin_id_t plugin_id, int error_code,
-				       const char *error_message, ...)
-{
-	char buf[1024];
-	va_list ap;
-	va_start(ap, error_message);
-	vsnprintf(buf, sizeof(buf), error_message, ap);
-	va_end(ap);
-	record_error(&plugin_error, plugin_id, error_code, buf);
-}
-
-void allinea_set_metric_error_message(metric_id_t metric_id, int error_code,
-				      const char *error_message)
-{
-	record_error(&metric_error, metric_id, error_code, error_message);
-}
-
-void allinea_set_metric_error_messagef(metric_id_t metric_id, int error_code,
-				       const char *error_message, ...)
-{
-	char buf[1024];
-	va_list ap;
-	va_start(ap, error_message);
-	vsnprintf(buf, sizeof(buf), error_message, ap);
-	va_end(ap);
-	record_error(&metric_error, metric_id, error_code, buf);
-}
-
-void *allinea_safe_malloc(size_t size)
-{
-	return malloc(size);
-}
-
-void allinea_safe_free(void *ptr)
-{
-	free(ptr);
-}
-
-void *allinea_safe_calloc(size_t nmemb, size_t size)
-{
-	return calloc(nmemb, size);
-}
-
-void *allinea_safe_realloc(void *ptr, size_t size)
-{
-	return realloc(ptr, size);
-}
-
-struct timespec allinea_get_current_time(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t;
-}
-
-int allinea_safe_close(int fd)
-{
-	return close(fd);
-}
-
-int allinea_safe_open(const char *file, int oflags, ...)
-{
-	mode_t mode = 0;
-	if (oflags & O_CREAT) {
-		va_list ap;
-		va_start(ap, oflags);
-		mode = (mode_t)va_arg(ap, int);
-		va_end(ap);
-	}
-	return open(file, oflags, mode);
-}
-
-ssize_t allinea_safe_read(int fd, void *buf, size_t count)
-{
-	return read(fd, buf, count);
-}
-
-ssize_t allinea_safe_read_all(int fd, void *buf, size_t count)
-{
-	size_t got = 0;
-	while (got < count) {
-		ssize_t n = read(fd, (char *)buf + got, count - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
-ssize_t allinea_safe_read_line(int fd, void *buf, size_t count)
-{
-	size_t got = 0;
-	char c;
-	for (;;) {
-		ssize_t n = read(fd, &c, 1);
-		if (n < 0)
-			return -1;
-		if (n == 0 || c == '\n')
-			break;
-		if (got + 1 < count)
-			((char *)buf)[got] = c;
-		got++;
-	}
-	if (count)
-		((char *)buf)[got < count ? got : count - 1] = '\0';
-	return (ssize_t)got;
-}
-
-void allinea_safe_vfprintf(int fd, const char *format, va_list ap)
-{
-	vdprintf(fd, format, ap);
-}
-
-void allinea_safe_fprintf(int fd, const char *format, ...)
-{
-	va_list ap;
-	va_start(ap, format);
-	vdprintf(fd, format, ap);
-	va_end(ap);
-}
-
-void allinea_safe_printf(const char *format, ...)
-{
-	va_list ap;
-	va_start(ap, format);
-	vdprintf(1, format, ap);
-	va_end(ap);
-}
-
-ssize_t allinea_safe_write(int fd, const void *buf, size_t count)
-{
-	return write(fd, buf, count);
 }
 
 /* ------------------------------------------------------------------ */
@@ -693,6 +549,33 @@ static const char *tmp_path(const char *name)
 	char *b = bufs[next++ % 4];
 	snprintf(b, PATH_MAX, "%s/%s", tmpdir, name);
 	return b;
+}
+
+/* Empties the plugin configuration file: the checked fixture of every
+ * test, run in the test's process. */
+static void config_reset(void)
+{
+	const char *path = getenv("MAPSAMPLE_PLUGIN_CONFIG");
+	FILE *f;
+
+	REQUIRE(path && *path, "MAPSAMPLE_PLUGIN_CONFIG unset");
+	f = fopen(path, "w");
+	REQUIRE(f && !fclose(f), "%s: %s", path, strerror(errno));
+}
+
+/* Sets the configuration value var of metric for the plugins: appends
+ * it to the plugin configuration file, which config_reset() emptied
+ * before the test. */
+static void set_config(const char *var, const char *metric, const char *val)
+{
+	const char *path = getenv("MAPSAMPLE_PLUGIN_CONFIG");
+	FILE *f;
+
+	REQUIRE(path && *path, "MAPSAMPLE_PLUGIN_CONFIG unset");
+	f = fopen(path, "a");
+	REQUIRE(f, "%s: %s", path, strerror(errno));
+	fprintf(f, "[%s]\n%s = %s\n", metric, var, val);
+	REQUIRE(!fclose(f), "%s: %s", path, strerror(errno));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1529,10 +1412,12 @@ static Suite *plugins_suite(void)
 	TCase *tc;
 
 	tc = tcase_create("definitions");
+	tcase_add_checked_fixture(tc, config_reset, NULL);
 	tcase_add_test(tc, plugins_definitions_clean);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("process");
+	tcase_add_checked_fixture(tc, config_reset, NULL);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, plugins_cpu_percent);
 	tcase_add_test(tc, plugins_memory_values);
@@ -1541,6 +1426,7 @@ static Suite *plugins_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("node");
+	tcase_add_checked_fixture(tc, config_reset, NULL);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, plugins_system_real);
 	tcase_add_test(tc, plugins_system_fake_files);
@@ -1549,6 +1435,7 @@ static Suite *plugins_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("examples");
+	tcase_add_checked_fixture(tc, config_reset, NULL);
 	tcase_add_test(tc, plugins_backfill_times);
 	tcase_add_test(tc, plugins_startstop_order);
 	tcase_add_test(tc, plugins_startstop_restart);
@@ -1562,6 +1449,10 @@ int main(void)
 	int failed;
 
 	make_tmpdir();
+	/* The plugins read this configuration file, not the user's. */
+	setenv("MAPSAMPLE_PLUGIN_CONFIG", tmp_path("plugins.conf"), 1);
+	config_reset();
+	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
