@@ -112,9 +112,10 @@ int mapsample_startstop_start(plugin_id_t plugin_id)
 
 	trace("start\n", 6);
 	if (getrusage(RUSAGE_SELF, &ru)) {
-		allinea_set_plugin_error_messagef(plugin_id, errno,
-			"getrusage(RUSAGE_SELF) failed (errno %d); minor "
-			"faults cannot be counted in this process", errno);
+		int err = errno;
+		allinea_set_plugin_error_messagef(plugin_id, err,
+			"getrusage(RUSAGE_SELF) failed: %s; minor faults "
+			"cannot be counted in this process", strerror(err));
 		return -1;
 	}
 	baseline = (uint64_t)ru.ru_minflt;

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #include <allinea_metric_plugin_api.h>
@@ -85,11 +86,12 @@ int allinea_plugin_initialize(plugin_id_t plugin_id, void *data)
 		return -1;
 	}
 	if (mapsample_io_bytes(&r, &w)) {
-		allinea_set_plugin_error_messagef(plugin_id, errno,
-			"Not supported: /proc/self/io cannot be read "
-			"(errno %d); it needs a kernel with task I/O "
+		int err = errno;
+		allinea_set_plugin_error_messagef(plugin_id, err,
+			"Not supported: mapsample_io_bytes() cannot read "
+			"/proc/self/io: %s; it needs a kernel with task I/O "
 			"accounting (CONFIG_TASK_IO_ACCOUNTING) and /proc "
-			"mounted", errno);
+			"mounted", strerror(err));
 		return -1;
 	}
 	reading_valid = false;

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,9 +89,12 @@ int allinea_plugin_initialize(plugin_id_t plugin_id, void *data)
 	}
 	page_size = (uint64_t)ps;
 	if (read_rss(&v)) {
-		allinea_set_plugin_error_messagef(plugin_id, errno,
+		int err = errno;
+		allinea_set_plugin_error_messagef(plugin_id, err,
 			"Not supported: cannot read the resident set size "
-			"from %s (errno %d); mount /proc", STATM, errno);
+			"from %s: %s; mount /proc", STATM,
+			err == EINVAL ? "not the expected format"
+				      : strerror(err));
 		return -1;
 	}
 	return 0;

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <string.h>
 #include <time.h>
 
 #include <allinea_metric_plugin_api.h>
@@ -79,9 +80,10 @@ int allinea_plugin_initialize(plugin_id_t plugin_id, void *data)
 	struct rusage ru;
 
 	if (getrusage(RUSAGE_SELF, &ru)) {
-		allinea_set_plugin_error_messagef(plugin_id, errno,
-			"Not supported: getrusage(RUSAGE_SELF) failed "
-			"(errno %d); the sched metrics need it", errno);
+		int err = errno;
+		allinea_set_plugin_error_messagef(plugin_id, err,
+			"Not supported: getrusage(RUSAGE_SELF) failed: %s; "
+			"the sched metrics need it", strerror(err));
 		return -1;
 	}
 	reading_valid = false;

@@ -164,16 +164,19 @@ int allinea_plugin_initialize(plugin_id_t plugin_id, void *data)
 		return -1;
 	}
 	if (read_load(&load)) {
-		allinea_set_plugin_error_messagef(plugin_id, errno,
-			"Not supported: cannot read the load average from %s "
-			"(errno %d); mount /proc", loadavg_path, errno);
+		int err = errno;
+		allinea_set_plugin_error_messagef(plugin_id, err,
+			"Not supported: cannot read the load average from "
+			"%s: %s; mount /proc", loadavg_path,
+			err == EINVAL ? "not a number" : strerror(err));
 		return -1;
 	}
 	if (read_interrupts(&total)) {
-		allinea_set_plugin_error_messagef(plugin_id, errno,
+		int err = errno;
+		allinea_set_plugin_error_messagef(plugin_id, err,
 			"Not supported: cannot read the interrupt count (the "
-			"\"intr\" line) from %s (errno %d); mount /proc",
-			stat_path, errno);
+			"\"intr\" line) from %s: %s; mount /proc", stat_path,
+			err == ENODATA ? "no such line" : strerror(err));
 		return -1;
 	}
 	interrupts_have = false;
