@@ -480,8 +480,9 @@ void report_metrics(const struct rmetrics *x, FILE *out)
 			strcpy(c[C_MEAN], "-");
 		if (r->rate && r->values) {
 			char tu[UNITS_BUFSZ];
-			units_undivided(tu, sizeof(tu), u);
-			units_format(c[C_TOTAL], UNITS_BUFSZ, r->total, tu);
+			double f = units_undivided(tu, sizeof(tu), u);
+			units_format(c[C_TOTAL], UNITS_BUFSZ, r->total * f,
+				     tu);
 		} else {
 			strcpy(c[C_TOTAL], "-");
 		}
@@ -509,7 +510,7 @@ void report_metrics(const struct rmetrics *x, FILE *out)
 			fprintf(out, "  TOTAL: sum of the values before division "
 				     "by sample time, in the units\n"
 				     "  before it (B for B/s, J for W, a count "
-				     "for /s).\n");
+				     "for /s, seconds for %%).\n");
 		for (size_t i = 0; i < x->nm; i++) {
 			const struct rmsummary *r = &sum[i];
 			if (r->none) {

@@ -26,7 +26,7 @@ static enum uclass classify(const char *u)
 {
 	if (!strcmp(u, "B") || !strcmp(u, "B/s") || !strcmp(u, "B/S"))
 		return U_IEC;
-	if (!strcmp(u, "%"))
+	if (!strcmp(u, "%") || !strcmp(u, "s"))
 		return U_NONE;
 	if (!strcmp(u, "ns"))
 		return U_NS;
@@ -135,21 +135,24 @@ const char *units_format(char *buf, size_t len, double v, const char *units)
 	return buf;
 }
 
-const char *units_undivided(char *buf, size_t len, const char *units)
+double units_undivided(char *buf, size_t len, const char *units)
 {
-	if (!len)
-		return buf;
 	if (!units)
 		units = "";
 	size_t n = strlen(units);
+	double f = 1;
 	if (n >= 2 && units[n - 2] == '/' &&
-	    (units[n - 1] == 's' || units[n - 1] == 'S'))
+	    (units[n - 1] == 's' || units[n - 1] == 'S')) {
 		snprintf(buf, len, "%.*s", (int)(n - 2), units);
-	else if (!strcmp(units, "W"))
+	} else if (!strcmp(units, "W")) {
 		snprintf(buf, len, "J");
-	else if (!*units)
+	} else if (!strcmp(units, "%")) {
 		snprintf(buf, len, "s");
-	else
+		f = 0.01;
+	} else if (!*units) {
+		snprintf(buf, len, "s");
+	} else {
 		snprintf(buf, len, "%s*s", units);
-	return buf;
+	}
+	return f;
 }

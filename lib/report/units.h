@@ -5,7 +5,7 @@
  * significant digits.  The rules (mapreport(1), "Units"):
  *
  *   B, B/s, B/S        IEC prefixes Ki Mi Gi Ti Pi Ei (x1024), glued: KiB/s
- *   %                  never scaled: 1600 %
+ *   %, s               never scaled: 1600 %, 12500 s
  *   ns                 a time: ns, us, ms, then s (never larger units)
  *   anything else      SI prefixes k M G T P E (x1000); glued to symbols
  *                      (W, J, Hz: at most two letters before any '/') and
@@ -37,10 +37,11 @@ const char *units_format(char *buf, size_t len, double v, const char *units);
 /*
  * The units of the sum of a divide-by-sample-time metric's raw deltas,
  * given the metric's (per-second) units: "B/s" -> "B", "calls/s" ->
- * "calls", "/s" -> "" (a count), "W" -> "J", none -> "s"; any other
- * units u -> "u*s".
- * Writes into buf of len bytes and returns buf.
+ * "calls", "/s" -> "" (a count), "W" -> "J", "%" -> "s" (a percentage of
+ * time over seconds is time: CPU % -> CPU seconds), none -> "s"; any
+ * other units u -> "u*s".  Writes them into buf of len bytes and returns
+ * the factor to multiply the sum by: 0.01 for "%", else 1.
  */
-const char *units_undivided(char *buf, size_t len, const char *units);
+double units_undivided(char *buf, size_t len, const char *units);
 
 #endif

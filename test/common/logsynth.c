@@ -315,7 +315,10 @@ static int proc_records(struct synth *s, struct stream *ps, uint32_t pid,
 
 /* ---- the metrics scenario (see logsynth.h) ---- */
 
-enum { M_CPU, M_READ, M_POWER, M_SYSCALLS, M_RSS, M_LOCK, M_FLAKY, NMDEF };
+enum {
+	M_CPU, M_READ, M_POWER, M_SYSCALLS, M_RSS, M_LOCK, M_FLAKY, M_BUSY,
+	NMDEF
+};
 
 static const struct {
 	const char *id, *name, *units;
@@ -331,6 +334,8 @@ static const struct {
 	{"com.example.mem.rss", "RSS", "B", MAPLOG_DT_U64, MAPLOG_MD_BACKFILL},
 	{"com.example.lock.wait", "Lock wait", "ns", MAPLOG_DT_U64, 0},
 	{"com.example.flaky", "Flaky counter", "/s", MAPLOG_DT_U64,
+	 MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME},
+	{"com.example.cpu.busy", "CPU busy", "%", MAPLOG_DT_DOUBLE,
 	 MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME},
 };
 
@@ -353,7 +358,7 @@ struct mproc {
 
 /* Values are deltas for the metrics divided by sample time.  Rates of
  * pid 6000's Read rate: 1000 KiB/s, 0, (none), 10 MiB/s over 0.3 s,
- * 1048580 B/s, 1048575 B/s, 5 KiB/s. */
+ * 1048580 B/s, 1048575 B/s, 5 KiB/s.  CPU busy's deltas are in %*s. */
 static const struct mproc mprocs[2] = {
 	{
 		.pid = 6000,
@@ -361,7 +366,7 @@ static const struct mproc mprocs[2] = {
 		.t0 = 10000000000ull,
 		.nticks = 8,
 		.tick_ms = {0, 100, 300, 400, 600, 700, 900, 1000},
-		.index = {0, 1, 2, 3, 4, 5, 6},
+		.index = {0, 1, 2, 3, 4, 5, 6, 7},
 		.v = {
 			[M_CPU] = {10, 20, NOV, 40, 50, 60, 70, 90.5},
 			[M_READ] = {4096, 102400, 0, NOV, 3145728, 104858,
@@ -374,6 +379,7 @@ static const struct mproc mprocs[2] = {
 			[M_LOCK] = {800, 1500, 250000, 2500000, 999, 1000, 40,
 				    3000000000.0},
 			[M_FLAKY] = {NOV, NOV, NOV, NOV, NOV, NOV, NOV, NOV},
+			[M_BUSY] = {2, 5, 20, 2.5, 10, 10, 0, 7.5},
 		},
 		.flaky_msg = "counter read failed: EIO",
 		.slow_plugin = 1,
@@ -384,7 +390,7 @@ static const struct mproc mprocs[2] = {
 		.t0 = 20000000000ull,
 		.nticks = 5,
 		.tick_ms = {0, 500, 1000, 1500, 2000},
-		.index = {1, 0, 4, 3, 5, 6, 2},
+		.index = {1, 0, 4, 3, 5, 6, 2, 7},
 		.v = {
 			[M_CPU] = {5, 15, 25, 35, 45.25},
 			[M_READ] = {1000, 512000, 1024000, 0, 1048576},
@@ -393,6 +399,7 @@ static const struct mproc mprocs[2] = {
 			[M_RSS] = {0, 1023, 1024, 2048, 4096},
 			[M_LOCK] = {100, 200, 300, 400, 500},
 			[M_FLAKY] = {NOV, NOV, NOV, NOV, NOV},
+			[M_BUSY] = {1, 25, 50, 0, 13},
 		},
 		.flaky_msg = "counter read failed: EAGAIN",
 		.orphan = 1,

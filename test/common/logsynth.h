@@ -49,7 +49,8 @@ struct logsynth_opts {
  * divided by sample time, one NONE), "Node power" (W, divided, one per
  * node: values from pid 6000 only), "com.example.syscalls" (calls/s,
  * divided, no display name), "RSS" (B), "Lock wait" (ns) and "Flaky
- * counter" (/s: NONE at every tick, with running error counts).  Plugin
+ * counter" (/s: NONE at every tick, with running error counts) and "CPU
+ * busy" (%, divided: its total is CPU seconds).  Plugin
  * errors: libbroken.so in both processes, libslow.so in the first.  One
  * value names an index that no definition gives.  A few samples per
  * thread.  The values themselves are in logsynth.c.  Only chunk_size,

@@ -22,6 +22,8 @@
 #   Lock wait        40 ns .. 3 s, MEAN (375344292.4 + 300) / 2 ns = 188 ms.
 #   Flaky counter    NONE at all 13 ticks; 8 + 5 errors, the first (at
 #                    10 s) in pid 6000.
+#   CPU busy         rates 0 .. 100 %; MEAN (55 % + 88/2 %) / 2 = 49.5 %;
+#                    TOTAL (57 + 89) %*s = 1.46 s.
 # Each process's values are spread over its threads' chunks, which come
 # before its definitions in the file; smaller chunks change that order
 # and must not change the section.

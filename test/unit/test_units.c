@@ -74,6 +74,8 @@ START_TEST(units_percent_and_time)
 	FMT(12.5, "%", "12.5 %");
 	FMT(1600, "%", "1600 %"); /* never k% */
 	FMT(1600.4, "%", "1600 %");
+	FMT(12500, "s", "12500 s"); /* nor ks */
+	FMT(2.5, "s", "2.50 s");
 	FMT(5, "ns", "5 ns");
 	FMT(999, "ns", "999 ns");
 	FMT(1500, "ns", "1.50 us");
@@ -137,22 +139,33 @@ END_TEST
 
 START_TEST(units_undivided_units)
 {
+	static const struct {
+		const char *rate, *sum;
+		double factor;
+	} cases[] = {
+		{"B/s", "B", 1},      {"B/S", "B", 1},
+		{"/s", "", 1},        {"calls/s", "calls", 1},
+		{"W", "J", 1},        {"%", "s", 0.01},
+		{"", "s", 1},         {NULL, "s", 1},
+		{"ns", "ns*s", 1},    {"widgets", "widgets*s", 1},
+	};
 	char b[UNITS_BUFSZ];
-	ck_assert_str_eq(units_undivided(b, sizeof(b), "B/s"), "B");
-	ck_assert_str_eq(units_undivided(b, sizeof(b), "B/S"), "B");
-	ck_assert_str_eq(units_undivided(b, sizeof(b), "/s"), "");
-	ck_assert_str_eq(units_undivided(b, sizeof(b), "calls/s"), "calls");
-	ck_assert_str_eq(units_undivided(b, sizeof(b), "W"), "J");
-	ck_assert_str_eq(units_undivided(b, sizeof(b), "%"), "%*s");
-	ck_assert_str_eq(units_undivided(b, sizeof(b), ""), "s");
-	ck_assert_str_eq(units_undivided(b, sizeof(b), NULL), "s");
-	/* the total of a B/s metric scales as bytes */
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		double f = units_undivided(b, sizeof(b), cases[i].rate);
+		ck_assert_str_eq(b, cases[i].sum);
+		ck_assert(f == cases[i].factor);
+	}
+	/* the total of a B/s metric scales as bytes, of a % one is time */
 	char t[UNITS_BUFSZ];
-	units_undivided(t, sizeof(t), "B/s");
-	ck_assert_str_eq(units_format(b, sizeof(b), 3 * 1048576.0, t),
+	double f = units_undivided(t, sizeof(t), "B/s");
+	ck_assert_str_eq(units_format(b, sizeof(b), f * 3 * 1048576.0, t),
 			 "3.00 MiB");
-	units_undivided(t, sizeof(t), "/s");
-	ck_assert_str_eq(units_format(b, sizeof(b), 1250, t), "1.25 k");
+	f = units_undivided(t, sizeof(t), "/s");
+	ck_assert_str_eq(units_format(b, sizeof(b), f * 1250, t), "1.25 k");
+	f = units_undivided(t, sizeof(t), "%");
+	ck_assert_str_eq(units_format(b, sizeof(b), f * 79.7, t), "0.797 s");
+	ck_assert_str_eq(units_format(b, sizeof(b), f * 1250000, t),
+			 "12500 s");
 }
 END_TEST
 
