@@ -442,6 +442,9 @@ static void *touch_pages(size_t n)
 	char *m = mmap(NULL, n * (size_t)ps, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	REQUIRE(m != MAP_FAILED, "mmap: %s", strerror(errno));
+	/* One fault per page, also where transparent huge pages would map
+	 * 512 pages at a time. */
+	(void)madvise(m, n * (size_t)ps, MADV_NOHUGEPAGE);
 	for (size_t i = 0; i < n; i++)
 		m[i * (size_t)ps] = 1;
 	return m;
@@ -718,13 +721,15 @@ START_TEST(plugins_cpu_percent)
 		"system %g outside [%llu, %llu] us", s,
 		(unsigned long long)(tv_us(a2.ru_stime) - tv_us(b1.ru_stime)),
 		(unsigned long long)(tv_us(b2.ru_stime) - tv_us(a1.ru_stime)));
-	/* As the profiler shows it: value / elapsed seconds is a percentage
-	 * (one busy thread: near 100). */
+	/* As the profiler shows it, value / elapsed seconds is a percentage,
+	 * at most 100 for one thread. */
 	{
 		double pct = u / ((double)(t2.tv_sec - t1.tv_sec) +
 				  (double)(t2.tv_nsec - t1.tv_nsec) / 1e9);
-		REQUIRE(pct > 50 && pct < 105, "user CPU %g %% for a busy "
-			"loop", pct);
+		/* (Not near 100 on a loaded machine: CPU time is what the
+		 * bounds above check.) */
+		REQUIRE(pct > 0 && pct < 105, "user CPU %g %% for one busy "
+			"thread", pct);
 	}
 
 	/* The next sample sees the 0.05 s burnt after t2's reading. */
