@@ -29,6 +29,8 @@
 
 #pragma weak mapsample_io_bytes
 
+#define IO_FILE "/proc/self/io"
+
 MAPSAMPLE_PLUGIN_API int mapsample_io_read(metric_id_t id,
 	struct timespec *currentSampleTime, uint64_t *outValue);
 MAPSAMPLE_PLUGIN_API int mapsample_io_write(metric_id_t id,
@@ -76,7 +78,9 @@ static void bytes_since(struct delta *d, uint64_t now, uint64_t *out)
 
 int allinea_plugin_initialize(plugin_id_t plugin_id, void *data)
 {
-	uint64_t r, w;
+	char buf[512];
+	const char *why = NULL;
+	int err = 0;
 
 	if (!mapsample_io_bytes) {
 		allinea_set_plugin_error_message(plugin_id, ENOSYS,
@@ -85,13 +89,22 @@ int allinea_plugin_initialize(plugin_id_t plugin_id, void *data)
 			"mapsample");
 		return -1;
 	}
-	if (mapsample_io_bytes(&r, &w)) {
-		int err = errno;
+	/* Not mapsample_io_bytes() itself: the sampler starts counting
+	 * only after the plugins are loaded. */
+	if (plugin_read_file(IO_FILE, buf, sizeof(buf)) < 0) {
+		err = errno;
+		why = strerror(err);
+	} else if (!plugin_find_key(buf, "rchar:") ||
+		   !plugin_find_key(buf, "wchar:")) {
+		err = ENODATA;
+		why = "no rchar and wchar lines";
+	}
+	if (why) {
 		allinea_set_plugin_error_messagef(plugin_id, err,
-			"Not supported: mapsample_io_bytes() cannot read "
-			"/proc/self/io: %s; it needs a kernel with task I/O "
-			"accounting (CONFIG_TASK_IO_ACCOUNTING) and /proc "
-			"mounted", strerror(err));
+			"Not supported: %s cannot be read: %s; the io metrics "
+			"need a kernel with task I/O accounting "
+			"(CONFIG_TASK_IO_ACCOUNTING) and /proc mounted",
+			IO_FILE, why);
 		return -1;
 	}
 	reading_valid = false;

@@ -875,14 +875,14 @@ START_TEST(plugins_io_deltas)
 	fake_io_errno = 0;
 	plugin_close(&p);
 
-	/* ... and a plugin error at initialize. */
+	/* Initialize does not depend on mapsample_io_bytes() working yet:
+	 * the sampler starts counting only after the plugins are loaded. */
 	plugin_open(&p, "io");
 	fake_io_errno = ENOENT;
-	REQUIRE(plugin_initialize(&p) == -1, "initialize succeeded");
-	REQUIRE(plugin_error.e_set && plugin_error.e_id == p.p_id &&
-		!strncmp(plugin_error.e_msg, "Not supported: ", 15) &&
-		strstr(plugin_error.e_msg, "/proc/self/io"),
-		"plugin error: %s", plugin_error.e_msg);
+	calls = fake_io_calls;
+	plugin_init_ok(&p);
+	REQUIRE(fake_io_calls == calls, "initialize called "
+		"mapsample_io_bytes()");
 	fake_io_errno = 0;
 	plugin_close(&p);
 }
