@@ -2,8 +2,9 @@
 /*
  * memory: memory use of the profiled process and of its node
  * (plugins/memory/memory.xml): resident set size now (/proc/self/statm),
- * peak resident set size (getrusage() ru_maxrss) and, once per node, the
- * memory in use on the machine (/proc/meminfo MemTotal - MemAvailable).
+ * peak resident set size (getrusage() ru_maxrss, or the largest RSS read
+ * if more) and, once per node, the memory in use on the machine
+ * (/proc/meminfo MemTotal - MemAvailable).
  * All in bytes, none divided by the sample time.
  *
  * Design notes: each getter has its own source, so there is nothing to
@@ -13,8 +14,8 @@
  */
 #include <errno.h>
 #include <stdint.h>
-#include <sys/resource.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +34,11 @@ MAPSAMPLE_PLUGIN_API int mapsample_memory_node_used(metric_id_t id,
 #define MEMINFO "/proc/meminfo"
 
 static uint64_t page_size;
+/* The largest resident set size the rss getter has read: the peak is
+ * never shown below it.  (Since Linux 6.x /proc/self/statm sums the
+ * per-CPU RSS counters exactly while getrusage() reads them roughly, so
+ * ru_maxrss can lag the RSS by some pages.) */
+static uint64_t rss_high;
 
 /* The resident set size in bytes from /proc/self/statm (its second field,
  * in pages) into *rss.  Returns 0, or -1 with errno set (EINVAL: the file
@@ -88,6 +94,7 @@ int allinea_plugin_initialize(plugin_id_t plugin_id, void *data)
 		return -1;
 	}
 	page_size = (uint64_t)ps;
+	rss_high = 0;
 	if (read_rss(&v)) {
 		int err = errno;
 		allinea_set_plugin_error_messagef(plugin_id, err,
@@ -117,11 +124,14 @@ int mapsample_memory_rss(metric_id_t id, struct timespec *currentSampleTime,
 			errno);
 		return -1;
 	}
+	if (*outValue > rss_high)
+		rss_high = *outValue;
 	return 0;
 }
 
 /* Getter of com.mapsample.metrics.memory.peak_rss: the largest resident
- * set size so far in bytes (ru_maxrss is in KiB).  Async-signal-safe. */
+ * set size so far in bytes: ru_maxrss (in KiB), or the largest RSS the
+ * rss getter read if that is more.  Async-signal-safe. */
 int mapsample_memory_peak_rss(metric_id_t id,
 			      struct timespec *currentSampleTime,
 			      uint64_t *outValue)
@@ -135,6 +145,8 @@ int mapsample_memory_peak_rss(metric_id_t id,
 		return -1;
 	}
 	*outValue = (uint64_t)ru.ru_maxrss * 1024;
+	if (rss_high > *outValue)
+		*outValue = rss_high;
 	return 0;
 }
 
