@@ -3,3 +3,6 @@
 # and run by test/integration/man-examples.sh.
 dist_man_MANS += man/maplog.3 man/mapsample-log.5 man/mapreport.1 man/mapsample.1
 dist_man_MANS += man/mapsample-metrics.5
+# mapsample-plugin(3): its example plugin is built and loaded by
+# test/integration/plugin-man-example.sh.
+dist_man_MANS += man/mapsample-plugin.3

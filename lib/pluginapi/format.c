@@ -35,6 +35,10 @@
  *     the locale's encoding (and fails with EILSEQ on non-ASCII in the
  *     C locale).
  *   - The rounding mode (fesetround) is ignored: always to nearest.
+ *   - None for %#g, where glibc departs from C11 and this follows glibc:
+ *     when rounding carries a value that style f would print to 10^P,
+ *     so that style e is used, glibc prints no fraction digits ("%#.2g"
+ *     of 99.5 gives "1.e+02"; C11 asks for "1.0e+02").
  *   - Positional arguments (%1$d) and %m are not supported; an
  *     unsupported conversion is copied to the output as written.
  */
@@ -520,10 +524,11 @@ static void conv_float(struct out *o, const struct spec *sp, double v)
 	}
 	dec_from_bits(&r, bits);
 	if (c == 'g') {
-		int x = 0;
+		int x = 0, x0 = 0;
 		if (p == 0)
 			p = 1;
 		if (r.n > 0) {
+			x0 = r.dp - 1;
 			dec_round(&r, p);
 			x = r.dp - 1;
 		}
@@ -532,7 +537,11 @@ static void conv_float(struct out *o, const struct spec *sp, double v)
 			p = p - 1 - x;
 		} else {
 			c = 'e';
-			p = p - 1;
+			/* glibc: a value that style f would have printed
+			 * until rounding carried it to 10^P gets no fraction
+			 * digits ("%#.2g" of 99.5 is "1.e+02"; C11 says
+			 * "1.0e+02").  Only '#' shows it. */
+			p = x0 == p - 1 && x == p ? 0 : p - 1;
 		}
 		if (!alt) {	/* no trailing zeros */
 			long long need = c == 'f' ? (long long)r.n - r.dp :

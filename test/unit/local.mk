@@ -76,3 +76,13 @@ test_unit_test_plugins_LDADD = lib/metricdef/libmetricdef.la \
 EXTRA_test_unit_test_plugins_DEPENDENCIES = $(mapsampleplugin_LTLIBRARIES) \
 	$(plugins_metrics_xml)
 TESTS += test/unit/test_plugins
+
+# lib/pluginapi: the metric plugin API (formatter against glibc, safe
+# allocator, safe I/O and its byte counters, core counts, error hooks,
+# configuration file).  The test defines the host hooks itself.
+check_PROGRAMS += test/unit/test_pluginapi
+test_unit_test_pluginapi_SOURCES = test/unit/test_pluginapi.c
+test_unit_test_pluginapi_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -pthread
+test_unit_test_pluginapi_LDADD = lib/pluginapi/libpluginapi.la \
+	$(CHECK_LIBS) -lm -lpthread
+TESTS += test/unit/test_pluginapi
