@@ -47,3 +47,10 @@ AM_TESTS_ENVIRONMENT += PLUGIN_HEADERS_CC='$(CC)'; export PLUGIN_HEADERS_CC;
 TESTS += test/integration/mapreport-metrics.sh
 EXTRA_DIST += test/integration/mapreport-metrics.sh \
 	test/integration/golden/mapreport-metrics.txt
+
+# mapsample-plugin(3): the plugin of its EXAMPLES section compiles against
+# the source tree's headers (-Wall -Wextra -Werror, and with the page's
+# pkg-config command), exports the getter its XML names, and returns the
+# value the page says when loaded by a host linked with libpluginapi.
+TESTS += test/integration/plugin-man-example.sh
+EXTRA_DIST += test/integration/plugin-man-example.sh
