@@ -14,7 +14,9 @@
  * Memory from them is released with allinea_safe_free() only, and
  * allinea_safe_free() releases only memory from them.  When memory is
  * exhausted they print an error to stderr and abort the process; they
- * never return NULL for a non-zero size.
+ * never return NULL for a request they accept (allinea_safe_calloc()
+ * refuses an nmemb * size that overflows: NULL, errno ENOMEM).
+ * mapsample-plugin(3) describes mapsample's implementation.
  */
 #ifndef ALLINEA_SAFE_MALLOC_H
 #define ALLINEA_SAFE_MALLOC_H
@@ -38,7 +40,8 @@ MAPSAMPLE_PLUGIN_API void allinea_safe_free(void *ptr);
 MAPSAMPLE_PLUGIN_API void *allinea_safe_calloc(size_t nmemb, size_t size);
 
 /* Resizes ptr (from one of the functions above, or NULL to allocate) to
- * at least size bytes, moving it if needed; returns the new start.
+ * at least size bytes, moving it if needed; returns the new start.  Size
+ * 0 frees ptr and returns NULL, as glibc's realloc(3).
  * Async-signal-safe. */
 MAPSAMPLE_PLUGIN_API void *allinea_safe_realloc(void *ptr, size_t size);
 

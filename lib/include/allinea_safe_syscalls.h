@@ -60,14 +60,16 @@ MAPSAMPLE_PLUGIN_API ssize_t allinea_safe_read(int fd, void *buf,
 	size_t count);
 
 /* Reads fd to its end into buf, at most count bytes.  Returns the number
- * read, or -1 with errno set.  Async-signal-safe. */
+ * read, or -1 with errno set (also when a read fails after others
+ * succeeded).  Async-signal-safe. */
 MAPSAMPLE_PLUGIN_API ssize_t allinea_safe_read_all(int fd, void *buf,
 	size_t count);
 
 /* Reads one line from fd into buf (count bytes), without its final '\n'
- * and with a terminating '\0'; a longer line is truncated.  Returns the
- * number of bytes read (0 at end of file), or -1 with errno set.
- * Async-signal-safe. */
+ * and with a terminating '\0'; a longer line is truncated, but consumed
+ * whole.  Returns the number of bytes consumed, the '\n' included (so an
+ * empty line gives 1 and only the end of file gives 0), or -1 with errno
+ * set.  Async-signal-safe. */
 MAPSAMPLE_PLUGIN_API ssize_t allinea_safe_read_line(int fd, void *buf,
 	size_t count);
 
@@ -76,8 +78,9 @@ MAPSAMPLE_PLUGIN_API ssize_t allinea_safe_read_line(int fd, void *buf,
 MAPSAMPLE_PLUGIN_API void allinea_safe_vfprintf(int fd, const char *format,
 	va_list ap) MAPSAMPLE_PLUGIN_PRINTF(2, 0);
 
-/* Writes up to count bytes from buf to fd.  Returns the number written,
- * or -1 with errno set.  Async-signal-safe. */
+/* Writes count bytes from buf to fd, looping over short writes.  Returns
+ * the number written (less than count only when a write failed after
+ * some were written), or -1 with errno set.  Async-signal-safe. */
 MAPSAMPLE_PLUGIN_API ssize_t allinea_safe_write(int fd, const void *buf,
 	size_t count);
 

@@ -30,17 +30,17 @@
  *   - %n stores nothing (its pointer argument is consumed and ignored).
  *   - %Lf etc. convert the long double argument to double first: a value
  *     outside double's range prints as inf, extra precision is lost, and
- *     %La prints double's 0x1.… form where glibc prints 0x8.….
+ *     %La prints double's 0x1... form where glibc prints 0x8...
  *   - %lc and %ls always encode UTF-8, whatever the locale; glibc uses
  *     the locale's encoding (and fails with EILSEQ on non-ASCII in the
  *     C locale).
  *   - The rounding mode (fesetround) is ignored: always to nearest.
- *   - None for %#g, where glibc departs from C11 and this follows glibc:
- *     when rounding carries a value that style f would print to 10^P,
- *     so that style e is used, glibc prints no fraction digits ("%#.2g"
- *     of 99.5 gives "1.e+02"; C11 asks for "1.0e+02").
  *   - Positional arguments (%1$d) and %m are not supported; an
  *     unsupported conversion is copied to the output as written.
+ * Where glibc departs from C11 this follows glibc: with %#g, a value that
+ * rounding carries to 10^P, so that style e is used, is printed with no
+ * fraction digits ("%#.2g" of 99.5 gives "1.e+02"; C11 asks for
+ * "1.0e+02").
  */
 #include <errno.h>
 #include <limits.h>
