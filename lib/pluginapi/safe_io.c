@@ -275,20 +275,29 @@ ssize_t allinea_safe_write(int fd, const void *buf, size_t count)
 	return r;
 }
 
-/* Formats as vfprintf(3) (see format.c for the conversions) and writes
- * the result to fd; output past 4095 bytes is cut.  Async-signal-safe. */
-void allinea_safe_vfprintf(int fd, const char *format, va_list ap)
+/* Formats into a stack buffer and writes the result to fd; output past
+ * 4095 bytes is cut.  A static function, so that the three printf
+ * functions never reach each other through the dynamic linker.
+ * Async-signal-safe. */
+static void format_write(int fd, const char *format, va_list ap)
 {
 	char buf[PRINTF_BUF];
 	int n;
 
-	maps_api_enter();
 	n = maps_vsnformat(buf, sizeof(buf), format, ap);
 	if (n > (int)sizeof(buf) - 1)
 		n = (int)sizeof(buf) - 1;
 	if (n < 0)	/* a bad format: write what was formatted */
 		n = (int)strlen(buf);
 	maps_raw_write(fd, buf, (size_t)n);
+}
+
+/* Formats as vfprintf(3) (see format.c for the conversions) and writes
+ * the result to fd; output past 4095 bytes is cut.  Async-signal-safe. */
+void allinea_safe_vfprintf(int fd, const char *format, va_list ap)
+{
+	maps_api_enter();
+	format_write(fd, format, ap);
 	maps_api_leave();
 }
 
@@ -297,9 +306,11 @@ void allinea_safe_fprintf(int fd, const char *format, ...)
 {
 	va_list ap;
 
+	maps_api_enter();
 	va_start(ap, format);
-	allinea_safe_vfprintf(fd, format, ap);
+	format_write(fd, format, ap);
 	va_end(ap);
+	maps_api_leave();
 }
 
 /* As allinea_safe_vfprintf() to standard output.  Async-signal-safe. */
@@ -307,7 +318,9 @@ void allinea_safe_printf(const char *format, ...)
 {
 	va_list ap;
 
+	maps_api_enter();
 	va_start(ap, format);
-	allinea_safe_vfprintf(STDOUT_FILENO, format, ap);
+	format_write(STDOUT_FILENO, format, ap);
 	va_end(ap);
+	maps_api_leave();
 }
