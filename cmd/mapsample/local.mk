@@ -8,3 +8,5 @@ bin_PROGRAMS += cmd/mapsample/mapsample
 cmd_mapsample_mapsample_SOURCES = cmd/mapsample/main.c
 cmd_mapsample_mapsample_LDADD = lib/launch/liblaunch.la lib/report/libreport.la \
 	lib/common/libcli.la
+cmd_mapsample_mapsample_SOURCES += cmd/mapsample/metrics.c cmd/mapsample/metrics.h
+cmd_mapsample_mapsample_LDADD += lib/metricdef/libmetricdef.la

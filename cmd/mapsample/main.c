@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/mapsample/metrics.h"
 #include "common/cli.h"
 #include "config.h"
 #include "launch/target.h"
@@ -42,6 +43,8 @@
  * xz -9 here: +0.7% wall time at 250 Hz, against +4.4% for a perf
  * task-clock event at the same rate (test/bench/overhead.sh). */
 #define DEFAULT_HZ 250
+/* Metric samples per process: see mapsample(1) on the cost */
+#define DEFAULT_METRIC_MS 20
 
 static volatile sig_atomic_t child_pid;
 
@@ -56,10 +59,16 @@ static void usage(FILE *f)
 		"      --timer KIND      perf (task-clock events) or posix (CPU\n"
 		"                        timers); default: posix up to 250 Hz\n"
 		"      --signal SIG      sampling signal (default SIGRTMIN+4)\n"
+		"      --metrics LIST    metrics to record: default, all, none,\n"
+		"                        ids, groups, sources or file names,\n"
+		"                        -ITEM to leave out (default: default)\n"
+		"      --metrics-dir DIR also read metric definitions in DIR\n"
+		"      --metric-interval MS  metric sample interval (default %d)\n"
+		"      --list-metrics    list the metrics found and exit\n"
 		"  -q, --quiet           no summary line at the end\n"
 		"  -h, --help            this text\n"
 		"  -V, --version         print the version\n",
-		DEFAULT_HZ);
+		DEFAULT_HZ, DEFAULT_METRIC_MS);
 }
 
 static void forward(int sig, siginfo_t *si, void *uc)
@@ -146,6 +155,30 @@ static int find_library(char *out, size_t len)
 	return access(out, R_OK);
 }
 
+/* The built-in metric definitions: the build tree's plugins/metrics when
+ * this mapsample runs from the build tree, else NULL (the installed
+ * $(pkgdatadir)/metrics). */
+static char *builtin_metrics_dir(void)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return NULL;
+	self[n] = 0;
+	char *slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	char cand[PATH_MAX + 32], real[PATH_MAX];
+	snprintf(cand, sizeof(cand), "%s/../../plugins/metrics", self);
+	char probe[PATH_MAX + 64];
+	snprintf(probe, sizeof(probe), "%s/../../lib/sampler/libmapsampler.la",
+		 self);
+	if (access(probe, F_OK) || !realpath(cand, real))
+		return NULL;
+	return strdup(real);
+}
+
 static int make_log(const char *path)
 {
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -214,6 +247,10 @@ int main(int argc, char **argv)
 		{"signal", required_argument, NULL, 'S'},
 		{"timer", required_argument, NULL, 'T'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"metrics", required_argument, NULL, 'M'},
+		{"metrics-dir", required_argument, NULL, 'R'},
+		{"metric-interval", required_argument, NULL, 'I'},
+		{"list-metrics", no_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -222,6 +259,11 @@ int main(int argc, char **argv)
 	unsigned long freq = DEFAULT_HZ, depth = 256;
 	int wall = 0, quiet = 0, signo = SIGRTMIN + 4, c;
 	const char *timer = NULL;
+	const char *mdirs[64];
+	size_t nmdirs = 0;
+	char *mselect = NULL;
+	unsigned long metric_ms = DEFAULT_METRIC_MS;
+	int list_metrics = 0;
 	/* '+': stop at the program name, its options are its own */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, OPTSTRING, lo, NULL)) != -1) {
@@ -258,6 +300,34 @@ int main(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'M': {
+			/* several --metrics options add up */
+			size_t l = (mselect ? strlen(mselect) + 1 : 0) +
+				   strlen(optarg) + 1;
+			char *n = malloc(l);
+			if (!n)
+				return EXIT_OWN;
+			snprintf(n, l, "%s%s%s", mselect ? mselect : "",
+				 mselect ? "," : "", optarg);
+			free(mselect);
+			mselect = n;
+			break;
+		}
+		case 'R':
+			if (nmdirs == sizeof(mdirs) / sizeof(mdirs[0])) {
+				fprintf(stderr, "mapsample: --metrics-dir: at "
+						"most %zu directories\n", nmdirs);
+				return EXIT_OWN;
+			}
+			mdirs[nmdirs++] = optarg;
+			break;
+		case 'I':
+			metric_ms = parse_num("--metric-interval", optarg, 1,
+					      3600000);
+			break;
+		case 'L':
+			list_metrics = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -268,6 +338,21 @@ int main(int argc, char **argv)
 			cli_bad_option(PROG, OPTSTRING, argv, optind, optopt);
 			return EXIT_OWN;
 		}
+	}
+	char *builtin = builtin_metrics_dir();
+	struct metrics_opts mo = {mdirs, nmdirs, mselect, builtin, quiet};
+	if (list_metrics) {
+		char slib[PATH_MAX];
+		if (find_library(slib, sizeof(slib))) {
+			fprintf(stderr, "mapsample: %s: sampler library not "
+					"found; reinstall mapsample or set "
+					"MAPSAMPLE_LIBRARY\n", slib);
+			return EXIT_OWN;
+		}
+		int lrc = metrics_list(&mo, slib);
+		free(builtin);
+		free(mselect);
+		return lrc;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "mapsample: no program given; usage: mapsample "
@@ -298,6 +383,12 @@ int main(int argc, char **argv)
 		return EXIT_OWN;
 	}
 
+	struct metrics_plan plan;
+	if (metrics_prepare(&mo, &plan))
+		return EXIT_OWN;
+	free(builtin);
+	free(mselect);
+
 	char logname[PATH_MAX], logabs[PATH_MAX];
 	if (output)
 		snprintf(logname, sizeof(logname), "%s", output);
@@ -312,15 +403,19 @@ int main(int argc, char **argv)
 		snprintf(logabs, sizeof(logabs), "%s", logname);
 
 	/* the program's environment */
+	/* the sampler first, then the plugins' <preload> libraries, then
+	 * the user's */
 	const char *pre = getenv("LD_PRELOAD");
-	size_t plen = strlen(lib) + (pre ? strlen(pre) : 0) + 2;
+	const char *ppre = plan.preload;
+	size_t plen = strlen(lib) + (pre ? strlen(pre) : 0) +
+		      (ppre ? strlen(ppre) : 0) + 3;
 	char *preload = malloc(plen);
 	if (!preload) {
 		fprintf(stderr, "mapsample: out of memory\n");
 		return EXIT_OWN;
 	}
-	snprintf(preload, plen, "%s%s%s", lib, pre && *pre ? ":" : "",
-		 pre ? pre : "");
+	snprintf(preload, plen, "%s%s%s%s%s", lib, ppre ? ":" : "",
+		 ppre ? ppre : "", pre && *pre ? ":" : "", pre ? pre : "");
 	char num[32];
 	setenv("LD_PRELOAD", preload, 1);
 	setenv("MAPSAMPLE_OUTPUT", logabs, 1);
@@ -336,6 +431,16 @@ int main(int argc, char **argv)
 		setenv("MAPSAMPLE_TIMER", timer, 1);
 	else
 		unsetenv("MAPSAMPLE_TIMER");
+	if (plan.plan) {
+		setenv("MAPSAMPLE_METRICS_PLAN", plan.plan, 1);
+		snprintf(num, sizeof(num), "%lu", metric_ms);
+		setenv("MAPSAMPLE_METRIC_INTERVAL", num, 1);
+		metrics_set_run_id();
+	} else {
+		unsetenv("MAPSAMPLE_METRICS_PLAN");
+		unsetenv("MAPSAMPLE_METRIC_INTERVAL");
+	}
+	metrics_plan_free(&plan);
 	free(preload);
 
 	struct sigaction sa;
@@ -396,9 +501,11 @@ int main(int argc, char **argv)
 		unlink(logname);
 		return exec_errno == ENOENT ? EXIT_NOTFOUND : EXIT_CANNOT;
 	}
-	if (!quiet)
+	if (!quiet) {
 		summary(logname, (double)(t1.tv_sec - t0.tv_sec) +
 					 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		metrics_report_errors(logname);
+	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))

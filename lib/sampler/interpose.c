@@ -15,6 +15,8 @@
  *                       the handler it set
  *   sigprocmask, pthread_sigmask
  *                       our sampling signal is never blocked
+ *   msync, mincore      libunwind's address checks in the handler are
+ *                       kept out of the I/O accounting (io.c)
  *
  * Each real function is found with dlsym(RTLD_NEXT) the first time it is
  * needed (wrappers may run before our constructor).  Not followed: threads
@@ -27,6 +29,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #define UNW_LOCAL_ONLY
@@ -62,6 +65,8 @@ static void (*real_exit)(int) __attribute__((noreturn));
 static void (*real__exit)(int) __attribute__((noreturn));
 static void (*real__Exit)(int) __attribute__((noreturn));
 static void *(*real_dlopen)(const char *, int);
+static int (*real_msync)(void *, size_t, int);
+static int (*real_mincore)(void *, size_t, unsigned char *);
 static int (*real_dlclose)(void *);
 static int (*real_sigaction_fn)(int, const struct sigaction *,
 				struct sigaction *);
@@ -75,6 +80,8 @@ static const char *const ours[] = {
 	"MAPSAMPLE_OUTPUT",   "MAPSAMPLE_FREQUENCY", "MAPSAMPLE_WALL",
 	"MAPSAMPLE_MAX_DEPTH", "MAPSAMPLE_SIGNAL",   "MAPSAMPLE_CHUNK_SIZE",
 	"MAPSAMPLE_IMAGE",    "LD_PRELOAD",          "MAPSAMPLE_TIMER",
+	"MAPSAMPLE_METRICS_PLAN", "MAPSAMPLE_METRIC_INTERVAL",
+	"MAPSAMPLE_RUN_ID",
 };
 #define NOURS (sizeof(ours) / sizeof(ours[0]))
 /* Their values at start-up: the program may clear its environment
@@ -134,6 +141,8 @@ void interpose_init(void)
 	RESOLVE(dlopen);
 	RESOLVE(dlclose);
 	RESOLVE(sigprocmask);
+	RESOLVE(msync);
+	RESOLVE(mincore);
 	real_sigaction(0, NULL, NULL);
 	real_pthread_sigmask(SIG_BLOCK, NULL, NULL);
 	pthread_key_create(&slot_key, slot_key_done);
@@ -231,6 +240,23 @@ static int env_count(char *const *envp)
 	return n;
 }
 
+/* Bytes env_build() needs for the variables envp lacks. */
+static size_t env_need(char *const *envp)
+{
+	size_t need = 1;
+	for (size_t j = 0; j < NOURS; j++) {
+		size_t l = strlen(ours[j]);
+		int have = 0;
+		for (int i = 0; envp && envp[i] && !have; i++)
+			have = strncmp(envp[i], ours[j], l) == 0 &&
+			       envp[i][l] == '=';
+		const char *v = our_value(j);
+		if (!have && v)
+			need += l + strlen(v) + 2;
+	}
+	return need;
+}
+
 static void env_build(char *const *envp, char **out, char *buf, size_t blen)
 {
 	const size_t nours = NOURS;
@@ -265,7 +291,8 @@ static void env_build(char *const *envp, char **out, char *buf, size_t blen)
 #define WITH_ENV(envp, newenv)                                              \
 	int n_ = env_count(envp);                                           \
 	char *newenv[n_ < 4096 ? n_ + NOURS + 1 : 1];                       \
-	char ebuf_[n_ < 4096 ? 8192 : 1];                                   \
+	size_t eneed_ = n_ < 4096 ? env_need(envp) : 1;                     \
+	char ebuf_[eneed_ < (1u << 20) ? eneed_ : 1];                       \
 	char *const *use_##newenv = envp;                                   \
 	if (n_ < 4096) {                                                    \
 		env_build(envp, newenv, ebuf_, sizeof(ebuf_));              \
@@ -485,6 +512,34 @@ MAPS_EXPORT int dlclose(void *h)
 		unw_flush_cache(unw_local_addr_space, 0, 0);
 	}
 	return rc;
+}
+
+/*
+ * msync, mincore: libunwind calls one of them before it validates an
+ * address with a write to a pipe, which the I/O accounting must not
+ * count as the program's (io.c).  Resolved in interpose_init(), so no
+ * dlsym runs in the handler; a raw system call if that found nothing.
+ */
+MAPS_EXPORT int msync(void *addr, size_t len, int flags)
+{
+	if (in_handler)
+		io_handler_mark();
+	else
+		RESOLVE(msync);
+	if (real_msync)
+		return real_msync(addr, len, flags);
+	return (int)syscall(SYS_msync, addr, len, flags);
+}
+
+MAPS_EXPORT int mincore(void *addr, size_t len, unsigned char *vec)
+{
+	if (in_handler)
+		io_handler_mark();
+	else
+		RESOLVE(mincore);
+	if (real_mincore)
+		return real_mincore(addr, len, vec);
+	return (int)syscall(SYS_mincore, addr, len, vec);
 }
 
 /* ---- signals ---- */

@@ -8,9 +8,11 @@ pkglib_LTLIBRARIES += lib/sampler/libmapsampler.la
 lib_sampler_libmapsampler_la_SOURCES = lib/sampler/sampler.c \
 	lib/sampler/sample.c lib/sampler/stream.c lib/sampler/timer.c \
 	lib/sampler/maps.c lib/sampler/interpose.c lib/sampler/sampler_i.h \
+	lib/sampler/metrics.c lib/sampler/io.c \
 	lib/log/mapwrite.c lib/log/crc32c.c
 lib_sampler_libmapsampler_la_CFLAGS = $(WARN_CFLAGS) -fvisibility=hidden \
 	-pthread $(LIBUNWIND_CFLAGS)
-lib_sampler_libmapsampler_la_LIBADD = $(LIBUNWIND_LIBS) -ldl -lpthread
+lib_sampler_libmapsampler_la_LIBADD = lib/pluginapi/libpluginapi.la \
+	$(LIBUNWIND_LIBS) -ldl -lpthread
 lib_sampler_libmapsampler_la_LDFLAGS = -module -avoid-version -shared \
 	-no-undefined -Wl,-z,nodelete

@@ -159,6 +159,7 @@ void sample_handler(int sig, siginfo_t *si, void *ucv)
 		} while (n < S.cfg.depth && unw_step(&cur) > 0);
 	}
 	in_handler = 0;
+	io_handler_settle();
 	if (n == 0) {
 		pc[n++] = ip0;
 		t->dropped[MAPLOG_DROP_UNWIND]++;
@@ -169,6 +170,7 @@ void sample_handler(int sig, siginfo_t *si, void *ucv)
 		t->dropped[MAPLOG_DROP_BUFFER_FULL]++;
 	if ((t->samples & 255) == 0)
 		stream_flush_drops(t);
+	metrics_tick_from_handler(t, ts);
 rearm:
 	timer_rearm(t);
 out:

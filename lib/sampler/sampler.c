@@ -148,6 +148,7 @@ void thread_begin(struct tslot *t, uint32_t creator)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		ssize_t n = read(fd, name, sizeof(name) - 1);
+		own_io(&maps_own_bytes_read, n);
 		name[n > 0 ? n : 0] = 0;
 		char *nl = strchr(name, '\n');
 		if (nl)
@@ -214,6 +215,8 @@ static void close_all(int how, int code, int sigctx, const char *exec_path)
 	__atomic_store_n(&S.stopping, 1, __ATOMIC_SEQ_CST);
 	int proc_ok = sigctx ? pthread_mutex_trylock(&S.proc_lock) == 0
 			     : pthread_mutex_lock(&S.proc_lock) == 0;
+	if (proc_ok)
+		metrics_end(sigctx);
 	uint64_t samples = 0, dropped = 0, threads = 0;
 	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
 		struct tslot *t = &S.slots[i];
@@ -273,6 +276,7 @@ void process_before_exec(const char *path)
 	char v[64];
 	snprintf(v, sizeof(v), "%u:%u", S.pid, S.image + 1);
 	setenv("MAPSAMPLE_IMAGE", v, 1);
+	stream_stop_writer();
 	close_all(-1, 0, 0, path);
 }
 
@@ -289,6 +293,7 @@ void process_exec_failed(void)
 		timer_arm(t);
 	}
 	__atomic_store_n(&S.stopping, 0, __ATOMIC_SEQ_CST);
+	stream_start_writer();
 }
 
 /* ---- fatal signals ---- */
@@ -391,6 +396,10 @@ __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 	S.image = read_image();
 	start_process();
 	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+	/* plugins load and initialize before any timer is armed, with the
+	 * I/O accounting already answering mapsample_io_bytes() */
+	io_start();
+	metrics_load();
 
 	uint32_t self = sys_gettid();
 	struct tslot *t = slot_claim((int)self);
@@ -404,6 +413,8 @@ __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 	timer_arm(t);
 	write_initialize();
 	maps_record_all();
+	io_rebase();
+	metrics_start();
 	thread_begin(t, 0);
 	adopt_existing_threads(self);
 	stream_start_writer();
@@ -412,8 +423,10 @@ __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 __attribute__((destructor)) static void sampler_fini(void)
 {
 	int how = S.exit_status_known ? S.exit_how : -1;
-	process_finish(how, S.exit_code, 0);
+	/* the writer thread first: its I/O must be over before the last
+	 * metric sample reads the I/O counters */
 	stream_stop_writer();
+	process_finish(how, S.exit_code, 0);
 }
 
 void process_after_fork_child(void)
@@ -449,9 +462,17 @@ void process_after_fork_child(void)
 	S.image = 0;
 	S.stopping = 0;
 	start_process();
+	metrics_after_fork_child();
+	io_after_fork_child();
 	write_initialize();
 	maps_record_all();
+	metrics_start();
 	struct tslot *t = slot_claim((int)sys_gettid());
 	if (t)
 		thread_begin(t, 0);
+	/* a fork child gets no writer thread (a second thread would change
+	 * what it may do, e.g. unshare(2)), except for the idle metric
+	 * ticks when it has metrics */
+	if (metrics_poll_ms() >= 0)
+		stream_start_writer();
 }

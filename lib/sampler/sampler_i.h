@@ -43,6 +43,8 @@
 #define SAMPLER_DEFAULT_CHUNK (256u << 10)
 #define SAMPLER_SPARES 4
 #define SAMPLER_TICK_HZ 250  /* up to this rate: POSIX CPU timers */
+/* Default metric interval (MAPSAMPLE_METRIC_INTERVAL, --metric-interval) */
+#define SAMPLER_METRIC_INTERVAL_MS 20
 
 enum timer_kind {
 	TK_NONE = 0,
@@ -180,6 +182,51 @@ MAPS_HIDDEN void process_after_fork_child(void);
 MAPS_HIDDEN void process_before_exec(const char *path);
 MAPS_HIDDEN void process_exec_failed(void);
 MAPS_HIDDEN uint32_t sys_gettid(void);
+
+/* ---- metrics.c: metric plugins (see its header comment) ---- */
+MAPS_HIDDEN void metrics_load(void);
+MAPS_HIDDEN void metrics_start(void);
+/* Caller holds proc_lock (or is alone); sigctx: async-signal-safe only */
+MAPS_HIDDEN void metrics_end(int sigctx);
+MAPS_HIDDEN void metrics_after_fork_child(void);
+/* Async-signal-safe as far as the plugins' getters are. */
+MAPS_HIDDEN void metrics_tick_from_handler(struct tslot *t, uint64_t ts);
+MAPS_HIDDEN void metrics_idle(void);
+MAPS_HIDDEN int metrics_poll_ms(void);
+
+/* ---- io.c: I/O accounting for mapsample_io_bytes() ---- */
+MAPS_HIDDEN void io_start(void);
+MAPS_HIDDEN void io_rebase(void);
+/* libunwind's address validation in the handler (interpose.c, sample.c);
+ * async-signal-safe */
+MAPS_HIDDEN void io_handler_mark(void);
+MAPS_HIDDEN void io_handler_settle(void);
+MAPS_HIDDEN void io_after_fork_child(void);
+/* The sampler's own bytes through read/write-like calls, excluded from
+ * the program's I/O (relaxed atomics). */
+MAPS_HIDDEN extern uint64_t maps_own_bytes_read;
+MAPS_HIDDEN extern uint64_t maps_own_bytes_written;
+static inline void own_io(uint64_t *counter, long n)
+{
+	if (n > 0)
+		__atomic_fetch_add(counter, (uint64_t)n, __ATOMIC_RELAXED);
+}
+/* For I/O that other threads may be counting while it happens: count the
+ * bytes before the call (own_io_pre), correct after it (own_io_post).
+ * A reader then sees the program's bytes too low for a moment, never too
+ * high, and mapsample_io_bytes() never goes backwards.  Async-signal-safe. */
+static inline void own_io_pre(uint64_t *counter, long expect)
+{
+	__atomic_fetch_add(counter, (uint64_t)expect, __ATOMIC_RELAXED);
+}
+static inline long own_io_post(uint64_t *counter, long expect, long got)
+{
+	long moved = got > 0 ? got : 0;
+	if (moved != expect)
+		__atomic_fetch_sub(counter, (uint64_t)(expect - moved),
+				   __ATOMIC_RELAXED);
+	return got;
+}
 
 /* ---- interpose.c ---- */
 MAPS_HIDDEN void interpose_init(void);

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -93,7 +94,11 @@ void *stream_new_chunk(void)
 		(uint64_t *)(S.hdr + MAPLOG_FH_ALLOC_END), size,
 		__ATOMIC_SEQ_CST);
 	static const char zero;
-	if (syscall(SYS_pwrite64, S.fd, &zero, 1, (off_t)(off + size - 1)) != 1)
+	own_io_pre(&maps_own_bytes_written, 1);
+	long w = own_io_post(&maps_own_bytes_written, 1,
+			     syscall(SYS_pwrite64, S.fd, &zero, 1,
+				     (off_t)(off + size - 1)));
+	if (w != 1)
 		return NULL;
 	void *p = sys_mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			   S.fd, (off_t)off);
@@ -110,7 +115,10 @@ static void *take_chunk(void)
 		if (c) {
 			if (S.wake_fd >= 0) {
 				uint64_t one = 1;
-				syscall(SYS_write, S.wake_fd, &one, 8);
+				own_io_pre(&maps_own_bytes_written, 8);
+				own_io_post(&maps_own_bytes_written, 8,
+					    syscall(SYS_write, S.wake_fd,
+						    &one, 8));
 			}
 			return c;
 		}
@@ -264,9 +272,21 @@ static void *writer_main(void *arg)
 	real_pthread_sigmask(SIG_BLOCK, &all, NULL);
 	while (!__atomic_load_n(&writer_stop, __ATOMIC_ACQUIRE)) {
 		refill();
-		uint64_t v;
-		if (read(S.wake_fd, &v, 8) < 0 && errno != EINTR)
+		/* wake for chunks, and once per metric interval for the
+		 * idle metric tick */
+		struct pollfd pfd = {.fd = S.wake_fd, .events = POLLIN};
+		int r = poll(&pfd, 1, metrics_poll_ms());
+		if (r < 0 && errno != EINTR)
 			break;
+		if (r > 0) {
+			uint64_t v;
+			own_io_pre(&maps_own_bytes_read, 8);
+			long n = own_io_post(&maps_own_bytes_read, 8,
+					     read(S.wake_fd, &v, 8));
+			if (n < 0 && errno != EINTR && errno != EAGAIN)
+				break;
+		}
+		metrics_idle();
 	}
 	return NULL;
 }
@@ -298,7 +318,10 @@ void stream_stop_writer(void)
 	if (S.writer_running) {
 		__atomic_store_n(&writer_stop, 1, __ATOMIC_RELEASE);
 		uint64_t one = 1;
-		if (write(S.wake_fd, &one, 8) == 8)
+		own_io_pre(&maps_own_bytes_written, 8);
+		long n = own_io_post(&maps_own_bytes_written, 8,
+				     write(S.wake_fd, &one, 8));
+		if (n == 8)
 			pthread_join(S.writer, NULL);
 		S.writer_running = 0;
 	}

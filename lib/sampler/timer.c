@@ -76,13 +76,23 @@ static int arm_perf(struct tslot *t)
 	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) ||
 	    fcntl(fd, F_SETSIG, S.cfg.signo) ||
 	    fcntl(fd, F_SETOWN_EX, &own) ||
-	    ioctl(fd, PERF_EVENT_IOC_RESET, 0) ||
-	    ioctl(fd, PERF_EVENT_IOC_REFRESH, 1)) {
+	    ioctl(fd, PERF_EVENT_IOC_RESET, 0)) {
 		close(fd);
 		return -1;
 	}
+	/* armed before the event is enabled: the first overflow can come
+	 * before ioctl() returns, and its handler must re-enable the
+	 * one-shot event or sampling stops there */
 	t->perf_fd = fd;
 	t->tk = TK_PERF;
+	__atomic_store_n(&t->armed, 1, __ATOMIC_RELEASE);
+	if (ioctl(fd, PERF_EVENT_IOC_REFRESH, 1)) {
+		__atomic_store_n(&t->armed, 0, __ATOMIC_RELEASE);
+		t->perf_fd = -1;
+		t->tk = TK_NONE;
+		close(fd);
+		return -1;
+	}
 	return 0;
 }
 

@@ -3,8 +3,10 @@
 #
 # libmapsampler.so is preloaded into every program it samples, so every
 # symbol it exports can take the place of the program's own: it must
-# export the calls it interposes and nothing else (libunwind's
-# check-namespace idea).  The allowlist below is that set; a new export
+# export the calls it interposes, the metric plugin API (the allinea_*
+# functions of lib/include and mapsample_io_bytes of <mapsample/plugin.h>,
+# which plugins call) and nothing else (libunwind's check-namespace
+# idea).  The allowlist below is that set; a new export
 # fails here until it is added on purpose.  The calls the sampler cannot
 # work without must be exported, so a build that hid everything fails
 # too.
@@ -18,13 +20,24 @@ trap cleanup EXIT
 
 lib=$top_builddir/lib/sampler/.libs/libmapsampler.so
 
+# the metric plugin API, every function of the headers
+api="allinea_get_current_time allinea_get_logical_core_count
+allinea_get_physical_core_count allinea_read_config_file
+allinea_set_plugin_error_message allinea_set_plugin_error_messagef
+allinea_set_metric_error_message allinea_set_metric_error_messagef
+allinea_safe_malloc allinea_safe_calloc allinea_safe_realloc allinea_safe_free
+allinea_safe_open allinea_safe_close allinea_safe_read allinea_safe_write
+allinea_safe_read_all allinea_safe_read_line allinea_safe_printf
+allinea_safe_fprintf allinea_safe_vfprintf mapsample_io_bytes"
+
 allowed="pthread_create fork execve execv execvp execvpe execl execlp execle
 fexecve posix_spawn posix_spawnp exit _exit _Exit __libc_start_main dlopen
-dlclose dl_iterate_phdr sigaction signal sigprocmask pthread_sigmask"
+dlclose dl_iterate_phdr sigaction signal sigprocmask pthread_sigmask
+msync mincore $api"
 
 # without these, threads, processes or the handler's unwinding go wrong
 required="pthread_create fork execve exit _exit __libc_start_main dlopen
-dlclose dl_iterate_phdr sigaction sigprocmask pthread_sigmask"
+dlclose dl_iterate_phdr sigaction sigprocmask pthread_sigmask $api"
 
 test_exports() {
 	[ -f "$lib" ] || fail "$lib missing: run 'make' first"

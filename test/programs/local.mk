@@ -61,3 +61,13 @@ test_programs_libdlwork_la_SOURCES = test/programs/dlwork.c
 test_programs_libdlwork_la_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_libdlwork_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
+
+# iowrite: known byte counts through write/pwrite/writev/stdio and back;
+# threadsrun: N threads burning CPU and calling malloc for S seconds.
+check_PROGRAMS += test/programs/iowrite test/programs/threadsrun
+test_programs_iowrite_SOURCES = test/programs/iowrite.c
+test_programs_iowrite_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_iowrite_LDFLAGS =
+test_programs_threadsrun_SOURCES = test/programs/threadsrun.c
+test_programs_threadsrun_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_threadsrun_LDFLAGS = -pthread

@@ -1,0 +1,104 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# metrics-io: the I/O accounting behind the io plugin (mapsample_io_bytes,
+# lib/sampler/io.c) and the built-in metric set:
+#   - a program that writes and reads a known number of bytes through
+#     write, pwrite, writev, stdio, read, pread, readv and fread
+#     (test/programs/iowrite, which prints its own counts): the io
+#     plugin's deltas add up to exactly those counts;
+#   - the same with the test plugin's getter doing allinea_safe_* I/O at
+#     every metric sample at the same time: still exact;
+#   - the default metric set: each default metric is defined and has
+#     values, and nothing reports an error;
+#   - energy (off by default) asked for on a machine without readable
+#     RAPL: one clean "plugin not loaded" line, and the run goes on.
+#
+# Environment: top_srcdir, top_builddir (exported by make check).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$here/mapsample-lib.sh"
+need_programs iowrite hot
+LC_ALL=C
+export LC_ALL
+
+plugdir=$top_builddir/test/plugins/.libs
+mkdir "$tmp/metrics"
+cp "$top_srcdir/test/plugins/hosttest.xml" "$plugdir/libhosttest.so" \
+	"$tmp/metrics/"
+
+idx() {
+	awk -v id="$2" '$4 == "metric-def" && $6 == id {
+		sub("#", "", $5); print $5; exit }' "$1"
+}
+# total DUMP INDEX: the sum of metric INDEX's values
+total() {
+	awk -v i="#$2" '$4 == "metric-value" && $5 == i && $6 != "(no" {
+		s += $6 } END { printf "%.0f\n", s }' "$1"
+}
+
+check_io() {
+	name=$1
+	shift
+	sample "$name" --metric-interval 5 "$@" -- "$programs/iowrite" \
+		"$tmp/$name.data" 2048
+	[ "$rc" = 0 ] || { show "$tmp/$name.err"; fail "$name: exit $rc"; }
+	line=$(grep '^written' "$tmp/$name.err") ||
+		{ show "$tmp/$name.err"; fail "$name: no counts printed"; }
+	w=$(echo "$line" | awk '{ print $2 }')
+	r=$(echo "$line" | awk '{ print $4 }')
+	# the line itself went through write(2) too
+	w=$((w + ${#line} + 1))
+	"$mapreport" -D "$tmp/$name.log" >"$tmp/$name.dump" 2>/dev/null
+	ri=$(idx "$tmp/$name.dump" com.mapsample.metrics.io.read)
+	wi=$(idx "$tmp/$name.dump" com.mapsample.metrics.io.write)
+	[ -n "$ri" ] && [ -n "$wi" ] || fail "$name: io metrics not defined"
+	gr=$(total "$tmp/$name.dump" "$ri")
+	gw=$(total "$tmp/$name.dump" "$wi")
+	[ "$gw" = "$w" ] || fail "$name: counted $gw bytes written, the program wrote $w"
+	[ "$gr" = "$r" ] || fail "$name: counted $gr bytes read, the program read $r"
+	nv=$(awk -v i="#$wi" '$4 == "metric-value" && $5 == i' "$tmp/$name.dump" | wc -l)
+	[ "$nv" -ge 5 ] || fail "$name: only $nv samples of the write metric"
+	echo "ok - $name: $gw bytes written and $gr read, exactly ($nv samples)"
+}
+
+check_io io --metrics none,io
+check_io io-safe --metrics-dir "$tmp/metrics" \
+	--metrics none,io,org.mapsample.test.safe
+si=$(idx "$tmp/io-safe.dump" org.mapsample.test.safe)
+ns=$(awk -v i="#$si" '$4 == "metric-value" && $5 == i && $6 > 0' "$tmp/io-safe.dump" | wc -l)
+[ "$ns" -ge 5 ] || fail "io-safe: the safe I/O getter ran $ns times"
+echo "ok - exact while a plugin did safe I/O $ns times"
+
+# ---- the default set ----
+"$mapsample" -o "$tmp/def.log" -- "$programs/hot" </dev/null \
+	>"$tmp/def.out" 2>"$tmp/def.err" ||
+	{ show "$tmp/def.err"; fail "default metrics: run failed"; }
+grep -q 'metric plugin\|^mapsample: metric ' "$tmp/def.err" &&
+	{ show "$tmp/def.err"; fail "default metrics: errors reported"; }
+"$mapreport" -D "$tmp/def.log" >"$tmp/def.dump" 2>/dev/null
+for id in cpu.user cpu.system memory.rss memory.peak_rss memory.node_used \
+	io.read io.write sched.context_switches sched.page_faults \
+	system.load system.interrupts; do
+	i=$(idx "$tmp/def.dump" "com.mapsample.metrics.$id")
+	[ -n "$i" ] || fail "default metrics: $id not defined"
+	n=$(awk -v i="#$i" '$4 == "metric-value" && $5 == i && $6 != "(no"' "$tmp/def.dump" | wc -l)
+	[ "$n" -ge 2 ] || fail "default metrics: $id has $n values"
+done
+grep -q 'energy' "$tmp/def.dump" && fail "default metrics: energy is on"
+echo "ok - the default metric set records every metric, no errors"
+
+# ---- energy where RAPL cannot be read ----
+if ! cat /sys/class/powercap/intel-rapl:0/energy_uj >/dev/null 2>&1; then
+	"$mapsample" -o "$tmp/en.log" --metrics none,energy -- "$programs/hot" \
+		</dev/null >"$tmp/en.out" 2>"$tmp/en.err" ||
+		{ show "$tmp/en.err"; fail "energy: the run failed"; }
+	n=$(grep -c '^mapsample: metric plugin com.mapsample.metrics.energy_src: plugin not loaded: ' "$tmp/en.err" || true)
+	[ "$n" = 1 ] || { show "$tmp/en.err"; fail "energy: $n lines about it"; }
+	echo "ok - energy: $(grep 'energy_src' "$tmp/en.err" | sed 's/.*not loaded: //')"
+else
+	echo "ok - energy: RAPL is readable here, the unsupported case is not tested"
+fi
