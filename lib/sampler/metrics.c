@@ -120,6 +120,9 @@ static struct {
 	int node_fd;
 	int node_owner;
 	uint64_t node_retry_ts;
+	/* MAPSAMPLE_METRICS_COST */
+	int measure;
+	uint64_t cost_ns, cost_ticks;
 	char run_id[128];
 } M = {.node_fd = -1};
 
@@ -409,8 +412,34 @@ static void remember_time(uint64_t ts)
 	M.times[M.ntimes++] = ts;
 }
 
-/* One tick; the caller holds M.busy and is t's only writer. */
+/* CPU time of the calling thread, ns (a system call: only when the
+ * cost is being measured).  Async-signal-safe. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec c;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c))
+		return 0;
+	return ts_ns(&c);
+}
+
+static void tick_body(struct tslot *t, uint64_t ts);
+
+/* One tick; the caller holds M.busy and is t's only writer.  With
+ * MAPSAMPLE_METRICS_COST set, the CPU time ticks take is summed for the
+ * line metrics_end() prints (test/bench/metrics-cost.sh). */
 static void tick(struct tslot *t, uint64_t ts)
+{
+	if (!M.measure) {
+		tick_body(t, ts);
+		return;
+	}
+	uint64_t c0 = thread_cpu_ns();
+	tick_body(t, ts);
+	M.cost_ns += thread_cpu_ns() - c0;
+	M.cost_ticks++;
+}
+
+static void tick_body(struct tslot *t, uint64_t ts)
 {
 	M.next_due = ts + M.interval_ns;
 	M.last_tick = ts;
@@ -539,6 +568,8 @@ void metrics_load(void)
 	if (ms < 1 || ms > 3600000)
 		ms = SAMPLER_METRIC_INTERVAL_MS;
 	M.interval_ns = (uint64_t)ms * 1000000u;
+	const char *mc = getenv("MAPSAMPLE_METRICS_COST");
+	M.measure = mc && *mc == '1';
 	const char *rid = getenv("MAPSAMPLE_RUN_ID");
 	snprintf(M.run_id, sizeof(M.run_id), "%s",
 		 rid && *rid ? rid : "solo");
@@ -719,6 +750,22 @@ void metrics_end(int sigctx)
 		if (m->errors && m->errors != m->errors_logged)
 			metric_error_record(t, m, now_ns());
 	}
+	if (M.measure && !sigctx) {
+		uint64_t samples = 0;
+		for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
+			if (__atomic_load_n(&S.slots[i].tid, __ATOMIC_ACQUIRE) > 0)
+				samples += S.slots[i].samples;
+		char line[256];
+		int n = snprintf(line, sizeof(line),
+				 "mapsample: metrics cost: pid %u ticks %llu "
+				 "cpu_ns %llu samples %llu node %d\n",
+				 S.pid, (unsigned long long)M.cost_ticks,
+				 (unsigned long long)M.cost_ns,
+				 (unsigned long long)samples, M.node_owner);
+		if (n > 0)
+			own_io(&maps_own_bytes_written,
+			       syscall(SYS_write, 2, line, (size_t)n));
+	}
 	if (M.node_fd >= 0)
 		syscall(SYS_close, M.node_fd);
 	M.node_fd = -1;
@@ -734,6 +781,8 @@ void metrics_after_fork_child(void)
 	M.busy = 0;
 	M.next_due = 0;
 	M.ntimes = 0;
+	M.cost_ns = 0;
+	M.cost_ticks = 0;
 	if (M.node_fd >= 0)
 		syscall(SYS_close, M.node_fd);
 	M.node_fd = -1;
