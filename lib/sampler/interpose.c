@@ -522,24 +522,34 @@ MAPS_EXPORT int dlclose(void *h)
  */
 MAPS_EXPORT int msync(void *addr, size_t len, int flags)
 {
-	if (in_handler)
-		io_handler_mark();
-	else
+	if (!in_handler) {
 		RESOLVE(msync);
-	if (real_msync)
-		return real_msync(addr, len, flags);
-	return (int)syscall(SYS_msync, addr, len, flags);
+		return real_msync ? real_msync(addr, len, flags)
+				  : (int)syscall(SYS_msync, addr, len, flags);
+	}
+	/* a check follows when this succeeds: count it first, so that a
+	 * concurrent reading sees the program's bytes too low, not high */
+	__atomic_fetch_add(&maps_unw_checks, 1, __ATOMIC_RELAXED);
+	int rc = real_msync ? real_msync(addr, len, flags)
+			    : (int)syscall(SYS_msync, addr, len, flags);
+	if (rc)
+		__atomic_fetch_sub(&maps_unw_checks, 1, __ATOMIC_RELAXED);
+	return rc;
 }
 
 MAPS_EXPORT int mincore(void *addr, size_t len, unsigned char *vec)
 {
-	if (in_handler)
-		io_handler_mark();
-	else
+	if (!in_handler) {
 		RESOLVE(mincore);
-	if (real_mincore)
-		return real_mincore(addr, len, vec);
-	return (int)syscall(SYS_mincore, addr, len, vec);
+		return real_mincore ? real_mincore(addr, len, vec)
+				    : (int)syscall(SYS_mincore, addr, len, vec);
+	}
+	__atomic_fetch_add(&maps_unw_checks, 1, __ATOMIC_RELAXED);
+	int rc = real_mincore ? real_mincore(addr, len, vec)
+			      : (int)syscall(SYS_mincore, addr, len, vec);
+	if (rc)
+		__atomic_fetch_sub(&maps_unw_checks, 1, __ATOMIC_RELAXED);
+	return rc;
 }
 
 /* ---- signals ---- */

@@ -18,12 +18,18 @@
  * counted by lib/pluginapi) and the sampler's own (maps_own_bytes_*:
  * reading /proc/self/io itself, the eventfd that wakes the writer thread,
  * the one-byte writes that extend the log, thread names read from /proc,
- * and libunwind's: when it cannot unwind a frame from DWARF information
- * it validates addresses by writing a byte of them to a pipe and reading
- * it back.  It calls msync(2) or mincore(2) first, which we interpose:
- * the first such call in a sample notes the thread's own counters
- * (/proc/thread-self/io), and the handler adds what the thread moved
- * since to our own bytes when the unwinding is done.  Rare, so cheap.)
+ * and libunwind's).  libunwind checks, in signal context, each stack
+ * address it reads that is not in its small cache of good pages: it calls
+ * msync(2) (or mincore(2)) and then moves one byte of the address through
+ * a pipe of its own, a write and a read of one byte.  We interpose msync
+ * and mincore and count the checks made in our handler (unw_checks, one
+ * byte written each); the bytes read are the checks less the bytes that
+ * stayed in the pipe since counting started (ioctl FIONREAD on the pipe's
+ * read end, found in the constructor as the non-blocking pipe libunwind
+ * opened when it initialized).  No extra system call per sample.  The
+ * pipe is shared with fork children, so in a process that forks the
+ * counts can be off by the few bytes the other process left in it.
+ *
  * Counting starts when the sampler has set up in this process image, so
  * the dynamic loader's reads before main() and the plugins' loading are
  * not the program's.
@@ -32,6 +38,8 @@
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -46,6 +54,47 @@ uint64_t maps_own_bytes_written;
 static int io_fd = -1;
 static uint64_t base_r, base_w;
 static uint64_t last_r, last_w;  /* last answers */
+
+static int unw_pipe = -1;       /* read end of libunwind's check pipe */
+static int unw_pending0;         /* bytes in it when counting started */
+uint64_t maps_unw_checks;        /* checks made in our handler */
+
+/* Bytes waiting in libunwind's pipe.  Async-signal-safe. */
+static int unw_pending(void)
+{
+	int n = 0;
+	if (unw_pipe < 0 || syscall(SYS_ioctl, unw_pipe, FIONREAD, &n))
+		return 0;
+	return n;
+}
+
+/* The FIFOs open now, as a bit set of descriptors below 1024. */
+void io_fifos(uint64_t set[16])
+{
+	memset(set, 0, 16 * sizeof(uint64_t));
+	for (int fd = 0; fd < 1024; fd++) {
+		struct stat st;
+		if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+			set[fd / 64] |= 1ull << (fd % 64);
+	}
+}
+
+/* libunwind has initialized: its check pipe is the non-blocking,
+ * read-only FIFO that was not open before. */
+void io_find_unwind_pipe(const uint64_t before[16])
+{
+	uint64_t after[16];
+	io_fifos(after);
+	for (int fd = 0; fd < 1024; fd++) {
+		if (!(after[fd / 64] & ~before[fd / 64] & (1ull << (fd % 64))))
+			continue;
+		int fl = fcntl(fd, F_GETFL);
+		if (fl >= 0 && (fl & O_ACCMODE) == O_RDONLY && (fl & O_NONBLOCK)) {
+			unw_pipe = fd;
+			return;
+		}
+	}
+}
 
 /* Parses "name: N" from the text of /proc/self/io.  Async-signal-safe. */
 static int io_field(const char *buf, size_t len, const char *name,
@@ -90,6 +139,10 @@ static int io_read(uint64_t *r, uint64_t *w)
 		atomic_load_explicit(&maps_safe_bytes_written,
 				     memory_order_relaxed) +
 		__atomic_load_n(&maps_own_bytes_written, __ATOMIC_RELAXED);
+	uint64_t checks = __atomic_load_n(&maps_unw_checks, __ATOMIC_RELAXED);
+	long kept = (long)unw_pending() - unw_pending0;
+	ex_w += checks;
+	ex_r += kept < 0 || (uint64_t)kept > checks ? checks : checks - (uint64_t)kept;
 	long n = syscall(SYS_pread64, io_fd, buf, sizeof(buf), 0);
 	if (n <= 0)
 		return -1;
@@ -126,61 +179,13 @@ void io_start(void)
 	}
 }
 
-static __thread int mark_on __attribute__((tls_model("initial-exec")));
-static __thread uint64_t mark_r __attribute__((tls_model("initial-exec")));
-static __thread uint64_t mark_w __attribute__((tls_model("initial-exec")));
-
-/* This thread's rchar and wchar; *n: the bytes the read itself moved.
- * Async-signal-safe. */
-static int thread_io(uint64_t *r, uint64_t *w, long *n)
-{
-	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/io",
-			      O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	char buf[512];
-	*n = syscall(SYS_read, fd, buf, sizeof(buf));
-	syscall(SYS_close, fd);
-	if (*n <= 0 || io_field(buf, (size_t)*n, "rchar", r) ||
-	    io_field(buf, (size_t)*n, "wchar", w))
-		return -1;
-	return 0;
-}
-
-/* libunwind is about to validate an address (interposed msync/mincore
- * in the handler).  Async-signal-safe. */
-void io_handler_mark(void)
-{
-	long n;
-	if (mark_on || io_fd < 0)
-		return;
-	if (thread_io(&mark_r, &mark_w, &n) == 0)
-		mark_on = 1;
-	else
-		own_io(&maps_own_bytes_read, n);
-}
-
-/* The unwinding is over: what this thread moved since the mark is ours.
- * Async-signal-safe. */
-void io_handler_settle(void)
-{
-	if (!mark_on)
-		return;
-	mark_on = 0;
-	uint64_t r, w;
-	long n;
-	if (thread_io(&r, &w, &n) == 0) {
-		/* the mark's read is in r - mark_r; this read comes after */
-		own_io(&maps_own_bytes_read, (long)(r - mark_r) + n);
-		own_io(&maps_own_bytes_written, (long)(w - mark_w));
-	}
-}
-
 /* Counts from now: after the plugins have loaded (the dynamic loader's
  * reads of their files are not the program's). */
 void io_rebase(void)
 {
 	last_r = last_w = 0;
+	__atomic_store_n(&maps_unw_checks, 0, __ATOMIC_RELAXED);
+	unw_pending0 = unw_pending();
 	if (io_fd >= 0 && io_read(&base_r, &base_w)) {
 		syscall(SYS_close, io_fd);
 		io_fd = -1;

@@ -159,7 +159,6 @@ void sample_handler(int sig, siginfo_t *si, void *ucv)
 		} while (n < S.cfg.depth && unw_step(&cur) > 0);
 	}
 	in_handler = 0;
-	io_handler_settle();
 	if (n == 0) {
 		pc[n++] = ip0;
 		t->dropped[MAPLOG_DROP_UNWIND]++;

@@ -395,6 +395,9 @@ __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 	parent_pid = (uint32_t)getppid();
 	S.image = read_image();
 	start_process();
+	/* libunwind opens its address-check pipe when it initializes */
+	uint64_t fifos[16];
+	io_fifos(fifos);
 	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
 	/* plugins load and initialize before any timer is armed, with the
 	 * I/O accounting already answering mapsample_io_bytes() */
@@ -410,6 +413,7 @@ __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 	S.enabled = 1;
 	install_handlers();
 	sample_warm_up();
+	io_find_unwind_pipe(fifos);
 	timer_arm(t);
 	write_initialize();
 	maps_record_all();

@@ -197,10 +197,12 @@ MAPS_HIDDEN int metrics_poll_ms(void);
 /* ---- io.c: I/O accounting for mapsample_io_bytes() ---- */
 MAPS_HIDDEN void io_start(void);
 MAPS_HIDDEN void io_rebase(void);
-/* libunwind's address validation in the handler (interpose.c, sample.c);
- * async-signal-safe */
-MAPS_HIDDEN void io_handler_mark(void);
-MAPS_HIDDEN void io_handler_settle(void);
+/* libunwind's address checks (io.c): FIFOs before its initialization,
+ * then find its pipe; maps_unw_checks counts checks in our handler
+ * (interpose.c), incremented before the check's I/O happens */
+MAPS_HIDDEN void io_fifos(uint64_t set[16]);
+MAPS_HIDDEN void io_find_unwind_pipe(const uint64_t before[16]);
+MAPS_HIDDEN extern uint64_t maps_unw_checks;
 MAPS_HIDDEN void io_after_fork_child(void);
 /* The sampler's own bytes through read/write-like calls, excluded from
  * the program's I/O (relaxed atomics). */
