@@ -310,10 +310,13 @@ void metrics_fold(struct rmetrics *x, const struct maplog_ev *ev)
 			d = v->mv_v.dbl;
 		else
 			d = NAN;
-		if (isfinite(d))
+		if (isfinite(d)) {
 			value_add(s, ev->ev_ts, d);
-		else
+		} else {
+			if (!s->none || ev->ev_ts < s->none_first_ts)
+				s->none_first_ts = ev->ev_ts;
 			s->none++;
+		}
 		break;
 	}
 	case MAPLOG_TYPE_PLUGIN_ERROR:
@@ -381,7 +384,12 @@ void metrics_summary(const struct rmetrics *x, size_t i, struct rmsummary *r)
 				err_ts = s->err_ts;
 			}
 		}
+		/* a series that starts with no value is the rule for
+		 * plugins that return differences (nothing to subtract from
+		 * at the first sample): not worth a note */
 		r->none += s->none;
+		if (s->none && s->n && s->none_first_ts < s->first_ts)
+			r->none--;
 		if (!s->n)
 			continue;
 		r->values += s->n;

@@ -50,6 +50,7 @@ struct rmseries {
 	int rates;          /* keeps the window: divided, or not yet defined */
 	uint64_t n;         /* values */
 	uint64_t none;      /* times with no value (or not a finite number) */
+	uint64_t none_first_ts; /* earliest of those (valid when none) */
 	uint64_t late;      /* values too far out of time order to place */
 	double sum;         /* of all values (deltas, for rate metrics) */
 	double vmin, vmax;  /* of all values */
