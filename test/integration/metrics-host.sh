@@ -22,7 +22,10 @@
 #   - --list-metrics names the failing plugin's reason; --metrics with an
 #     unknown name and a broken definition file stop the run with one line;
 #   - custom1.c, compiled with the documented command, runs with its XML
-#     and records the interrupt deltas.
+#     and records the interrupt deltas;
+#   - a <preload> library is loaded into the program (before main);
+#   - onePerNode: of a shell and the two programs it runs at once, only
+#     one process records the node metrics, all three the others.
 #
 # Environment: top_srcdir, top_builddir (exported by make check).
 set -eu
@@ -183,3 +186,35 @@ if command -v "${cc%% *}" >/dev/null 2>&1 && command -v pkg-config >/dev/null 2>
 else
 	echo "ok - custom1.c skipped: no compiler or pkg-config"
 fi
+
+# ---- <preload> ----
+mkdir "$tmp/pre"
+cp "$top_srcdir/test/plugins/preloadmark.xml" "$plugdir/libhosttest.so" \
+	"$plugdir/libpreloadmark.so" "$tmp/pre/"
+PRELOADMARK_FILE=$tmp/pre.mark
+export PRELOADMARK_FILE
+sample pre --metrics-dir "$tmp/pre" --metrics none,preloadmark -- "$programs/hot"
+unset PRELOADMARK_FILE
+[ "$rc" = 0 ] || { show "$tmp/pre.err"; fail "preload: exit $rc"; }
+pid=$("$mapreport" -D "$tmp/pre.log" | awk '$4 == "initialize" { print $7; exit }')
+grep -q "^preloaded $pid\$" "$tmp/pre.mark" 2>/dev/null ||
+	{ show "$tmp/pre.mark"; fail "preload: libpreloadmark.so not in process $pid"; }
+echo "ok - <preload> libraries are preloaded"
+
+# ---- onePerNode ----
+sample node --metrics none,cpu,system --metric-interval 20 -- /bin/sh -c \
+	"'$programs/hot' & '$programs/hot' & wait"
+[ "$rc" = 0 ] || { show "$tmp/node.err"; fail "onePerNode: exit $rc"; }
+"$mapreport" -D "$tmp/node.log" >"$tmp/node.dump" 2>/dev/null
+# pids with values of a metric, by id (indexes are per process)
+pids_with() {
+	awk -v id="$1" '
+		$4 == "metric-def" && $6 == id { split($3, p, "/"); want[p[1] " " $5] = 1 }
+		$4 == "metric-value" && $6 != "(no" { split($3, p, "/"); if (want[p[1] " " $5]) seen[p[1]] = 1 }
+		END { for (k in seen) n++; print n + 0 }' "$tmp/node.dump"
+}
+nc=$(pids_with com.mapsample.metrics.cpu.user)
+nl=$(pids_with com.mapsample.metrics.system.load)
+[ "$nc" = 3 ] || fail "onePerNode: $nc processes recorded CPU time, not 3"
+[ "$nl" = 1 ] || fail "onePerNode: $nl processes recorded the load average, not 1"
+echo "ok - onePerNode: node metrics from 1 process of 3"
