@@ -79,3 +79,10 @@ EXTRA_DIST += test/integration/mapreport-metrics.sh \
 # value the page says when loaded by a host linked with libpluginapi.
 TESTS += test/integration/plugin-man-example.sh
 EXTRA_DIST += test/integration/plugin-man-example.sh
+
+# make installcheck (and so make distcheck): the installed mapsample runs
+# a plugin built against the installed headers, and the installed metrics.
+EXTRA_DIST += test/integration/installcheck.sh
+installcheck-local:
+	CC='$(CC)' $(SHELL) $(top_srcdir)/test/integration/installcheck.sh \
+		'$(DESTDIR)$(bindir)' '$(DESTDIR)$(pkgconfigdir)' '$(top_srcdir)'

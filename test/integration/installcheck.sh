@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# installcheck: the installed mapsample, as a user gets it (run by
+# `make installcheck`, and so by `make distcheck`):
+#   - the reference's custom1.c compiles against the installed headers
+#     with the installed mapsample-plugin.pc, exactly as the documentation
+#     says, and runs under the installed mapsample with its XML;
+#   - the installed built-in metrics (share/mapsample/metrics, naming
+#     the installed plugin libraries) are found and record values;
+#   - the installed mapreport reads the log.
+#
+# Usage: installcheck.sh BINDIR PKGCONFIGDIR SRCDIR
+set -eu
+
+bindir=$1
+pcdir=$2
+srcdir=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+LC_ALL=C
+export LC_ALL
+
+fail() {
+	echo "FAIL: installcheck: $*" >&2
+	exit 1
+}
+
+command -v pkg-config >/dev/null 2>&1 || { echo "installcheck: SKIP: no pkg-config"; exit 0; }
+cc=${CC:-cc}
+mkdir "$tmp/m"
+cp "$srcdir/test/plugins/custom1.xml" "$tmp/m/"
+cflags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags mapsample-plugin) ||
+	fail "pkg-config does not find the installed mapsample-plugin.pc in $pcdir"
+# shellcheck disable=SC2086
+$cc -fPIC -shared $cflags "$srcdir/test/plugins/custom1.c" \
+	-o "$tmp/m/libcustom1.so" 2>"$tmp/cc.err" ||
+	{ cat "$tmp/cc.err" >&2; fail "custom1.c does not compile against the installed headers"; }
+
+"$bindir/mapsample" -q -o "$tmp/run.log" --metrics-dir "$tmp/m" \
+	--metrics default,Custom1 --metric-interval 10 -- /bin/sh -c \
+	'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' \
+	2>"$tmp/run.err" || { cat "$tmp/run.err" >&2; fail "the installed mapsample failed"; }
+"$bindir/mapreport" -D "$tmp/run.log" >"$tmp/dump" 2>"$tmp/rep.err" ||
+	{ cat "$tmp/rep.err" >&2; fail "the installed mapreport failed"; }
+for id in com.allinea.metrics.custom1.interrupts com.mapsample.metrics.cpu.user \
+	com.mapsample.metrics.io.write com.mapsample.metrics.memory.rss; do
+	i=$(awk -v id="$id" '$4 == "metric-def" && $6 == id { print $5; exit }' "$tmp/dump")
+	[ -n "$i" ] || fail "$id is not recorded"
+	n=$(awk -v i="$i" '$4 == "metric-value" && $5 == i && $6 != "(no"' "$tmp/dump" | wc -l)
+	[ "$n" -ge 2 ] || fail "$id has $n values"
+done
+if grep -q 'plugin-error\|metric-error' "$tmp/dump"; then
+	grep 'plugin-error\|metric-error' "$tmp/dump" >&2
+	fail "plugin or metric errors"
+fi
+echo "installcheck: ok: custom1.c built against the installed headers and the installed metrics ran"
