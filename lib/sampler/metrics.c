@@ -751,7 +751,8 @@ void metrics_end(int sigctx)
 			metric_error_record(t, m, now_ns());
 	}
 	if (M.measure && !sigctx) {
-		uint64_t samples = 0;
+		uint64_t samples = __atomic_load_n(&S.samples_closed,
+						   __ATOMIC_RELAXED);
 		for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
 			if (__atomic_load_n(&S.slots[i].tid, __ATOMIC_ACQUIRE) > 0)
 				samples += S.slots[i].samples;

@@ -177,6 +177,7 @@ static void close_slot(struct tslot *t, int proc_ok)
 	ev.ev_ts = now_ns();
 	ev.ev_u.tend.te_tid = (uint32_t)t->tid;
 	ev.ev_u.tend.te_samples = t->samples;
+	__atomic_fetch_add(&S.samples_closed, t->samples, __ATOMIC_RELAXED);
 	uint64_t d = 0;
 	for (int r = 0; r < 6; r++)
 		d += t->dropped[r];
@@ -368,6 +369,7 @@ static void adopt_existing_threads(uint32_t self)
 static void start_process(void)
 {
 	S.pid = (uint32_t)getpid();
+	S.samples_closed = 0;
 	memset(&S.proc, 0, sizeof(S.proc));
 	S.proc.tid = 0;
 	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);

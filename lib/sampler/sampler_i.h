@@ -98,6 +98,7 @@ struct sampler {
 	struct tslot slots[SAMPLER_MAX_THREADS];
 	uint64_t self_lo, self_hi;  /* our own text, for drops */
 	uint64_t unregistered;   /* signals on threads without a slot */
+	uint64_t samples_closed; /* samples of threads already ended */
 	uint64_t exit_status_known;
 	int exit_how, exit_code;
 	/* spare chunks: a lock-free stack of pre-mapped chunks */

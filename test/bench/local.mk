@@ -42,3 +42,6 @@ test_bench_bench_plugins_LDADD = lib/metricdef/libmetricdef.la \
 	lib/pluginapi/libpluginapi.la -ldl -lm
 EXTRA_test_bench_bench_plugins_DEPENDENCIES = \
 	$(mapsampleplugin_LTLIBRARIES) $(plugins_metrics_xml)
+
+# The default metric set's cost per stack sample, in situ (metrics-cost.sh).
+EXTRA_DIST += test/bench/metrics-cost.sh
