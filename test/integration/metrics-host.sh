@@ -124,7 +124,12 @@ vals "$tmp/h.dump" "$rate" | awk '
 	{ t = $1 }
 	END { if (n < 100 || bad) exit 1 }' ||
 	fail "divideBySampleTime: values do not give 10^6 per second"
-echo "ok - divideBySampleTime values read back at the known rate"
+# and mapreport divides them so: 1.00 M/s at every sample
+"$mapreport" "$tmp/h.log" >"$tmp/h.report" 2>/dev/null
+awk '$1 == "Known" && $2 == "rate" { print $3, $4, $5, $6, $7, $8 }' \
+	"$tmp/h.report" | grep -q '^1.00 M/s 1.00 M/s 1.00 M/s$' ||
+	{ grep 'Known rate' "$tmp/h.report" >&2; fail "mapreport: the known rate is not 1.00 M/s"; }
+echo "ok - divideBySampleTime values read back at the known rate, by mapreport too"
 
 when=$(idx "$tmp/h.dump" org.mapsample.test.when)
 nw=$(vals "$tmp/h.dump" "$when" | wc -l)

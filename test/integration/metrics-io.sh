@@ -12,7 +12,12 @@
 #   - the default metric set: each default metric is defined and has
 #     values, and nothing reports an error;
 #   - energy (off by default) asked for on a machine without readable
-#     RAPL: one clean "plugin not loaded" line, and the run goes on.
+#     RAPL: one clean "plugin not loaded" line, and the run goes on;
+#   - the two example plugins under mapsample: example-startstop's trace
+#     (its configuration value "trace", in a MAPSAMPLE_PLUGIN_CONFIG file)
+#     shows start, then every getter call, then stop; example-backfill's
+#     values are the seconds from its start to each sample time, one per
+#     metric sample, written at the end.
 #
 # Environment: top_srcdir, top_builddir (exported by make check).
 set -eu
@@ -102,3 +107,37 @@ if ! cat /sys/class/powercap/intel-rapl:0/energy_uj >/dev/null 2>&1; then
 else
 	echo "ok - energy: RAPL is readable here, the unsupported case is not tested"
 fi
+
+# ---- the example plugins: start/stop and backfill ----
+cat >"$tmp/plugins.conf" <<CONF
+[com.mapsample.metrics.example-startstop.minor_faults]
+trace = $tmp/trace
+CONF
+MAPSAMPLE_PLUGIN_CONFIG=$tmp/plugins.conf
+export MAPSAMPLE_PLUGIN_CONFIG
+sample ex --metrics none,example-startstop,example-backfill --metric-interval 10 \
+	-- "$programs/hot"
+unset MAPSAMPLE_PLUGIN_CONFIG
+[ "$rc" = 0 ] || { show "$tmp/ex.err"; fail "examples: exit $rc"; }
+[ "$(head -1 "$tmp/trace")" = start ] || { show "$tmp/trace"; fail "startstop: start is not first"; }
+[ "$(tail -1 "$tmp/trace")" = stop ] || { show "$tmp/trace"; fail "startstop: stop is not last"; }
+ng=$(grep -c '^get ' "$tmp/trace")
+"$mapreport" -D "$tmp/ex.log" >"$tmp/ex.dump" 2>/dev/null
+si=$(idx "$tmp/ex.dump" com.mapsample.metrics.example-startstop.minor_faults)
+nv=$(awk -v i="#$si" '$4 == "metric-value" && $5 == i' "$tmp/ex.dump" | wc -l)
+[ "$ng" -ge 5 ] && [ "$ng" = "$nv" ] || fail "startstop: $ng getter calls traced, $nv values"
+grep -q 'metric-error\|plugin-error' "$tmp/ex.dump" &&
+	{ grep 'metric-error\|plugin-error' "$tmp/ex.dump" >&2; fail "examples: errors"; }
+echo "ok - example-startstop: start, $ng getter calls, stop, in that order"
+bi=$(idx "$tmp/ex.dump" com.mapsample.metrics.example-backfill.elapsed)
+# each value is the time from the first sample time, within a millisecond
+# (the start function runs just before the first metric sample)
+awk -v i="#$bi" '$4 == "metric-value" && $5 == i { print $2, $6 }' "$tmp/ex.dump" |
+	sort -n | awk '
+	NR == 1 { t0 = $1 - $2 }
+	{ d = ($1 - t0) - $2; if (d < 0) d = -d; if (d > 0.001) bad++; n++ }
+	END { if (n < 5 || bad) { print n " values, " bad " off" > "/dev/stderr"; exit 1 } }' ||
+	fail "example-backfill: values are not the time since start at each sample time"
+nb=$(awk -v i="#$bi" '$4 == "metric-value" && $5 == i' "$tmp/ex.dump" | wc -l)
+[ "$nb" = "$nv" ] || fail "example-backfill: $nb values for $nv metric samples"
+echo "ok - example-backfill: $nb values, each the time since start at its sample time"
