@@ -18,3 +18,23 @@ lib_common_libcli_la_SOURCES = lib/common/cli.c lib/common/cli.h
 bin_PROGRAMS += cmd/mapreport/mapreport
 cmd_mapreport_mapreport_SOURCES = cmd/mapreport/main.c
 cmd_mapreport_mapreport_LDADD = lib/report/libreport.la lib/common/libcli.la
+
+# lib/report: the timeline (samples and metrics over time) and the HTML
+# report: escaping and the partial-report sanitiser (htmlsafe), the page
+# (html.c) and its CSS and JavaScript (lib/report/html/), turned into C
+# strings in the build tree by lib/report/html/embed.sh.
+lib_report_libreport_la_SOURCES += lib/report/timeline.c \
+	lib/report/timeline.h lib/report/htmlsafe.c lib/report/htmlsafe.h
+lib_report_libreport_la_SOURCES += lib/report/html.c lib/report/html.h
+nodist_lib_report_libreport_la_SOURCES = lib/report/html_assets.c
+lib/report/html_assets.c: $(top_srcdir)/lib/report/html/embed.sh \
+		$(top_srcdir)/lib/report/html/report.css \
+		$(top_srcdir)/lib/report/html/report.js
+	$(AM_V_GEN)$(MKDIR_P) lib/report && \
+	$(SHELL) $(top_srcdir)/lib/report/html/embed.sh \
+		html_css $(top_srcdir)/lib/report/html/report.css \
+		html_js $(top_srcdir)/lib/report/html/report.js >$@.tmp && \
+	mv $@.tmp $@
+CLEANFILES += lib/report/html_assets.c
+EXTRA_DIST += lib/report/html/embed.sh lib/report/html/report.css \
+	lib/report/html/report.js

@@ -15,6 +15,7 @@
 #include "common/cli.h"
 #include "config.h"
 #include "report/analyze.h"
+#include "report/html.h"
 #include "report/model.h"
 
 static void usage(FILE *f)
@@ -24,6 +25,8 @@ static void usage(FILE *f)
 		"  -D, --dump           print every record, one per line\n"
 		"      --folded[=FILE]  collapsed stacks for flame graphs, to\n"
 		"                       FILE, or instead of the report to stdout\n"
+		"      --html FILE      also write the report as one self-contained\n"
+		"                       HTML file (charts, flame graph)\n"
 		"  -n, --top N          rows in each top-functions table (default 20)\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        print the version\n");
@@ -31,12 +34,14 @@ static void usage(FILE *f)
 
 #define PROG "mapreport"
 #define OPTSTRING "Dn:hV"
+#define OPT_HTML 0x101
 
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{"dump", no_argument, NULL, 'D'},
 		{"folded", optional_argument, NULL, 'f'},
+		{"html", required_argument, NULL, OPT_HTML},
 		{"top", required_argument, NULL, 'n'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
@@ -44,6 +49,7 @@ int main(int argc, char **argv)
 	};
 	int dump = 0, folded = 0, c;
 	const char *folded_path = NULL;
+	const char *html_path = NULL;
 	unsigned long top = 20;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, OPTSTRING, lo, NULL)) != -1) {
@@ -54,6 +60,9 @@ int main(int argc, char **argv)
 		case 'f':
 			folded = 1;
 			folded_path = optarg;
+			break;
+		case OPT_HTML:
+			html_path = optarg;
 			break;
 		case 'n': {
 			char *e;
@@ -84,6 +93,7 @@ int main(int argc, char **argv)
 	}
 	struct model m;
 	model_init(&m);
+	m.timeline_on = html_path != NULL;
 	int status = 0, readable = 0;
 	for (int i = optind; i < argc; i++) {
 		int rc = model_load(&m, argv[i], dump ? stdout : NULL);
@@ -111,6 +121,21 @@ int main(int argc, char **argv)
 							    : "stdout");
 					status = 1;
 				}
+			}
+		}
+		if (html_path) {
+			struct html_opts ho = {(unsigned)top};
+			FILE *f = fopen(html_path, "w");
+			if (!f) {
+				fprintf(stderr, "mapreport: %s: cannot write: "
+						"%s\n", html_path,
+					strerror(errno));
+				status = 1;
+			} else if (report_html(&m, &a, &ho, f) | fclose(f)) {
+				fprintf(stderr, "mapreport: %s: write failed; "
+						"the HTML report is incomplete\n",
+					html_path);
+				status = 1;
 			}
 		}
 		if (!folded || folded_path) {

@@ -41,6 +41,7 @@ void model_init(struct model *m)
 	memset(m, 0, sizeof(*m));
 	m->first_ts = UINT64_MAX;
 	metrics_init(&m->metrics);
+	timeline_init(&m->timeline);
 }
 
 void model_free(struct model *m)
@@ -65,6 +66,7 @@ void model_free(struct model *m)
 	free(m->spc);
 	free(m->sidmap);
 	metrics_free(&m->metrics);
+	timeline_free(&m->timeline);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -413,6 +415,8 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 		m->first_ts = ev->ev_ts;
 	if (ev->ev_ts > m->last_ts)
 		m->last_ts = ev->ev_ts;
+	if (m->timeline_on)
+		timeline_fold(&m->timeline, ev);
 
 	switch (ev->ev_type) {
 	case MAPLOG_TYPE_SAMPLE: {

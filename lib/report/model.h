@@ -19,6 +19,7 @@
 #include <mapsample/maplog.h>
 
 #include "report/metrics.h"
+#include "report/timeline.h"
 
 struct rmap {
 	uint64_t start, end, offset, bias;
@@ -101,6 +102,8 @@ struct model {
 	uint64_t first_ts, last_ts;
 	int files;
 	struct rmetrics metrics;  /* metric plugin values and errors */
+	int timeline_on;          /* set before model_load to fill timeline */
+	struct rtimeline timeline;/* samples and metrics over time */
 };
 
 void model_init(struct model *m);
