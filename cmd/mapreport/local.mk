@@ -38,3 +38,10 @@ lib/report/html_assets.c: $(top_srcdir)/lib/report/html/embed.sh \
 CLEANFILES += lib/report/html_assets.c
 EXTRA_DIST += lib/report/html/embed.sh lib/report/html/report.css \
 	lib/report/html/report.js
+
+# lib/report: partial reports (Performance Reports partial report XML).
+lib_report_libreport_la_SOURCES += lib/report/partial.c lib/report/partial.h \
+	lib/report/partial_i.h lib/report/partial_eval.c \
+	lib/report/partial_text.c
+lib_report_libreport_la_CFLAGS += $(EXPAT_CFLAGS)
+lib_report_libreport_la_LIBADD += lib/metricdef/libmetricdef.la $(EXPAT_LIBS)

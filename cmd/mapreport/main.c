@@ -5,6 +5,8 @@
  *
  * Exit status: 0 all logs read cleanly, 1 bad input (damaged, truncated or
  * unreadable log; whatever could be read is still reported), 2 usage.
+ * A partial report definition with an error is bad input too: it is left
+ * out, the rest is reported, the status is 1.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +19,7 @@
 #include "report/analyze.h"
 #include "report/html.h"
 #include "report/model.h"
+#include "report/partial.h"
 
 static void usage(FILE *f)
 {
@@ -28,12 +31,15 @@ static void usage(FILE *f)
 		"      --html FILE      also write the report as one self-contained\n"
 		"                       HTML file (charts, flame graph)\n"
 		"  -n, --top N          rows in each top-functions table (default 20)\n"
+		"      --partial-report FILE|DIR  partial report definitions\n"
+		"                       (repeatable; instead of the default places)\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        print the version\n");
 }
 
 #define PROG "mapreport"
 #define OPTSTRING "Dn:hV"
+#define OPT_PARTIAL_REPORT 0x170 /* --partial-report: no short option */
 #define OPT_HTML 0x101
 
 int main(int argc, char **argv)
@@ -43,6 +49,7 @@ int main(int argc, char **argv)
 		{"folded", optional_argument, NULL, 'f'},
 		{"html", required_argument, NULL, OPT_HTML},
 		{"top", required_argument, NULL, 'n'},
+		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -51,6 +58,13 @@ int main(int argc, char **argv)
 	const char *folded_path = NULL;
 	const char *html_path = NULL;
 	unsigned long top = 20;
+	/* --partial-report paths; at most one per argument */
+	const char **partial_paths = calloc((size_t)argc, sizeof(char *));
+	size_t npartial = 0;
+	if (!partial_paths) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		return 1;
+	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, OPTSTRING, lo, NULL)) != -1) {
 		switch (c) {
@@ -75,6 +89,9 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
+		case OPT_PARTIAL_REPORT:
+			partial_paths[npartial++] = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -91,6 +108,32 @@ int main(int argc, char **argv)
 				"usage: mapreport [options] LOG...\n");
 		return 2;
 	}
+	int partial_status = 0;
+	/* partial reports (mapreport(1), PARTIAL REPORTS): a definition with
+	 * an error is left out and makes the exit status 1 */
+	struct partial_set *pset = NULL;
+	struct partial_result *presult = NULL;
+	if (!dump) {
+		pset = partial_set_new();
+		if (!pset || partial_load(pset, partial_paths, npartial)) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			return 1;
+		}
+		for (size_t i = 0; i < pset->ps_ndiags; i++)
+			fprintf(stderr, "mapreport: %s\n",
+				pset->ps_diags[i].pd_text);
+		for (size_t i = 0; i < pset->ps_nfiles; i++)
+			if (pset->ps_files[i].pf_nerrors)
+				fprintf(stderr, "mapreport: %s: partial report "
+						"left out (%u error%s); the rest "
+						"of the report is written\n",
+					pset->ps_files[i].pf_path,
+					pset->ps_files[i].pf_nerrors,
+					pset->ps_files[i].pf_nerrors == 1
+						? "" : "s");
+		if (pset->ps_nerrors)
+			partial_status = 1;
+	}
 	struct model m;
 	model_init(&m);
 	m.timeline_on = html_path != NULL;
@@ -105,6 +148,12 @@ int main(int argc, char **argv)
 	if (readable && !dump) {
 		struct analysis a;
 		analysis_run(&a, &m);
+		if (pset && pset->ps_ndefs &&
+		    partial_eval(pset, &m, (const char *const *)argv + optind,
+				 (size_t)(argc - optind), &presult)) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			return 1;
+		}
 		if (folded) {
 			FILE *f = stdout;
 			if (folded_path && !(f = fopen(folded_path, "w"))) {
@@ -140,6 +189,7 @@ int main(int argc, char **argv)
 		}
 		if (!folded || folded_path) {
 			report_text(&m, stdout);
+			report_partial(presult, stdout);
 			report_functions(&a, &m, stdout, (unsigned)top);
 		}
 		const char *const *lines;
@@ -154,5 +204,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mapreport: %s\n",
 			model_note_str(&m.notes[i], line, sizeof(line)));
 	model_free(&m);
-	return status;
+	partial_result_free(presult);
+	partial_set_free(pset);
+	free(partial_paths);
+	return status | partial_status;
 }
