@@ -7,10 +7,13 @@
  *
  * Design notes
  *   - Every block starts with a 16-byte header (magic, size class, size),
- *     so blocks are 16-byte aligned and free() finds its way without a
- *     lookup.  The magic tells in-use small, in-use large and free blocks
- *     apart: freeing anything else (a libc pointer, a block freed twice)
- *     aborts with a message rather than corrupting the lists.
+ *     so blocks are 16-byte aligned.  free() reads a header only once it
+ *     knows the block is ours: a small block lies inside one of the
+ *     arenas (a table of their addresses), a large one is in the table of
+ *     live large mappings.  Freeing anything else (a libc pointer, a block
+ *     freed twice, even a large one whose mapping is gone) aborts with a
+ *     message rather than reading memory that is not ours or corrupting
+ *     the lists.
  *   - Small blocks: 13 power-of-two classes of 16 B to 64 KiB usable,
  *     each with a LIFO free list, carved from 1 MiB arenas mapped as
  *     needed.  When an arena runs out its tail is cut into free blocks of
@@ -72,6 +75,18 @@ __thread int maps_api_depth __attribute__((tls_model("initial-exec")));
 static atomic_flag lock = ATOMIC_FLAG_INIT;
 static struct hdr *free_list[NCLASS];
 static char *arena_cur, *arena_end;
+
+/* Every arena mapped (4 GiB of small blocks at most), appended under the
+ * lock and read without it: an entry is written before the count that
+ * shows it is released. */
+#define MAX_ARENAS 4096
+static char *arenas[MAX_ARENAS];
+static atomic_uint narenas;
+
+/* The live large blocks' headers; lock held. */
+#define MAX_LARGE 4096
+static struct hdr *large[MAX_LARGE];
+static unsigned nlarge;
 
 /* Async-signal-safe (see the design notes on why it cannot deadlock). */
 static void lock_take(void)
@@ -179,9 +194,16 @@ static bool arena_refill(void)
 		push_free((struct hdr *)arena_cur, i);
 		arena_cur += HDR_SIZE + CLASS_SIZE(i);
 	}
+	unsigned n = atomic_load_explicit(&narenas, memory_order_relaxed);
+	if (n == MAX_ARENAS) {
+		errno = ENOMEM;
+		return false;
+	}
 	a = map_anon(ARENA_SIZE);
 	if (a == NULL)
 		return false;
+	arenas[n] = a;
+	atomic_store_explicit(&narenas, n + 1, memory_order_release);
 	arena_cur = a;
 	arena_end = a + ARENA_SIZE;
 	return true;
@@ -206,6 +228,15 @@ static void *alloc(size_t size, const char *who)
 		h->magic = MAGIC_LARGE;
 		h->cls = NCLASS;
 		h->size = len;
+		lock_take();
+		if (nlarge == MAX_LARGE) {
+			lock_give();
+			syscall(SYS_munmap, h, len);
+			errno = ENOMEM;
+			out_of_memory(who, size);
+		}
+		large[nlarge++] = h;
+		lock_give();
 		return h + 1;
 	}
 	unsigned i = class_of(size);
@@ -229,18 +260,49 @@ static void *alloc(size_t size, const char *who)
 	return h + 1;
 }
 
-/* The header of p, a live block, or abort.  Async-signal-safe. */
+/* Is h inside one of the arenas?  Async-signal-safe. */
+static bool in_arena(const struct hdr *h)
+{
+	unsigned n = atomic_load_explicit(&narenas, memory_order_acquire);
+	for (unsigned i = 0; i < n; i++)
+		if ((const char *)h >= arenas[i] &&
+		    (const char *)h < arenas[i] + ARENA_SIZE)
+			return true;
+	return false;
+}
+
+/* The index of h in the large table, or -1; lock held. */
+static int large_find(const struct hdr *h)
+{
+	for (unsigned i = 0; i < nlarge; i++)
+		if (large[i] == h)
+			return (int)i;
+	return -1;
+}
+
+/* The header of p, a live block, or abort.  Reads nothing outside our
+ * own memory.  Async-signal-safe. */
 static struct hdr *header_of(void *p, const char *who)
 {
 	struct hdr *h = (struct hdr *)p - 1;
 
 	if (((uintptr_t)p & (HDR_SIZE - 1)) != 0)
 		bad_pointer(who, p, "is not a block from allinea_safe_malloc()");
-	if (h->magic == MAGIC_FREE)
-		bad_pointer(who, p, "was freed already");
-	if (!(h->magic == MAGIC_SMALL && h->cls < NCLASS) &&
-	    h->magic != MAGIC_LARGE)
-		bad_pointer(who, p, "is not a block from allinea_safe_malloc()");
+	if (in_arena(h)) {
+		if (h->magic == MAGIC_FREE)
+			bad_pointer(who, p, "was freed already");
+		if (h->magic != MAGIC_SMALL || h->cls >= NCLASS)
+			bad_pointer(who, p,
+				    "is not a block from allinea_safe_malloc()");
+		return h;
+	}
+	lock_take();
+	int i = large_find(h);
+	lock_give();
+	if (i < 0)
+		bad_pointer(who, p, "is not a block from "
+			    "allinea_safe_malloc() (or a large one freed "
+			    "already)");
 	return h;
 }
 
@@ -257,7 +319,13 @@ static void release(void *p, const char *who)
 	struct hdr *h = header_of(p, who);
 
 	if (h->magic == MAGIC_LARGE) {
-		h->magic = MAGIC_FREE;
+		lock_take();
+		int i = large_find(h);
+		if (i >= 0)
+			large[i] = large[--nlarge];
+		lock_give();
+		if (i < 0) /* freed by another thread meanwhile */
+			bad_pointer(who, p, "was freed already");
 		syscall(SYS_munmap, h, h->size);
 		return;
 	}
@@ -343,6 +411,11 @@ static void *resize(void *ptr, size_t size)
 		r = syscall(SYS_mremap, h, h->size, len, MREMAP_MAYMOVE);
 		if (r == -1)
 			out_of_memory(who, size);
+		lock_take();
+		int i = large_find(h);
+		if (i >= 0)
+			large[i] = (struct hdr *)r;
+		lock_give();
 		h = (struct hdr *)r;
 		h->size = len;
 		return h + 1;
