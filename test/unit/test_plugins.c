@@ -12,6 +12,9 @@
  * touched, sleeps), or exactly against files the test writes (fake
  * /proc/stat, /proc/loadavg and powercap trees, through the plugins'
  * configuration values) and against the test's mapsample_io_bytes().
+ * The plugins' kept-open files (struct plugin_file of plugins/plugin_i.h)
+ * are tested directly: re-read, reopened in a fork child, after the test
+ * closes their descriptor and after it puts another file on its number.
  *
  * The plugin API is lib/pluginapi, linked into this executable and
  * exported with -export-dynamic as the sampler exports it; the test
@@ -37,6 +40,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,6 +50,8 @@
 #include "metricdef/metricdef.h"
 #include "pluginapi/pluginapi.h"
 #include <mapsample/plugin.h>
+
+#include "../../plugins/plugin_i.h"
 
 #ifndef ABS_TOP_BUILDDIR
 #define ABS_TOP_BUILDDIR "."
@@ -819,6 +825,54 @@ START_TEST(plugins_memory_values)
 }
 END_TEST
 
+/* A fork child's rss is its own: the plugin's kept-open /proc/self/statm
+ * of the parent would name the parent (plugin_i.h reopens it). */
+START_TEST(plugins_memory_fork_child)
+{
+	struct plugin p;
+	metric_id_t rid, pid, nid;
+	getter_u64 rss;
+	struct timespec t = now();
+	long ps = sysconf(_SC_PAGESIZE);
+	size_t npages = 4096;
+	uint64_t r0;
+	pid_t child;
+	int status;
+
+	plugin_open(&p, "memory");
+	rss = metric_u64(&p, "rss", false, &rid);
+	(void)metric_u64(&p, "peak_rss", false, &pid);
+	(void)metric_u64(&p, "node_used", false, &nid);
+	plugin_init_ok(&p);
+	r0 = get_u64(rss, rid, t);
+
+	child = fork();
+	REQUIRE(child >= 0, "fork: %s", strerror(errno));
+	if (child == 0) {
+		/* 16 MiB (with 4 KiB pages) more resident in the child
+		 * only; exit status 0 when the getter sees them. */
+		uint64_t v = SENTINEL_U64, s0 = statm_rss(), s1;
+		void *m = touch_pages(npages);
+		t = ts_plus_ns(t, 4000000);
+		if (rss(rid, &t, &v))
+			_exit(2);
+		s1 = statm_rss();
+		(void)m;
+		_exit(v >= s0 + (npages - 64) * (uint64_t)ps && v <= s1 ? 0 : 1);
+	}
+	REQUIRE(waitpid(child, &status, 0) == child, "waitpid: %s",
+		strerror(errno));
+	REQUIRE(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		"the child's rss was not the child's (status %#x)", status);
+	t = ts_plus_ns(t, 8000000);
+	r0 = get_u64(rss, rid, t) > r0 ? get_u64(rss, rid, t) - r0 : 0;
+	REQUIRE(r0 < (npages / 2) * (uint64_t)ps,
+		"the parent's rss grew by %llu with the child's pages",
+		(unsigned long long)r0);
+	plugin_close(&p);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* io */
 
@@ -1415,6 +1469,175 @@ START_TEST(plugins_startstop_restart)
 END_TEST
 
 /* ------------------------------------------------------------------ */
+/* plugin_i.h: kept-open files */
+
+/* f's descriptor is open, moved to PLUGIN_FILE_FD_MIN or above (where the
+ * descriptor limit allows it) and close-on-exec. */
+static void kept_fd_ok(const struct plugin_file *f)
+{
+	struct rlimit rl;
+	int flags;
+
+	REQUIRE(f->pf_fd >= 0, "%s: not open", f->pf_path);
+	REQUIRE(!getrlimit(RLIMIT_NOFILE, &rl), "getrlimit: %s",
+		strerror(errno));
+	REQUIRE(rl.rlim_cur <= PLUGIN_FILE_FD_MIN ||
+		f->pf_fd >= PLUGIN_FILE_FD_MIN,
+		"%s: descriptor %d, expected %d or above", f->pf_path,
+		f->pf_fd, PLUGIN_FILE_FD_MIN);
+	flags = fcntl(f->pf_fd, F_GETFD);
+	REQUIRE(flags >= 0 && (flags & FD_CLOEXEC),
+		"%s: descriptor %d not close-on-exec", f->pf_path, f->pf_fd);
+}
+
+/* The first field of /proc/self/stat read through f: the pid of the
+ * process the file is about, or -1. */
+static long kept_stat_pid(struct plugin_file *f)
+{
+	char buf[512];
+	const char *p = buf;
+	uint64_t v;
+
+	if (plugin_file_read(f, buf, sizeof(buf)) <= 0 ||
+	    plugin_parse_u64(&p, &v))
+		return -1;
+	return (long)v;
+}
+
+/* Read again from offset 0 at each call, on the same descriptor: a file
+ * rewritten in place shows its new content; the bytes count as the
+ * safe_* functions' (kept out of the I/O metrics); close closes. */
+START_TEST(plugins_file_reread)
+{
+	const char *path = tmp_path("kept");
+	struct plugin_file f = PLUGIN_FILE_INIT(path);
+	char buf[64];
+	uint64_t b0;
+	int fd;
+
+	write_file(path, "first\n");
+	b0 = atomic_load(&maps_safe_bytes_read);
+	REQUIRE(plugin_file_read(&f, buf, sizeof(buf)) == 6 &&
+		!strcmp(buf, "first\n"), "read \"%s\"", buf);
+	kept_fd_ok(&f);
+	fd = f.pf_fd;
+	write_file(path, "second line\n");
+	REQUIRE(plugin_file_read(&f, buf, sizeof(buf)) == 12 &&
+		!strcmp(buf, "second line\n"), "read \"%s\"", buf);
+	REQUIRE(f.pf_fd == fd, "reopened (%d, was %d)", f.pf_fd, fd);
+	/* At most len - 1 bytes. */
+	REQUIRE(plugin_file_read(&f, buf, 5) == 4 && !strcmp(buf, "seco"),
+		"read \"%s\"", buf);
+	REQUIRE(atomic_load(&maps_safe_bytes_read) - b0 == 6 + 12 + 4,
+		"%llu bytes counted as the safe_* functions', expected 22",
+		(unsigned long long)(atomic_load(&maps_safe_bytes_read) - b0));
+	plugin_file_close(&f);
+	REQUIRE(f.pf_fd == -1, "still open");
+	REQUIRE(fcntl(fd, F_GETFD) == -1 && errno == EBADF,
+		"descriptor %d not closed", fd);
+	/* A file that cannot be opened: -1 with errno, and again. */
+	f.pf_path = tmp_path("absent");
+	REQUIRE(plugin_file_read(&f, buf, sizeof(buf)) == -1 &&
+		errno == ENOENT, "read an absent file");
+	REQUIRE(plugin_file_rewind(&f) == -1 && errno == ENOENT,
+		"rewound an absent file");
+}
+END_TEST
+
+/* A fork child does not read through its parent's descriptor (its
+ * /proc/self/... names the parent, and the file offset is shared): it
+ * opens its own; the parent's stays open and its own. */
+START_TEST(plugins_file_fork)
+{
+	struct plugin_file f = PLUGIN_FILE_INIT("/proc/self/stat");
+	pid_t child;
+	int status, fd;
+
+	REQUIRE(kept_stat_pid(&f) == (long)getpid(), "parent: not its pid");
+	kept_fd_ok(&f);
+	fd = f.pf_fd;
+	child = fork();
+	REQUIRE(child >= 0, "fork: %s", strerror(errno));
+	if (child == 0) {
+		long pid = kept_stat_pid(&f);
+		if (pid != (long)getpid())
+			_exit(1);
+		if (f.pf_fd < PLUGIN_FILE_FD_MIN || f.pf_pid != getpid())
+			_exit(2);
+		if (kept_stat_pid(&f) != (long)getpid())
+			_exit(3);
+		plugin_file_close(&f);
+		_exit(0);
+	}
+	REQUIRE(waitpid(child, &status, 0) == child, "waitpid: %s",
+		strerror(errno));
+	REQUIRE(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		"child: exit status %#x (1: read its parent's file, 2: "
+		"descriptor not reopened, 3: second read)", status);
+	REQUIRE(f.pf_fd == fd && fcntl(fd, F_GETFD) >= 0,
+		"the parent's descriptor changed");
+	REQUIRE(kept_stat_pid(&f) == (long)getpid(),
+		"parent after the child: not its pid");
+	REQUIRE(f.pf_fd == fd, "the parent reopened");
+	plugin_file_close(&f);
+}
+END_TEST
+
+/* The program closes the descriptor behind the plugin's back: the next
+ * read opens the file again. */
+START_TEST(plugins_file_closed_by_program)
+{
+	const char *path = tmp_path("kept");
+	struct plugin_file f = PLUGIN_FILE_INIT(path);
+	char buf[64];
+
+	write_file(path, "kept\n");
+	REQUIRE(plugin_file_read(&f, buf, sizeof(buf)) == 5, "first read");
+	REQUIRE(!close(f.pf_fd), "close: %s", strerror(errno));
+	write_file(path, "again\n");
+	REQUIRE(plugin_file_read(&f, buf, sizeof(buf)) == 6 &&
+		!strcmp(buf, "again\n"), "after close: read \"%s\"", buf);
+	kept_fd_ok(&f);
+	plugin_file_close(&f);
+}
+END_TEST
+
+/* The program puts another file on the descriptor's number (dup2): the
+ * plugin reads its own file through a new descriptor and leaves the
+ * program's alone: not closed, not seeked, not read. */
+START_TEST(plugins_file_dup2_over)
+{
+	const char *path = tmp_path("kept"), *other_path = tmp_path("other");
+	struct plugin_file f = PLUGIN_FILE_INIT(path);
+	struct stat st, ost;
+	char buf[64];
+	int other, fd;
+
+	write_file(path, "kept\n");
+	write_file(other_path, "the program's file\n");
+	REQUIRE(plugin_file_read(&f, buf, sizeof(buf)) == 5, "first read");
+	fd = f.pf_fd;
+	other = open(other_path, O_RDONLY);
+	REQUIRE(other >= 0, "%s: %s", other_path, strerror(errno));
+	REQUIRE(lseek(other, 3, SEEK_SET) == 3, "lseek: %s", strerror(errno));
+	REQUIRE(dup2(other, fd) == fd, "dup2: %s", strerror(errno));
+	REQUIRE(plugin_file_read(&f, buf, sizeof(buf)) == 5 &&
+		!strcmp(buf, "kept\n"), "after dup2: read \"%s\"", buf);
+	REQUIRE(f.pf_fd != fd, "still reads through descriptor %d", fd);
+	kept_fd_ok(&f);
+	REQUIRE(!fstat(fd, &st) && !fstat(other, &ost) &&
+		st.st_ino == ost.st_ino && st.st_dev == ost.st_dev,
+		"descriptor %d no longer the program's file", fd);
+	REQUIRE(lseek(fd, 0, SEEK_CUR) == 3,
+		"the program's file offset moved");
+	plugin_file_close(&f);
+	REQUIRE(fcntl(fd, F_GETFD) >= 0, "closed the program's descriptor");
+	close(other);
+	close(fd);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 
 static Suite *plugins_suite(void)
 {
@@ -1431,6 +1654,7 @@ static Suite *plugins_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, plugins_cpu_percent);
 	tcase_add_test(tc, plugins_memory_values);
+	tcase_add_test(tc, plugins_memory_fork_child);
 	tcase_add_test(tc, plugins_io_deltas);
 	tcase_add_test(tc, plugins_sched_counts);
 	suite_add_tcase(s, tc);
@@ -1449,6 +1673,14 @@ static Suite *plugins_suite(void)
 	tcase_add_test(tc, plugins_backfill_times);
 	tcase_add_test(tc, plugins_startstop_order);
 	tcase_add_test(tc, plugins_startstop_restart);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("kept-open files");
+	tcase_add_checked_fixture(tc, config_reset, NULL);
+	tcase_add_test(tc, plugins_file_reread);
+	tcase_add_test(tc, plugins_file_fork);
+	tcase_add_test(tc, plugins_file_closed_by_program);
+	tcase_add_test(tc, plugins_file_dup2_over);
 	suite_add_tcase(s, tc);
 	return s;
 }
