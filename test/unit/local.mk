@@ -90,3 +90,14 @@ test_unit_test_pluginapi_SOURCES = test/unit/test_pluginapi.c \
 test_unit_test_pluginapi_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -pthread
 test_unit_test_pluginapi_LDADD = $(CHECK_LIBS) -lm -lpthread
 TESTS += test/unit/test_pluginapi
+
+# lib/report: partial reports (reference section 3): every rule with its
+# exact message, colours, <text>, where definitions are found, values.
+check_PROGRAMS += test/unit/test_partial
+test_unit_test_partial_SOURCES = test/unit/test_partial.c
+test_unit_test_partial_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test/common \
+	-DABS_TOP_SRCDIR='"$(abs_top_srcdir)"'
+test_unit_test_partial_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_partial_LDADD = lib/report/libreport.la \
+	test/common/liblogsynth.la $(CHECK_LIBS)
+TESTS += test/unit/test_partial
