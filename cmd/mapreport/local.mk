@@ -45,3 +45,6 @@ lib_report_libreport_la_SOURCES += lib/report/partial.c lib/report/partial.h \
 	lib/report/partial_text.c
 lib_report_libreport_la_CFLAGS += $(EXPAT_CFLAGS)
 lib_report_libreport_la_LIBADD += lib/metricdef/libmetricdef.la $(EXPAT_LIBS)
+
+# lib/report: the JSON report (--json; mapreport(1), JSON SCHEMA).
+lib_report_libreport_la_SOURCES += lib/report/json.c lib/report/json.h

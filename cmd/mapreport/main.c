@@ -18,6 +18,7 @@
 #include "config.h"
 #include "report/analyze.h"
 #include "report/html.h"
+#include "report/json.h"
 #include "report/model.h"
 #include "report/partial.h"
 
@@ -30,6 +31,8 @@ static void usage(FILE *f)
 		"                       FILE, or instead of the report to stdout\n"
 		"      --html FILE      also write the report as one self-contained\n"
 		"                       HTML file (charts, flame graph)\n"
+		"      --json[=FILE]    the report as JSON (mapreport(1), JSON SCHEMA),\n"
+		"                       to FILE, or instead of the report to stdout\n"
 		"  -n, --top N          rows in each top-functions table (default 20)\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
@@ -41,6 +44,7 @@ static void usage(FILE *f)
 #define OPTSTRING "Dn:hV"
 #define OPT_PARTIAL_REPORT 0x170 /* --partial-report: no short option */
 #define OPT_HTML 0x101
+#define OPT_JSON 0x180 /* --json[=FILE] */
 
 int main(int argc, char **argv)
 {
@@ -48,6 +52,7 @@ int main(int argc, char **argv)
 		{"dump", no_argument, NULL, 'D'},
 		{"folded", optional_argument, NULL, 'f'},
 		{"html", required_argument, NULL, OPT_HTML},
+		{"json", optional_argument, NULL, OPT_JSON},
 		{"top", required_argument, NULL, 'n'},
 		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
 		{"help", no_argument, NULL, 'h'},
@@ -57,6 +62,8 @@ int main(int argc, char **argv)
 	int dump = 0, folded = 0, c;
 	const char *folded_path = NULL;
 	const char *html_path = NULL;
+	int json = 0;
+	const char *json_path = NULL;
 	unsigned long top = 20;
 	/* --partial-report paths; at most one per argument */
 	const char **partial_paths = calloc((size_t)argc, sizeof(char *));
@@ -77,6 +84,10 @@ int main(int argc, char **argv)
 			break;
 		case OPT_HTML:
 			html_path = optarg;
+			break;
+		case OPT_JSON:
+			json = 1;
+			json_path = optarg;
 			break;
 		case 'n': {
 			char *e;
@@ -102,6 +113,11 @@ int main(int argc, char **argv)
 			cli_bad_option(PROG, OPTSTRING, argv, optind, optopt);
 			return 2;
 		}
+	}
+	if (folded && !folded_path && json && !json_path) {
+		fprintf(stderr, "mapreport: --folded and --json both write to "
+				"standard output; give one of them =FILE\n");
+		return 2;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "mapreport: no log given; "
@@ -173,7 +189,7 @@ int main(int argc, char **argv)
 			}
 		}
 		if (html_path) {
-			struct html_opts ho = {(unsigned)top};
+			struct html_opts ho = {(unsigned)top, NULL};
 			FILE *f = fopen(html_path, "w");
 			if (!f) {
 				fprintf(stderr, "mapreport: %s: cannot write: "
@@ -187,7 +203,26 @@ int main(int argc, char **argv)
 				status = 1;
 			}
 		}
-		if (!folded || folded_path) {
+		if (json) {
+			struct json_opts jo = {
+				(const char *const *)argv + optind,
+				(size_t)(argc - optind), (unsigned)top,
+				"mapreport " PACKAGE_VERSION, presult, pset};
+			FILE *f = json_path ? fopen(json_path, "w") : stdout;
+			if (!f) {
+				fprintf(stderr, "mapreport: %s: cannot write: "
+						"%s\n", json_path,
+					strerror(errno));
+				status = 1;
+			} else if (report_json(&m, &a, &jo, f) |
+				   (f != stdout && fclose(f))) {
+				fprintf(stderr, "mapreport: %s: write failed; "
+						"the JSON report is incomplete\n",
+					json_path ? json_path : "stdout");
+				status = 1;
+			}
+		}
+		if ((!folded || folded_path) && (!json || json_path)) {
 			report_text(&m, stdout);
 			report_partial(presult, stdout);
 			report_functions(&a, &m, stdout, (unsigned)top);
