@@ -19,6 +19,7 @@
 #include "report/analyze.h"
 #include "report/html.h"
 #include "report/json.h"
+#include "report/json.h"
 #include "report/model.h"
 #include "report/partial.h"
 
@@ -33,6 +34,8 @@ static void usage(FILE *f)
 		"                       HTML file (charts, flame graph)\n"
 		"      --json[=FILE]    the report as JSON (mapreport(1), JSON SCHEMA),\n"
 		"                       to FILE, or instead of the report to stdout\n"
+		"      --json[=FILE]    the report as JSON (mapreport(1), JSON SCHEMA),\n"
+		"                       to FILE, or instead of the report to stdout\n"
 		"  -n, --top N          rows in each top-functions table (default 20)\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
@@ -45,6 +48,7 @@ static void usage(FILE *f)
 #define OPT_PARTIAL_REPORT 0x170 /* --partial-report: no short option */
 #define OPT_HTML 0x101
 #define OPT_JSON 0x180 /* --json[=FILE] */
+#define OPT_JSON 0x180 /* --json[=FILE] */
 
 int main(int argc, char **argv)
 {
@@ -52,6 +56,7 @@ int main(int argc, char **argv)
 		{"dump", no_argument, NULL, 'D'},
 		{"folded", optional_argument, NULL, 'f'},
 		{"html", required_argument, NULL, OPT_HTML},
+		{"json", optional_argument, NULL, OPT_JSON},
 		{"json", optional_argument, NULL, OPT_JSON},
 		{"top", required_argument, NULL, 'n'},
 		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
@@ -62,6 +67,8 @@ int main(int argc, char **argv)
 	int dump = 0, folded = 0, c;
 	const char *folded_path = NULL;
 	const char *html_path = NULL;
+	int json = 0;
+	const char *json_path = NULL;
 	int json = 0;
 	const char *json_path = NULL;
 	unsigned long top = 20;
@@ -84,6 +91,10 @@ int main(int argc, char **argv)
 			break;
 		case OPT_HTML:
 			html_path = optarg;
+			break;
+		case OPT_JSON:
+			json = 1;
+			json_path = optarg;
 			break;
 		case OPT_JSON:
 			json = 1;
@@ -113,6 +124,11 @@ int main(int argc, char **argv)
 			cli_bad_option(PROG, OPTSTRING, argv, optind, optopt);
 			return 2;
 		}
+	}
+	if (folded && !folded_path && json && !json_path) {
+		fprintf(stderr, "mapreport: --folded and --json both write to "
+				"standard output; give one of them =FILE\n");
+		return 2;
 	}
 	if (folded && !folded_path && json && !json_path) {
 		fprintf(stderr, "mapreport: --folded and --json both write to "
