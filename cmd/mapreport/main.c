@@ -19,7 +19,6 @@
 #include "report/analyze.h"
 #include "report/html.h"
 #include "report/json.h"
-#include "report/json.h"
 #include "report/model.h"
 #include "report/partial.h"
 
@@ -34,8 +33,6 @@ static void usage(FILE *f)
 		"                       HTML file (charts, flame graph)\n"
 		"      --json[=FILE]    the report as JSON (mapreport(1), JSON SCHEMA),\n"
 		"                       to FILE, or instead of the report to stdout\n"
-		"      --json[=FILE]    the report as JSON (mapreport(1), JSON SCHEMA),\n"
-		"                       to FILE, or instead of the report to stdout\n"
 		"  -n, --top N          rows in each top-functions table (default 20)\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
@@ -48,7 +45,6 @@ static void usage(FILE *f)
 #define OPT_PARTIAL_REPORT 0x170 /* --partial-report: no short option */
 #define OPT_HTML 0x101
 #define OPT_JSON 0x180 /* --json[=FILE] */
-#define OPT_JSON 0x180 /* --json[=FILE] */
 
 int main(int argc, char **argv)
 {
@@ -56,7 +52,6 @@ int main(int argc, char **argv)
 		{"dump", no_argument, NULL, 'D'},
 		{"folded", optional_argument, NULL, 'f'},
 		{"html", required_argument, NULL, OPT_HTML},
-		{"json", optional_argument, NULL, OPT_JSON},
 		{"json", optional_argument, NULL, OPT_JSON},
 		{"top", required_argument, NULL, 'n'},
 		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
@@ -67,8 +62,6 @@ int main(int argc, char **argv)
 	int dump = 0, folded = 0, c;
 	const char *folded_path = NULL;
 	const char *html_path = NULL;
-	int json = 0;
-	const char *json_path = NULL;
 	int json = 0;
 	const char *json_path = NULL;
 	unsigned long top = 20;
@@ -91,10 +84,6 @@ int main(int argc, char **argv)
 			break;
 		case OPT_HTML:
 			html_path = optarg;
-			break;
-		case OPT_JSON:
-			json = 1;
-			json_path = optarg;
 			break;
 		case OPT_JSON:
 			json = 1;
@@ -124,11 +113,6 @@ int main(int argc, char **argv)
 			cli_bad_option(PROG, OPTSTRING, argv, optind, optopt);
 			return 2;
 		}
-	}
-	if (folded && !folded_path && json && !json_path) {
-		fprintf(stderr, "mapreport: --folded and --json both write to "
-				"standard output; give one of them =FILE\n");
-		return 2;
 	}
 	if (folded && !folded_path && json && !json_path) {
 		fprintf(stderr, "mapreport: --folded and --json both write to "
@@ -205,7 +189,7 @@ int main(int argc, char **argv)
 			}
 		}
 		if (html_path) {
-			struct html_opts ho = {(unsigned)top, NULL};
+			struct html_opts ho = {(unsigned)top};
 			FILE *f = fopen(html_path, "w");
 			if (!f) {
 				fprintf(stderr, "mapreport: %s: cannot write: "
