@@ -86,3 +86,17 @@ EXTRA_DIST += test/integration/installcheck.sh
 installcheck-local:
 	CC='$(CC)' $(SHELL) $(top_srcdir)/test/integration/installcheck.sh \
 		'$(DESTDIR)$(bindir)' '$(DESTDIR)$(pkgconfigdir)' '$(top_srcdir)'
+
+# Partial reports (mapreport(1), PARTIAL REPORTS) on the deterministic
+# logs of test/integration/mkpartlog; the definitions it reads (among them
+# the reference's example) are in test/integration/partial.
+check_PROGRAMS += test/integration/mkpartlog
+test_integration_mkpartlog_SOURCES = test/integration/mkpartlog.c
+test_integration_mkpartlog_LDADD = lib/log/libmaplog_core.la
+TESTS += test/integration/mapreport-partial.sh
+EXTRA_DIST += test/integration/mapreport-partial.sh \
+	test/integration/partial/reference-example.xml \
+	test/integration/partial/reference-example-reserved.xml \
+	test/integration/partial/scenario.xml \
+	test/integration/golden/mapreport-partial.txt \
+	test/integration/golden/mapreport-partial-example.txt
