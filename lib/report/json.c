@@ -27,7 +27,25 @@ void jsonw_init(struct jsonw *w, FILE *out)
 {
 	memset(w, 0, sizeof(*w));
 	w->out = out;
-	w->empty[0] = 1;
+}
+
+/* The "no member yet" flag of level d, the array grown as needed. */
+static unsigned char *empty_at(struct jsonw *w, int d)
+{
+	if ((size_t)d >= w->capempty) {
+		size_t cap = w->capempty ? w->capempty * 2 : 16;
+		while (cap <= (size_t)d)
+			cap *= 2;
+		unsigned char *e = realloc(w->empty, cap);
+		if (!e) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		memset(e + w->capempty, 1, cap - w->capempty);
+		w->empty = e;
+		w->capempty = cap;
+	}
+	return &w->empty[d];
 }
 
 static void indent(struct jsonw *w)
@@ -46,10 +64,10 @@ static void before_value(struct jsonw *w)
 	}
 	if (w->depth == 0)
 		return;
-	int d = w->depth < JSONW_MAXDEPTH ? w->depth : JSONW_MAXDEPTH;
-	if (!w->empty[d])
+	unsigned char *e = empty_at(w, w->depth);
+	if (!*e)
 		fputc(',', w->out);
-	w->empty[d] = 0;
+	*e = 0;
 	indent(w);
 }
 
@@ -58,14 +76,12 @@ static void open_c(struct jsonw *w, int c)
 	before_value(w);
 	fputc(c, w->out);
 	w->depth++;
-	if (w->depth <= JSONW_MAXDEPTH)
-		w->empty[w->depth] = 1;
+	*empty_at(w, w->depth) = 1;
 }
 
 static void close_c(struct jsonw *w, int c)
 {
-	int d = w->depth < JSONW_MAXDEPTH ? w->depth : JSONW_MAXDEPTH;
-	int was_empty = w->empty[d];
+	int was_empty = *empty_at(w, w->depth);
 	w->depth--;
 	if (!was_empty)
 		indent(w);
@@ -206,6 +222,9 @@ void jsonw_null(struct jsonw *w)
 int jsonw_finish(struct jsonw *w)
 {
 	fputc('\n', w->out);
+	free(w->empty);
+	w->empty = NULL;
+	w->capempty = 0;
 	return ferror(w->out) ? -1 : 0;
 }
 

@@ -30,15 +30,12 @@
 #define JSON_SCHEMA "mapsample-report"
 #define JSON_VERSION 1
 
-/* Nesting the writer follows; deeper levels are still written correctly
- * but lose their indentation bookkeeping (never needed by the report). */
-#define JSONW_MAXDEPTH 32
-
 struct jsonw {
 	FILE *out;
 	int depth;
 	int after_key;                  /* a key was written, value comes */
-	unsigned char empty[JSONW_MAXDEPTH + 1]; /* no member yet, by depth */
+	unsigned char *empty;           /* no member yet, by depth */
+	size_t capempty;
 };
 
 /* Starts writing one JSON value to out. */
@@ -63,8 +60,9 @@ void jsonw_double(struct jsonw *w, double v);
 void jsonw_bool(struct jsonw *w, int v);
 void jsonw_null(struct jsonw *w);
 
-/* Ends the value with a newline; returns 0, or -1 if out had a write
- * error. */
+/* Ends the value with a newline and frees what the writer holds;
+ * returns 0, or -1 if out had a write error.  Exits the program with a
+ * message when out of memory (for deep nesting). */
 int jsonw_finish(struct jsonw *w);
 
 /* What report_json writes besides the model and the analysis. */

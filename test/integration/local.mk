@@ -100,3 +100,12 @@ EXTRA_DIST += test/integration/mapreport-partial.sh \
 	test/integration/partial/scenario.xml \
 	test/integration/golden/mapreport-partial.txt \
 	test/integration/golden/mapreport-partial-example.txt
+
+# --- mapreport --json ---
+# Valid JSON (Debian's python3 -m json.tool), key values checked by
+# json/check-json.py, the metrics scenario against a golden report, a
+# truncated log and a real run of test/programs/hot.
+TESTS += test/integration/mapreport-json.sh
+EXTRA_DIST += test/integration/mapreport-json.sh \
+	test/integration/golden/mapreport-json.json \
+	test/integration/json/check-json.py test/integration/json/scenario.xml

@@ -101,3 +101,11 @@ test_unit_test_partial_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_partial_LDADD = lib/report/libreport.la \
 	test/common/liblogsynth.la $(CHECK_LIBS)
 TESTS += test/unit/test_partial
+
+# --- lib/report: the JSON report (mapreport --json) ---
+# The JSON writer: escaping, UTF-8 checks, numbers, layout.
+check_PROGRAMS += test/unit/test_json
+test_unit_test_json_SOURCES = test/unit/test_json.c
+test_unit_test_json_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_json_LDADD = lib/report/libreport.la $(CHECK_LIBS) -lm
+TESTS += test/unit/test_json
