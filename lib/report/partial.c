@@ -1133,20 +1133,24 @@ static void XMLCALL on_chars(void *ud, const XML_Char *s, int len)
 #define MAX_RM_CHECKED 4096
 
 /* id a (at apos in afile) against id b at bpos of this file: the
- * duplicate and substring rules of section 3.4.3.  Returns 1 after a
- * diagnostic. */
+ * duplicate rule (dup) or the substring rule of section 3.4.3.  Returns 1
+ * after a diagnostic. */
 static int ids_clash(struct load *ld, const char *afile, struct ppos apos,
 		     const char *a, struct ppos bpos, const char *b,
-		     const char *el)
+		     const char *el, int dup)
 {
 	char qa[QBUF], qb[QBUF];
-	if (!strcmp(a, b)) {
+	if (dup) {
+		if (strcmp(a, b))
+			return 0;
 		diag(ld, bpos, PARTIAL_ERROR, PARTIAL_R_DUPLICATE, el,
 		     "id %s is already used by the <reportMetric> at %s:%u:%u; "
 		     "give each report metric its own id", quote(qb, b), afile,
 		     apos.line, apos.col);
 		return 1;
 	}
+	if (!strcmp(a, b))
+		return 0;
 	size_t la = strlen(a), lb = strlen(b);
 	const char *shorter = la < lb ? a : b, *longer = la < lb ? b : a;
 	if (!strchr(shorter, '.') || !strstr(longer, shorter))
@@ -1189,21 +1193,26 @@ static void check_def(struct load *ld, struct partial_def *d)
 		if (!b->id)
 			continue;
 		elem(el, "reportMetric", 1, "id", b->id);
+		/* a duplicate first: it is a substring too */
 		int clash = 0;
-		for (size_t i = 0; i < ps->ps_ndefs && !clash; i++) {
-			const struct partial_def *o = ps->ps_defs[i];
-			for (size_t k = 0; k < o->nrm && !clash; k++)
-				if (o->rm[k].id)
-					clash = ids_clash(ld, o->file,
-							  o->rm[k].pos,
-							  o->rm[k].id, b->pos,
-							  b->id, el);
+		for (int dup = 1; dup >= 0 && !clash; dup--) {
+			for (size_t i = 0; i < ps->ps_ndefs && !clash; i++) {
+				const struct partial_def *o = ps->ps_defs[i];
+				for (size_t k = 0; k < o->nrm && !clash; k++)
+					if (o->rm[k].id)
+						clash = ids_clash(
+							ld, o->file,
+							o->rm[k].pos,
+							o->rm[k].id, b->pos,
+							b->id, el, dup);
+			}
+			for (size_t i = 0; i < j && !clash; i++)
+				if (d->rm[i].id)
+					clash = ids_clash(ld, d->file,
+							  d->rm[i].pos,
+							  d->rm[i].id, b->pos,
+							  b->id, el, dup);
 		}
-		for (size_t i = 0; i < j && !clash; i++)
-			if (d->rm[i].id)
-				clash = ids_clash(ld, d->file, d->rm[i].pos,
-						  d->rm[i].id, b->pos, b->id,
-						  el);
 	}
 	for (size_t j = 0; j < d->nss; j++) {
 		struct pdef_ss *ss = &d->ss[j];
@@ -1347,7 +1356,7 @@ static void parse_into(struct load *ld, const char *buf, size_t len)
 	p.len = len;
 	p.depth = 1;
 	p.st[0].kind = K_DOC;
-	if (!(p.xp = XML_ParserCreate("UTF-8"))) {
+	if (!(p.xp = XML_ParserCreate(NULL))) {
 		ps->ps_oom = 1;
 		partial_def_free(d);
 		return;
@@ -1845,6 +1854,18 @@ char *partial_plain_text(const char *html)
 			size_t nl = 0;
 			while (isalnum((unsigned char)nm[nl]))
 				nl++;
+			if (s[1] != '/' && e && e[-1] != '/' &&
+			    ((nl == 6 && !strncasecmp(nm, "script", 6)) ||
+			     (nl == 5 && !strncasecmp(nm, "style", 5)))) {
+				/* code, not text: skip to its end tag */
+				char end[10];
+				snprintf(end, sizeof(end), "</%.*s", (int)nl,
+					 nm);
+				const char *c = strcasestr(e, end);
+				e = c ? strchr(c, '>') : NULL;
+				s = e ? e + 1 : s + strlen(s);
+				continue;
+			}
 			if (is_block(nm, nl)) {
 				text_newline(&b);
 				if (nl == 2 && !strncasecmp(nm, "li", 2) &&

@@ -276,12 +276,12 @@ int partial_eval(const struct partial_set *ps, const struct model *m,
 void partial_result_free(struct partial_result *r);
 
 /*
- * The plain text of HTML subset markup (ss_text): tags removed, the XML
- * entities and character references decoded, CDATA kept, white space
- * runs made one space; block elements (p, div, br, li, h1-h6, ul, ol,
- * tr) end a line, li starts with "- ".  Lines are trimmed; control
- * characters become spaces.  Returns a new string, or NULL when out of
- * memory.
+ * The plain text of HTML subset markup (ss_text): tags removed (and what
+ * script and style elements hold), the XML entities and character
+ * references decoded, CDATA kept, white space runs made one space; block
+ * elements (p, div, br, li, h1-h6, ul, ol, tr) end a line, li starts
+ * with "- ".  Lines are trimmed; control characters become spaces.
+ * Returns a new string, or NULL when out of memory.
  */
 char *partial_plain_text(const char *html);
 

@@ -103,3 +103,35 @@ FUZZ_METRICDEF_CORPUS = \
 	test/fuzz/corpus/metricdef/valid-full.xml \
 	test/fuzz/corpus/metricdef/valid-template1.xml
 EXTRA_DIST += test/fuzz/replay-metricdef.sh $(FUZZ_METRICDEF_CORPUS)
+
+# The partial report parser (lib/report/partial.c): test/fuzz/replay_partial
+# runs fuzz_partial.c over test/fuzz/corpus/partial in every make check
+# (replay-partial.sh names that corpus); with --enable-fuzzing,
+# test/fuzz/fuzz_partial is its libFuzzer binary.
+check_PROGRAMS += test/fuzz/replay_partial
+TESTS += test/fuzz/replay-partial.sh
+test_fuzz_replay_partial_SOURCES = test/fuzz/replay.c test/fuzz/fuzz_partial.c
+test_fuzz_replay_partial_LDADD = lib/report/libreport.la
+if FUZZING
+noinst_PROGRAMS += test/fuzz/fuzz_partial
+test_fuzz_fuzz_partial_SOURCES = test/fuzz/fuzz_partial.c \
+	lib/report/partial.c lib/report/partial_eval.c \
+	lib/report/partial_text.c lib/report/units.c lib/metricdef/colour.c
+test_fuzz_fuzz_partial_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS) -g \
+	-fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
+test_fuzz_fuzz_partial_LDFLAGS = -fsanitize=fuzzer $(FUZZ_SAN)
+test_fuzz_fuzz_partial_LDADD = lib/log/libmaplog_core.la $(EXPAT_LIBS) -lm
+endif
+FUZZ_PARTIAL_CORPUS = \
+	test/fuzz/corpus/partial/colours.xml \
+	test/fuzz/corpus/partial/deep.xml \
+	test/fuzz/corpus/partial/encoding-latin1.xml \
+	test/fuzz/corpus/partial/errors-everything.xml \
+	test/fuzz/corpus/partial/errors-not-well-formed.xml \
+	test/fuzz/corpus/partial/errors-reserved.xml \
+	test/fuzz/corpus/partial/errors-root.xml \
+	test/fuzz/corpus/partial/plain-text \
+	test/fuzz/corpus/partial/text-markup.xml \
+	test/fuzz/corpus/partial/valid-reference-example.xml \
+	test/fuzz/corpus/partial/valid-scenario.xml
+EXTRA_DIST += test/fuzz/replay-partial.sh $(FUZZ_PARTIAL_CORPUS)

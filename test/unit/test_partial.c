@@ -968,6 +968,9 @@ START_TEST(partial_plain_text_forms)
 		{"<![CDATA[<b>raw</b>]]>", "<b>raw</b>"},
 		{"a<!-- note -->b", "ab"},
 		{"<img src=\"x.png\" alt=\"x\"/>", ""},
+		{"a<script>var x = 1 < 2;</script>b<STYLE>p{}</STYLE>c",
+		 "abc"},
+		{"<script/>x", "x"},
 		{"", ""},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
