@@ -48,3 +48,6 @@ lib_report_libreport_la_LIBADD += lib/metricdef/libmetricdef.la $(EXPAT_LIBS)
 
 # lib/report: the JSON report (--json; mapreport(1), JSON SCHEMA).
 lib_report_libreport_la_SOURCES += lib/report/json.c lib/report/json.h
+
+# lib/report: the progress line while large logs are read.
+lib_report_libreport_la_SOURCES += lib/report/progress.c lib/report/progress.h

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/cli.h"
 #include "config.h"
@@ -21,6 +23,7 @@
 #include "report/json.h"
 #include "report/model.h"
 #include "report/partial.h"
+#include "report/progress.h"
 
 static void usage(FILE *f)
 {
@@ -34,6 +37,7 @@ static void usage(FILE *f)
 		"      --json[=FILE]    the report as JSON (mapreport(1), JSON SCHEMA),\n"
 		"                       to FILE, or instead of the report to stdout\n"
 		"  -n, --top N          rows in each top-functions table (default 20)\n"
+		"      --no-progress    no progress line on a terminal\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
 		"  -h, --help           this text\n"
@@ -45,6 +49,7 @@ static void usage(FILE *f)
 #define OPT_PARTIAL_REPORT 0x170 /* --partial-report: no short option */
 #define OPT_HTML 0x101
 #define OPT_JSON 0x180 /* --json[=FILE] */
+#define OPT_NO_PROGRESS 0x181
 
 int main(int argc, char **argv)
 {
@@ -53,6 +58,7 @@ int main(int argc, char **argv)
 		{"folded", optional_argument, NULL, 'f'},
 		{"html", required_argument, NULL, OPT_HTML},
 		{"json", optional_argument, NULL, OPT_JSON},
+		{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
 		{"top", required_argument, NULL, 'n'},
 		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
 		{"help", no_argument, NULL, 'h'},
@@ -64,6 +70,7 @@ int main(int argc, char **argv)
 	const char *html_path = NULL;
 	int json = 0;
 	const char *json_path = NULL;
+	int show_progress = 1;
 	unsigned long top = 20;
 	/* --partial-report paths; at most one per argument */
 	const char **partial_paths = calloc((size_t)argc, sizeof(char *));
@@ -88,6 +95,9 @@ int main(int argc, char **argv)
 		case OPT_JSON:
 			json = 1;
 			json_path = optarg;
+			break;
+		case OPT_NO_PROGRESS:
+			show_progress = 0;
 			break;
 		case 'n': {
 			char *e;
@@ -154,13 +164,31 @@ int main(int argc, char **argv)
 	model_init(&m);
 	m.timeline_on = html_path != NULL;
 	int status = 0, readable = 0;
+	/* a progress line on a terminal while large logs are read */
+	struct progress prog;
+	uint64_t logbytes = 0, base = 0;
+	struct stat sb;
+	for (int i = optind; i < argc; i++)
+		if (stat(argv[i], &sb) == 0 && S_ISREG(sb.st_mode))
+			logbytes += (uint64_t)sb.st_size;
+	progress_init(&prog, show_progress && !dump && isatty(STDERR_FILENO) &&
+				     logbytes >= PROGRESS_MIN_BYTES
+			     ? stderr
+			     : NULL,
+		      logbytes);
+	m.progress = progress_update;
+	m.progress_ctx = &prog;
 	for (int i = optind; i < argc; i++) {
+		progress_file(&prog, argv[i], base);
+		if (stat(argv[i], &sb) == 0 && S_ISREG(sb.st_mode))
+			base += (uint64_t)sb.st_size;
 		int rc = model_load(&m, argv[i], dump ? stdout : NULL);
 		if (rc)
 			status = 1;
 		if (rc >= 0)
 			readable++;
 	}
+	progress_end(&prog);
 	if (readable && !dump) {
 		struct analysis a;
 		analysis_run(&a, &m);

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "report/model.h"
@@ -517,6 +518,10 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 	}
 }
 
+/* Bytes read from a log at a time: memory for reading stays this plus the
+ * largest chunk, whatever the size of the log. */
+#define LOAD_BLOCK (1u << 20)
+
 int model_load(struct model *m, const char *path, FILE *dump)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -525,12 +530,24 @@ int model_load(struct model *m, const char *path, FILE *dump)
 		m->notes[m->nnotes - 1].length = (uint64_t)errno;
 		return -1;
 	}
-	maplog *lp = maplog_open(fd);
+	/* The log is read in blocks and fed to the parser, not mapped:
+	 * a mapping of the whole file would count in the resident set, which
+	 * then grows with the log. */
+	struct stat sb;
+	uint64_t size = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)
+				? (uint64_t)sb.st_size
+				: 0;
+	uint64_t done = 0;
+	int ended = 0;
+	uint8_t *block = malloc(LOAD_BLOCK);
+	maplog *lp = block ? maplog_open(MAPLOG_FD_NONE) : NULL;
 	if (!lp) {
 		close(fd);
 		fprintf(stderr, "mapreport: out of memory\n");
 		exit(1);
 	}
+	if (m->progress)
+		m->progress(m->progress_ctx, 0, size);
 	struct maplog_ev ev;
 	struct rthread *tcache = NULL;
 	struct rproc *pcache = NULL;
@@ -544,6 +561,34 @@ int model_load(struct model *m, const char *path, FILE *dump)
 			fold(m, &ev, &tcache, &pcache);
 			continue;
 		}
+		if (ev.ev_state == MAPLOG_REQUIRE_DATA && !ended) {
+			ssize_t r = read(fd, block, LOAD_BLOCK);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0) {
+				note_add(m, RNOTE_IO, path, done, 0, MAPS_EIO);
+				rc = 1;
+				break;
+			}
+			if (r == 0) {
+				ended = 1;
+				maplog_feed(lp, NULL, 0);
+				continue;
+			}
+			if (maplog_feed(lp, block, (size_t)r)) {
+				note_add(m, RNOTE_IO, path, done, 0,
+					 maplog_error(lp));
+				rc = 1;
+				break;
+			}
+			done += (uint64_t)r;
+			if (m->progress)
+				m->progress(m->progress_ctx, done,
+					    size > done ? size : done);
+			continue;
+		}
+		if (ev.ev_state == MAPLOG_REQUIRE_DATA)
+			break; /* cannot happen once the end was fed */
 		if (ev.ev_state == MAPLOG_EOF) {
 			if (ev.ev_u.eof.eof_truncated) {
 				note_add(m, RNOTE_TRUNCATED, path, ev.ev_offset,
@@ -576,6 +621,7 @@ int model_load(struct model *m, const char *path, FILE *dump)
 	m->chunks += st.st_chunks;
 	m->open_chunks += st.st_open_chunks;
 	maplog_close(lp);
+	free(block);
 	close(fd);
 	if (rc == 0 && st.st_records == 0 && !m->nprocs) {
 		note_add(m, RNOTE_FATAL, path, 0, 0, MAPS_ETRUNCATED);

@@ -102,6 +102,11 @@ struct model {
 	uint64_t first_ts, last_ts;
 	int files;
 	struct rmetrics metrics;  /* metric plugin values and errors */
+	/* Set before model_load to hear how far reading got: called with
+	 * the bytes of the log read so far and its size (0 when not a
+	 * regular file), once at the start and after each block. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t size);
+	void *progress_ctx;
 	int timeline_on;          /* set before model_load to fill timeline */
 	struct rtimeline timeline;/* samples and metrics over time */
 };

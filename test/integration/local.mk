@@ -109,3 +109,7 @@ TESTS += test/integration/mapreport-json.sh
 EXTRA_DIST += test/integration/mapreport-json.sh \
 	test/integration/golden/mapreport-json.json \
 	test/integration/json/check-json.py test/integration/json/scenario.xml
+
+# mapreport's progress line on a terminal (script(1) gives it one).
+TESTS += test/integration/mapreport-progress.sh
+EXTRA_DIST += test/integration/mapreport-progress.sh
