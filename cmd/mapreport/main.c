@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 			}
 		}
 		if (html_path) {
-			struct html_opts ho = {(unsigned)top};
+			struct html_opts ho = {(unsigned)top, presult, pset};
 			FILE *f = fopen(html_path, "w");
 			if (!f) {
 				fprintf(stderr, "mapreport: %s: cannot write: "

@@ -30,6 +30,7 @@
 #include "config.h"
 #include "report/html.h"
 #include "report/htmlsafe.h"
+#include "report/partial.h"
 #include "report/units.h"
 
 extern const char html_css[];
@@ -132,7 +133,8 @@ static const char *metric_name(const struct rmetric *mt)
 
 /* ---- head, summary ---- */
 
-static void head(FILE *out, const struct model *m, const char *nonce)
+static void head(FILE *out, const struct model *m, const char *nonce,
+		 int partials)
 {
 	const struct rproc *p = first_proc(m);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
@@ -164,9 +166,10 @@ static void head(FILE *out, const struct model *m, const char *nonce)
 	      "<a href=\"#metrics\">Metrics</a>"
 	      "<a href=\"#activity\">Thread activity</a>"
 	      "<a href=\"#flame\">Flame graph</a>"
-	      "<a href=\"#functions\">Top functions</a>"
-	      "<a href=\"#errors\">Errors</a></nav>\n<main>\n",
-	      out);
+	      "<a href=\"#functions\">Top functions</a>", out);
+	if (partials)
+		fputs("<a href=\"#partial\">Partial reports</a>", out);
+	fputs("<a href=\"#errors\">Errors</a></nav>\n<main>\n", out);
 }
 
 static void kv_row(FILE *out, const char *k, const char *v)
@@ -348,21 +351,15 @@ static double x_of(const struct cols *c, double sec)
 	return PX0 + f * (PX1 - PX0);
 }
 
-/* A "nice" step near range/ticks: 1, 2 or 5 times a power of ten, or of
- * 1024 for byte units. */
+/* A "nice" step near range/ticks: 1, 2 or 5 times a power of ten, or
+ * for byte units (whose prefixes are powers of 1024) a power of two. */
 static double nice_step(double range, int ticks, int iec)
 {
 	if (!(range > 0))
 		return 1;
 	double raw = range / ticks, mag;
-	if (iec && raw >= 1024) {
-		mag = 1;
-		while (raw / mag >= 1024)
-			mag *= 1024;
-		double n = raw / mag, m10 = pow(10, floor(log10(n)));
-		n /= m10;
-		return (n < 1.5 ? 1 : n < 3 ? 2 : n < 7 ? 5 : 10) * m10 * mag;
-	}
+	if (iec && raw >= 1)
+		return pow(2, ceil(log2(raw)));
 	mag = pow(10, floor(log10(raw)));
 	double n = raw / mag;
 	return (n < 1.5 ? 1 : n < 3 ? 2 : n < 7 ? 5 : 10) * mag;
@@ -639,6 +636,15 @@ static void chart(FILE *out, const struct model *m, const struct cols *c,
 	free(col);
 }
 
+static int cmp_mark(const void *a, const void *b)
+{
+	const struct rtlmark *x = *(const struct rtlmark *const *)a;
+	const struct rtlmark *y = *(const struct rtlmark *const *)b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
 static void metrics_section(FILE *out, const struct model *m,
 			    const struct cols *c)
 {
@@ -717,8 +723,12 @@ static void metrics_section(FILE *out, const struct model *m,
 		      "<th class=\"n\">Value</th><th>Text</th></tr></thead>\n"
 		      "<tbody>\n",
 		      out);
+		const struct rtlmark **ord = xcalloc(tl->nmarks, sizeof(*ord));
+		for (size_t i = 0; i < tl->nmarks; i++)
+			ord[i] = &tl->marks[i];
+		qsort(ord, tl->nmarks, sizeof(*ord), cmp_mark);
 		for (size_t i = 0; i < tl->nmarks; i++) {
-			const struct rtlmark *k = &tl->marks[i];
+			const struct rtlmark *k = ord[i];
 			fprintf(out, "<tr><td class=\"n\">%.3f s</td><td "
 				     "class=\"n\">%u</td><td class=\"n\">%u</td>"
 				     "<td class=\"n\">%" PRIu64 "</td><td>",
@@ -729,6 +739,7 @@ static void metrics_section(FILE *out, const struct model *m,
 			fputs("</td></tr>\n", out);
 		}
 		fputs("</tbody>\n</table>\n", out);
+		free(ord);
 		if (tl->marks_left_out)
 			fprintf(out, "<p class=\"note\">%" PRIu64 " more marks "
 				     "not shown.</p>\n",
@@ -1239,12 +1250,107 @@ static void functions(FILE *out, const struct analysis *a,
 	fputs("</section>\n", out);
 }
 
+/* ---- partial reports ---- */
+
+/* The CSS of a partial report colour, or NULL when it has none (or one
+ * that is not a plain colour after all). */
+static const char *colour_css(const struct partial_colour *c, char *buf,
+			      size_t len)
+{
+	if (!c->pc_css[0] || htmlsafe_colour(c->pc_css, buf, len))
+		return NULL;
+	return buf;
+}
+
+static void partial_entries(FILE *out, const struct partial_subsection *ss)
+{
+	if (!ss->ss_nentries)
+		return;
+	fputs("<table class=\"entries\">\n<tbody>\n", out);
+	for (size_t k = 0; k < ss->ss_nentries; k++) {
+		const struct partial_entry *en = &ss->ss_entries[k];
+		char cb[32];
+		const char *col = colour_css(&en->en_colour, cb, sizeof(cb));
+		fputs("<tr><td>", out);
+		if (col)
+			fprintf(out, "<span style=\"color:%s\">", col);
+		H(en->en_name && en->en_name[0] ? en->en_name : en->en_id);
+		if (col)
+			fputs("</span>", out);
+		fprintf(out, "</td><td class=\"n%s\">",
+			en->en_state == PARTIAL_VALUE ? "" : " nodata");
+		H(en->en_scaled);
+		fputs("</td><td>", out);
+		if (en->en_bar >= 0 && en->en_state == PARTIAL_VALUE) {
+			double w = en->en_bar > 1 ? 1 : en->en_bar;
+			fprintf(out, "<span class=\"cmpbox\" title=\"");
+			H(en->en_group ? en->en_group : "");
+			fprintf(out, ": %.0f%% of the largest\"><span "
+				     "class=\"cmp\" style=\"width:%.1f%%;"
+				     "background:%s\"></span></span>",
+				w * 100, w * 100, col ? col : "#2f6fb2");
+		}
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+}
+
+static void partials(FILE *out, const struct partial_result *r)
+{
+	if (!r || !r->rs_nreports)
+		return;
+	fputs("<section id=\"partial\">\n<h2>Partial reports</h2>\n", out);
+	for (size_t i = 0; i < r->rs_nreports; i++) {
+		const struct partial_report *pr = &r->rs_reports[i];
+		fputs("<div class=\"preport\" data-report=\"", out);
+		H(pr->pr_name);
+		fputs("\"><p class=\"note\">", out);
+		H(pr->pr_name);
+		fputs(" (", out);
+		H(pr->pr_file);
+		fputs(")</p>\n", out);
+		for (size_t j = 0; j < pr->pr_nsubsections; j++) {
+			const struct partial_subsection *ss =
+				&pr->pr_subsections[j];
+			char cb[32];
+			const char *col = colour_css(&ss->ss_colour, cb,
+						     sizeof(cb));
+			fputs("<div class=\"partial\" data-subsection=\"", out);
+			H(ss->ss_id);
+			fputs("\"", out);
+			if (col)
+				fprintf(out, " style=\"border-left-color:%s\"",
+					col);
+			fputs("><h3", out);
+			if (col)
+				fprintf(out, " style=\"color:%s\"", col);
+			fputs(">", out);
+			H(ss->ss_heading);
+			fputs("</h3>\n", out);
+			if (ss->ss_text) {
+				char *t = htmlsafe_sanitize(ss->ss_text);
+				if (!t)
+					oom();
+				fputs("<div class=\"ptext\">", out);
+				fputs(t, out);
+				fputs("</div>\n", out);
+				free(t);
+			}
+			partial_entries(out, ss);
+			fputs("</div>\n", out);
+		}
+		fputs("</div>\n", out);
+	}
+	fputs("</section>\n", out);
+}
+
 /* ---- errors ---- */
 
-static void errors(FILE *out, const struct model *m)
+static void errors(FILE *out, const struct model *m,
+		   const struct partial_set *ps)
 {
 	const struct rmetrics *x = &m->metrics;
-	fputs("<section id=\"errors\">\n<h2>Plugin and metric errors</h2>\n",
+	fputs("<section id=\"errors\">\n<h2>Errors</h2>\n",
 	      out);
 	int any = 0;
 	if (x->npe) {
@@ -1302,6 +1408,26 @@ static void errors(FILE *out, const struct model *m)
 	}
 	if (head_done)
 		fputs("</tbody>\n</table>\n", out);
+	if (ps && ps->ps_ndiags) {
+		any = 1;
+		fputs("<h3>Partial report definitions</h3>\n", out);
+		for (size_t i = 0; i < ps->ps_ndiags; i++) {
+			const struct partial_diag *d = &ps->ps_diags[i];
+			fprintf(out, "<p class=\"note%s\">",
+				d->pd_severity == PARTIAL_ERROR ? " warn" : "");
+			H(d->pd_text);
+			fputs("</p>\n", out);
+		}
+		for (size_t i = 0; i < ps->ps_nfiles; i++) {
+			const struct partial_file *f = &ps->ps_files[i];
+			if (!f->pf_nerrors)
+				continue;
+			fputs("<p class=\"note warn\">", out);
+			H(f->pf_path);
+			fprintf(out, ": left out (%u error%s)</p>\n",
+				f->pf_nerrors, f->pf_nerrors == 1 ? "" : "s");
+		}
+	}
 	if (!any)
 		fputs("<p class=\"nodata\">None.</p>\n", out);
 	fputs("</section>\n", out);
@@ -1332,13 +1458,15 @@ int report_html(const struct model *m, const struct analysis *a,
 	make_nonce(nonce, sizeof(nonce));
 	struct cols c;
 	cols_init(&c, m);
-	head(out, m, nonce);
+	const struct partial_result *pr = o ? o->partial : NULL;
+	head(out, m, nonce, pr && pr->rs_nreports);
 	summary(out, m, a);
 	metrics_section(out, m, &c);
 	activity(out, m, &c);
 	flame(out, m, a);
 	functions(out, a, m, o ? o->top : 20);
-	errors(out, m);
+	partials(out, pr);
+	errors(out, m, o ? o->partial_set : NULL);
 	fprintf(out, "</main>\n<footer>Written by mapreport %s. One file: "
 		     "nothing in it is loaded from elsewhere.</footer>\n",
 		PACKAGE_VERSION);

@@ -17,8 +17,15 @@
 #include "report/analyze.h"
 #include "report/model.h"
 
+struct partial_result;
+struct partial_set;
+
 struct html_opts {
 	unsigned top;          /* rows of each top-functions table */
+	/* partial reports evaluated for this run (partial.h), or NULL */
+	const struct partial_result *partial;
+	/* their definitions, for the diagnostics, or NULL */
+	const struct partial_set *partial_set;
 };
 
 /*

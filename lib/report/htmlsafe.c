@@ -1078,10 +1078,21 @@ static void end_tag(struct san *x)
 		}
 }
 
-/* Skips a comment, doctype, CDATA section or processing instruction at
- * x->i ("<!" or "<?"). */
+/* Skips a comment, doctype or processing instruction at x->i ("<!" or
+ * "<?"); writes the text of a CDATA section. */
 static void skip_markup(struct san *x)
 {
+	if (x->i + 9 <= x->n && !strncmp(x->s + x->i, "<![CDATA[", 9)) {
+		/* XML CDATA (partial reports are XML): its text, escaped */
+		size_t a = x->i + 9, e = a;
+		while (e + 3 <= x->n && strncmp(x->s + e, "]]>", 3))
+			e++;
+		if (e + 3 > x->n)
+			e = x->n;
+		put_esc(&x->o, x->s + a, e - a);
+		x->i = e + 3 <= x->n ? e + 3 : x->n;
+		return;
+	}
 	if (x->i + 4 <= x->n && !strncmp(x->s + x->i, "<!--", 4)) {
 		const char *p = x->s + x->i + 4;
 		size_t left = x->n - x->i - 4;

@@ -53,7 +53,8 @@ void htmlsafe_json(FILE *out, const char *s);
  * are dropped and their text kept.  Comments, doctypes and processing
  * instructions are dropped.  Unmatched end tags are dropped and open
  * elements closed at the end (and when an enclosing one closes), so the
- * fragment cannot close or open anything around it.
+ * fragment cannot close or open anything around it.  The text of XML
+ * CDATA sections is kept (escaped).
  */
 char *htmlsafe_sanitize(const char *in);
 

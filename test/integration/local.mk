@@ -110,6 +110,18 @@ EXTRA_DIST += test/integration/mapreport-json.sh \
 	test/integration/golden/mapreport-json.json \
 	test/integration/json/check-json.py test/integration/json/scenario.xml
 
+# --- mapreport --html ---
+# The self-contained page: nothing fetched, summary, flame graph data, a
+# chart per metric, activity, functions, errors (synthetic logs and a
+# real run of test/programs/threadsrun); then in headless Chromium: no
+# console message, the flame graph drawn and searched, a screenshot kept
+# as mapreport-html.png in the build tree (skipped without Chromium).
+TESTS += test/integration/mapreport-html.sh \
+	test/integration/mapreport-html-browser.sh
+EXTRA_DIST += test/integration/mapreport-html.sh \
+	test/integration/mapreport-html-browser.sh
+CLEANFILES += mapreport-html.png
+
 # mapreport's progress line on a terminal (script(1) gives it one).
 TESTS += test/integration/mapreport-progress.sh
 EXTRA_DIST += test/integration/mapreport-progress.sh

@@ -109,3 +109,18 @@ test_unit_test_json_SOURCES = test/unit/test_json.c
 test_unit_test_json_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_json_LDADD = lib/report/libreport.la $(CHECK_LIBS) -lm
 TESTS += test/unit/test_json
+
+# --- lib/report: the HTML report (mapreport --html) ---
+# htmlsafe: escaping, JSON inside <script>, the partial-report HTML
+# sanitiser and colours, against XSS attempts; the whole page on a log
+# whose every string is an attack.  timeline: bins over time.
+check_PROGRAMS += test/unit/test_html
+test_unit_test_html_SOURCES = test/unit/test_html.c
+test_unit_test_html_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_html_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+TESTS += test/unit/test_html
+check_PROGRAMS += test/unit/test_timeline
+test_unit_test_timeline_SOURCES = test/unit/test_timeline.c
+test_unit_test_timeline_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_timeline_LDADD = lib/report/libreport.la $(CHECK_LIBS) -lm
+TESTS += test/unit/test_timeline

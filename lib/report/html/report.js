@@ -2,14 +2,15 @@
 /*
  * mapreport --html: the flame graph (embedded by lib/report/html.c).
  *
- * Data: <script type="application/json" id="fg-data"> holds
+ * Data: the JSON script element with id "fg-data" holds
  *   {"total": samples, "names": [...], "nodes": [name, value, depth, ...]}
  * with the nodes in depth-first order, children after their parent, the
  * root ("all") first.  The graph is drawn as absolutely placed <div>s,
  * root at the top; only frames at least half a pixel wide are made.
  * Click a frame to zoom to it, the root (or Reset) to zoom out; the
  * search box takes a substring or /regex/ and highlights matching frames,
- * with the share of samples under them.  Every string is set with
+ * with the share of samples under them (a page address ending in
+ * "#fg-search=TEXT" starts with that search).  Every string is set with
  * textContent, never as HTML.
  */
 (function () {
@@ -227,7 +228,14 @@
 			if (c)
 				c.hidden = false;
 			$('fg').hidden = false;
-			window.mapreportFlameGraph = new FlameGraph(g);
+			var fg = new FlameGraph(g);
+			/* a link may carry a search: report.html#fg-search=TEXT */
+			var m = /^#fg-search=(.+)$/.exec(location.hash);
+			if (m) {
+				var q = decodeURIComponent(m[1]);
+				$('fg-search').value = q;
+				fg.find(q);
+			}
 		}
 		document.documentElement.setAttribute('data-js', 'ready');
 	}

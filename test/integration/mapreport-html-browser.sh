@@ -1,0 +1,122 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The page of mapreport --html in a real browser: headless Chromium
+# (--headless --no-sandbox --disable-gpu) opens the report of a synthetic
+# log (2 processes, 8 threads, metrics, marks) and of the metrics
+# scenario.  The page must run with no console message at all (script
+# errors and Content-Security-Policy refusals are console messages); its
+# script must have drawn the flame graph (frames in the DOM after it ran)
+# and run the search given in the address (#fg-search=...); the charts
+# must be there.  Saves a screenshot (1400x2000) as
+# $top_builddir/mapreport-html.png, which CI keeps as an artifact.
+# Skipped (77) when no Chromium is installed: CHROMIUM names one, else
+# chromium, chromium-browser or google-chrome from PATH.
+set -eu
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+mapreport=$top_builddir/cmd/mapreport/mapreport
+mklog=$top_builddir/test/common/mklog
+shot=$top_builddir/mapreport-html.png
+
+browser=${CHROMIUM:-}
+if [ -z "$browser" ]; then
+	for b in chromium chromium-browser google-chrome; do
+		if command -v "$b" >/dev/null 2>&1; then
+			browser=$b
+			break
+		fi
+	done
+fi
+if [ -z "$browser" ]; then
+	echo "SKIP: no Chromium (apt-get install chromium, or set CHROMIUM)"
+	exit 77
+fi
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# chrome OUT ERR ARGS...: headless Chromium with a profile of its own
+# and nothing fetched in the background.
+chrome() {
+	out=$1
+	err=$2
+	shift 2
+	set +e
+	HOME=$tmp timeout 180 "$browser" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$tmp/profile" --no-first-run \
+		--disable-extensions --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--enable-logging=stderr --v=0 "$@" >"$out" 2>"$err"
+	rc=$?
+	set -e
+	[ "$rc" = 0 ] || {
+		tail -n 20 "$err" >&2
+		fail "$browser exited $rc"
+	}
+}
+
+# no_console ERR: the page wrote nothing on the console.
+no_console() {
+	if grep -q "CONSOLE" "$1"; then
+		grep "CONSOLE" "$1" >&2
+		fail "console messages"
+	fi
+}
+
+test_page() {
+	"$mklog" -n 20000 -p 2 -t 4 -s 3 "$tmp/r.log" >/dev/null
+	"$mapreport" --html "$tmp/r.html" "$tmp/r.log" >/dev/null 2>&1 ||
+		fail "mapreport --html failed"
+	chrome "$tmp/dom" "$tmp/dom.err" --dump-dom \
+		"file://$tmp/r.html#fg-search=libm"
+	no_console "$tmp/dom.err"
+	d=$tmp/dom
+	grep -q 'data-js="ready"' "$d" || fail "the page's script did not finish"
+	grep -Eq 'data-fg-nodes="[1-9][0-9]*"' "$d" ||
+		fail "flame graph not drawn"
+	[ "$(grep -o 'class="fr' "$d" | wc -l)" -ge 10 ] ||
+		fail "flame graph: fewer than 10 frames"
+	grep -q 'class="fr hl"' "$d" || fail "search: no frame highlighted"
+	grep -Eq 'id="fg-status" data-matched="[1-9][0-9]*">Matched: [0-9.]+% of samples' "$d" ||
+		fail "search: no matched share"
+	grep -q '<div id="fg-controls">' "$d" || fail "flame graph controls hidden"
+	[ "$(grep -o '<figure class="chart"' "$d" | wc -l)" = 2 ] ||
+		fail "charts missing"
+	grep -q '<polyline class="mean"' "$d" || fail "no chart lines"
+	grep -q '<section id="activity">' "$d" || fail "no thread activity"
+
+	chrome "$tmp/shot.out" "$tmp/shot.err" --screenshot="$tmp/r.png" \
+		--window-size=1400,2000 --hide-scrollbars "file://$tmp/r.html"
+	no_console "$tmp/shot.err"
+	[ -s "$tmp/r.png" ] || fail "no screenshot"
+	[ "$(od -An -tx1 -N4 "$tmp/r.png" | tr -d ' ')" = 89504e47 ] ||
+		fail "screenshot is not a PNG"
+	cp "$tmp/r.png" "$shot"
+	echo "screenshot: $shot"
+}
+
+test_metrics_scenario() {
+	"$mklog" --metrics "$tmp/m.log" >/dev/null
+	"$mapreport" --html "$tmp/m.html" "$tmp/m.log" >/dev/null 2>&1 ||
+		fail "mapreport --html failed"
+	chrome "$tmp/mdom" "$tmp/mdom.err" --dump-dom "file://$tmp/m.html"
+	no_console "$tmp/mdom.err"
+	grep -q 'data-js="ready"' "$tmp/mdom" ||
+		fail "scenario: the page's script did not finish"
+	grep -Eq 'data-fg-nodes="[1-9]' "$tmp/mdom" ||
+		fail "scenario: flame graph not drawn"
+	[ "$(grep -o '<figure class="chart"' "$tmp/mdom" | wc -l)" = 7 ] ||
+		fail "scenario: charts missing"
+}
+
+test_page
+test_metrics_scenario
+echo "mapreport-html-browser: all cases passed"
