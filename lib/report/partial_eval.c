@@ -42,6 +42,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
@@ -186,59 +187,88 @@ static int choose_bins(struct eval *e, const struct rmetrics *x,
 	return 0;
 }
 
-/* Step 2: the logs' values into the cells. */
-static void read_log(struct eval *e, const char *path)
+/* Bytes of a log read at a time: the logs are fed to the parser in
+ * blocks, not mapped, so the resident set does not grow with them. */
+#define READ_BLOCK (1u << 20)
+
+/* One value of the second pass into its cell. */
+static void place(struct eval *e, const struct maplog_ev *ev)
+{
+	const struct maplog_ev_metric_value *v = &ev->ev_u.mval;
+	double d;
+	if (v->mv_kind == MAPLOG_VALUE_U64)
+		d = (double)v->mv_v.u64;
+	else if (v->mv_kind == MAPLOG_VALUE_DOUBLE)
+		d = v->mv_v.dbl;
+	else
+		return;
+	if (!isfinite(d))
+		return;
+	struct slot *s = slot_find(e, ev->ev_pid, ev->ev_image, v->mv_index);
+	if (!s)
+		return;
+	uint64_t b = bin_of(e, ev->ev_ts);
+	if (b < s->b0 || b > s->b1)
+		return; /* the log changed since it was loaded */
+	struct cell *c = &e->cells[s->off + (b - s->b0)];
+	if (!c->n || ev->ev_ts < c->min_ts) {
+		c->min_ts = ev->ev_ts;
+		c->min_v = d;
+	}
+	if (!c->n || ev->ev_ts > c->max_ts)
+		c->max_ts = ev->ev_ts;
+	c->sum += d;
+	c->n++;
+}
+
+/* Step 2: the values of the log at path into the cells.  Damage was
+ * reported when the log was loaded; here the parser goes on after it.
+ * Returns 0 or MAPS_ENOMEM. */
+static int read_log(struct eval *e, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;
-	maplog *lp = maplog_open(fd);
+		return 0;
+	uint8_t *block = malloc(READ_BLOCK);
+	maplog *lp = block ? maplog_open(MAPLOG_FD_NONE) : NULL;
+	int ended = 0, rc = 0;
 	if (!lp) {
+		free(block);
 		close(fd);
-		return;
+		return MAPS_ENOMEM;
 	}
 	struct maplog_ev ev;
 	for (;;) {
-		if (maplog_read(lp, &ev)) {
-			if (ev.ev_state == MAPLOG_EOF ||
-			    ev.ev_state == MAPLOG_REQUIRE_DATA ||
-			    ev.ev_error == MAPS_EMAGIC ||
-			    ev.ev_error == MAPS_EVERSION ||
-			    ev.ev_error == MAPS_EIO || ev.ev_error == MAPS_ENOMEM)
+		if (!maplog_read(lp, &ev)) {
+			if (ev.ev_type == MAPLOG_TYPE_METRIC_VALUE)
+				place(e, &ev);
+			continue;
+		}
+		if (ev.ev_state == MAPLOG_REQUIRE_DATA && !ended) {
+			ssize_t r = read(fd, block, READ_BLOCK);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				ended = 1;
+				maplog_feed(lp, NULL, 0);
+				continue;
+			}
+			if (maplog_feed(lp, block, (size_t)r)) {
+				rc = maplog_error(lp) == MAPS_ENOMEM ? MAPS_ENOMEM
+								      : 0;
 				break;
-			continue; /* damage: the parser goes on after it */
+			}
+			continue;
 		}
-		if (ev.ev_type != MAPLOG_TYPE_METRIC_VALUE)
-			continue;
-		const struct maplog_ev_metric_value *v = &ev.ev_u.mval;
-		double d;
-		if (v->mv_kind == MAPLOG_VALUE_U64)
-			d = (double)v->mv_v.u64;
-		else if (v->mv_kind == MAPLOG_VALUE_DOUBLE)
-			d = v->mv_v.dbl;
-		else
-			continue;
-		if (!isfinite(d))
-			continue;
-		struct slot *s = slot_find(e, ev.ev_pid, ev.ev_image,
-					   v->mv_index);
-		if (!s)
-			continue;
-		uint64_t b = bin_of(e, ev.ev_ts);
-		if (b < s->b0 || b > s->b1)
-			continue; /* the log changed since it was loaded */
-		struct cell *c = &e->cells[s->off + (b - s->b0)];
-		if (!c->n || ev.ev_ts < c->min_ts) {
-			c->min_ts = ev.ev_ts;
-			c->min_v = d;
-		}
-		if (!c->n || ev.ev_ts > c->max_ts)
-			c->max_ts = ev.ev_ts;
-		c->sum += d;
-		c->n++;
+		if (ev.ev_state != MAPLOG_ERROR ||
+		    ev.ev_error == MAPS_EMAGIC || ev.ev_error == MAPS_EVERSION ||
+		    ev.ev_error == MAPS_EIO || ev.ev_error == MAPS_ENOMEM)
+			break;
 	}
 	maplog_close(lp);
+	free(block);
 	close(fd);
+	return rc;
 }
 
 /* Step 3 for one slot: its values per bin (val, NAN for none), then
@@ -505,7 +535,8 @@ int partial_eval(const struct partial_set *ps, const struct model *m,
 			e.hash[j] = (uint32_t)(i + 1);
 		}
 		for (size_t i = 0; i < nlogs; i++)
-			read_log(&e, logs[i]);
+			if (read_log(&e, logs[i]))
+				goto nomem;
 		for (size_t i = 0; i < e.nslots; i++)
 			fold_slot(&e, &e.slots[i], val);
 	} else if (rc == 0) {
