@@ -130,6 +130,104 @@ static int is_sampler(const char *path)
 	return strcmp(b ? b + 1 : path, "libmapsampler.so") == 0;
 }
 
+/* What one address of one process image expands into, worked out once:
+ * stacks repeat their addresses, so most frames of most stacks are found
+ * here without looking up the mapping, the symbolizer's cache and the
+ * function table again.  Its functions are fids[first .. first + n). */
+struct addrent {
+	uint64_t pc;
+	const char *file;   /* innermost frame's file and line */
+	uint32_t pid, image;
+	uint32_t first;
+	int line;
+	uint8_t n;          /* at most 32 */
+	uint8_t leaf;       /* looked up as a leaf (pc) or return (pc - 1) */
+	uint8_t skip;       /* the sampler's own frame: not the program's */
+	uint8_t used;
+};
+
+struct addrcache {
+	struct addrent *t;
+	size_t n, cap;
+	uint32_t *fids;
+	size_t nfids, capfids;
+};
+
+static uint64_t addr_hash(uint64_t pc, uint32_t pid, uint32_t image, int leaf)
+{
+	uint64_t h = (pc ^ ((uint64_t)pid << 32 | image)) * 0x9e3779b97f4a7c15ull;
+	h ^= (uint64_t)leaf * 0xc2b2ae3d27d4eb4full;
+	return h ^ (h >> 31);
+}
+
+/* The entry of (pid, image, pc, leaf), filled if new. */
+static const struct addrent *addr_get(struct analysis *a,
+				      struct addrcache *c,
+				      const struct model *m, uint32_t pid,
+				      uint32_t image, uint64_t pc, int leaf)
+{
+	if ((c->n + 1) * 2 > c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 4096;
+		struct addrent *t = calloc(cap, sizeof(*t));
+		if (!t) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		for (size_t i = 0; i < c->cap; i++) {
+			const struct addrent *e = &c->t[i];
+			if (!e->used)
+				continue;
+			size_t j = addr_hash(e->pc, e->pid, e->image, e->leaf) &
+				   (cap - 1);
+			while (t[j].used)
+				j = (j + 1) & (cap - 1);
+			t[j] = *e;
+		}
+		free(c->t);
+		c->t = t;
+		c->cap = cap;
+	}
+	size_t mask = c->cap - 1;
+	size_t j = addr_hash(pc, pid, image, leaf) & mask;
+	while (c->t[j].used) {
+		const struct addrent *e = &c->t[j];
+		if (e->pc == pc && e->pid == pid && e->image == image &&
+		    e->leaf == leaf)
+			return e;
+		j = (j + 1) & mask;
+	}
+	struct symframe fr[32];
+	const struct rmap *mp = model_find_map(m, pid, image, pc);
+	int n;
+	if (mp)
+		n = sym_lookup(a->st, mp->path, mp->buildid, mp->buildid_len,
+			       mp->bias, mp->start, mp->offset, pc, leaf, fr,
+			       32);
+	else
+		n = sym_unknown(a->st, pc, fr);
+	if (c->nfids + (size_t)n > c->capfids) {
+		c->capfids = c->capfids ? c->capfids * 2 : 65536;
+		c->fids = xrealloc(c->fids, c->capfids * sizeof(*c->fids));
+	}
+	struct addrent *e = &c->t[j];
+	e->pc = pc;
+	e->pid = pid;
+	e->image = image;
+	e->leaf = (uint8_t)leaf;
+	e->used = 1;
+	/* the sampler's own frames (its wrapper around main, thread
+	 * start-up) are not the program's */
+	e->skip = !leaf && mp && is_sampler(mp->path);
+	e->file = fr[0].file;
+	e->line = fr[0].line;
+	e->first = (uint32_t)c->nfids;
+	e->n = (uint8_t)n;
+	for (int k = 0; k < n; k++)
+		c->fids[c->nfids++] = func_get(a, &fr[k]);
+	c->n++;
+	return e;
+}
+
 void analysis_run(struct analysis *a, const struct model *m)
 {
 	memset(a, 0, sizeof(*a));
@@ -145,7 +243,7 @@ void analysis_run(struct analysis *a, const struct model *m)
 	struct lineent *lines = NULL;
 	size_t nlines = 0, caplines = 0;
 	uint32_t gen = 0;
-	struct symframe fr[32];
+	struct addrcache cache = {0};
 	for (size_t si = 0; si < m->capstacks; si++) {
 		const struct rstack *s = &m->stacks[si];
 		if (!s->used)
@@ -155,34 +253,25 @@ void analysis_run(struct analysis *a, const struct model *m)
 		const char *leaf_file = NULL;
 		int leaf_line = 0;
 		for (uint32_t i = 0; i < s->npc && a->nexp - start < MAX_EXP; i++) {
-			const struct rmap *mp =
-				model_find_map(m, s->pid, s->image, pc[i]);
-			int n;
-			if (mp) {
-				n = sym_lookup(a->st, mp->path, mp->buildid,
-					       mp->buildid_len, mp->bias,
-					       mp->start, mp->offset, pc[i],
-					       i == 0, fr, 32);
-			} else {
-				n = sym_unknown(a->st, pc[i], fr);
-			}
-			/* the sampler's own frames (its wrapper around
-			 * main, thread start-up) are not the program's */
-			if (i > 0 && mp && is_sampler(mp->path))
+			const struct addrent *e = addr_get(a, &cache, m, s->pid,
+							   s->image, pc[i],
+							   i == 0);
+			if (e->skip)
 				continue;
 			if (i == 0) {
-				leaf_file = fr[0].file;
-				leaf_line = fr[0].line;
+				leaf_file = e->file;
+				leaf_line = e->line;
 			}
-			for (int k = 0; k < n; k++) {
-				if (a->nexp == a->capexp) {
+			if (a->nexp + e->n > a->capexp) {
+				while (a->nexp + e->n > a->capexp)
 					a->capexp = a->capexp ? a->capexp * 2
 							      : 65536;
-					a->exp = xrealloc(a->exp, a->capexp *
-								  sizeof(uint32_t));
-				}
-				a->exp[a->nexp++] = func_get(a, &fr[k]);
+				a->exp = xrealloc(a->exp,
+						  a->capexp * sizeof(uint32_t));
 			}
+			memcpy(a->exp + a->nexp, cache.fids + e->first,
+			       e->n * sizeof(uint32_t));
+			a->nexp += e->n;
 		}
 		a->exp_off[si] = start;
 		a->exp_n[si] = (uint32_t)a->nexp - start;
@@ -220,6 +309,8 @@ void analysis_run(struct analysis *a, const struct model *m)
 	}
 	free(lines);
 	free(mark);
+	free(cache.t);
+	free(cache.fids);
 }
 
 void analysis_free(struct analysis *a)
