@@ -9,7 +9,10 @@ void cli_bad_option(const char *prog, const char *optstring, char **argv,
 		    int ind, int opt)
 {
 	const char *arg = argv[ind - 1];
-	if (opt && opt != ':' && opt != '+' && strchr(optstring, opt))
+	/* a long option without a short one (val above the characters)
+	 * is only refused when its value is missing */
+	if (opt > 0x7f || (opt && opt != ':' && opt != '+' &&
+			   strchr(optstring, opt)))
 		fprintf(stderr, "%s: option %s needs a value; see %s --help\n",
 			prog, arg, prog);
 	else if (opt)

@@ -1271,12 +1271,13 @@ static void partial_entries(FILE *out, const struct partial_subsection *ss)
 		const struct partial_entry *en = &ss->ss_entries[k];
 		char cb[32];
 		const char *col = colour_css(&en->en_colour, cb, sizeof(cb));
+		/* the colour as a swatch: text in it could be unreadable
+		 * (white, say) */
 		fputs("<tr><td>", out);
 		if (col)
-			fprintf(out, "<span style=\"color:%s\">", col);
+			fprintf(out, "<span class=\"sw\" style=\"background:%s\">"
+				     "</span>", col);
 		H(en->en_name && en->en_name[0] ? en->en_name : en->en_id);
-		if (col)
-			fputs("</span>", out);
 		fprintf(out, "</td><td class=\"n%s\">",
 			en->en_state == PARTIAL_VALUE ? "" : " nodata");
 		H(en->en_scaled);
