@@ -409,6 +409,12 @@ static void marks_svg(FILE *out, const struct cols *c, const struct rtimeline *t
 
 /* ---- metric charts ---- */
 
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 struct mcol {
 	uint64_t procs;          /* series with values here */
 	double sum_means;
@@ -536,49 +542,64 @@ static void chart(FILE *out, const struct model *m, const struct cols *c,
 			(PX0 + PX1) / 2, (PY0 + PY1) / 2);
 	}
 #define YV(v) (PY1 - ((v) - bot) / (top - bot) * (PY1 - PY0))
-	if (npts) {
+	/* the columns with values, drawn in segments: a gap much longer
+	 * than the usual spacing (a process that started late, a pause in
+	 * the metric) is left open rather than bridged by a line */
+	size_t *idx = xcalloc(npts, sizeof(*idx)), *gap = xcalloc(npts, sizeof(*gap));
+	size_t k = 0;
+	for (size_t j = 0; j < c->n; j++)
+		if (col[j].procs)
+			idx[k++] = j;
+	for (k = 1; k < npts; k++)
+		gap[k - 1] = idx[k] - idx[k - 1];
+	size_t limit = 2;
+	if (npts > 1) {
+		qsort(gap, npts - 1, sizeof(*gap), cmp_size);
+		if (4 * gap[(npts - 1) / 2] > limit)
+			limit = 4 * gap[(npts - 1) / 2];
+	}
+	for (size_t a = 0, b; a < npts; a = b) {
+		for (b = a + 1; b < npts && idx[b] - idx[b - 1] <= limit; b++)
+			;
+		double t[2];
+		if (b - a == 1) {
+			const struct mcol *o = &col[idx[a]];
+			col_range(c, tl, idx[a], &t[0], &t[1]);
+			double xm = x_of(c, (t[0] + t[1]) / 2);
+			fprintf(out, "<line class=\"mean\" x1=\"%.1f\" "
+				     "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+				     "<circle class=\"dot\" cx=\"%.1f\" "
+				     "cy=\"%.1f\" r=\"2.5\"/>",
+				xm, YV(per_proc ? o->lo_p : o->lo_v), xm,
+				YV(per_proc ? o->hi_p : o->hi_v), xm,
+				YV(o->sum_means / (double)o->procs));
+			continue;
+		}
 		/* band: upper edge forwards, lower edge back */
 		fputs("<polygon class=\"band\" points=\"", out);
-		for (size_t j = 0; j < c->n; j++) {
-			if (!col[j].procs)
-				continue;
-			double s, e;
-			col_range(c, tl, j, &s, &e);
-			fprintf(out, "%.1f,%.1f ", x_of(c, (s + e) / 2),
-				YV(per_proc ? col[j].hi_p : col[j].hi_v));
+		for (size_t i = a; i < b; i++) {
+			const struct mcol *o = &col[idx[i]];
+			col_range(c, tl, idx[i], &t[0], &t[1]);
+			fprintf(out, "%.1f,%.1f ", x_of(c, (t[0] + t[1]) / 2),
+				YV(per_proc ? o->hi_p : o->hi_v));
 		}
-		for (size_t j = c->n; j-- > 0;) {
-			if (!col[j].procs)
-				continue;
-			double s, e;
-			col_range(c, tl, j, &s, &e);
-			fprintf(out, "%.1f,%.1f ", x_of(c, (s + e) / 2),
-				YV(per_proc ? col[j].lo_p : col[j].lo_v));
+		for (size_t i = b; i-- > a;) {
+			const struct mcol *o = &col[idx[i]];
+			col_range(c, tl, idx[i], &t[0], &t[1]);
+			fprintf(out, "%.1f,%.1f ", x_of(c, (t[0] + t[1]) / 2),
+				YV(per_proc ? o->lo_p : o->lo_v));
 		}
-		fputs("\"/>", out);
-		fputs("<polyline class=\"mean\" points=\"", out);
-		for (size_t j = 0; j < c->n; j++) {
-			if (!col[j].procs)
-				continue;
-			double s, e;
-			col_range(c, tl, j, &s, &e);
-			fprintf(out, "%.1f,%.1f ", x_of(c, (s + e) / 2),
-				YV(col[j].sum_means / (double)col[j].procs));
+		fputs("\"/><polyline class=\"mean\" points=\"", out);
+		for (size_t i = a; i < b; i++) {
+			const struct mcol *o = &col[idx[i]];
+			col_range(c, tl, idx[i], &t[0], &t[1]);
+			fprintf(out, "%.1f,%.1f ", x_of(c, (t[0] + t[1]) / 2),
+				YV(o->sum_means / (double)o->procs));
 		}
 		fputs("\"/>", out);
-		if (npts == 1)
-			for (size_t j = 0; j < c->n; j++)
-				if (col[j].procs) {
-					double s, e;
-					col_range(c, tl, j, &s, &e);
-					fprintf(out, "<circle class=\"dot\" "
-						     "cx=\"%.1f\" cy=\"%.1f\" "
-						     "r=\"3\"/>",
-						x_of(c, (s + e) / 2),
-						YV(col[j].sum_means /
-						   (double)col[j].procs));
-				}
 	}
+	free(idx);
+	free(gap);
 	marks_svg(out, c, tl, PY0, PY1);
 	/* hover targets: a tooltip per column with values */
 	double cwid = (PX1 - PX0) / (double)(c->n ? c->n : 1);

@@ -8,7 +8,9 @@
 # errors and Content-Security-Policy refusals are console messages); its
 # script must have drawn the flame graph (frames in the DOM after it ran)
 # and run the search given in the address (#fg-search=...); the charts
-# must be there.  Saves a screenshot (1400x2000) as
+# must be there.  Read as a browser without JavaScript reads it, the page
+# must still show the summary, charts and functions, and the call tree
+# instead of the flame graph.  Saves a screenshot (1400x2000) as
 # $top_builddir/mapreport-html.png, which CI keeps as an artifact.
 # Skipped (77) when no Chromium is installed: CHROMIUM names one, else
 # chromium, chromium-browser or google-chrome from PATH.
@@ -117,6 +119,34 @@ test_metrics_scenario() {
 		fail "scenario: charts missing"
 }
 
+test_script_off() {
+	# without JavaScript (headless Chromium cannot switch it off and
+	# still dump the page, so the page is made into what such a browser
+	# reads: scripts out, <noscript> content in): the summary, charts
+	# and functions are there as written, the call tree stands in for
+	# the flame graph, and the empty flame graph box stays hidden
+	[ -s "$tmp/m.html" ] || fail "no page of the scenario"
+	awk '/<script/ { skip = 1 } !skip { print } /<\/script>/ { skip = 0 }' \
+		"$tmp/m.html" | sed -e 's/<noscript>/<div>/' \
+		-e 's/<\/noscript>/<\/div>/' >"$tmp/off.html"
+	grep -q '<script' "$tmp/off.html" && fail "scripts left in the copy"
+	chrome "$tmp/off" "$tmp/off.err" --dump-dom "file://$tmp/off.html"
+	no_console "$tmp/off.err"
+	grep -q '<table class="tree">' "$tmp/off" ||
+		fail "no call tree without JavaScript"
+	[ "$(grep -c '<tr><td class="f" style="padding-left' "$tmp/off")" -ge 3 ] ||
+		fail "call tree without rows"
+	grep -q '<td>node001.example</td>' "$tmp/off" || fail "no summary"
+	[ "$(grep -o '<figure class="chart"' "$tmp/off" | wc -l)" = 7 ] ||
+		fail "charts missing without JavaScript"
+	grep -q '<h3>By self samples</h3>' "$tmp/off" || fail "no functions"
+	grep -q '<div id="fg" hidden' "$tmp/off" ||
+		fail "empty flame graph box shown without JavaScript"
+	grep -q '<div id="fg-controls" hidden' "$tmp/off" ||
+		fail "flame graph controls shown without JavaScript"
+}
+
 test_page
 test_metrics_scenario
+test_script_off
 echo "mapreport-html-browser: all cases passed"
