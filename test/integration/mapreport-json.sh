@@ -7,8 +7,8 @@
 # partial report json/scenario.xml, is byte for byte the golden file
 # golden/mapreport-json.json (but for the "generator" line, which names
 # the version).  Also: --json=FILE beside the text report, a truncated
-# log, --folded and --json both on standard output, and a real run of
-# test/programs/hot.
+# log, --folded and --json both on standard output, a real run of
+# test/programs/hot, and the python example of mapreport(1) on it.
 set -eu
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -107,9 +107,24 @@ test_real_run() {
 	"$python" "$check" hot "$tmp/hot.json" || fail "hot values"
 }
 
+# The python program of mapreport(1)'s EXAMPLES runs as the page says on
+# the report of the real run (whose hottest function is burn_hot).
+test_man_example() {
+	awk -v q="'" '
+		index($0, "$ python3 -c " q) == 1 { p = 1; $0 = substr($0, 15) }
+		p && $0 ~ q " run.json$" { sub(q " run.json$", ""); print; exit }
+		p { print }' "$top_srcdir/man/mapreport.1" >"$tmp/example.py"
+	grep -q 'json.load' "$tmp/example.py" || fail "no python example in mapreport.1"
+	(cd "$tmp" && cp hot.json run.json && "$python" example.py run.json) \
+		>"$tmp/example.out" || fail "mapreport.1 example: exit $?"
+	grep -q '^[0-9]* burn_hot 0\.' "$tmp/example.out" ||
+		fail "mapreport.1 example printed: $(cat "$tmp/example.out")"
+}
+
 test_golden
 test_file_and_text
 test_truncated
 test_stdout_conflict
 test_real_run
+test_man_example
 echo "mapreport-json: all cases passed"
