@@ -45,3 +45,6 @@ EXTRA_test_bench_bench_plugins_DEPENDENCIES = \
 
 # The default metric set's cost per stack sample, in situ (metrics-cost.sh).
 EXTRA_DIST += test/bench/metrics-cost.sh
+
+# mapreport on ~10M-sample logs beside perf report (by hand, not make check).
+EXTRA_DIST += test/bench/report-speed.sh
