@@ -86,9 +86,11 @@ static int read_load(double *load)
 			return -1;
 		a = (si.loads[0] >> (SI_LOAD_SHIFT - LOAD_FSHIFT)) +
 		    LOAD_FIXED_1 / 200;
-		*load = (double)(a >> LOAD_FSHIFT) +
-			(double)(((a & (LOAD_FIXED_1 - 1)) * 100) >>
-				 LOAD_FSHIFT) / 100.0;
+		/* hundredths, divided once: the double nearest the
+		 * two-decimal number, as strtod() would read it */
+		*load = (double)((a >> LOAD_FSHIFT) * 100 +
+				 (((a & (LOAD_FIXED_1 - 1)) * 100) >>
+				  LOAD_FSHIFT)) / 100.0;
 		return 0;
 	}
 	if (plugin_read_file(loadavg_path, buf, sizeof(buf)) < 0)
