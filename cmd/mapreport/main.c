@@ -106,6 +106,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "mapreport: --top %s: give a "
 						"number from 0 to 100000\n",
 					optarg);
+				free(partial_paths);
 				return 2;
 			}
 			break;
@@ -115,23 +116,28 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			free(partial_paths);
 			return 0;
 		case 'V':
 			printf("mapreport %s\n", PACKAGE_VERSION);
+			free(partial_paths);
 			return 0;
 		default:
 			cli_bad_option(PROG, OPTSTRING, argv, optind, optopt);
+			free(partial_paths);
 			return 2;
 		}
 	}
 	if (folded && !folded_path && json && !json_path) {
 		fprintf(stderr, "mapreport: --folded and --json both write to "
 				"standard output; give one of them =FILE\n");
+		free(partial_paths);
 		return 2;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "mapreport: no log given; "
 				"usage: mapreport [options] LOG...\n");
+		free(partial_paths);
 		return 2;
 	}
 	int partial_status = 0;
