@@ -7,7 +7,8 @@
 #                         example program and print its report
 #   ./build.sh check      install what is missing, build, run the test suite
 #   ./build.sh asan       the test suite under AddressSanitizer + UBSan
-#   ./build.sh fuzz [N]   libFuzzer on the log parser, N runs (default 1000000)
+#   ./build.sh fuzz [N]   libFuzzer on the log parser, N runs (default 1000000),
+#                         and on the two XML parsers, N/4 runs each
 #   ./build.sh distcheck  make distcheck (tarball builds and passes its tests)
 #
 # Builds go to build/<mode>/ (out of tree), so the modes never mix.
@@ -20,6 +21,8 @@ mode=${1:-}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 deps="autoconf automake libtool pkg-config make gcc libc6-dev libexpat1-dev libunwind-dev check libdw-dev libelf-dev libiberty-dev"
+# what the tests use besides: python3 checks the JSON report
+testdeps="python3"
 
 die() {
 	echo "build.sh: $*" >&2
@@ -73,13 +76,13 @@ example)
 	"$b/cmd/mapreport/mapreport" -n 10 "$b/example.maplog"
 	;;
 check)
-	install_deps $deps
+	install_deps $deps $testdeps
 	configure_in "$top/build/default"
 	make -C "$top/build/default" -j"$jobs"
 	make -C "$top/build/default" -j"$jobs" check
 	;;
 asan)
-	install_deps $deps
+	install_deps $deps $testdeps
 	configure_in "$top/build/asan" --enable-sanitizers CFLAGS="-O1 -g"
 	make -C "$top/build/asan" -j"$jobs"
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -88,11 +91,16 @@ asan)
 fuzz)
 	install_deps $deps clang libclang-rt-14-dev
 	configure_in "$top/build/fuzz" CC=clang --enable-fuzzing CFLAGS="-O1 -g"
-	make -C "$top/build/fuzz" -j"$jobs" test/fuzz/fuzz_maplog
-	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" "${2:-1000000}"
+	make -C "$top/build/fuzz" -j"$jobs" test/fuzz/fuzz_maplog \
+		test/fuzz/fuzz_metricdef test/fuzz/fuzz_partial
+	# N runs of the log parser, N/4 of each XML parser
+	n=${2:-1000000}
+	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" "$n" maplog
+	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" $(((n + 3) / 4)) metricdef
+	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" $(((n + 3) / 4)) partial
 	;;
 distcheck)
-	install_deps $deps
+	install_deps $deps $testdeps $testdeps
 	configure_in "$top/build/dist"
 	make -C "$top/build/dist" -j"$jobs" distcheck
 	;;

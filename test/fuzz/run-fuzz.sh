@@ -1,16 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# run-fuzz.sh: fuzzes the log parser for CI.  Runs BUILD_DIR's libFuzzer
-# binary (configure CC=clang --enable-fuzzing; make test/fuzz/fuzz_maplog)
+# run-fuzz.sh: fuzzes a parser of untrusted input for CI.  Runs BUILD_DIR's
+# libFuzzer binary test/fuzz/fuzz_TARGET (TARGET: maplog, the default, the
+# log parser; metricdef, metric definition XML; partial, partial report
+# XML; configure CC=clang --enable-fuzzing; make test/fuzz/fuzz_TARGET)
 # for RUNS inputs over a copy of the seed corpus in a temporary directory,
 # so nothing is ever written into the source tree, and prints one summary
 # line.  Exits with libFuzzer's status: non-zero on a crash, a sanitizer
 # report, a leak, a timeout or running out of memory.  Inputs that failed
 # are copied to $FUZZ_ARTIFACTS (default BUILD_DIR/fuzz-artifacts); to
 # keep one as a regression test, save it as
-# test/fuzz/corpus/maplog/crash-<what> and list it in test/fuzz/local.mk.
+# test/fuzz/corpus/TARGET/crash-<what> and list it in test/fuzz/local.mk.
 #
-#   run-fuzz.sh BUILD_DIR RUNS
+#   run-fuzz.sh BUILD_DIR RUNS [TARGET]
 #
 # Environment: FUZZ_ARTIFACTS (see above), FUZZ_JOBS (parallel libFuzzer
 # jobs, default 2, at most one per core), FUZZ_EXTRA (more libFuzzer
@@ -18,12 +20,14 @@
 set -eu
 
 usage() {
-	echo "usage: run-fuzz.sh BUILD_DIR RUNS" >&2
+	echo "usage: run-fuzz.sh BUILD_DIR RUNS [maplog|metricdef|partial]" >&2
 	exit 2
 }
 
-[ $# -eq 2 ] || usage
+[ $# -eq 2 ] || [ $# -eq 3 ] || usage
 runs=$2
+target=${3:-maplog}
+case $target in maplog | metricdef | partial) ;; *) usage ;; esac
 case $runs in '' | *[!0-9]*) usage ;; esac
 if ! build=$(cd "$1" 2>/dev/null && pwd); then
 	echo "run-fuzz.sh: $1: no such build directory" >&2
@@ -31,13 +35,13 @@ if ! build=$(cd "$1" 2>/dev/null && pwd); then
 fi
 
 srcdir=$(cd "$(dirname "$0")" && pwd)
-corpus=$srcdir/corpus/maplog
-fuzzer=$build/test/fuzz/fuzz_maplog
+corpus=$srcdir/corpus/$target
+fuzzer=$build/test/fuzz/fuzz_$target
 artifacts=${FUZZ_ARTIFACTS:-$build/fuzz-artifacts}
 
 if [ ! -x "$fuzzer" ]; then
 	echo "run-fuzz.sh: $fuzzer: not built; configure CC=clang" \
-		"--enable-fuzzing, then make test/fuzz/fuzz_maplog" >&2
+		"--enable-fuzzing, then make test/fuzz/fuzz_$target" >&2
 	exit 2
 fi
 if [ -z "$(ls -A "$corpus" 2>/dev/null)" ]; then
@@ -107,7 +111,7 @@ if [ "$status" -eq 0 ]; then
 else
 	verdict="FAILED (libFuzzer exit $status)"
 fi
-echo "fuzz_maplog: $execs execs in $secs s ($((execs / secs)) exec/s," \
+echo "fuzz_$target: $execs execs in $secs s ($((execs / secs)) exec/s," \
 	"$jobs jobs), cov $cov ft $ft, corpus $seeds -> $corp," \
 	"peak RSS $rss MB: $verdict"
 
