@@ -44,7 +44,7 @@
  * task-clock event at the same rate (test/bench/overhead.sh). */
 #define DEFAULT_HZ 250
 /* Metric samples per process: see mapsample(1) on the cost */
-#define DEFAULT_METRIC_MS 50
+#define DEFAULT_METRIC_MS 100
 
 static volatile sig_atomic_t child_pid;
 

@@ -44,7 +44,9 @@
 #define SAMPLER_SPARES 4
 #define SAMPLER_TICK_HZ 250  /* up to this rate: POSIX CPU timers */
 /* Default metric interval (MAPSAMPLE_METRIC_INTERVAL, --metric-interval) */
-#define SAMPLER_METRIC_INTERVAL_MS 50
+#define SAMPLER_METRIC_INTERVAL_MS 100
+/* onePerNode metrics: at most this often (or the metric interval) */
+#define SAMPLER_NODE_INTERVAL_MS 1000
 
 enum timer_kind {
 	TK_NONE = 0,
