@@ -407,6 +407,19 @@ void metrics_summary(const struct rmetrics *x, size_t i, struct rmsummary *r)
 		r->total += s->sum;
 		r->late += s->late;
 		struct rmrate rr = drained(s);
+		/* a series that starts with no value: that was the getter's
+		 * first call, and the first delta is since then */
+		int lead = s->none && s->none_first_ts < s->first_ts;
+		if (lead) {
+			double rate = s->first_v /
+				      ((double)(s->first_ts - s->none_first_ts) /
+				       1e9);
+			if (!rr.n || rate < rr.min)
+				rr.min = rate;
+			if (!rr.n || rate > rr.max)
+				rr.max = rate;
+			rr.n++;
+		}
 		if (rr.n) {
 			if (!r->have_minmax || rr.min < r->min)
 				r->min = rr.min;
@@ -414,7 +427,11 @@ void metrics_summary(const struct rmetrics *x, size_t i, struct rmsummary *r)
 				r->max = rr.max;
 			r->have_minmax = 1;
 		}
-		if (s->n >= 2 && s->last_ts > s->first_ts) {
+		if (lead) {
+			msum += s->sum / ((double)(s->last_ts -
+						   s->none_first_ts) / 1e9);
+			nmean++;
+		} else if (s->n >= 2 && s->last_ts > s->first_ts) {
 			msum += (s->sum - s->first_v) /
 				((double)(s->last_ts - s->first_ts) / 1e9);
 			nmean++;

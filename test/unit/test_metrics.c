@@ -222,6 +222,24 @@ START_TEST(metrics_first_value_has_no_rate)
 }
 END_TEST
 
+START_TEST(metrics_leading_none_starts_interval)
+{
+	/* the getter's first call (no value, at 1 s) starts the first
+	 * interval; values arrive out of time order */
+	def(10, 0, "io", "/s", MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME);
+	val(10, 0, 4 * S, 30);
+	val(10, 0, 3 * S, 20);
+	val_kind(10, 0, 1 * S, MAPLOG_VALUE_NONE, 0);
+	struct rmsummary r = row(0);
+	ck_assert_uint_eq(r.values, 2);
+	ck_assert_uint_eq(r.none, 0); /* not worth a note */
+	NEAR(r.min, 10);
+	NEAR(r.max, 30);
+	NEAR(r.mean, 50.0 / 3);
+	NEAR(r.total, 50);
+}
+END_TEST
+
 START_TEST(metrics_window_bounds)
 {
 	/* more values than the window, in order, then one that is too
@@ -446,6 +464,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(tc, metrics_rate_reversed);
 	tcase_add_test(tc, metrics_none_keeps_interval);
 	tcase_add_test(tc, metrics_first_value_has_no_rate);
+	tcase_add_test(tc, metrics_leading_none_starts_interval);
 	tcase_add_test(tc, metrics_window_bounds);
 	tcase_add_test(tc, metrics_window_reorders_chunks);
 	tcase_add_test(tc, metrics_value_before_definition);
