@@ -261,7 +261,7 @@ int main(int argc, char **argv)
 	const char *timer = NULL;
 	const char *mdirs[64];
 	size_t nmdirs = 0;
-	char *mselect = NULL;
+	static char *mselect;
 	unsigned long metric_ms = DEFAULT_METRIC_MS;
 	int list_metrics = 0;
 	/* '+': stop at the program name, its options are its own */
@@ -339,7 +339,9 @@ int main(int argc, char **argv)
 			return EXIT_OWN;
 		}
 	}
-	char *builtin = builtin_metrics_dir();
+	/* program-long: kept in statics, so no early return leaks them */
+	static char *builtin;
+	builtin = builtin_metrics_dir();
 	struct metrics_opts mo = {mdirs, nmdirs, mselect, builtin, quiet};
 	if (list_metrics) {
 		char slib[PATH_MAX];

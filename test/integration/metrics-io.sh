@@ -85,13 +85,16 @@ echo "ok - exact while a plugin did safe I/O $ns times"
 grep -q 'metric plugin\|^mapsample: metric ' "$tmp/def.err" &&
 	{ show "$tmp/def.err"; fail "default metrics: errors reported"; }
 "$mapreport" -D "$tmp/def.log" >"$tmp/def.dump" 2>/dev/null
+# node metrics are read once a second and at the end: in this short run,
+# at the start (no value yet for a difference) and at the end
 for id in cpu.user cpu.system memory.rss memory.peak_rss memory.node_used \
 	io.read io.write sched.context_switches sched.page_faults \
 	system.load system.interrupts; do
 	i=$(idx "$tmp/def.dump" "com.mapsample.metrics.$id")
 	[ -n "$i" ] || fail "default metrics: $id not defined"
 	n=$(awk -v i="#$i" '$4 == "metric-value" && $5 == i && $6 != "(no"' "$tmp/def.dump" | wc -l)
-	[ "$n" -ge 2 ] || fail "default metrics: $id has $n values"
+	case $id in system.interrupts) min=1 ;; *) min=2 ;; esac
+	[ "$n" -ge "$min" ] || fail "default metrics: $id has $n values"
 done
 grep -q 'energy' "$tmp/def.dump" && fail "default metrics: energy is on"
 echo "ok - the default metric set records every metric, no errors"
