@@ -16,6 +16,8 @@
 #   ms250    mapsample at its default rate, 250 Hz on POSIX CPU timers
 #            (target: <= 1% wall overhead); also the rate gperftools
 #            achieves here
+#   mn250    mapsample at 250 Hz with --metrics none (ms250 less mn250
+#            is what the default metric set costs)
 #   ms1000   mapsample -F 1000, perf task-clock events (target: 1000
 #            samples per CPU-second)
 #   gp1000   gperftools CPUPROFILE_FREQUENCY=1000 (gets 250 Hz: tick-capped)
@@ -94,6 +96,11 @@ run() {
 	case $cfg in
 	bare)
 		/usr/bin/time -f '%e %U %S' -o "$tf" $cmd >/dev/null 2>"$tmp/err" </dev/null ;;
+	mn*)
+		# mapsample without metrics: what the metric plugins add
+		/usr/bin/time -f '%e %U %S' -o "$tf" "$ms" -q --metrics none -F "${cfg#mn}" -o "$tmp/log" -- $cmd >/dev/null 2>"$tmp/err" </dev/null
+		samples=$("$mr" -n 0 "$tmp/log" 2>/dev/null | sed -n 's/^ *Samples: *\([0-9]*\).*/\1/p')
+		bytes=$(( $(stat -c '%b * %B' "$tmp/log") )) ;;
 	ms*)
 		/usr/bin/time -f '%e %U %S' -o "$tf" "$ms" -q -F "${cfg#ms}" -o "$tmp/log" -- $cmd >/dev/null 2>"$tmp/err" </dev/null
 		samples=$("$mr" -n 0 "$tmp/log" 2>/dev/null | sed -n 's/^ *Samples: *\([0-9]*\).*/\1/p')
