@@ -7,6 +7,7 @@
 noinst_LTLIBRARIES += lib/metricdef/libmetricdef.la
 lib_metricdef_libmetricdef_la_SOURCES = lib/metricdef/metricdef.c \
 	lib/metricdef/colour.c lib/metricdef/search.c lib/metricdef/check.c \
+	lib/metricdef/readfile.c \
 	lib/metricdef/metricdef.h lib/metricdef/metricdef_i.h
 lib_metricdef_libmetricdef_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPKGDATADIR='"$(pkgdatadir)"'

@@ -1598,69 +1598,6 @@ int metricdef_load_buffer(struct metricdef *md, const char *name,
 	return md->md_oom ? MAPS_ENOMEM : 0;
 }
 
-/* Reads path whole into a new buffer; returns 0, or an errno value, or
- * EFBIG when larger than the limit. */
-static int slurp(const char *path, char **out, size_t *len)
-{
-	struct stat sb;
-	char *buf = NULL;
-	size_t n = 0, cap;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
-	if (fd < 0)
-		return errno;
-	if (fstat(fd, &sb)) {
-		err = errno;
-		goto fail;
-	}
-	if (S_ISDIR(sb.st_mode)) {
-		err = EISDIR;
-		goto fail;
-	}
-	if (sb.st_size > (off_t)METRICDEF_MAX_FILE_SIZE) {
-		err = EFBIG;
-		goto fail;
-	}
-	cap = (size_t)sb.st_size + 1;
-	if (!(buf = malloc(cap))) {
-		err = ENOMEM;
-		goto fail;
-	}
-	for (;;) {
-		ssize_t r;
-		if (n == cap) {
-			if (cap > METRICDEF_MAX_FILE_SIZE) {
-				err = EFBIG;
-				goto fail;
-			}
-			char *b = realloc(buf, cap * 2);
-			if (!b) {
-				err = ENOMEM;
-				goto fail;
-			}
-			buf = b;
-			cap *= 2;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			err = errno;
-			goto fail;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	*out = buf;
-	*len = n;
-	return 0;
-fail:
-	free(buf);
-	close(fd);
-	return err;
-}
-
 int metricdef_load_file(struct metricdef *md, const char *path)
 {
 	struct metricdef_file *f;
@@ -1679,7 +1616,7 @@ int metricdef_load_file(struct metricdef *md, const char *path)
 	}
 	if (!(f = add_file(md, path, d)))
 		return MAPS_ENOMEM;
-	err = slurp(path, &buf, &len);
+	err = metricdef_read_file(path, METRICDEF_MAX_FILE_SIZE, &buf, &len);
 	if (err == ENOMEM) {
 		md->md_oom = true;
 	} else if (err == EFBIG) {

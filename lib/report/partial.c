@@ -1407,67 +1407,6 @@ int partial_load_buffer(struct partial_set *ps, const char *name,
 	return ps->ps_oom ? MAPS_ENOMEM : 0;
 }
 
-/* Reads path whole; returns 0, an errno value, or EFBIG. */
-static int slurp(const char *path, char **out, size_t *len)
-{
-	struct stat sb;
-	char *buf = NULL;
-	size_t n = 0, cap;
-	int err, fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	if (fstat(fd, &sb)) {
-		err = errno;
-		goto fail;
-	}
-	if (S_ISDIR(sb.st_mode)) {
-		err = EISDIR;
-		goto fail;
-	}
-	if (sb.st_size > (off_t)PARTIAL_MAX_FILE_SIZE) {
-		err = EFBIG;
-		goto fail;
-	}
-	cap = (size_t)sb.st_size + 1;
-	if (!(buf = malloc(cap))) {
-		err = ENOMEM;
-		goto fail;
-	}
-	for (;;) {
-		if (n == cap) {
-			if (cap > PARTIAL_MAX_FILE_SIZE) {
-				err = EFBIG;
-				goto fail;
-			}
-			char *b = realloc(buf, cap * 2);
-			if (!b) {
-				err = ENOMEM;
-				goto fail;
-			}
-			buf = b;
-			cap *= 2;
-		}
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = errno;
-			goto fail;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	*out = buf;
-	*len = n;
-	return 0;
-fail:
-	free(buf);
-	close(fd);
-	return err;
-}
-
 static int load_file(struct partial_set *ps, const char *path,
 		     const char *origin)
 {
@@ -1476,7 +1415,7 @@ static int load_file(struct partial_set *ps, const char *path,
 	size_t len = 0;
 	if (begin_file(ps, &ld, path))
 		return MAPS_ENOMEM;
-	int err = slurp(path, &buf, &len);
+	int err = metricdef_read_file(path, PARTIAL_MAX_FILE_SIZE, &buf, &len);
 	if (err == ENOMEM)
 		ps->ps_oom = 1;
 	else if (err == EFBIG)

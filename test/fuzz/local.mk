@@ -83,7 +83,7 @@ if FUZZING
 noinst_PROGRAMS += test/fuzz/fuzz_metricdef
 test_fuzz_fuzz_metricdef_SOURCES = test/fuzz/fuzz_metricdef.c \
 	lib/metricdef/metricdef.c lib/metricdef/colour.c \
-	lib/metricdef/search.c lib/metricdef/check.c
+	lib/metricdef/search.c lib/metricdef/check.c lib/metricdef/readfile.c
 test_fuzz_fuzz_metricdef_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPKGDATADIR='"$(pkgdatadir)"'
 test_fuzz_fuzz_metricdef_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS) -g \
@@ -116,7 +116,8 @@ if FUZZING
 noinst_PROGRAMS += test/fuzz/fuzz_partial
 test_fuzz_fuzz_partial_SOURCES = test/fuzz/fuzz_partial.c \
 	lib/report/partial.c lib/report/partial_eval.c \
-	lib/report/partial_text.c lib/report/units.c lib/metricdef/colour.c
+	lib/report/partial_text.c lib/report/units.c lib/metricdef/colour.c \
+	lib/metricdef/readfile.c
 test_fuzz_fuzz_partial_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS) -g \
 	-fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 test_fuzz_fuzz_partial_LDFLAGS = -fsanitize=fuzzer $(FUZZ_SAN)
