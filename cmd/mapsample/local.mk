@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # lib/launch: checks on the program to run.
 noinst_LTLIBRARIES += lib/launch/liblaunch.la
-lib_launch_liblaunch_la_SOURCES = lib/launch/target.c lib/launch/target.h
+lib_launch_liblaunch_la_SOURCES = lib/launch/target.c lib/launch/target.h \
+	lib/launch/logfile.c lib/launch/logfile.h
 
 # cmd/mapsample: the launcher.
 bin_PROGRAMS += cmd/mapsample/mapsample

@@ -29,9 +29,8 @@
 #include "cmd/mapsample/metrics.h"
 #include "common/cli.h"
 #include "config.h"
+#include "launch/logfile.h"
 #include "launch/target.h"
-#include "log/maplog_i.h"
-#include "log/mapwrite_i.h"
 #include "report/model.h"
 
 #define EXIT_OWN 125      /* mapsample itself failed */
@@ -179,24 +178,6 @@ static char *builtin_metrics_dir(void)
 	return strdup(real);
 }
 
-static int make_log(const char *path)
-{
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	uint8_t hdr[4096];
-	memset(hdr, 0, sizeof(hdr));
-	mapw_file_header(hdr, sizeof(hdr));
-	ssize_t w = write(fd, hdr, sizeof(hdr));
-	int e = errno;
-	close(fd);
-	if (w != (ssize_t)sizeof(hdr)) {
-		errno = w < 0 ? e : ENOSPC;
-		return -1;
-	}
-	return 0;
-}
-
 static void default_name(const char *prog, char *out, size_t len)
 {
 	const char *base = strrchr(prog, '/');
@@ -230,6 +211,7 @@ static void summary(const char *path, double secs)
 	for (size_t i = 0; i < m.nnotes; i++)
 		fprintf(stderr, "mapsample: %s\n",
 			model_note_str(&m.notes[i], line, sizeof(line)));
+	metrics_report_errors(&m.metrics);
 	(void)rc;
 	model_free(&m);
 }
@@ -396,7 +378,7 @@ int main(int argc, char **argv)
 		snprintf(logname, sizeof(logname), "%s", output);
 	else
 		default_name(prog, logname, sizeof(logname));
-	if (make_log(logname)) {
+	if (launch_make_log(logname)) {
 		fprintf(stderr, "mapsample: %s: cannot create the log: %s\n",
 			logname, strerror(errno));
 		return EXIT_OWN;
@@ -506,7 +488,6 @@ int main(int argc, char **argv)
 	if (!quiet) {
 		summary(logname, (double)(t1.tv_sec - t0.tv_sec) +
 					 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-		metrics_report_errors(logname);
 	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);

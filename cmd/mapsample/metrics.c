@@ -23,11 +23,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <mapsample/maplog.h>
 
 #include "cmd/mapsample/metrics.h"
+#include "launch/logfile.h"
 #include "launch/target.h"
-#include "log/mapwrite_i.h"
+#include "report/model.h"
 #include "metricdef/metricdef.h"
 
 struct cand {
@@ -345,160 +345,30 @@ void metrics_set_run_id(void)
 
 /* ---- errors from the log ---- */
 
-struct perr {
-	char *plugin, *msg;
-};
-
-struct merr {
-	char *id;
-	uint64_t count;
-	char *msg;
-};
-
-struct errs {
-	struct perr *p;
-	size_t np;
-	struct merr *m;
-	size_t nm;
-};
-
-/* Collects plugin and metric errors of a log, deduplicated across
- * processes (metric error counts are summed over processes). */
-static void read_errors(const char *log, struct errs *E)
+void metrics_report_errors(const struct rmetrics *x)
 {
-	memset(E, 0, sizeof(*E));
-	int fd = open(log, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	maplog *p = maplog_open(fd);
-	if (!p) {
-		close(fd);
-		return;
-	}
-	/* per process: index -> id, and the last count seen */
-	struct {
-		uint32_t pid, image, index;
-		char *id;
-		uint64_t count;
-	} *defs = NULL;
-	size_t ndefs = 0, capdefs = 0;
-	struct maplog_ev ev;
-	for (;;) {
-		if (maplog_read(p, &ev)) {
-			if (ev.ev_state == MAPLOG_ERROR)
-				continue; /* damage: go on after it */
-			break;
-		}
-		if (ev.ev_type == MAPLOG_TYPE_METRIC_DEF) {
-			if (ndefs == capdefs) {
-				capdefs = capdefs ? 2 * capdefs : 64;
-				void *n = realloc(defs, capdefs * sizeof(*defs));
-				if (!n)
-					break;
-				defs = n;
-			}
-			defs[ndefs].pid = ev.ev_pid;
-			defs[ndefs].image = ev.ev_image;
-			defs[ndefs].index = ev.ev_u.mdef.md_index;
-			defs[ndefs].id = strdup(ev.ev_u.mdef.md_id
-						? ev.ev_u.mdef.md_id : "?");
-			defs[ndefs].count = 0;
-			ndefs++;
-		} else if (ev.ev_type == MAPLOG_TYPE_PLUGIN_ERROR) {
-			const char *pl = ev.ev_u.perr.pe_plugin
-					 ? ev.ev_u.perr.pe_plugin : "?";
-			const char *ms = ev.ev_u.perr.pe_message
-					 ? ev.ev_u.perr.pe_message : "";
-			size_t k = 0;
-			while (k < E->np && (strcmp(E->p[k].plugin, pl) ||
-					     strcmp(E->p[k].msg, ms)))
-				k++;
-			if (k < E->np)
-				continue;
-			void *n = realloc(E->p, (E->np + 1) * sizeof(*E->p));
-			if (!n)
-				break;
-			E->p = n;
-			E->p[E->np].plugin = strdup(pl);
-			E->p[E->np].msg = strdup(ms);
-			E->np++;
-		} else if (ev.ev_type == MAPLOG_TYPE_METRIC_ERROR) {
-			for (size_t d = 0; d < ndefs; d++) {
-				if (defs[d].pid != ev.ev_pid ||
-				    defs[d].image != ev.ev_image ||
-				    defs[d].index != ev.ev_u.merr.me_index)
-					continue;
-				if (ev.ev_u.merr.me_count > defs[d].count)
-					defs[d].count = ev.ev_u.merr.me_count;
-				size_t k = 0;
-				while (k < E->nm && strcmp(E->m[k].id, defs[d].id))
-					k++;
-				if (k == E->nm) {
-					void *n = realloc(E->m, (E->nm + 1) *
-								     sizeof(*E->m));
-					if (!n)
-						break;
-					E->m = n;
-					E->m[k].id = strdup(defs[d].id);
-					E->m[k].msg = strdup(
-						ev.ev_u.merr.me_message
-							? ev.ev_u.merr.me_message
-							: "");
-					E->m[k].count = 0;
-					E->nm++;
-				}
-				break;
-			}
-		}
-	}
-	/* totals over processes */
-	for (size_t k = 0; k < E->nm; k++)
-		for (size_t d = 0; d < ndefs; d++)
-			if (strcmp(defs[d].id, E->m[k].id) == 0)
-				E->m[k].count += defs[d].count;
-	for (size_t d = 0; d < ndefs; d++)
-		free(defs[d].id);
-	free(defs);
-	maplog_close(p);
-	close(fd);
-}
-
-static void free_errs(struct errs *E)
-{
-	for (size_t i = 0; i < E->np; i++) {
-		free(E->p[i].plugin);
-		free(E->p[i].msg);
-	}
-	for (size_t i = 0; i < E->nm; i++) {
-		free(E->m[i].id);
-		free(E->m[i].msg);
-	}
-	free(E->p);
-	free(E->m);
-}
-
-void metrics_report_errors(const char *log)
-{
-	struct errs E;
-	read_errors(log, &E);
-	for (size_t i = 0; i < E.np; i++)
+	for (size_t i = 0; i < x->npe; i++)
 		fprintf(stderr, "mapsample: metric plugin %s: %s\n",
-			E.p[i].plugin, E.p[i].msg);
-	for (size_t i = 0; i < E.nm; i++)
-		fprintf(stderr, "mapsample: metric %s: %" PRIu64 " error%s, "
-				"the first: %s\n", E.m[i].id, E.m[i].count,
-			E.m[i].count == 1 ? "" : "s", E.m[i].msg);
-	free_errs(&E);
+			x->pe[i].plugin, x->pe[i].message);
+	for (size_t i = 0; i < x->nm; i++) {
+		struct rmsummary r;
+		metrics_summary(x, i, &r);
+		if (r.errors)
+			fprintf(stderr, "mapsample: metric %s: %" PRIu64
+					" error%s, the first: %s\n",
+				x->m[i].id, r.errors, r.errors == 1 ? "" : "s",
+				r.err_msg ? r.err_msg : "");
+	}
 }
 
 /* ---- --list-metrics ---- */
 
 /* Runs `true` under the sampler with every available metric, into a
- * temporary log; fills E with what the plugins said.  0 or -1. */
+ * temporary log, and loads that log into m (model_init() done by the
+ * caller): m->metrics holds what the plugins said.  0 or -1. */
 static int probe(const char *sampler, const char *plan, const char *preload,
-		 struct errs *E)
+		 struct model *m)
 {
-	memset(E, 0, sizeof(*E));
 	char truep[PATH_MAX];
 	if (target_find("true", truep, sizeof(truep)))
 		return -1;
@@ -506,12 +376,8 @@ static int probe(const char *sampler, const char *plan, const char *preload,
 	int fd = mkstemp(tmpl);
 	if (fd < 0)
 		return -1;
-	uint8_t hdr[4096];
-	memset(hdr, 0, sizeof(hdr));
-	mapw_file_header(hdr, sizeof(hdr));
-	int ok = write(fd, hdr, sizeof(hdr)) == (ssize_t)sizeof(hdr);
 	close(fd);
-	if (!ok) {
+	if (launch_make_log(tmpl)) {
 		unlink(tmpl);
 		return -1;
 	}
@@ -536,7 +402,7 @@ static int probe(const char *sampler, const char *plan, const char *preload,
 		unlink(tmpl);
 		return -1;
 	}
-	read_errors(tmpl, E);
+	model_load(m, tmpl, NULL);
 	unlink(tmpl);
 	return 0;
 }
@@ -565,9 +431,10 @@ int metrics_list(const struct metrics_opts *o, const char *sampler)
 	size_t nm = 0;
 	char *preload = NULL;
 	char *plan = build_plan(&L, 1, &nm, &preload);
-	struct errs E;
-	memset(&E, 0, sizeof(E));
-	int probed = nm && plan && probe(sampler, plan, preload, &E) == 0;
+	struct model pm;
+	model_init(&pm);
+	int probed = nm && plan && probe(sampler, plan, preload, &pm) == 0;
+	const struct rmetrics *px = &pm.metrics;
 	free(plan);
 	free(preload);
 	const char *lastfile = NULL;
@@ -583,10 +450,10 @@ int metrics_list(const struct metrics_opts *o, const char *sampler)
 		if (!c->available)
 			why = "unavailable: its definition has errors (above)";
 		const char *src = m->m_source ? m->m_source->s_id : NULL;
-		for (size_t k = 0; !why && src && k < E.np; k++)
-			if (strcmp(E.p[k].plugin, src) == 0) {
+		for (size_t k = 0; !why && src && k < px->npe; k++)
+			if (strcmp(px->pe[k].plugin, src) == 0) {
 				snprintf(buf, sizeof(buf), "unavailable: %s",
-					 E.p[k].msg);
+					 px->pe[k].message);
 				why = buf;
 			}
 		printf("  %-44s %s%s%s%s\n", m->m_id,
@@ -604,7 +471,7 @@ int metrics_list(const struct metrics_opts *o, const char *sampler)
 	}
 	if (!L.nc)
 		printf("\nno metric definitions found\n");
-	free_errs(&E);
+	model_free(&pm);
 	free_loaded(&L);
 	return rc;
 }

@@ -35,9 +35,11 @@ void metrics_plan_free(struct metrics_plan *p);
  * the sampler library path.  Returns the exit status. */
 int metrics_list(const struct metrics_opts *o, const char *sampler);
 
+struct rmetrics;
 /* After the run: one line per plugin error and per metric with errors,
- * read from the log.  Prints nothing when there are none. */
-void metrics_report_errors(const char *log);
+ * from the metrics of the loaded log.  Prints nothing when there are
+ * none. */
+void metrics_report_errors(const struct rmetrics *x);
 
 /* Sets MAPSAMPLE_RUN_ID unless set: the MPI job (PMIx namespace, Open MPI
  * job id, Slurm job and step) or this launcher's pid and start time, so
