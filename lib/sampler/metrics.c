@@ -732,15 +732,20 @@ void metrics_end(int sigctx)
 {
 	if (!M.nplugins || __atomic_exchange_n(&M.ended, 1, __ATOMIC_ACQ_REL))
 		return;
-	/* wait out a tick in progress on another thread (bounded: its
-	 * thread may be stopped) */
+	/* wait out a tick in progress on another thread, for a second at
+	 * most (its thread may be stopped).  Without the flag no plugin code
+	 * runs here, nor on a thread interrupted inside the plugin API: the
+	 * getters of a process are never called concurrently or re-entered,
+	 * even at the end. */
 	int got = 0;
-	for (int i = 0; i < 100000 && !(got = try_busy()); i++)
+	uint64_t give_up = now_ns() + 1000000000u;
+	while (!(got = try_busy()) && now_ns() < give_up)
 		sched_yield();
+	int call = got && !maps_api_depth;
 	struct tslot *t = &S.proc;
-	if (M.nactive)
+	if (call && M.nactive)
 		tick_all(t, now_ns(), 1);
-	for (size_t i = 0; i < M.nmetrics; i++) {
+	for (size_t i = 0; call && i < M.nmetrics; i++) {
 		struct mmetric *m = &M.metrics[i];
 		if (!m->active || !(m->flags & MAPLOG_MD_BACKFILL))
 			continue;
@@ -749,7 +754,7 @@ void metrics_end(int sigctx)
 		for (size_t k = 0; k < M.ntimes; k++)
 			call_getter(t, m, M.times[k], 1);
 	}
-	for (size_t i = 0; i < M.nplugins; i++) {
+	for (size_t i = 0; call && i < M.nplugins; i++) {
 		struct mplugin *p = &M.plugins[i];
 		if (!p->active)
 			continue;
