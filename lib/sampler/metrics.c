@@ -237,6 +237,19 @@ static void copy_msg(char *dst, const char *src)
 	dst[i] = 0;
 }
 
+/* a, b and c joined into dst (size bytes, cut to fit).
+ * Async-signal-safe. */
+static void cat3(char *dst, size_t size, const char *a, const char *b,
+		 const char *c)
+{
+	size_t n = 0;
+	const char *parts[3] = {a, b, c};
+	for (int k = 0; k < 3; k++)
+		for (const char *p = parts[k]; *p && n < size - 1; p++)
+			dst[n++] = *p;
+	dst[n] = 0;
+}
+
 /* Async-signal-safe: copies into the plugin's own buffer. */
 void maps_host_plugin_error(plugin_id_t id, int code, const char *msg)
 {
@@ -271,13 +284,7 @@ static void plugin_error_record(struct tslot *t, struct mplugin *p,
 {
 	char text[MSG_MAX + 128];
 	const char *msg = p->pending && p->msg[0] ? p->msg : NULL;
-	/* async-signal-safe concatenation */
-	size_t n = 0;
-	const char *parts[3] = {what, msg ? ": " : "", msg ? msg : ""};
-	for (int k = 0; k < 3; k++)
-		for (const char *c = parts[k]; *c && n < sizeof(text) - 1; c++)
-			text[n++] = *c;
-	text[n] = 0;
+	cat3(text, sizeof(text), what, msg ? ": " : "", msg ? msg : "");
 	struct maplog_ev ev;
 	memset(&ev, 0, sizeof(ev));
 	ev.ev_type = MAPLOG_TYPE_PLUGIN_ERROR;
@@ -364,17 +371,8 @@ static void call_getter(struct tslot *t, struct mmetric *m, uint64_t ts,
 		m->errors++;
 		if (!m->have_first) {
 			/* no message: say what happened */
-			char buf[MSG_MAX];
-			size_t n = 0;
-			const char *parts[3] = {"getter ", m->fn,
-						" returned an error without a "
-						"message"};
-			for (int k = 0; k < 3; k++)
-				for (const char *c = parts[k];
-				     *c && n < sizeof(buf) - 1; c++)
-					buf[n++] = *c;
-			buf[n] = 0;
-			copy_msg(m->first, buf);
+			cat3(m->first, sizeof(m->first), "getter ", m->fn,
+			     " returned an error without a message");
 			m->have_first = 1;
 		}
 		if (m->errors_logged == 0 || is_power_of_ten(m->errors))
