@@ -16,7 +16,7 @@
 #     the other calls, its error count is a third of the calls and its
 #     first message is kept; a getter that fails without a message;
 #   - a getter that never writes its value records "no value";
-#   - divideBySampleTime: a getter returning a known rate (10^6 per second
+#   - divideBySampleTime: a getter returning a known rate (10^9 per second
 #     of its sample times) reads back at that rate;
 #   - backfill: one value per metric sample time, each with its time;
 #   - --list-metrics names the failing plugin's reason; --metrics with an
@@ -120,15 +120,15 @@ echo "ok - sentinel read as no value ($nn)"
 rate=$(idx "$tmp/h.dump" org.mapsample.test.rate)
 vals "$tmp/h.dump" "$rate" | awk '
 	NR > 1 { r = $2 / ($1 - t); n++
-		 if (r < 999000 || r > 1001000) { print "rate " r " at " $1; bad++ } }
+		 if (r < 999000000 || r > 1001000000) { print "rate " r " at " $1; bad++ } }
 	{ t = $1 }
 	END { if (n < 100 || bad) exit 1 }' ||
-	fail "divideBySampleTime: values do not give 10^6 per second"
-# and mapreport divides them so: 1.00 M/s at every sample
+	fail "divideBySampleTime: values do not give 10^9 per second"
+# and mapreport divides them so: 1.00 G/s at every sample
 "$mapreport" "$tmp/h.log" >"$tmp/h.report" 2>/dev/null
 awk '$1 == "Known" && $2 == "rate" { print $3, $4, $5, $6, $7, $8 }' \
-	"$tmp/h.report" | grep -q '^1.00 M/s 1.00 M/s 1.00 M/s$' ||
-	{ grep 'Known rate' "$tmp/h.report" >&2; fail "mapreport: the known rate is not 1.00 M/s"; }
+	"$tmp/h.report" | grep -q '^1.00 G/s 1.00 G/s 1.00 G/s$' ||
+	{ grep 'Known rate' "$tmp/h.report" >&2; fail "mapreport: the known rate is not 1.00 G/s"; }
 echo "ok - divideBySampleTime values read back at the known rate, by mapreport too"
 
 when=$(idx "$tmp/h.dump" org.mapsample.test.when)
