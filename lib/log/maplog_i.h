@@ -218,4 +218,10 @@ maplog_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
  */
 uint32_t maplog_crc32c(uint32_t crc, const void *buf, size_t len);
 
+/* The same with the portable table code whatever the CPU has (tests). */
+uint32_t maplog_crc32c_portable(uint32_t crc, const void *buf, size_t len);
+
+/* 1 when maplog_crc32c() uses the hardware instruction, else 0. */
+int maplog_crc32c_hw(void);
+
 #endif

@@ -4,9 +4,13 @@
  * published CRC32C vectors (RFC 3720 B.4), continuing a checksum piece by
  * piece gives the one-shot value, and every start alignment and length
  * agrees with a bit-at-a-time reference.  Whichever implementation the CPU
- * selects (SSE4.2 or slicing-by-8) is the one tested.
+ * selects (SSE4.2 or slicing-by-8) is the one tested, and crc32c_paths
+ * checks the portable code and the selected one against the reference on
+ * random lengths (past several rounds of the three-stream hardware loop),
+ * alignments and starting values.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,6 +151,49 @@ START_TEST(crc32c_detects_bit_flips)
 }
 END_TEST
 
+/* Both implementations against the reference, random lengths up to
+ * 64 KiB (the hardware code joins three 4 KiB streams per 12 KiB round),
+ * random alignments and seeds. */
+START_TEST(crc32c_paths)
+{
+	enum { N = 70000 };
+	uint8_t *buf = malloc(N);
+	ck_assert_ptr_nonnull(buf);
+	uint64_t s = 4;
+	for (size_t i = 0; i < N; i++)
+		buf[i] = (uint8_t)rng(&s);
+	printf("crc32c: maplog_crc32c uses the %s code\n",
+	       maplog_crc32c_hw() ? "hardware" : "portable");
+	for (int round = 0; round < 300; round++) {
+		size_t off = rng(&s) % 64;
+		size_t len = round < 100 ? rng(&s) % 200
+			     : (size_t)(rng(&s) % (N - 64));
+		uint32_t seed = round % 3 ? (uint32_t)rng(&s) : 0;
+		uint32_t want = crc_ref(seed, buf + off, len);
+		uint32_t hw = maplog_crc32c(seed, buf + off, len);
+		uint32_t sw = maplog_crc32c_portable(seed, buf + off, len);
+		REQUIRE(hw == want, "selected: offset %zu length %zu", off,
+			len);
+		REQUIRE(sw == want, "portable: offset %zu length %zu", off,
+			len);
+	}
+	/* lengths around the multiples of the 12 KiB round */
+	for (size_t k = 1; k <= 5; k++) {
+		for (size_t d = 0; d < 20; d++) {
+			size_t len = k * 3 * 4096 + d - 10;
+			size_t off = d % 9;
+			uint32_t want = crc_ref(0, buf + off, len);
+			REQUIRE(maplog_crc32c(0, buf + off, len) == want,
+				"selected: length %zu", len);
+			REQUIRE(maplog_crc32c_portable(0, buf + off, len) ==
+					want,
+				"portable: length %zu", len);
+		}
+	}
+	free(buf);
+}
+END_TEST
+
 static Suite *crc32c_suite(void)
 {
 	Suite *s = suite_create("crc32c");
@@ -156,6 +203,7 @@ static Suite *crc32c_suite(void)
 	tcase_add_test(tc, crc32c_incremental);
 	tcase_add_test(tc, crc32c_alignment);
 	tcase_add_test(tc, crc32c_detects_bit_flips);
+	tcase_add_test(tc, crc32c_paths);
 	suite_add_tcase(s, tc);
 	return s;
 }
