@@ -168,6 +168,7 @@ static void *trampoline(void *p)
 	free(p);
 	if (__atomic_load_n(&S.enabled, __ATOMIC_ACQUIRE) &&
 	    !__atomic_load_n(&S.stopping, __ATOMIC_ACQUIRE)) {
+		sample_thread_warm_up();
 		struct tslot *t = slot_claim((int)sys_gettid());
 		if (t) {
 			pthread_setspecific(slot_key, t);
@@ -510,6 +511,7 @@ MAPS_EXPORT int dlclose(void *h)
 	if (rc == 0 && S.enabled && !S.stopping) {
 		maps_rescan();
 		unw_flush_cache(unw_local_addr_space, 0, 0);
+		sample_fast_walk_off();
 	}
 	return rc;
 }

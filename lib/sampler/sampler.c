@@ -218,6 +218,7 @@ static void close_all(int how, int code, int sigctx, const char *exec_path)
 			     : pthread_mutex_lock(&S.proc_lock) == 0;
 	if (proc_ok)
 		metrics_end(sigctx);
+	sample_walk_report(sigctx);
 	uint64_t samples = 0, dropped = 0, threads = 0;
 	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
 		struct tslot *t = &S.slots[i];

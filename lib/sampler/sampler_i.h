@@ -166,7 +166,15 @@ MAPS_HIDDEN void slot_release(struct tslot *t);
 MAPS_HIDDEN void slot_forget_self(void);
 /* Waits until the owner of t is out of its handler, then keeps it out. */
 MAPS_HIDDEN void slot_quiesce(struct tslot *t);
+/* Warms libunwind up and picks the stack walk (once, at start-up). */
 MAPS_HIDDEN void sample_warm_up(void);
+/* Creates the calling thread's fast-trace cache outside signal context. */
+MAPS_HIDDEN void sample_thread_warm_up(void);
+/* The step walk from now on (code was unloaded: see sample.c). */
+MAPS_HIDDEN void sample_fast_walk_off(void);
+/* With MAPSAMPLE_UNWIND=fast|step, prints how many samples each walk took
+ * (not from a signal handler: sigctx). */
+MAPS_HIDDEN void sample_walk_report(int sigctx);
 
 /* ---- maps.c: loaded objects ---- */
 MAPS_HIDDEN void maps_record_all(void);

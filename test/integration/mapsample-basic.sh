@@ -8,6 +8,7 @@
 # and the collapsed stacks must nest main;work;burn_hot.  In wall-clock
 # mode, test/programs/sleepburn's one-second sleep must be sampled (about
 # 200 samples at 200 Hz in sleep_part), while CPU mode sees only its burn.
+# The two stack walks (MAPSAMPLE_UNWIND=fast|step) give hot the same stacks.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -51,6 +52,52 @@ test_hot() {
 	}
 	sum=$(awk '{ s += $NF } END { print s }' "$tmp/hot.report")
 	[ "$sum" = "$n" ] || fail "hot: folded counts add up to $sum, not $n"
+}
+
+# walk_count NAME fast|step: from the sampler's "stack walks:" line, which
+# MAPSAMPLE_UNWIND=fast|step makes it print at the end
+walk_count() {
+	sed -n "s/^mapsample: stack walks: pid [0-9]* fast \([0-9]*\) step \([0-9]*\)\$/\1 \2/p" \
+		"$tmp/$1.err" | awk -v w="$2" '{ s += (w == "fast" ? $1 : $2) } END { print s + 0 }'
+}
+
+test_walks() {
+	# libunwind's fast trace (the default) and its step walk must give
+	# the same stacks, and the fast trace must be the one that ran
+	for w in fast step; do
+		MAPSAMPLE_UNWIND=$w
+		export MAPSAMPLE_UNWIND
+		sample "walk-$w" -F 1000 -- "$programs/hot" 300
+		unset MAPSAMPLE_UNWIND
+		[ "$rc" = 0 ] || { show "$tmp/walk-$w.err"; fail "walk-$w: mapsample exited $rc"; }
+		grep -q '^mapsample: stack walks:' "$tmp/walk-$w.err" || {
+			show "$tmp/walk-$w.err"
+			fail "walk-$w: the sampler printed no 'stack walks' line"
+		}
+		report "walk-$w"
+		n=$(samples "walk-$w")
+		f=$(walk_count "walk-$w" fast)
+		s=$(walk_count "walk-$w" step)
+		[ $((f + s)) = "$n" ] || fail "walk-$w: $f fast + $s step walks, but $n samples"
+		if [ "$w" = fast ]; then
+			# every sample here: the program never unloads code
+			[ "$s" = 0 ] || fail "walk-fast: $s of $n samples fell back to the step walk"
+		else
+			[ "$f" = 0 ] || fail "walk-step: $f samples took the fast trace"
+		fi
+		# the stacks that hold 2% of the samples or more, without counts
+		report "walk-$w" --folded
+		awk -v n="$n" '$NF * 50 >= n { NF--; print }' "$tmp/walk-$w.report" |
+			sort >"$tmp/walk-$w.stacks"
+	done
+	cmp -s "$tmp/walk-fast.stacks" "$tmp/walk-step.stacks" || {
+		show "$tmp/walk-fast.stacks" "$tmp/walk-step.stacks"
+		fail "walks: the fast trace and the step walk gave different stacks"
+	}
+	grep -q ';main;work;burn_hot$' "$tmp/walk-fast.stacks" || {
+		show "$tmp/walk-fast.stacks"
+		fail "walks: no main;work;burn_hot stack"
+	}
 }
 
 test_wall() {
@@ -97,5 +144,6 @@ test_wall() {
 
 need_programs hot sleepburn
 test_hot
+test_walks
 test_wall
 echo "mapsample-basic: all cases passed"
