@@ -175,8 +175,11 @@ maplog_get_varint_lim(const uint8_t **pp, const uint8_t *end,
 			unsigned nb = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
 			if (nb > (size_t)(end - p))
 				return -1;
+			/* stop ^ (stop - 1): the bits up to the stop byte's
+			 * high bit, i.e. the varint's bytes, without a
+			 * shift by a count derived from nb */
 			uint64_t x = w & 0x7f7f7f7f7f7f7f7full &
-				     (~0ull >> (64 - 8 * nb));
+				     (stop ^ (stop - 1));
 			x = (x & 0x007f007f007f007full) |
 			    ((x & 0x7f007f007f007f00ull) >> 1);
 			x = (x & 0x00003fff00003fffull) |
