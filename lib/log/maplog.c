@@ -1006,6 +1006,33 @@ static int payload(maplog *p, struct maplog_ev *ev)
 						 (uint64_t)(r.e - buf) - rec);
 			}
 			continue;
+		} else if (type == MAPLOG_TYPE_METRIC_VALUE) {
+			/* the common non-sample record: no strings, so no
+			 * scratch area; same checks as decode_body() */
+			struct maplog_ev_metric_value *m = &ev->ev_u.mval;
+			uint64_t index = get_u(&r), kind = get_u(&r), v = 0;
+			int rc = 0;
+			if (kind == MAPLOG_VALUE_U64) {
+				v = get_u(&r);
+			} else if (kind == MAPLOG_VALUE_DOUBLE) {
+				if (r.e - r.p < 8)
+					rc = MAPS_EBADRECORD;
+				else
+					v = maplog_ld64(r.p);
+			} else if (kind != MAPLOG_VALUE_NONE) {
+				rc = MAPS_EBADRECORD;
+			}
+			if (r.bad || index > UINT32_MAX)
+				rc = MAPS_EBADRECORD;
+			if (rc) {
+				p->st.st_skipped_bytes +=
+					(uint64_t)(r.e - buf) - rec;
+				return ret_error(p, ev, rc, p->boff + rec,
+						 (uint64_t)(r.e - buf) - rec);
+			}
+			m->mv_index = (uint32_t)index;
+			m->mv_kind = (uint32_t)kind;
+			memcpy(&m->mv_v, &v, 8);
 		} else if (type <= 0 || type >= MAPLOG_TYPE_MAX_) {
 			p->st.st_unknown++;
 			continue;

@@ -3297,6 +3297,25 @@ START_TEST(maplog_bad_records)
 		bad_record_log(&w, MAPLOG_TYPE_METRIC_VALUE, &bd, seal, &off);
 		check_bad_record(&w, off, MAPS_EBADRECORD, "short double");
 		wlog_free(&w);
+		/* a metric index over 32 bits */
+		memset(&bd, 0, sizeof(bd));
+		body_s(&bd, 0);
+		body_u(&bd, 1ull << 33);
+		body_u(&bd, MAPLOG_VALUE_U64);
+		body_u(&bd, 7);
+		bad_record_log(&w, MAPLOG_TYPE_METRIC_VALUE, &bd, seal, &off);
+		check_bad_record(&w, off, MAPS_EBADRECORD, "metric index");
+		wlog_free(&w);
+		/* a u64 value cut off by the record's end */
+		memset(&bd, 0, sizeof(bd));
+		body_s(&bd, 0);
+		body_u(&bd, 1);
+		body_u(&bd, MAPLOG_VALUE_U64);
+		body_u(&bd, 0x80);
+		bd.n--;
+		bad_record_log(&w, MAPLOG_TYPE_METRIC_VALUE, &bd, seal, &off);
+		check_bad_record(&w, off, MAPS_EBADRECORD, "cut-off value");
+		wlog_free(&w);
 		/* a string longer than its record */
 		memset(&bd, 0, sizeof(bd));
 		body_s(&bd, 0);
