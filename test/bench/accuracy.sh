@@ -8,9 +8,15 @@
 # and file offset, which both tools can name.  Target: the same top 5,
 # each share within 2 percentage points.
 #
-#   test/bench/accuracy.sh [BUILD_DIR] [RATE] [WORKLOADS...]
+#   [ROUNDS=N] test/bench/accuracy.sh [BUILD_DIR] [RATE] [WORKLOADS...]
 #
 # Workloads: python (pure-Python loop in /usr/bin/python3), xz (xz -9).
+# Each tool profiles each workload ROUNDS times (default 3), the tools
+# alternating, and the samples of all rounds are pooled: the program's
+# own profile moves from run to run (here the kernel's page-fault time,
+# charged to the instructions that fault, varies by a factor of two
+# between runs of the python workload), and a single run of each tool
+# would count that as a difference between the tools.
 set -eu
 b=$(cd "${1:-.}" && pwd)
 rate=${2:-1000}
@@ -52,16 +58,28 @@ cmdline() {
 	esac
 }
 
+rounds=${ROUNDS:-3}
 for w in $workloads; do
 	cmd=$(cmdline "$w")
-	"$ms" -q -F "$rate" -o "$tmp/$w.maplog" -- $cmd >/dev/null
-	"$mr" --folded "$tmp/$w.maplog" >"$tmp/$w.folded" 2>/dev/null
-	# -g: a sample taken in the kernel is charged to the user code that
-	# entered it, as mapsample's CPU clock (user + system) charges it
-	perf record -q -g -F "$rate" -o "$tmp/$w.perf" -- $cmd >/dev/null 2>&1
-	perf script -i "$tmp/$w.perf" --show-mmap-events -F comm,pid,ip,sym,dso \
-		>"$tmp/$w.script" 2>/dev/null
-	echo "== $w: $(echo "$cmd" | sed "s|$tmp/||g") at $rate Hz"
+	: >"$tmp/$w.folded"
+	: >"$tmp/$w.script"
+	for r in $(seq "$rounds"); do
+		# alternate which tool goes first
+		for t in $( [ $((r % 2)) = 1 ] && echo "ms perf" || echo "perf ms"); do
+			if [ "$t" = ms ]; then
+				"$ms" -q -F "$rate" -o "$tmp/$w.maplog" -- $cmd >/dev/null
+				"$mr" --folded "$tmp/$w.maplog" >>"$tmp/$w.folded" 2>/dev/null
+			else
+				# -g: a sample taken in the kernel is charged to the
+				# user code that entered it, as mapsample's CPU clock
+				# (user + system) charges it
+				perf record -q -g -F "$rate" -o "$tmp/$w.perf" -- $cmd >/dev/null 2>&1
+				perf script -i "$tmp/$w.perf" --show-mmap-events \
+					-F comm,pid,ip,sym,dso >>"$tmp/$w.script" 2>/dev/null
+			fi
+		done
+	done
+	echo "== $w: $(echo "$cmd" | sed "s|$tmp/||g") at $rate Hz, $rounds runs of each tool"
 	"$py" - "$tmp/$w.folded" "$tmp/$w.script" <<'PY'
 import re, sys, collections
 

@@ -4,14 +4,20 @@
 # overhead.sh: what sampling costs real programs.  Each workload runs bare,
 # under mapsample, under gperftools' libprofiler and under perf record -g,
 # in alternating rounds (the order shuffled each round) so that machine
-# noise falls on every configuration alike; medians of wall time.
-# Reports, per workload and configuration: overhead against bare, samples
-# per CPU-second achieved, microseconds per sample and log bytes per sample.
+# noise falls on every configuration alike.  Wall time is taken to the
+# microsecond around each run; each workload lasts about 4 s bare.
+# Reports, per workload and configuration: the median wall time, the
+# overhead against bare as the median over rounds of (run / bare run of
+# the same round) - 1, which cancels the machine's slow drifts, the same
+# paired against gperftools (column vs_gp), samples per CPU-second
+# achieved, microseconds of CPU per sample and log bytes per sample; then
+# the median overhead of each configuration over all workloads and rounds.
 #
 #   [CONFIGS="bare ms250 ..."] test/bench/overhead.sh [BUILD_DIR] [ROUNDS] [WORKLOADS...]
 #
 # Workloads: xz (xz -9), bzip2 (bzip2 -9), python (pure-Python loop),
 # sqlite (inserts and aggregates), xz2 (xz -9 -T2, two threads).
+# SCALE=0.5 halves every workload's size (and time), SCALE=2 doubles it.
 # Configurations:
 #   ms250    mapsample at its default rate, 250 Hz on POSIX CPU timers
 #            (target: <= 1% wall overhead); also the rate gperftools
@@ -25,7 +31,8 @@
 # Needs: xz-utils bzip2 sqlite3 google-perftools linux-perf (apt-get).
 set -eu
 b=$(cd "${1:-.}" && pwd)
-rounds=${2:-5}
+rounds=${2:-11}
+scale=${SCALE:-1}
 shift 2 2>/dev/null || shift $#
 workloads=${*:-xz bzip2 python sqlite xz2}
 ms=$b/cmd/mapsample/mapsample
@@ -35,22 +42,23 @@ gplib=$(ls /usr/lib/x86_64-linux-gnu/libprofiler.so.0 2>/dev/null || true)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# sizes: about 4 s each here at SCALE=1
+sz() { awk -v n="$1" -v s="$scale" 'BEGIN { printf "%d", n * s }'; }
 # inputs: compressible text made deterministically
-"$py" - "$tmp/in.txt" <<'PY'
+"$py" - "$tmp/in.txt" "$(sz 1500000)" <<'PY'
 import random, sys
 random.seed(7)
 words = [''.join(random.choice('abcdefghijklmnopqrstuvwxyz') for _ in range(random.randint(2, 9))) for _ in range(5000)]
 with open(sys.argv[1], 'w') as f:
-    for i in range(600000):
+    for i in range(max(int(sys.argv[2]), 150000)):
         f.write(' '.join(random.choice(words) for _ in range(6)) + '\n')
 PY
-head -c 12000000 "$tmp/in.txt" >"$tmp/in12.txt"
-head -c 4000000 "$tmp/in.txt" >"$tmp/in4.txt"
-head -c 8000000 "$tmp/in.txt" >"$tmp/in8.txt"
-cat >"$tmp/work.py" <<'PY'
+head -c "$(sz 60000000)" "$tmp/in.txt" >"$tmp/in-bzip2.txt"
+head -c "$(sz 6500000)" "$tmp/in.txt" >"$tmp/in-xz.txt"
+head -c "$(sz 14000000)" "$tmp/in.txt" >"$tmp/in-xz2.txt"
+cat >"$tmp/work.py" <<PY
 def fib(n):
     return n if n < 2 else fib(n - 1) + fib(n - 2)
-# about 3 s of CPU time here
 def sieve(n):
     s = [True] * n
     for i in range(2, int(n ** 0.5) + 1):
@@ -58,14 +66,14 @@ def sieve(n):
             s[i * i::i] = [False] * len(range(i * i, n, i))
     return sum(s)
 d = {}
-for i in range(1500000):
+for i in range($(sz 2000000)):
     d[str(i)] = i * 2
-print(fib(29), sieve(8000000), len(d))
+print(sum(fib(27) for _ in range($(sz 8))), sieve($(sz 12000000)), len(d))
 PY
-cat >"$tmp/work.sql" <<'SQL'
+cat >"$tmp/work.sql" <<SQL
 CREATE TABLE t(a INTEGER, b TEXT, c REAL);
 BEGIN;
-WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1500000)
+WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $(sz 3000000))
 INSERT INTO t SELECT x, hex(randomblob(8)), x * 0.5 FROM n;
 COMMIT;
 CREATE INDEX ti ON t(b);
@@ -78,9 +86,9 @@ export PYTHONHASHSEED=0
 
 cmdline() {
 	case $1 in
-	xz) echo "xz -9 -T1 -c $tmp/in4.txt" ;;
-	xz2) echo "xz -9 -T2 --block-size=2MiB -c $tmp/in8.txt" ;;
-	bzip2) echo "bzip2 -9 -c $tmp/in12.txt" ;;
+	xz) echo "xz -9 -T1 -c $tmp/in-xz.txt" ;;
+	xz2) echo "xz -9 -T2 --block-size=2MiB -c $tmp/in-xz2.txt" ;;
+	bzip2) echo "bzip2 -9 -c $tmp/in-bzip2.txt" ;;
 	python) echo "$py $tmp/work.py" ;;
 	sqlite) echo "sqlite3 :memory: -init $tmp/work.sql .quit" ;;
 	esac
@@ -93,16 +101,20 @@ run() {
 	rm -f "$tmp/log" "$tmp/prof" "$tmp/perf.data"
 	local t0 t1 samples=0 bytes=0
 	local tf="$tmp/time"
+	t0=$EPOCHREALTIME
 	case $cfg in
 	bare)
-		/usr/bin/time -f '%e %U %S' -o "$tf" $cmd >/dev/null 2>"$tmp/err" </dev/null ;;
+		/usr/bin/time -f '%e %U %S' -o "$tf" $cmd >/dev/null 2>"$tmp/err" </dev/null
+		t1=$EPOCHREALTIME ;;
 	mn*)
 		# mapsample without metrics: what the metric plugins add
 		/usr/bin/time -f '%e %U %S' -o "$tf" "$ms" -q --metrics none -F "${cfg#mn}" -o "$tmp/log" -- $cmd >/dev/null 2>"$tmp/err" </dev/null
+		t1=$EPOCHREALTIME
 		samples=$("$mr" -n 0 "$tmp/log" 2>/dev/null | sed -n 's/^ *Samples: *\([0-9]*\).*/\1/p')
 		bytes=$(( $(stat -c '%b * %B' "$tmp/log") )) ;;
 	ms*)
 		/usr/bin/time -f '%e %U %S' -o "$tf" "$ms" -q -F "${cfg#ms}" -o "$tmp/log" -- $cmd >/dev/null 2>"$tmp/err" </dev/null
+		t1=$EPOCHREALTIME
 		samples=$("$mr" -n 0 "$tmp/log" 2>/dev/null | sed -n 's/^ *Samples: *\([0-9]*\).*/\1/p')
 		# allocated bytes: chunks are reserved sparsely
 		bytes=$(( $(stat -c '%b * %B' "$tmp/log") )) ;;
@@ -111,6 +123,7 @@ run() {
 		/usr/bin/time -f '%e %U %S' -o "$tf" env CPUPROFILE="$tmp/prof" \
 			CPUPROFILE_FREQUENCY="${cfg#gp}" LD_PRELOAD="$gplib" \
 			$cmd >/dev/null 2>"$tmp/err" </dev/null
+		t1=$EPOCHREALTIME
 		# sum the counts of gperftools' legacy profile (64-bit words)
 		samples=$("$py" -c '
 import struct, sys
@@ -126,11 +139,12 @@ print(n)' "$tmp/prof" 2>/dev/null || echo 0)
 		bytes=$(stat -c %s "$tmp/prof" 2>/dev/null || echo 0) ;;
 	perf*)
 		/usr/bin/time -f '%e %U %S' -o "$tf" perf record -q -g -F "${cfg#perf}" -o "$tmp/perf.data" -- $cmd >/dev/null 2>"$tmp/err" </dev/null
+		t1=$EPOCHREALTIME
 		samples=$(perf script -i "$tmp/perf.data" -F comm 2>/dev/null | grep -c . || true)
 		bytes=$(stat -c %s "$tmp/perf.data") ;;
 	esac
-	read -r wall user sys <"$tf"
-	echo "$wall $(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}') ${samples:-0} $bytes"
+	read -r _ user sys <"$tf"
+	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}') ${samples:-0} $bytes"
 }
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
@@ -140,7 +154,10 @@ configs="bare ms250 ms1000"
 command -v perf >/dev/null && configs="$configs perf1000"
 # CONFIGS="bare ms250 gp1000" measures a subset (bare must be in it)
 configs=${CONFIGS:-$configs}
-echo "rounds=$rounds configs: $configs"
+case " $configs " in *" gp1000 "*) gp=gp1000 ;; *) gp= ;; esac
+echo "rounds=$rounds scale=$scale configs: $configs"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+: >"$tmp/all"
 for w in $workloads; do
 	for r in $(seq "$rounds"); do
 		for c in $(echo $configs | tr ' ' '\n' | shuf); do
@@ -151,15 +168,35 @@ for w in $workloads; do
 	bc=$(cut -d' ' -f2 "$tmp/$w.bare" | median)
 	echo
 	echo "== $w: $(cmdline "$w" | sed "s|$tmp/||g")   bare: wall ${bw}s cpu ${bc}s"
-	printf '  %-9s %8s %9s %10s %11s %9s %11s\n' config wall_s overhead samples "smp/cpu-s" "us/smp" "bytes/smp"
+	printf '  %-9s %8s %9s %8s %8s %10s %11s %9s %9s %11s\n' config wall_s overhead q1 q3 vs_gp samples "smp/cpu-s" "us/smp" "bytes/smp"
 	for c in $configs; do
 		[ "$c" = bare ] && continue
+		# per round: this run's wall time over the bare run's (and gp's)
+		paste -d' ' "$tmp/$w.$c" "$tmp/$w.bare" |
+			awk '{ printf "%.6f\n", ($1 / $5 - 1) * 100 }' >"$tmp/$w.$c.ratio"
+		sed "s/^/$c /" "$tmp/$w.$c.ratio" >>"$tmp/all"
+		ov=$(median <"$tmp/$w.$c.ratio")
+		q1=$(sort -g "$tmp/$w.$c.ratio" | awk '{v[NR]=$1} END {print v[int((NR+3)/4)]}')
+		q3=$(sort -g "$tmp/$w.$c.ratio" | awk '{v[NR]=$1} END {print v[NR+1-int((NR+3)/4)]}')
+		vg=-
+		if [ -n "$gp" ] && [ "$c" != "$gp" ]; then
+			vg=$(paste -d' ' "$tmp/$w.$c" "$tmp/$w.$gp" |
+				awk '{ printf "%.6f\n", ($1 / $5 - 1) * 100 }' | median)
+			vg=$(printf '%+.2f%%' "$vg")
+		fi
 		wl=$(cut -d' ' -f1 "$tmp/$w.$c" | median)
 		cp=$(cut -d' ' -f2 "$tmp/$w.$c" | median)
 		n=$(cut -d' ' -f3 "$tmp/$w.$c" | median)
 		by=$(cut -d' ' -f4 "$tmp/$w.$c" | median)
-		awk -v c="$c" -v wl="$wl" -v bw="$bw" -v cp="$cp" -v bc="$bc" -v n="$n" -v by="$by" 'BEGIN {
-			printf "  %-9s %8.3f %8.2f%% %10d %11.1f %9.2f %11.1f\n", c, wl, (wl/bw-1)*100, n,
+		awk -v c="$c" -v wl="$wl" -v ov="$ov" -v q1="$q1" -v q3="$q3" -v vg="$vg" -v cp="$cp" -v bc="$bc" -v n="$n" -v by="$by" 'BEGIN {
+			printf "  %-9s %8.3f %8.2f%% %7.2f%% %7.2f%% %10s %11d %9.1f %9.2f %11.1f\n", c, wl, ov, q1, q3, vg, n,
 				(bc > 0 ? n/bc : 0), (n > 0 ? (cp-bc)/n*1e6 : 0), (n > 0 ? by/n : 0) }'
 	done
+done
+echo
+echo "== all workloads: median overhead over every (workload, round) pair"
+for c in $configs; do
+	[ "$c" = bare ] && continue
+	printf '  %-9s %8.2f%%   (%d runs)\n' "$c" "$(awk -v c="$c" '$1 == c { print $2 }' "$tmp/all" | median)" \
+		"$(awk -v c="$c" '$1 == c' "$tmp/all" | wc -l)"
 done
