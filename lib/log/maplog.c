@@ -430,6 +430,15 @@ static inline __attribute__((always_inline)) uint64_t get_u(struct in *r)
 	return v;
 }
 
+/* get_u for fields of varying length; see maplog_get_varint_wide */
+static inline __attribute__((always_inline)) uint64_t get_u_wide(struct in *r)
+{
+	uint64_t v = 0;
+	if (maplog_get_varint_wide(&r->p, r->e, r->lim, &v))
+		r->bad = 1;
+	return v;
+}
+
 static inline uint32_t get_u32(struct in *r)
 {
 	uint64_t v = get_u(r);
@@ -492,7 +501,7 @@ static int stack_room(maplog *p)
  * The stack is the new frames followed by base[drop..]. */
 static int add_stack(maplog *p, struct in *r)
 {
-	uint64_t base = get_u(r);
+	uint64_t base = get_u_wide(r);
 	uint64_t drop = get_u(r);
 	uint64_t n = get_u(r);
 	if (r->bad || base > p->s_count || n > MAPLOG_MAX_FRAMES)
@@ -527,7 +536,7 @@ static int add_stack(maplog *p, struct in *r)
 	uint64_t prev = p->leaf;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t z;
-		if (maplog_get_varint_lim(&r->p, r->e, r->lim, &z))
+		if (maplog_get_varint_wide(&r->p, r->e, r->lim, &z))
 			return MAPS_EBADRECORD;
 		prev += (uint64_t)maplog_unzigzag(z);
 		out[i] = prev;
@@ -968,7 +977,7 @@ static int payload(maplog *p, struct maplog_ev *ev)
 		p->ts += (uint64_t)maplog_unzigzag(dz);
 
 		if (type == MAPLOG_TYPE_SAMPLE) {
-			uint64_t sid = get_u(&r);
+			uint64_t sid = get_u_wide(&r);
 			uint64_t weight = get_u(&r);
 			uint64_t tid = p->c_tid;
 			if (r.p < r.e)

@@ -155,6 +155,10 @@ static inline uint8_t *maplog_put_varint(uint8_t *p, uint64_t v)
  * three shift steps.
  */
 static inline __attribute__((always_inline)) int
+maplog_get_varint_wide(const uint8_t **pp, const uint8_t *end,
+		       const uint8_t *lim, uint64_t *out);
+
+static inline __attribute__((always_inline)) int
 maplog_get_varint_lim(const uint8_t **pp, const uint8_t *end,
 		      const uint8_t *lim, uint64_t *out)
 {
@@ -164,6 +168,19 @@ maplog_get_varint_lim(const uint8_t **pp, const uint8_t *end,
 		*pp = p + 1;
 		return 0;
 	}
+	return maplog_get_varint_wide(pp, end, lim, out);
+}
+
+/*
+ * maplog_get_varint_lim without the test for a one-byte value first: for
+ * fields whose length changes from record to record (stack ids, frame
+ * deltas), where that branch would often be mispredicted.
+ */
+static inline __attribute__((always_inline)) int
+maplog_get_varint_wide(const uint8_t **pp, const uint8_t *end,
+		       const uint8_t *lim, uint64_t *out)
+{
+	const uint8_t *p = *pp;
 	if (lim - p >= 8) {
 		uint64_t w;
 		memcpy(&w, p, 8);

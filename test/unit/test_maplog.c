@@ -3546,6 +3546,14 @@ static void check_varint(uint64_t v)
 			(unsigned long long)v, n, tail,
 			(unsigned long long)out, q - at);
 		q = at;
+		out = ~v;
+		REQUIRE(maplog_get_varint_wide(&q, at + n, at + n + tail,
+					       &out) == 0 &&
+				out == v && q == at + n,
+			"%#llx (%u bytes, %u after): wide got %#llx",
+			(unsigned long long)v, n, tail,
+			(unsigned long long)out);
+		q = at;
 		REQUIRE(maplog_get_varint(&q, at + n, &out) == 0 && out == v,
 			"%#llx: maplog_get_varint", (unsigned long long)v);
 		/* the field is one byte short: fails, even with bytes after */
@@ -3554,6 +3562,12 @@ static void check_varint(uint64_t v)
 					      &out) == -1 &&
 				q == at,
 			"%#llx cut to %u bytes (%u after) decoded",
+			(unsigned long long)v, n - 1, tail);
+		q = at;
+		REQUIRE(maplog_get_varint_wide(&q, at + n - 1, at + n + tail,
+					       &out) == -1 &&
+				q == at,
+			"%#llx cut to %u bytes (%u after): wide decoded",
 			(unsigned long long)v, n - 1, tail);
 	}
 	REQUIRE(maplog_unzigzag(maplog_zigzag((int64_t)v)) == (int64_t)v,
@@ -3585,6 +3599,9 @@ START_TEST(maplog_varint)
 	memset(bad, 0x80, sizeof(bad));
 	const uint8_t *q = bad;
 	ck_assert_int_eq(maplog_get_varint_lim(&q, bad + 16, bad + 16, &out),
+			 -1);
+	q = bad;
+	ck_assert_int_eq(maplog_get_varint_wide(&q, bad + 16, bad + 16, &out),
 			 -1);
 	q = bad;
 	ck_assert_int_eq(maplog_get_varint(&q, bad + 11, &out), -1);
