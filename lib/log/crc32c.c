@@ -60,9 +60,18 @@ __attribute__((constructor)) static void crc_init(void)
 	uint32_t k = 0x80000000u;
 	for (uint32_t i = 0; i < CRC_BLOCK; i++)
 		k = crc_table[0][k & 0xff] ^ (k >> 8);
-	for (uint32_t t = 0; t < 4; t++)
-		for (uint32_t i = 0; i < 256; i++)
-			crc_shift_tab[t][i] = gf_mul(i << (8 * t), k);
+	/* the product is linear in the register: multiply the 32 single
+	 * bits, and every other entry is the XOR of two earlier ones */
+	for (uint32_t t = 0; t < 4; t++) {
+		crc_shift_tab[t][0] = 0;
+		for (uint32_t i = 1; i < 256; i++) {
+			uint32_t low = i & -i;
+			crc_shift_tab[t][i] =
+				i == low ? gf_mul(i << (8 * t), k)
+					 : crc_shift_tab[t][low] ^
+						   crc_shift_tab[t][i ^ low];
+		}
+	}
 #if defined(__x86_64__)
 	__builtin_cpu_init();
 	crc_have_hw = __builtin_cpu_supports("sse4.2") ? 1 : 0;
