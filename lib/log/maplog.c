@@ -430,11 +430,12 @@ static inline __attribute__((always_inline)) uint64_t get_u(struct in *r)
 	return v;
 }
 
-/* get_u for fields of varying length; see maplog_get_varint_wide */
-static inline __attribute__((always_inline)) uint64_t get_u_wide(struct in *r)
+/* get_u decoding as how says (MAPLOG_V_*; see maplog_varint_core) */
+static inline __attribute__((always_inline)) uint64_t get_u_how(struct in *r,
+								 const int how)
 {
 	uint64_t v = 0;
-	if (maplog_get_varint_wide(&r->p, r->e, r->lim, &v))
+	if (maplog_varint_core(&r->p, r->e, r->lim, &v, how))
 		r->bad = 1;
 	return v;
 }
@@ -501,7 +502,7 @@ static int stack_room(maplog *p)
  * The stack is the new frames followed by base[drop..]. */
 static int add_stack(maplog *p, struct in *r)
 {
-	uint64_t base = get_u_wide(r);
+	uint64_t base = get_u_how(r, 0);
 	uint64_t drop = get_u(r);
 	uint64_t n = get_u(r);
 	if (r->bad || base > p->s_count || n > MAPLOG_MAX_FRAMES)
@@ -968,7 +969,7 @@ static int payload(maplog *p, struct maplog_ev *ev)
 		}
 		struct in r = {q, q + len, buf + p->bend, 0};
 		p->r_pos = (size_t)(r.e - buf);
-		uint64_t dz = get_u(&r);
+		uint64_t dz = get_u_how(&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT);
 		if (r.bad) {
 			p->st.st_skipped_bytes += (uint64_t)(r.e - buf) - rec;
 			return ret_error(p, ev, MAPS_EBADRECORD, p->boff + rec,
@@ -977,8 +978,11 @@ static int payload(maplog *p, struct maplog_ev *ev)
 		p->ts += (uint64_t)maplog_unzigzag(dz);
 
 		if (type == MAPLOG_TYPE_SAMPLE) {
-			uint64_t sid = get_u_wide(&r);
-			uint64_t weight = get_u(&r);
+			/* one or two bytes, depending on where the stack
+			 * was defined in the chunk */
+			uint64_t sid = get_u_how(&r, MAPLOG_V_SHORT);
+			uint64_t weight =
+				get_u_how(&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT);
 			uint64_t tid = p->c_tid;
 			if (r.p < r.e)
 				tid = get_u(&r);

@@ -146,41 +146,34 @@ static inline uint8_t *maplog_put_varint(uint8_t *p, uint64_t v)
 	return p;
 }
 
+/* How maplog_varint_core() decodes (constants, so that each use gets
+ * only the code it asks for): */
+#define MAPLOG_V_BYTE1 1 /* test for a one-byte value first */
+#define MAPLOG_V_SHORT 2 /* fold values of up to 4 bytes in 32 bits */
+
 /*
  * Reads a varint from [*pp, end), where the bytes up to lim (>= end) may
  * be loaded though they are not part of the value's field.  Returns 0 and
  * advances *pp, or -1 when the varint runs past end or is longer than 10
  * bytes.  With 8 loadable bytes, values of up to 8 bytes are gathered
  * without a loop: the 7-bit groups are masked and folded together in
- * three shift steps.
+ * three shift steps (two on 32 bits with MAPLOG_V_SHORT, for fields that
+ * are steadily at most 4 bytes long: the test is then well predicted and
+ * the masks fit in instructions).  MAPLOG_V_BYTE1 suits fields that are
+ * steadily one byte long (record lengths) or steadily longer; without it
+ * no branch depends on the length, for fields whose length changes from
+ * record to record (stack ids, frame deltas).
  */
 static inline __attribute__((always_inline)) int
-maplog_get_varint_wide(const uint8_t **pp, const uint8_t *end,
-		       const uint8_t *lim, uint64_t *out);
-
-static inline __attribute__((always_inline)) int
-maplog_get_varint_lim(const uint8_t **pp, const uint8_t *end,
-		      const uint8_t *lim, uint64_t *out)
+maplog_varint_core(const uint8_t **pp, const uint8_t *end,
+		   const uint8_t *lim, uint64_t *out, const int how)
 {
 	const uint8_t *p = *pp;
-	if (p < end && *p < 0x80) {
+	if ((how & MAPLOG_V_BYTE1) && p < end && *p < 0x80) {
 		*out = *p;
 		*pp = p + 1;
 		return 0;
 	}
-	return maplog_get_varint_wide(pp, end, lim, out);
-}
-
-/*
- * maplog_get_varint_lim without the test for a one-byte value first: for
- * fields whose length changes from record to record (stack ids, frame
- * deltas), where that branch would often be mispredicted.
- */
-static inline __attribute__((always_inline)) int
-maplog_get_varint_wide(const uint8_t **pp, const uint8_t *end,
-		       const uint8_t *lim, uint64_t *out)
-{
-	const uint8_t *p = *pp;
 	if (lim - p >= 8) {
 		uint64_t w;
 		memcpy(&w, p, 8);
@@ -197,6 +190,14 @@ maplog_get_varint_wide(const uint8_t **pp, const uint8_t *end,
 			 * shift by a count derived from nb */
 			uint64_t x = w & 0x7f7f7f7f7f7f7f7full &
 				     (stop ^ (stop - 1));
+			*pp = p + nb;
+			if ((how & MAPLOG_V_SHORT) && (uint32_t)stop) {
+				uint32_t y = (uint32_t)x;
+				y = (y & 0x007f007fu) | ((y & 0x7f007f00u) >> 1);
+				y = (y & 0x3fffu) | ((y & 0x3fff0000u) >> 2);
+				*out = y;
+				return 0;
+			}
 			x = (x & 0x007f007f007f007full) |
 			    ((x & 0x7f007f007f007f00ull) >> 1);
 			x = (x & 0x00003fff00003fffull) |
@@ -204,7 +205,6 @@ maplog_get_varint_wide(const uint8_t **pp, const uint8_t *end,
 			x = (x & 0x000000000fffffffull) |
 			    ((x & 0x0fffffff00000000ull) >> 4);
 			*out = x;
-			*pp = p + nb;
 			return 0;
 		}
 	}
@@ -221,6 +221,22 @@ maplog_get_varint_wide(const uint8_t **pp, const uint8_t *end,
 		shift += 7;
 	}
 	return -1;
+}
+
+/* The general-purpose reader: maplog_varint_core with MAPLOG_V_BYTE1. */
+static inline __attribute__((always_inline)) int
+maplog_get_varint_lim(const uint8_t **pp, const uint8_t *end,
+		      const uint8_t *lim, uint64_t *out)
+{
+	return maplog_varint_core(pp, end, lim, out, MAPLOG_V_BYTE1);
+}
+
+/* Without the one-byte test: for fields of changing length. */
+static inline __attribute__((always_inline)) int
+maplog_get_varint_wide(const uint8_t **pp, const uint8_t *end,
+		       const uint8_t *lim, uint64_t *out)
+{
+	return maplog_varint_core(pp, end, lim, out, 0);
 }
 
 /* Reads a varint from [*pp, end); see maplog_get_varint_lim. */

@@ -3545,14 +3545,23 @@ static void check_varint(uint64_t v)
 			"%#llx (%u bytes, %u after): got %#llx, %td bytes",
 			(unsigned long long)v, n, tail,
 			(unsigned long long)out, q - at);
-		q = at;
-		out = ~v;
-		REQUIRE(maplog_get_varint_wide(&q, at + n, at + n + tail,
-					       &out) == 0 &&
-				out == v && q == at + n,
-			"%#llx (%u bytes, %u after): wide got %#llx",
-			(unsigned long long)v, n, tail,
-			(unsigned long long)out);
+		for (int how = 0; how < 4; how++) {
+			q = at;
+			out = ~v;
+			REQUIRE(maplog_varint_core(&q, at + n, at + n + tail,
+						   &out, how) == 0 &&
+					out == v && q == at + n,
+				"%#llx (%u bytes, %u after): how %d got %#llx",
+				(unsigned long long)v, n, tail, how,
+				(unsigned long long)out);
+			q = at;
+			REQUIRE(maplog_varint_core(&q, at + n - 1,
+						   at + n + tail, &out,
+						   how) == -1 &&
+					q == at,
+				"%#llx cut to %u bytes (%u after): how %d",
+				(unsigned long long)v, n - 1, tail, how);
+		}
 		q = at;
 		REQUIRE(maplog_get_varint(&q, at + n, &out) == 0 && out == v,
 			"%#llx: maplog_get_varint", (unsigned long long)v);
@@ -3562,12 +3571,6 @@ static void check_varint(uint64_t v)
 					      &out) == -1 &&
 				q == at,
 			"%#llx cut to %u bytes (%u after) decoded",
-			(unsigned long long)v, n - 1, tail);
-		q = at;
-		REQUIRE(maplog_get_varint_wide(&q, at + n - 1, at + n + tail,
-					       &out) == -1 &&
-				q == at,
-			"%#llx cut to %u bytes (%u after): wide decoded",
 			(unsigned long long)v, n - 1, tail);
 	}
 	REQUIRE(maplog_unzigzag(maplog_zigzag((int64_t)v)) == (int64_t)v,
@@ -3600,9 +3603,12 @@ START_TEST(maplog_varint)
 	const uint8_t *q = bad;
 	ck_assert_int_eq(maplog_get_varint_lim(&q, bad + 16, bad + 16, &out),
 			 -1);
-	q = bad;
-	ck_assert_int_eq(maplog_get_varint_wide(&q, bad + 16, bad + 16, &out),
-			 -1);
+	for (int how = 0; how < 4; how++) {
+		q = bad;
+		ck_assert_int_eq(maplog_varint_core(&q, bad + 16, bad + 16,
+						    &out, how),
+				 -1);
+	}
 	q = bad;
 	ck_assert_int_eq(maplog_get_varint(&q, bad + 11, &out), -1);
 	q = bad;
