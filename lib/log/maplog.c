@@ -500,7 +500,7 @@ static int stack_room(maplog *p)
 /* STACK body: base id (0: none), frames dropped from base's leaf end,
  * n new frames (zigzag deltas, the first from the previous STACK's leaf).
  * The stack is the new frames followed by base[drop..]. */
-static int add_stack(maplog *p, struct in *r)
+static __attribute__((noinline)) int add_stack(maplog *p, struct in *r)
 {
 	uint64_t base = get_u_how(r, 0);
 	uint64_t drop = get_u(r);
@@ -947,7 +947,9 @@ static int payload_end(maplog *p, struct maplog_ev *ev, size_t rec)
 	return 1;
 }
 
-/* Returns 0 with a record in ev, 1 to go on, or -1 with an event. */
+/* Returns 0 with a record in ev, 1 to go on, or -1 with an event.  The
+ * common records are decoded by maplog_read()'s own loop first; this
+ * decodes any record (again, for those that loop left: damaged ones). */
 static int payload(maplog *p, struct maplog_ev *ev)
 {
 	const uint8_t *buf = p->buf;
@@ -1019,33 +1021,6 @@ static int payload(maplog *p, struct maplog_ev *ev)
 						 (uint64_t)(r.e - buf) - rec);
 			}
 			continue;
-		} else if (type == MAPLOG_TYPE_METRIC_VALUE) {
-			/* the common non-sample record: no strings, so no
-			 * scratch area; same checks as decode_body() */
-			struct maplog_ev_metric_value *m = &ev->ev_u.mval;
-			uint64_t index = get_u(&r), kind = get_u(&r), v = 0;
-			int rc = 0;
-			if (kind == MAPLOG_VALUE_U64) {
-				v = get_u(&r);
-			} else if (kind == MAPLOG_VALUE_DOUBLE) {
-				if (r.e - r.p < 8)
-					rc = MAPS_EBADRECORD;
-				else
-					v = maplog_ld64(r.p);
-			} else if (kind != MAPLOG_VALUE_NONE) {
-				rc = MAPS_EBADRECORD;
-			}
-			if (r.bad || index > UINT32_MAX)
-				rc = MAPS_EBADRECORD;
-			if (rc) {
-				p->st.st_skipped_bytes +=
-					(uint64_t)(r.e - buf) - rec;
-				return ret_error(p, ev, rc, p->boff + rec,
-						 (uint64_t)(r.e - buf) - rec);
-			}
-			m->mv_index = (uint32_t)index;
-			m->mv_kind = (uint32_t)kind;
-			memcpy(&m->mv_v, &v, 8);
 		} else if (type <= 0 || type >= MAPLOG_TYPE_MAX_) {
 			p->st.st_unknown++;
 			continue;
@@ -1073,10 +1048,11 @@ static int payload(maplog *p, struct maplog_ev *ev)
 	return payload_end(p, ev, p->r_pos);
 }
 
-int maplog_read(maplog *p, struct maplog_ev *ev)
+/* maplog_read() for all but the common records: the phases, damage,
+ * the rare record types. */
+static __attribute__((noinline)) int read_slow(maplog *p,
+					       struct maplog_ev *ev)
 {
-	if (!p || !ev)
-		return -1;
 	for (;;) {
 		int rc;
 		switch (p->phase) {
@@ -1118,4 +1094,118 @@ int maplog_read(maplog *p, struct maplog_ev *ev)
 		if (rc < 0)
 			return -1;
 	}
+}
+
+/* A STACK record met by maplog_read()'s loop that did not decode. */
+static __attribute__((noinline)) int stack_bad(maplog *p,
+					       struct maplog_ev *ev, int rc,
+					       size_t rec)
+{
+	/* keep later ids in step: this id is void */
+	add_void_stack(p);
+	p->st.st_skipped_bytes += p->r_pos - rec;
+	return ret_error(p, ev, rc, p->boff + rec, p->r_pos - rec);
+}
+
+/*
+ * Samples, stacks and metric values, nearly all of a log, are decoded in
+ * this small loop, which needs few registers and no phase dispatch.  A
+ * record it does not take (other types, and any that does not decode)
+ * is left untouched to read_slow(), which decodes it again and reports
+ * damage; the exception is a STACK record that fails in add_stack(),
+ * reported here as payload() does.
+ */
+int maplog_read(maplog *p, struct maplog_ev *ev)
+{
+	if (!p || !ev)
+		return -1;
+	if (p->phase != P_PAYLOAD)
+		return read_slow(p, ev);
+	const uint8_t *const buf = p->buf;
+	const uint8_t *const lim = buf + p->bend;
+	const uint8_t *const end = buf + p->r_end;
+	for (;;) {
+		const uint8_t *rec = buf + p->r_pos;
+		if (rec >= end)
+			break;
+		const uint8_t *q = rec + 1;
+		uint64_t len;
+		if (maplog_get_varint_lim(&q, end, lim, &len) ||
+		    len > (uint64_t)(end - q))
+			break;
+		struct in r = {q, q + len, lim, 0};
+		uint64_t dz = get_u_how(&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT);
+		if (r.bad)
+			break;
+		int type = rec[0];
+		if (type == MAPLOG_TYPE_SAMPLE) {
+			uint64_t sid = get_u_how(&r, MAPLOG_V_SHORT);
+			uint64_t weight =
+				get_u_how(&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT);
+			uint64_t tid = p->c_tid;
+			if (r.p < r.e)
+				tid = get_u(&r);
+			if (r.bad || sid > p->s_count || tid > UINT32_MAX)
+				break;
+			uint32_t npc = 0;
+			const uint64_t *pc = no_frames;
+			if (sid) {
+				npc = p->s_n[sid - 1];
+				if (npc == VOID_STACK)
+					break;
+				pc = p->fr + p->s_off[sid - 1];
+			}
+			p->st.st_samples++;
+			struct maplog_ev_sample *s = &ev->ev_u.sample;
+			s->sa_tid = (uint32_t)tid;
+			s->sa_npc = npc;
+			s->sa_weight = weight;
+			s->sa_pc = pc;
+			s->sa_stack = (uint32_t)sid;
+		} else if (type == MAPLOG_TYPE_METRIC_VALUE) {
+			/* no strings: no scratch area, unlike decode_body() */
+			uint64_t index = get_u(&r), kind = get_u(&r), v = 0;
+			if (kind == MAPLOG_VALUE_U64) {
+				v = get_u(&r);
+			} else if (kind == MAPLOG_VALUE_DOUBLE) {
+				if (r.e - r.p < 8)
+					break;
+				v = maplog_ld64(r.p);
+			} else if (kind != MAPLOG_VALUE_NONE) {
+				break;
+			}
+			if (r.bad || index > UINT32_MAX)
+				break;
+			struct maplog_ev_metric_value *m = &ev->ev_u.mval;
+			m->mv_index = (uint32_t)index;
+			m->mv_kind = (uint32_t)kind;
+			memcpy(&m->mv_v, &v, 8);
+		} else if (type == MAPLOG_TYPE_STACK) {
+			p->r_pos = (size_t)(r.e - buf);
+			p->ts += (uint64_t)maplog_unzigzag(dz);
+			int rc = add_stack(p, &r);
+			if (rc)
+				return stack_bad(p, ev, rc, (size_t)(rec - buf));
+			continue;
+		} else {
+			break;
+		}
+		size_t at = (size_t)(rec - buf);
+		uint64_t ts = p->ts + (uint64_t)maplog_unzigzag(dz);
+		uint64_t count = ++p->st.st_records;
+		p->r_pos = (size_t)(r.e - buf);
+		p->ts = ts;
+		ev->ev_state = MAPLOG_OK;
+		ev->ev_type = (enum maplog_type)type;
+		ev->ev_error = 0;
+		ev->ev_offset = p->boff + at;
+		ev->ev_count = count;
+		ev->ev_ts = ts;
+		ev->ev_pid = p->c_pid;
+		ev->ev_tid = p->c_tid;
+		ev->ev_image = p->c_image;
+		ev->ev_chunk_seq = p->c_seq;
+		return 0;
+	}
+	return read_slow(p, ev);
 }
