@@ -535,13 +535,18 @@ static __attribute__((noinline)) int add_stack(maplog *p, struct in *r)
 	}
 	uint64_t *out = p->fr + p->fr_used;
 	uint64_t prev = p->leaf;
+	/* the cursor in a local: through r it went to memory and back on
+	 * every frame (out[] may alias it, as far as the compiler knows) */
+	const uint8_t *q = r->p;
+	const uint8_t *const e = r->e, *const lim = r->lim;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t z;
-		if (maplog_get_varint_wide(&r->p, r->e, r->lim, &z))
+		if (maplog_get_varint_wide(&q, e, lim, &z))
 			return MAPS_EBADRECORD;
 		prev += (uint64_t)maplog_unzigzag(z);
 		out[i] = prev;
 	}
+	r->p = q;
 	if (n)
 		p->leaf = out[0];
 	if (keep)
