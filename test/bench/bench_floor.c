@@ -9,8 +9,11 @@
  *   signal   a per-thread CLOCK_MONOTONIC timer at RATE Hz with an empty
  *            SA_SIGINFO handler: interrupt and signal delivery
  *   unwind   the same, the handler walking the stack with libunwind from
- *            the signal context (unw_init_local2 + unw_step): the floor a
- *            libunwind-based sampler cannot go below
+ *            the signal context (unw_init_local2 + unw_step): the floor of
+ *            a sampler that walks step by step
+ *   trace    the same with libunwind's fast trace (unw_backtrace from the
+ *            handler, its cached frame shapes), the walk mapsample uses:
+ *            the floor a libunwind-based sampler cannot go below
  *
  * Per-sample cost = (time(mode) - time(bare)) / signals.  Run the bare
  * mode under `mapsample --wall -F RATE` for the sampler's own cost.
@@ -57,6 +60,17 @@ static void on_signal_unwind(int sig, siginfo_t *si, void *uc)
 	signals++;
 }
 
+static void on_signal_trace(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	(void)uc;
+	void *pc[256 + 32];
+	int n = unw_backtrace(pc, 256 + 32);
+	frames += n > 0 ? (unsigned long)n : 0;
+	signals++;
+}
+
 __attribute__((noinline)) static double work(long iters, int depth)
 {
 	if (depth > 0)
@@ -84,7 +98,7 @@ static double cpu_now(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: bench_floor bare|signal|unwind "
+		fprintf(stderr, "usage: bench_floor bare|signal|unwind|trace "
 				"[ITERATIONS] [RATE]\n");
 		return 2;
 	}
@@ -96,14 +110,17 @@ int main(int argc, char **argv)
 	if (timer) {
 		struct sigaction sa;
 		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = strcmp(mode, "unwind") == 0 ? on_signal_unwind
-							      : on_signal;
+		sa.sa_sigaction = strcmp(mode, "unwind") == 0  ? on_signal_unwind
+				  : strcmp(mode, "trace") == 0 ? on_signal_trace
+								 : on_signal;
 		sa.sa_flags = SA_SIGINFO | SA_RESTART;
 		sigaction(SIGRTMIN + 5, &sa, NULL);
-		if (strcmp(mode, "unwind") == 0) {
+		if (strcmp(mode, "unwind") == 0 || strcmp(mode, "trace") == 0) {
 			/* warm libunwind's caches outside signal context */
 			unw_set_caching_policy(unw_local_addr_space,
 					       UNW_CACHE_PER_THREAD);
+			void *pc[4];
+			unw_backtrace(pc, 4);
 		}
 		struct sigevent sev;
 		memset(&sev, 0, sizeof(sev));

@@ -66,9 +66,9 @@ def sieve(n):
             s[i * i::i] = [False] * len(range(i * i, n, i))
     return sum(s)
 d = {}
-for i in range($(sz 2000000)):
+for i in range($(sz 3500000)):
     d[str(i)] = i * 2
-print(sum(fib(27) for _ in range($(sz 8))), sieve($(sz 12000000)), len(d))
+print(sum(fib(27) for _ in range($(sz 20))), sieve($(sz 25000000)), len(d))
 PY
 cat >"$tmp/work.sql" <<SQL
 CREATE TABLE t(a INTEGER, b TEXT, c REAL);
