@@ -290,7 +290,6 @@ void maps_record_all(void)
 	nknown = 0;
 	map_seq = 0;
 	scan(1);
-	maps_snapshot();
 }
 
 void maps_rescan(void)

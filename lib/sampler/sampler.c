@@ -414,6 +414,11 @@ __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 	/* decide the timer kind before the initialize record names it */
 	S.tk = TK_NONE;
 	S.enabled = 1;
+	/* The handler's dl_iterate_phdr answers from the snapshot, so it
+	 * must exist before the first signal: a lookup that finds nothing
+	 * is cached by libunwind's fast trace as an untraceable frame, and
+	 * every later walk on that thread then takes the slow step walk. */
+	maps_snapshot();
 	install_handlers();
 	sample_warm_up();
 	io_find_unwind_pipe(fifos);

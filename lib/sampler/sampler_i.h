@@ -177,8 +177,13 @@ MAPS_HIDDEN void sample_fast_walk_off(void);
 MAPS_HIDDEN void sample_walk_report(int sigctx);
 
 /* ---- maps.c: loaded objects ---- */
+/* Writes a MAP_IN record for every loaded object (process start, fork
+ * child).  Caller holds no lock. */
 MAPS_HIDDEN void maps_record_all(void);
+/* After dlopen/dlclose: MAP_IN/MAP_OUT for what changed, new snapshot. */
 MAPS_HIDDEN void maps_rescan(void);
+/* Rebuilds the copy of the loaded objects that dl_iterate_phdr answers
+ * from in signal context (not async-signal-safe: malloc, loader lock). */
 MAPS_HIDDEN void maps_snapshot(void);
 MAPS_HIDDEN extern __thread int in_handler
 	__attribute__((tls_model("initial-exec")));

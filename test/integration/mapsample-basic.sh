@@ -8,7 +8,10 @@
 # and the collapsed stacks must nest main;work;burn_hot.  In wall-clock
 # mode, test/programs/sleepburn's one-second sleep must be sampled (about
 # 200 samples at 200 Hz in sleep_part), while CPU mode sees only its burn.
-# The two stack walks (MAPSAMPLE_UNWIND=fast|step) give hot the same stacks.
+# The two stack walks (MAPSAMPLE_UNWIND=fast|step) give hot the same stacks,
+# and the fast trace stays fast from the first sample at 10 kHz: libunwind's
+# step walk, counted by test/programs/libstepcount, runs about once a frame
+# in step mode and only while the caches warm up in fast mode.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -100,6 +103,42 @@ test_walks() {
 	}
 }
 
+# stepcount NAME: the steps libstepcount counted, summed over the
+# processes that printed a count on $tmp/NAME.err (the launcher is one:
+# it has the shim preloaded too, and takes no step)
+stepcount() {
+	sed -n 's/^stepcount: \([0-9]*\)$/\1/p' "$tmp/$1.err" |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
+test_fast_steps() {
+	# A lookup that finds no object when the first signals come (the
+	# handler answers dl_iterate_phdr from a snapshot) is cached by the
+	# fast trace as an untraceable frame; every later sample then paid
+	# for a full step walk, silently, inside unw_backtrace.
+	shim=$top_builddir/test/programs/.libs/libstepcount.so
+	[ -f "$shim" ] || fail "$shim missing: run 'make check' first"
+	for w in step fast; do
+		MAPSAMPLE_UNWIND=$w LD_PRELOAD=$shim
+		export MAPSAMPLE_UNWIND LD_PRELOAD
+		sample "steps-$w" --wall -F 10000 -- "$programs/hot" 300
+		unset MAPSAMPLE_UNWIND LD_PRELOAD
+		[ "$rc" = 0 ] || { show "$tmp/steps-$w.err"; fail "steps-$w: mapsample exited $rc"; }
+		report "steps-$w"
+		eval "n_$w=\$(samples steps-$w)"
+		eval "s_$w=\$(stepcount steps-$w)"
+	done
+	[ -n "$s_step" ] && [ "$s_step" -ge "$n_step" ] || {
+		echo "SKIP: libstepcount saw ${s_step:-no} steps for $n_step samples of the step walk: this libunwind's step is not interposable" >&2
+		return 0
+	}
+	[ "$n_fast" -ge 1000 ] || fail "steps-fast: only $n_fast samples at 10 kHz"
+	[ $((s_fast * 2)) -lt "$n_fast" ] || {
+		show "$tmp/steps-fast.err"
+		fail "steps-fast: $s_fast libunwind steps for $n_fast samples: the fast trace fell back to the step walk"
+	}
+}
+
 test_wall() {
 	# wall-clock time: one second of sleep at 200 Hz is about 200 samples
 	sample wall --wall -F 200 -- "$programs/sleepburn" 1000 200
@@ -145,5 +184,6 @@ test_wall() {
 need_programs hot sleepburn
 test_hot
 test_walks
+test_fast_steps
 test_wall
 echo "mapsample-basic: all cases passed"

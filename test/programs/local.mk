@@ -62,6 +62,14 @@ test_programs_libdlwork_la_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_libdlwork_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
 
+# libstepcount: preloaded after the sampler, counts libunwind's step walk
+# (mapsample-basic.sh: the fast trace must not fall back to it)
+check_LTLIBRARIES += test/programs/libstepcount.la
+test_programs_libstepcount_la_SOURCES = test/programs/stepcount.c
+test_programs_libstepcount_la_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_libstepcount_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+
 # iowrite: known byte counts through write/pwrite/writev/stdio and back;
 # threadsrun: N threads burning CPU and calling malloc for S seconds.
 check_PROGRAMS += test/programs/iowrite test/programs/threadsrun
