@@ -18,7 +18,14 @@
  * Per-sample cost = (time(mode) - time(bare)) / signals.  Run the bare
  * mode under `mapsample --wall -F RATE` for the sampler's own cost.
  *
- *   bench_floor MODE [ITERATIONS] [RATE]
+ * CLOCK is "wall" (default: a CLOCK_MONOTONIC timer, a timer interrupt
+ * of its own per signal) or "cpu" (the thread's CPU-time clock, as
+ * mapsample's default: on a tick-based kernel the signal rides the
+ * scheduler tick, so the interrupt is paid whether or not anyone
+ * samples, and RATE is capped at the tick rate); with "cpu", compare
+ * with mapsample's default mode (`mapsample -F RATE`).
+ *
+ *   bench_floor MODE [ITERATIONS] [RATE] [CLOCK]
  */
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
@@ -99,12 +106,13 @@ int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		fprintf(stderr, "usage: bench_floor bare|signal|unwind|trace "
-				"[ITERATIONS] [RATE]\n");
+				"[ITERATIONS] [RATE] [wall|cpu]\n");
 		return 2;
 	}
 	const char *mode = argv[1];
 	long iters = argc > 2 ? atol(argv[2]) : 400000000L;
 	long rate = argc > 3 ? atol(argv[3]) : 10000;
+	int cpu_clock = argc > 4 && strcmp(argv[4], "cpu") == 0;
 	int timer = strcmp(mode, "bare") != 0;
 	timer_t t;
 	if (timer) {
@@ -127,7 +135,9 @@ int main(int argc, char **argv)
 		sev.sigev_notify = SIGEV_THREAD_ID;
 		sev.sigev_signo = SIGRTMIN + 5;
 		sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
-		if (timer_create(CLOCK_MONOTONIC, &sev, &t)) {
+		if (timer_create(cpu_clock ? CLOCK_THREAD_CPUTIME_ID
+					   : CLOCK_MONOTONIC,
+				 &sev, &t)) {
 			perror("timer_create");
 			return 1;
 		}
