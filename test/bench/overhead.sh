@@ -8,10 +8,15 @@
 # microsecond around each run; each workload lasts about 4 s bare.
 # Reports, per workload and configuration: the median wall time, the
 # overhead against bare as the median over rounds of (run / bare run of
-# the same round) - 1, which cancels the machine's slow drifts, the same
-# paired against gperftools (column vs_gp), samples per CPU-second
+# the same round) - 1, which cancels the machine's slow drifts, with a
+# 95% confidence interval for that median, the same paired against
+# gperftools (column vs_gp, with its interval), samples per CPU-second
 # achieved, microseconds of CPU per sample and log bytes per sample; then
 # the median overhead of each configuration over all workloads and rounds.
+# The intervals are distribution-free (order statistics: the ranks a
+# binomial(n, 1/2) puts 95% between; 6 rounds at least); where an
+# interval holds the target's bound, or 0 for vs_gp, the runs cannot
+# decide it, and the verdict lines say so.
 #
 #   [CONFIGS="bare ms250 ..."] test/bench/overhead.sh [BUILD_DIR] [ROUNDS] [WORKLOADS...]
 #
@@ -148,6 +153,18 @@ print(n)' "$tmp/prof" 2>/dev/null || echo 0)
 }
 
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+# ci95: "LO HI", a 95% confidence interval for the median of the numbers
+# on standard input: ranks k and n+1-k of the sorted values, k the
+# largest with P(X < k) <= 2.5% for X binomial(n, 1/2); "- -" below 6
+ci95() {
+	sort -g | awk '{v[NR]=$1} END {
+		n = NR; k = 0; p = 2 ^ -n; cum = 0
+		while (k < n / 2 && cum + p <= 0.025) {
+			cum += p; k++; p = p * (n - k + 1) / k
+		}
+		if (k < 1) { print "- -"; exit }
+		printf "%.2f %.2f\n", v[k], v[n + 1 - k] }'
+}
 
 configs="bare ms250 ms1000"
 [ -n "$gplib" ] && configs="$configs gp1000"
@@ -158,6 +175,7 @@ case " $configs " in *" gp1000 "*) gp=gp1000 ;; *) gp= ;; esac
 echo "rounds=$rounds scale=$scale configs: $configs"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$tmp/all"
+: >"$tmp/allgp"
 for w in $workloads; do
 	for r in $(seq "$rounds"); do
 		for c in $(echo $configs | tr ' ' '\n' | shuf); do
@@ -168,7 +186,7 @@ for w in $workloads; do
 	bc=$(cut -d' ' -f2 "$tmp/$w.bare" | median)
 	echo
 	echo "== $w: $(cmdline "$w" | sed "s|$tmp/||g")   bare: wall ${bw}s cpu ${bc}s"
-	printf '  %-9s %8s %9s %8s %8s %10s %11s %9s %9s %11s\n' config wall_s overhead q1 q3 vs_gp samples "smp/cpu-s" "us/smp" "bytes/smp"
+	printf '  %-9s %8s %9s %17s %10s %17s %8s %9s %8s %9s\n' config wall_s overhead "ci95" vs_gp "ci95" samples "smp/cpu-s" "us/smp" "bytes/smp"
 	for c in $configs; do
 		[ "$c" = bare ] && continue
 		# per round: this run's wall time over the bare run's (and gp's)
@@ -176,27 +194,54 @@ for w in $workloads; do
 			awk '{ printf "%.6f\n", ($1 / $5 - 1) * 100 }' >"$tmp/$w.$c.ratio"
 		sed "s/^/$c /" "$tmp/$w.$c.ratio" >>"$tmp/all"
 		ov=$(median <"$tmp/$w.$c.ratio")
-		q1=$(sort -g "$tmp/$w.$c.ratio" | awk '{v[NR]=$1} END {print v[int((NR+3)/4)]}')
-		q3=$(sort -g "$tmp/$w.$c.ratio" | awk '{v[NR]=$1} END {print v[NR+1-int((NR+3)/4)]}')
-		vg=-
+		ci=$(ci95 <"$tmp/$w.$c.ratio")
+		vg=- vci="- -"
 		if [ -n "$gp" ] && [ "$c" != "$gp" ]; then
-			vg=$(paste -d' ' "$tmp/$w.$c" "$tmp/$w.$gp" |
-				awk '{ printf "%.6f\n", ($1 / $5 - 1) * 100 }' | median)
-			vg=$(printf '%+.2f%%' "$vg")
+			paste -d' ' "$tmp/$w.$c" "$tmp/$w.$gp" |
+				awk '{ printf "%.6f\n", ($1 / $5 - 1) * 100 }' >"$tmp/$w.$c.vsgp"
+			sed "s/^/$c $w /" "$tmp/$w.$c.vsgp" >>"$tmp/allgp"
+			vg=$(printf '%+.2f%%' "$(median <"$tmp/$w.$c.vsgp")")
+			vci=$(ci95 <"$tmp/$w.$c.vsgp")
 		fi
 		wl=$(cut -d' ' -f1 "$tmp/$w.$c" | median)
 		cp=$(cut -d' ' -f2 "$tmp/$w.$c" | median)
 		n=$(cut -d' ' -f3 "$tmp/$w.$c" | median)
 		by=$(cut -d' ' -f4 "$tmp/$w.$c" | median)
-		awk -v c="$c" -v wl="$wl" -v ov="$ov" -v q1="$q1" -v q3="$q3" -v vg="$vg" -v cp="$cp" -v bc="$bc" -v n="$n" -v by="$by" 'BEGIN {
-			printf "  %-9s %8.3f %8.2f%% %7.2f%% %7.2f%% %10s %11d %9.1f %9.2f %11.1f\n", c, wl, ov, q1, q3, vg, n,
+		awk -v c="$c" -v wl="$wl" -v ov="$ov" -v ci="$ci" -v vg="$vg" -v vci="$vci" -v cp="$cp" -v bc="$bc" -v n="$n" -v by="$by" '
+			function iv(s,  a) { split(s, a, " "); return a[1] == "-" ? "-" : sprintf("[%+.2f, %+.2f]", a[1], a[2]) }
+			BEGIN {
+			printf "  %-9s %8.3f %8.2f%% %17s %10s %17s %8d %9.1f %8.2f %9.1f\n", c, wl, ov, iv(ci), vg, iv(vci), n,
 				(bc > 0 ? n/bc : 0), (n > 0 ? (cp-bc)/n*1e6 : 0), (n > 0 ? by/n : 0) }'
 	done
 done
 echo
-echo "== all workloads: median overhead over every (workload, round) pair"
+echo "== all workloads: median overhead over every (workload, round) pair, 95% interval"
 for c in $configs; do
 	[ "$c" = bare ] && continue
-	printf '  %-9s %8.2f%%   (%d runs)\n' "$c" "$(awk -v c="$c" '$1 == c { print $2 }' "$tmp/all" | median)" \
+	med=$(awk -v c="$c" '$1 == c { print $2 }' "$tmp/all" | median)
+	ci=$(awk -v c="$c" '$1 == c { print $2 }' "$tmp/all" | ci95)
+	printf '  %-9s %8.2f%%  [%s]  (%d runs)\n' "$c" "$med" "$(echo "$ci" | sed 's/ /, /')" \
 		"$(awk -v c="$c" '$1 == c' "$tmp/all" | wc -l)"
 done
+# verdicts: the default rate's target, and mapsample against gperftools
+case " $configs " in
+*" ms250 "*)
+	ci=$(awk '$1 == "ms250" { print $2 }' "$tmp/all" | ci95)
+	echo "$ci" | awk '{
+		if ($1 == "-") v = "undetermined (too few rounds)"
+		else if ($2 <= 1) v = "met (interval at or below 1%)"
+		else if ($1 > 1) v = "not met (interval above 1%)"
+		else v = "undetermined (the interval holds 1%)"
+		print "  ms250 <= 1% median overhead: " v }'
+	if [ -n "$gp" ]; then
+		for w in $workloads; do
+			awk -v w="$w" '$1 == "ms250" && $2 == w { print $3 }' "$tmp/allgp" | ci95 |
+				awk -v w="$w" '{
+					if ($1 == "-") v = "undetermined (too few rounds)"
+					else if ($2 < 0) v = "lower"
+					else if ($1 > 0) v = "higher"
+					else v = "indistinguishable (the interval holds 0)"
+					print "  ms250 against gperftools on " w ": " v }'
+		done
+	fi ;;
+esac
