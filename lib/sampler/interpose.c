@@ -498,7 +498,9 @@ MAPS_EXPORT int __libc_start_main(main_fn main, int argc, char **argv,
 MAPS_EXPORT void *dlopen(const char *file, int mode)
 {
 	RESOLVE(dlopen);
-	void *h = real_dlopen(file, mode);
+	/* searched as the caller's dlopen would search (dlsearch.c) */
+	void *h = dlsearch_open(__builtin_return_address(0), file, mode,
+				real_dlopen);
 	if (h && S.enabled && !S.stopping)
 		maps_rescan();
 	return h;

@@ -7,7 +7,8 @@
 pkglib_LTLIBRARIES += lib/sampler/libmapsampler.la
 lib_sampler_libmapsampler_la_SOURCES = lib/sampler/sampler.c \
 	lib/sampler/sample.c lib/sampler/stream.c lib/sampler/timer.c \
-	lib/sampler/maps.c lib/sampler/interpose.c lib/sampler/sampler_i.h \
+	lib/sampler/maps.c lib/sampler/interpose.c lib/sampler/dlsearch.c \
+	lib/sampler/sampler_i.h \
 	lib/sampler/metrics.c lib/sampler/io.c \
 	lib/log/mapwrite.c lib/log/crc32c.c
 lib_sampler_libmapsampler_la_CFLAGS = $(WARN_CFLAGS) -fvisibility=hidden \

@@ -176,6 +176,12 @@ MAPS_HIDDEN void sample_fast_walk_off(void);
  * (not from a signal handler: sigctx). */
 MAPS_HIDDEN void sample_walk_report(int sigctx);
 
+/* ---- dlsearch.c ---- */
+/* open_fn(file, mode) as if called from caller's object: $ORIGIN and the
+ * library search path are the caller's.  Not async-signal-safe. */
+MAPS_HIDDEN void *dlsearch_open(const void *caller, const char *file,
+				int mode, void *(*open_fn)(const char *, int));
+
 /* ---- maps.c: loaded objects ---- */
 /* Writes a MAP_IN record for every loaded object (process start, fork
  * child).  Caller holds no lock. */

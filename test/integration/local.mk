@@ -23,8 +23,10 @@ TESTS += test/integration/mapsample-basic.sh \
 	test/integration/mapsample-signals.sh \
 	test/integration/mapsample-launcher.sh \
 	test/integration/mapsample-exports.sh \
-	test/integration/mapsample-rate.sh
+	test/integration/mapsample-rate.sh \
+	test/integration/mapsample-dlopen.sh
 EXTRA_DIST += test/integration/mapsample-lib.sh \
+	test/integration/mapsample-dlopen.sh \
 	test/integration/mapsample-basic.sh \
 	test/integration/mapsample-threads.sh \
 	test/integration/mapsample-processes.sh \

@@ -62,6 +62,22 @@ test_programs_libdlwork_la_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_libdlwork_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
 
+# rpathopen: dlopen by bare name and by $ORIGIN from a program and from a
+# library (libdlopener) that have a DT_RUNPATH of their own, and in a
+# dlmopen namespace: what it loads must not change under the sampler.
+check_PROGRAMS += test/programs/rpathopen
+test_programs_rpathopen_SOURCES = test/programs/rpathopen.c
+test_programs_rpathopen_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_rpathopen_LDFLAGS = -Wl,--enable-new-dtags \
+	-Wl,-rpath,'$$ORIGIN/.libs'
+test_programs_rpathopen_LDADD = -ldl
+check_LTLIBRARIES += test/programs/libdlopener.la
+test_programs_libdlopener_la_SOURCES = test/programs/dlopener.c
+test_programs_libdlopener_la_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_libdlopener_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN'
+test_programs_libdlopener_la_LIBADD = -ldl
+
 # libstepcount: preloaded after the sampler, counts libunwind's step walk
 # (mapsample-basic.sh: the fast trace must not fall back to it)
 check_LTLIBRARIES += test/programs/libstepcount.la
