@@ -12,7 +12,8 @@
  *                       streams closed with the exit status
  *   dlopen, dlclose     map-in / map-out records, handler snapshot rebuilt
  *   sigaction, signal   our sampling signal stays ours; the program sees
- *                       the handler it set
+ *                       the handler it set; so do fatal signals whose
+ *                       default action we hold (fatal_sigaction())
  *   sigprocmask, pthread_sigmask
  *                       our sampling signal is never blocked
  *   msync, mincore      libunwind's address checks in the handler are
@@ -569,6 +570,8 @@ MAPS_EXPORT int sigaction(int sig, const struct sigaction *act,
 			app_action = *act;
 		return 0;
 	}
+	if (fatal_sigaction(sig, act, old))
+		return 0;
 	return real_sigaction(sig, act, old);
 }
 

@@ -42,6 +42,38 @@ static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE,
 				    SIGABRT, SIGTRAP, SIGSYS, SIGTERM,
 				    SIGINT,  SIGHUP,  SIGQUIT};
 
+/*
+ * Fatal signals whose disposition the sampler holds: the program left
+ * them at SIG_DFL, and our fatal_handler() records the exit, then dies
+ * by the default action.  The program must not see our handler
+ * (runtimes decide things on it: Rust's std installs its stack-overflow
+ * handler only over SIG_DFL), so sigaction() answers with fatal_view,
+ * what the program set or would see without us.  Setting SIG_DFL keeps
+ * our handler (the death is the same); setting anything else installs
+ * it for real, and the signal is the program's from then on.
+ */
+static int fatal_held[NSIG];
+static struct sigaction fatal_view[NSIG];
+
+int fatal_sigaction(int sig, const struct sigaction *act,
+		    struct sigaction *old)
+{
+	if (sig <= 0 || sig >= NSIG ||
+	    !__atomic_load_n(&fatal_held[sig], __ATOMIC_ACQUIRE))
+		return 0;
+	if (old)
+		*old = fatal_view[sig];
+	if (act) {
+		if (act->sa_handler == SIG_DFL) {
+			fatal_view[sig] = *act;
+		} else {
+			__atomic_store_n(&fatal_held[sig], 0, __ATOMIC_RELEASE);
+			real_sigaction(sig, act, NULL);
+		}
+	}
+	return 1;
+}
+
 static uint64_t env_u64(const char *name, uint64_t def, uint64_t lo,
 			uint64_t hi)
 {
@@ -308,6 +340,7 @@ static void fatal_handler(int sig, siginfo_t *si, void *uc)
 	if (!__atomic_exchange_n(&finished, 1, __ATOMIC_ACQ_REL) && S.enabled)
 		close_all(MAPLOG_EXIT_SIGNALED, sig, 1, NULL);
 	/* die the way the program would have without us */
+	__atomic_store_n(&fatal_held[sig], 0, __ATOMIC_RELEASE);
 	struct sigaction dfl;
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
@@ -339,7 +372,10 @@ static void install_handlers(void)
 		fa.sa_sigaction = fatal_handler;
 		fa.sa_flags = SA_SIGINFO | SA_RESTART | SA_RESETHAND;
 		sigfillset(&fa.sa_mask);
-		real_sigaction(fatal_signals[i], &fa, NULL);
+		fatal_view[fatal_signals[i]] = old;
+		if (real_sigaction(fatal_signals[i], &fa, NULL) == 0)
+			__atomic_store_n(&fatal_held[fatal_signals[i]], 1,
+					 __ATOMIC_RELEASE);
 	}
 	sigset_t one;
 	sigemptyset(&one);

@@ -204,6 +204,11 @@ MAPS_HIDDEN void process_after_fork_child(void);
 MAPS_HIDDEN void process_before_exec(const char *path);
 MAPS_HIDDEN void process_exec_failed(void);
 MAPS_HIDDEN uint32_t sys_gettid(void);
+/* sigaction() for a fatal signal the sampler holds for the program:
+ * answers and sets the program's view (see sampler.c); returns 1 if sig
+ * is held (done), 0 if the caller must go on to the real sigaction. */
+MAPS_HIDDEN int fatal_sigaction(int sig, const struct sigaction *act,
+				struct sigaction *old);
 
 /* ---- metrics.c: metric plugins (see its header comment) ---- */
 MAPS_HIDDEN void metrics_load(void);

@@ -8,7 +8,11 @@
 # taken before the kill are read from chunks that were never sealed.  A
 # program that profiles itself with its own SIGPROF handler and
 # setitimer(ITIMER_PROF) (test/programs/sigprof) still gets its signals,
-# and is still sampled.
+# and is still sampled.  A program that reads its signal dispositions
+# (test/programs/sigview) sees what it sees without mapsample (the
+# sampler's own handlers for fatal signals are hidden), its own handlers
+# and SIG_IGN take effect, and a SIGABRT it left at, or set back to,
+# SIG_DFL is still recorded as its exit.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -89,8 +93,30 @@ test_sigprof() {
 	}
 }
 
-need_programs segv spinforever sigprof
+test_sigview() {
+	set +e
+	"$programs/sigview" abort </dev/null >"$tmp/view.bare" 2>/dev/null
+	brc=$?
+	set -e
+	sample view -- "$programs/sigview" abort
+	[ "$rc" = "$brc" ] && [ "$rc" = 134 ] || {
+		show "$tmp/view.err"
+		fail "sigview: mapsample exited $rc, the program alone $brc (expected 134)"
+	}
+	cmp -s "$tmp/view.bare" "$tmp/view.out" || {
+		show "$tmp/view.bare" "$tmp/view.out"
+		fail "sigview: the program saw other signal dispositions under mapsample"
+	}
+	report view
+	grep -q 'signal 6' "$tmp/view.report" || {
+		show "$tmp/view.report"
+		fail "sigview: the SIGABRT exit is not in the report"
+	}
+}
+
+need_programs segv spinforever sigprof sigview
 test_segv
 test_sigkill
 test_sigprof
+test_sigview
 echo "mapsample-signals: all cases passed"

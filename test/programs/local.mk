@@ -52,6 +52,11 @@ test_programs_sleepburn_SOURCES = test/programs/sleepburn.c
 test_programs_sleepburn_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_sleepburn_LDFLAGS =
 
+check_PROGRAMS += test/programs/sigview
+test_programs_sigview_SOURCES = test/programs/sigview.c
+test_programs_sigview_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_sigview_LDFLAGS =
+
 test_programs_cpuburn_SOURCES = test/programs/cpuburn.c
 test_programs_cpuburn_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_cpuburn_LDFLAGS =
