@@ -485,6 +485,14 @@ int main(int argc, char **argv)
 		unlink(logname);
 		return exec_errno == ENOENT ? EXIT_NOTFOUND : EXIT_CANNOT;
 	}
+	/* a signal it could not catch (SIGKILL, a stack overflow) left
+	 * the program no time to record its exit: record it for it */
+	if (WIFSIGNALED(status) &&
+	    launch_note_exit(logname, (uint32_t)pid, MAPLOG_EXIT_SIGNALED,
+			     WTERMSIG(status)) < 0)
+		fprintf(stderr, "mapsample: %s: cannot record the program's "
+				"exit (signal %d): %s\n",
+			logname, WTERMSIG(status), strerror(errno));
 	if (!quiet) {
 		summary(logname, (double)(t1.tv_sec - t0.tv_sec) +
 					 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

@@ -7,9 +7,14 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <mapsample/maplog.h>
+
 #include "launch/logfile.h"
+#include "log/maplog_i.h"
 #include "log/mapwrite_i.h"
 
 int launch_make_log(const char *path)
@@ -28,4 +33,98 @@ int launch_make_log(const char *path)
 		return -1;
 	}
 	return 0;
+}
+
+/* What the log holds of one process: its last image, the last chunk of
+ * that image's process stream, and whether that image's exit is in. */
+struct seen {
+	int any;
+	uint32_t image, seq;
+	int exited;
+};
+
+static int scan_for(int fd, uint32_t pid, struct seen *sn)
+{
+	maplog *p = maplog_open(fd);
+	if (!p)
+		return -1;
+	struct maplog_ev ev;
+	for (;;) {
+		if (maplog_read(p, &ev) == 0) {
+			if (ev.ev_pid != pid)
+				continue;
+			if (!sn->any || ev.ev_image > sn->image) {
+				sn->any = 1;
+				sn->image = ev.ev_image;
+				sn->seq = 0;
+				sn->exited = 0;
+			}
+			if (ev.ev_image != sn->image)
+				continue;
+			if (ev.ev_tid == 0 && ev.ev_chunk_seq > sn->seq)
+				sn->seq = ev.ev_chunk_seq;
+			if (ev.ev_type == MAPLOG_TYPE_PROC_EXIT)
+				sn->exited = 1;
+		} else if (ev.ev_state != MAPLOG_ERROR) {
+			break; /* EOF; a file parser never needs data */
+		}
+		/* damage: the parser goes on at the next good chunk */
+	}
+	maplog_close(p);
+	return 0;
+}
+
+int launch_note_exit(const char *path, uint32_t pid, int how, int code)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct seen sn = {0, 0, 0, 0};
+	int rc = -1;
+	uint8_t *hdr = MAP_FAILED;
+	if (scan_for(fd, pid, &sn))
+		goto out;
+	rc = 0;
+	if (!sn.any || sn.exited)
+		goto out;
+	/* one page-sized chunk of the process's stream, after its last */
+	enum { CAP = 4096 };
+	uint8_t chunk[CAP];
+	memset(chunk, 0, sizeof(chunk));
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	uint64_t ts = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	struct mapw_chunk_id id = {pid, 0, sn.image, sn.seq + 1};
+	struct mapw_chunk c;
+	struct maplog_ev ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.ev_type = MAPLOG_TYPE_PROC_EXIT;
+	ev.ev_ts = ts;
+	ev.ev_u.exit.px_pid = pid;
+	ev.ev_u.exit.px_how = (uint32_t)how;
+	ev.ev_u.exit.px_code = code;
+	rc = -1;
+	if (mapw_chunk_open(&c, chunk, CAP, &id, ts, NULL) ||
+	    mapw_event(&c, &ev)) {
+		errno = EINVAL;
+		goto out;
+	}
+	mapw_chunk_seal(&c);
+	hdr = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (hdr == MAP_FAILED)
+		goto out;
+	uint64_t off = __atomic_fetch_add(
+		(uint64_t *)(hdr + MAPLOG_FH_ALLOC_END), (uint64_t)CAP,
+		__ATOMIC_SEQ_CST);
+	if (pwrite(fd, chunk, CAP, (off_t)off) != CAP) {
+		if (errno == 0)
+			errno = ENOSPC;
+		goto out;
+	}
+	rc = 1;
+out:
+	if (hdr != MAP_FAILED)
+		munmap(hdr, 4096);
+	close(fd);
+	return rc;
 }

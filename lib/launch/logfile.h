@@ -6,8 +6,23 @@
 #ifndef MAPSAMPLE_LOGFILE_H
 #define MAPSAMPLE_LOGFILE_H
 
+#include <stdint.h>
+
 /* Creates (or truncates) the log at path with its file header, mode
  * 0644.  Returns 0, or -1 with errno set (ENOSPC for a short write). */
 int launch_make_log(const char *path);
+
+/*
+ * Records in the log at path that process pid exited (how: a
+ * MAPLOG_EXIT_* value, code: its status or signal), unless the log
+ * already has an exit record for pid's last image: for a program killed
+ * by a signal it could not catch or handle (SIGKILL, or a stack
+ * overflow, whose handler has no stack to run on).  Reads the whole log;
+ * appends one chunk through the header's allocation cursor, as the
+ * sampler does, so processes still writing are not disturbed.  Returns
+ * 1 if a record was written, 0 if none was needed or pid wrote nothing,
+ * -1 on failure (errno set).
+ */
+int launch_note_exit(const char *path, uint32_t pid, int how, int code);
 
 #endif

@@ -3,9 +3,11 @@
 #
 # mapsample and signals.  A program that dies of SIGSEGV after burning
 # (test/programs/segv) makes mapsample exit 139, and its samples and its
-# "signal 11" exit are in the report.  A program killed with SIGKILL
-# (test/programs/spinforever) makes mapsample exit 137, and the samples
-# taken before the kill are read from chunks that were never sealed.  A
+# "signal 11" exit are in the report, also when the SIGSEGV is a stack
+# overflow (no stack for a handler: mapsample records the exit).  A
+# program killed with SIGKILL (test/programs/spinforever) makes mapsample
+# exit 137, the samples taken before the kill are read from chunks that
+# were never sealed, and its "signal 9" exit is in the report.  A
 # program that profiles itself with its own SIGPROF handler and
 # setitimer(ITIMER_PROF) (test/programs/sigprof) still gets its signals,
 # and is still sampled.  A program that reads its signal dispositions
@@ -48,6 +50,21 @@ test_segv() {
 	}
 }
 
+test_overflow() {
+	sample overflow -F 1000 -- "$programs/segv" 200 overflow
+	[ "$rc" = 139 ] || { show "$tmp/overflow.err"; fail "overflow: mapsample exited $rc, expected 139"; }
+	report overflow
+	[ "$(func_self overflow burn_before_crash)" -gt 0 ] || {
+		show "$tmp/overflow.report"
+		fail "overflow: burn_before_crash not in the report"
+	}
+	processes overflow >"$tmp/procs"
+	grep -q ' signal 11$' "$tmp/procs" || {
+		show "$tmp/overflow.report"
+		fail "overflow: the Processes table does not show 'signal 11'"
+	}
+}
+
 test_sigkill() {
 	"$mapsample" -q -F 1000 -o "$tmp/kill.log" -- \
 		"$programs/spinforever" "$tmp/pid" </dev/null >"$tmp/kill.out" \
@@ -71,6 +88,11 @@ test_sigkill() {
 	[ "$(func_self kill burn_forever)" -gt 0 ] || {
 		show "$tmp/kill.report"
 		fail "sigkill: burn_forever not in the report"
+	}
+	processes kill >"$tmp/procs"
+	grep -q ' signal 9$' "$tmp/procs" || {
+		show "$tmp/kill.report"
+		fail "sigkill: the Processes table does not show 'signal 9'"
 	}
 }
 
@@ -116,6 +138,7 @@ test_sigview() {
 
 need_programs segv spinforever sigprof sigview
 test_segv
+test_overflow
 test_sigkill
 test_sigprof
 test_sigview
