@@ -33,35 +33,25 @@ trap cleanup EXIT
 # no core files from the crash cases
 ulimit -c 0 2>/dev/null || true
 
-test_segv() {
-	sample segv -F 1000 -- "$programs/segv" 300
-	[ "$rc" = 139 ] || { show "$tmp/segv.err"; fail "segv: mapsample exited $rc, expected 139"; }
-	report segv
-	n=$(samples segv)
-	[ "$n" -gt 0 ] || { show "$tmp/segv.report"; fail "segv: no samples"; }
-	[ "$(func_self segv burn_before_crash)" -gt 0 ] || {
-		show "$tmp/segv.report"
-		fail "segv: burn_before_crash not in the report"
+# crash NAME ARGS...: test/programs/segv ARGS dies of SIGSEGV: mapsample
+# exits 139, and the samples before the crash and the "signal 11" exit
+# are in the report
+crash() {
+	name=$1
+	shift
+	sample "$name" -F 1000 -- "$programs/segv" "$@"
+	[ "$rc" = 139 ] || { show "$tmp/$name.err"; fail "$name: mapsample exited $rc, expected 139"; }
+	report "$name"
+	n=$(samples "$name")
+	[ "$n" -gt 0 ] || { show "$tmp/$name.report"; fail "$name: no samples"; }
+	[ "$(func_self "$name" burn_before_crash)" -gt 0 ] || {
+		show "$tmp/$name.report"
+		fail "$name: burn_before_crash not in the report"
 	}
-	processes segv >"$tmp/procs"
+	processes "$name" >"$tmp/procs"
 	grep -q ' signal 11$' "$tmp/procs" || {
-		show "$tmp/segv.report"
-		fail "segv: the Processes table does not show 'signal 11'"
-	}
-}
-
-test_overflow() {
-	sample overflow -F 1000 -- "$programs/segv" 200 overflow
-	[ "$rc" = 139 ] || { show "$tmp/overflow.err"; fail "overflow: mapsample exited $rc, expected 139"; }
-	report overflow
-	[ "$(func_self overflow burn_before_crash)" -gt 0 ] || {
-		show "$tmp/overflow.report"
-		fail "overflow: burn_before_crash not in the report"
-	}
-	processes overflow >"$tmp/procs"
-	grep -q ' signal 11$' "$tmp/procs" || {
-		show "$tmp/overflow.report"
-		fail "overflow: the Processes table does not show 'signal 11'"
+		show "$tmp/$name.report"
+		fail "$name: the Processes table does not show 'signal 11'"
 	}
 }
 
@@ -137,8 +127,8 @@ test_sigview() {
 }
 
 need_programs segv spinforever sigprof sigview
-test_segv
-test_overflow
+crash segv 300
+crash overflow 200 overflow
 test_sigkill
 test_sigprof
 test_sigview
