@@ -98,6 +98,7 @@ static const char *our_value(size_t j)
 
 static pthread_key_t slot_key;
 static struct sigaction app_action; /* what the program set for our signal */
+int app_wants_signal;               /* it set a handler for it */
 
 int real_sigaction(int sig, const struct sigaction *a, struct sigaction *o)
 {
@@ -566,8 +567,13 @@ MAPS_EXPORT int sigaction(int sig, const struct sigaction *act,
 		/* ours: the program keeps its view, we keep the signal */
 		if (old)
 			*old = app_action;
-		if (act)
+		if (act) {
 			app_action = *act;
+			if (act->sa_handler != SIG_DFL &&
+			    act->sa_handler != SIG_IGN)
+				__atomic_store_n(&app_wants_signal, 1,
+						 __ATOMIC_RELAXED);
+		}
 		return 0;
 	}
 	if (fatal_sigaction(sig, act, old))

@@ -209,6 +209,9 @@ MAPS_HIDDEN uint32_t sys_gettid(void);
  * is held (done), 0 if the caller must go on to the real sigaction. */
 MAPS_HIDDEN int fatal_sigaction(int sig, const struct sigaction *act,
 				struct sigaction *old);
+/* 1 once the program set a handler of its own for the sampling signal
+ * (it never gets it: interpose.c); told at the end of the process. */
+MAPS_HIDDEN extern int app_wants_signal;
 
 /* ---- metrics.c: metric plugins (see its header comment) ---- */
 MAPS_HIDDEN void metrics_load(void);

@@ -10,7 +10,8 @@
 # were never sealed, and its "signal 9" exit is in the report.  A
 # program that profiles itself with its own SIGPROF handler and
 # setitimer(ITIMER_PROF) (test/programs/sigprof) still gets its signals,
-# and is still sampled.  A program that reads its signal dispositions
+# and is still sampled; with --signal PROF it does not, and the sampler
+# says so at the end.  A program that reads its signal dispositions
 # (test/programs/sigview) sees what it sees without mapsample (the
 # sampler's own handlers for fatal signals are hidden), its own handlers
 # and SIG_IGN take effect, and a SIGABRT it left at, or set back to,
@@ -102,6 +103,18 @@ test_sigprof() {
 	[ "$(func_self sigprof burn_profiled)" -gt 0 ] || {
 		show "$tmp/sigprof.report"
 		fail "sigprof: burn_profiled not in the report"
+	}
+	! grep -q 'set a handler of its own' "$tmp/sigprof.err" || {
+		show "$tmp/sigprof.err"
+		fail "sigprof: a warning about the sampling signal, which the program does not use"
+	}
+	# --signal PROF takes the program's signal: said at the end
+	sample sigprof-taken --signal PROF -- "$programs/sigprof" 200
+	[ "$rc" = 0 ] || { show "$tmp/sigprof-taken.err"; fail "sigprof --signal PROF: mapsample exited $rc"; }
+	grep -q "set a handler of its own for signal $(kill -l PROF 2>/dev/null || echo 27), which carries mapsample's samples" \
+		"$tmp/sigprof-taken.err" || {
+		show "$tmp/sigprof-taken.err"
+		fail "sigprof --signal PROF: no warning that the program's handler never ran"
 	}
 }
 
