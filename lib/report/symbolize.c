@@ -11,7 +11,9 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,9 @@ struct smod {
 	enum mstate state;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
+	uint64_t *fstart;   /* function starts (file addresses), sorted */
+	size_t nfstart;
+	int fstart_read;    /* fstart read (or found missing) */
 };
 
 struct centry {             /* one looked-up address */
@@ -131,6 +136,7 @@ void sym_free(struct symtab *st)
 		if (st->mods[i].dwfl)
 			dwfl_end(st->mods[i].dwfl);
 		free(st->mods[i].path);
+		free(st->mods[i].fstart);
 	}
 	for (size_t i = 0; i < st->capstrs; i++)
 		free(st->strs[i]);
@@ -283,6 +289,105 @@ static void push_frame(struct symtab *st, const struct symframe *f)
 	st->frames[st->nframes++] = *f;
 }
 
+/* Bytes of a value in .eh_frame_hdr encoded as enc (the fixed-size
+ * forms the linkers write), 0 for others. */
+static unsigned eh_size(unsigned enc)
+{
+	switch (enc & 0x0f) {
+	case DW_EH_PE_udata2: case DW_EH_PE_sdata2: return 2;
+	case DW_EH_PE_udata4: case DW_EH_PE_sdata4: return 4;
+	case DW_EH_PE_udata8: case DW_EH_PE_sdata8: return 8;
+	default: return 0;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Reads the start of every function with an unwind table entry from
+ * the binary search table of m's .eh_frame_hdr (PT_GNU_EH_FRAME):
+ * pairs of (initial location, FDE), written by the linkers as 4-byte
+ * offsets from the section (DW_EH_PE_datarel | DW_EH_PE_sdata4).  A
+ * file without it, or with another encoding, gets no table. */
+static void read_fstarts(struct smod *m)
+{
+	m->fstart_read = 1;
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(m->mod, &bias);
+	size_t phnum, fsize;
+	const uint8_t *img = elf ? (const uint8_t *)elf_rawfile(elf, &fsize) : NULL;
+	if (!img || elf_getphdrnum(elf, &phnum))
+		return;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_GNU_EH_FRAME)
+			continue;
+		if (ph.p_offset > fsize || ph.p_filesz > fsize - ph.p_offset ||
+		    ph.p_filesz < 4)
+			return;
+		const uint8_t *h = img + ph.p_offset, *e = h + ph.p_filesz;
+		unsigned ptr_enc = h[1], cnt_enc = h[2], tab_enc = h[3];
+		unsigned ps = eh_size(ptr_enc), cs = eh_size(cnt_enc);
+		if (h[0] != 1 || tab_enc != (DW_EH_PE_datarel | DW_EH_PE_sdata4) ||
+		    !ps || (cs != 4 && cs != 8) || (size_t)(e - h) < 4 + ps + cs)
+			return;
+		const uint8_t *q = h + 4 + ps;
+		uint64_t n = 0;
+		memcpy(&n, q, cs); /* little-endian hosts: the log's too */
+		q += cs;
+		if (n == 0 || n > (uint64_t)(e - q) / 8)
+			return;
+		m->fstart = malloc(n * sizeof(*m->fstart));
+		if (!m->fstart)
+			return;
+		for (uint64_t k = 0; k < n; k++, q += 8) {
+			int32_t loc;
+			memcpy(&loc, q, 4);
+			m->fstart[k] = ph.p_vaddr + (uint64_t)(int64_t)loc;
+		}
+		m->nfstart = (size_t)n;
+		qsort(m->fstart, m->nfstart, sizeof(*m->fstart), cmp_u64);
+		return;
+	}
+}
+
+/*
+ * The start of the function that holds rel (module-relative): the last
+ * unwind table entry that starts at or before it, provided the unwind
+ * tables cover rel at all.  Stripped files keep these tables, so code
+ * with no symbol is named, and its samples counted, per function rather
+ * than per instruction.  0 and *start, or -1.
+ */
+static int fde_start(struct smod *m, uint64_t rel, uint64_t *start)
+{
+	if (!m->fstart_read)
+		read_fstarts(m);
+	if (!m->nfstart)
+		return -1;
+	Dwarf_Addr bias = 0;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(m->mod, &bias);
+	Dwarf_Frame *fr = NULL;
+	if (!cfi || rel < bias || dwarf_cfi_addrframe(cfi, rel - bias, &fr))
+		return -1;
+	free(fr);
+	uint64_t a = rel - bias;
+	size_t lo = 0, hi = m->nfstart; /* first entry > a */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->fstart[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	*start = m->fstart[lo - 1] + bias;
+	return 0;
+}
+
 /* Looks rel up in module m; appends frames, innermost first; returns
  * how many. */
 static uint32_t resolve(struct symtab *st, struct smod *m, uint64_t rel,
@@ -355,10 +460,16 @@ static uint32_t resolve(struct symtab *st, struct smod *m, uint64_t rel,
 		free(scopes);
 	}
 	if (n == 0) {
+		uint64_t fstart;
 		if (sname) {
 			f.func = nice_name(st, sname);
 			f.resolved = 1;
 		} else {
+			/* named by where its function starts, when the unwind
+			 * tables say (see fde_start) */
+			if (fde_start(m, rel, &fstart) == 0 &&
+			    rel - fstart <= fileoff)
+				fileoff -= rel - fstart;
 			snprintf(buf, sizeof(buf), "+%#" PRIx64, fileoff);
 			char *s = grow_or_die(NULL,
 					   strlen(m->base) + strlen(buf) + 1);

@@ -5,8 +5,10 @@
 # workload with mapsample -F RATE and perf record -F RATE (CPU-time
 # sampling both), and compares the top self functions side by side.
 # Functions without a symbol (stripped libraries) are compared by file
-# and file offset, which both tools can name.  Target: the same top 5,
-# each share within 2 percentage points.
+# and the file offset where the function starts: mapreport names them so
+# (from the unwind table), and perf's addresses are mapped to the same
+# starts here with readelf.  Target: the same top 5, each share within
+# 2 percentage points.
 #
 #   [ROUNDS=N] test/bench/accuracy.sh [BUILD_DIR] [RATE] [WORKLOADS...]
 #
@@ -81,7 +83,7 @@ for w in $workloads; do
 	done
 	echo "== $w: $(echo "$cmd" | sed "s|$tmp/||g") at $rate Hz, $rounds runs of each tool"
 	"$py" - "$tmp/$w.folded" "$tmp/$w.script" <<'PY'
-import re, sys, collections
+import bisect, re, subprocess, sys, collections
 
 def norm_dso(path):
     base = path.rsplit('/', 1)[-1]
@@ -107,6 +109,39 @@ mm = re.compile(r'PERF_RECORD_MMAP2? (\d+)/\d+: \[0x([0-9a-f]+)\(0x([0-9a-f]+)\)
 hm = re.compile(r'^\S.*?\s(\d+)\s*$')
 fm = re.compile(r'^\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$')
 
+# file offsets of the functions of a file, from its unwind table: the
+# (start, end) of each FDE, converted from addresses with the PT_LOADs
+fdes = {}
+def fde_ranges(path):
+    if path not in fdes:
+        segs, r = [], []
+        try:
+            for l in subprocess.run(['readelf', '-lW', path], capture_output=True,
+                                    text=True).stdout.splitlines():
+                f = l.split()
+                if f and f[0] == 'LOAD':
+                    segs.append((int(f[1], 16), int(f[2], 16), int(f[5], 16)))
+            for l in subprocess.run(['readelf', '--debug-dump=frames', path],
+                                    capture_output=True, text=True).stdout.splitlines():
+                m = re.search(r' FDE cie=\S+ pc=([0-9a-f]+)\.\.([0-9a-f]+)', l)
+                if not m:
+                    continue
+                lo, hi = int(m.group(1), 16), int(m.group(2), 16)
+                for off, va, sz in segs:
+                    if va <= lo < va + sz:
+                        r.append((lo - va + off, hi - va + off))
+                        break
+        except OSError:
+            pass
+        r.sort()
+        fdes[path] = r
+    return fdes[path]
+
+def func_start(path, off):
+    r = fde_ranges(path)
+    i = bisect.bisect_right(r, (off, float('inf')))
+    return r[i - 1][0] if i and r[i - 1][0] <= off < r[i - 1][1] else off
+
 def charge(pid, frames):
     for ip, sym, dso in frames:
         if dso.startswith('[kernel') or dso == '[unknown]' and int(ip, 16) >= 1 << 63:
@@ -114,7 +149,7 @@ def charge(pid, frames):
         sym = re.sub(r'\+0x[0-9a-f]+$', '', sym)
         if sym == '[unknown]' and dso.startswith('/'):
             # call-chain addresses come file-relative already
-            sym = '%s+0x%x' % (norm_dso(dso), int(ip, 16))
+            sym = '%s+0x%x' % (norm_dso(dso), func_start(dso, int(ip, 16)))
         pf[sym] += 1
         return
 

@@ -24,8 +24,10 @@ TESTS += test/integration/mapsample-basic.sh \
 	test/integration/mapsample-launcher.sh \
 	test/integration/mapsample-exports.sh \
 	test/integration/mapsample-rate.sh \
-	test/integration/mapsample-dlopen.sh
+	test/integration/mapsample-dlopen.sh \
+	test/integration/mapreport-stripped.sh
 EXTRA_DIST += test/integration/mapsample-lib.sh \
+	test/integration/mapreport-stripped.sh \
 	test/integration/mapsample-dlopen.sh \
 	test/integration/mapsample-basic.sh \
 	test/integration/mapsample-threads.sh \

@@ -83,6 +83,14 @@ test_programs_libdlopener_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere -Wl,--enable-new-dtags -Wl,-rpath,'$$ORIGIN'
 test_programs_libdlopener_la_LIBADD = -ldl
 
+# libstripwork: its hot loop in a static function, nameless once the
+# file is stripped (mapreport-stripped.sh)
+check_LTLIBRARIES += test/programs/libstripwork.la
+test_programs_libstripwork_la_SOURCES = test/programs/stripwork.c
+test_programs_libstripwork_la_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_libstripwork_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+
 # libstepcount: preloaded after the sampler, counts libunwind's step walk
 # (mapsample-basic.sh: the fast trace must not fall back to it)
 check_LTLIBRARIES += test/programs/libstepcount.la
