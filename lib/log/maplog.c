@@ -20,6 +20,12 @@
  *
  *   Pointers handed out in events point into the buffer, the stack table
  *   or the scratch area, all of which stay put until the next read.
+ *
+ *   The common records are decoded by read_fast(), compiled twice: with
+ *   BMI2's pext gathering the 7-bit groups of varints, for parsers opened
+ *   on CPUs that run pext in hardware (maplog_cpu_pext()), and portable.
+ *   maplog_read() jumps to the copy its parser chose at maplog_open().
+ *   Nothing here is called from signal handlers.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -80,6 +86,8 @@ struct maplog {
 	const char **argv;
 	size_t argv_cap;
 
+	int pext;           /* decode with MAPLOG_V_PEXT (maplog_cpu_pext()) */
+
 	struct maplog_stats st;
 	struct maplog_ev_eof eof;  /* what P_DONE returns */
 	uint64_t eof_at;
@@ -90,6 +98,61 @@ static const uint64_t no_frames[1];
 /* s_n value of a stack id whose STACK record was damaged */
 #define VOID_STACK UINT32_MAX
 
+/* ------------------------------------------------------------------ */
+/* CPU features */
+
+static int cpu_pext;           /* set once, by cpu_init() */
+static int cpu_force_portable; /* maplog_cpu_force_portable() */
+
+#if MAPLOG_HAVE_PEXT
+#include <cpuid.h>
+
+/* The decoders of parsers with p->pext are compiled for CPUs with BMI1
+ * and BMI2 (andn, blsmsk, shlx...), which cpu_init() requires */
+#define PEXT_TARGET __attribute__((target("bmi,bmi2")))
+
+/* Decides, once, whether pext is worth using (see maplog_cpu_pext()). */
+__attribute__((constructor)) static void cpu_init(void)
+{
+	unsigned a, b, c, d, v[3];
+	if (__get_cpuid_max(0, NULL) < 7)
+		return;
+	__cpuid_count(7, 0, a, b, c, d);
+	if (!(b & bit_BMI) || !(b & bit_BMI2))
+		return;
+	__cpuid(0, a, v[0], v[2], v[1]); /* vendor: ebx, edx, ecx */
+	char vendor[12];
+	memcpy(vendor, v, sizeof(vendor));
+	/* Hygon's CPUs are Zen 1 */
+	int amd = !memcmp(vendor, "AuthenticAMD", 12) ||
+		  !memcmp(vendor, "HygonGenuine", 12);
+	__cpuid(1, a, b, c, d);
+	unsigned family = (a >> 8) & 0xf;
+	if (family == 0xf)
+		family += (a >> 20) & 0xff;
+	/* Zen 1 and 2 (0x17, 0x18) and the families before run pext in
+	 * microcode */
+	if (amd && family < 0x19)
+		return;
+	cpu_pext = 1;
+}
+#else
+#define PEXT_TARGET
+#endif
+
+int maplog_cpu_pext(void)
+{
+	return cpu_pext && !cpu_force_portable;
+}
+
+void maplog_cpu_force_portable(int on)
+{
+	cpu_force_portable = on != 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening and closing */
+
 maplog *maplog_open(int fd)
 {
 	maplog *p = calloc(1, sizeof(*p));
@@ -97,6 +160,7 @@ maplog *maplog_open(int fd)
 		return NULL;
 	p->fd = fd;
 	p->phase = P_FILEHDR;
+	p->pext = maplog_cpu_pext();
 	/* A regular file is parsed in place from a mapping: no copy out of
 	 * the page cache.  The parser then sees the file as it was at open
 	 * time; pipes, files not read from their start, and files that
@@ -499,12 +563,14 @@ static int stack_room(maplog *p)
 
 /* STACK body: base id (0: none), frames dropped from base's leaf end,
  * n new frames (zigzag deltas, the first from the previous STACK's leaf).
- * The stack is the new frames followed by base[drop..]. */
-static __attribute__((noinline)) int add_stack(maplog *p, struct in *r)
+ * The stack is the new frames followed by base[drop..].  px is 0 or
+ * MAPLOG_V_PEXT: add_stack() and add_stack_pext() are its two copies. */
+static inline __attribute__((always_inline)) int
+add_stack_how(maplog *p, struct in *r, const int px)
 {
-	uint64_t base = get_u_how(r, 0);
-	uint64_t drop = get_u(r);
-	uint64_t n = get_u(r);
+	uint64_t base = get_u_how(r, px);
+	uint64_t drop = get_u_how(r, MAPLOG_V_BYTE1 | px);
+	uint64_t n = get_u_how(r, MAPLOG_V_BYTE1 | px);
 	if (r->bad || base > p->s_count || n > MAPLOG_MAX_FRAMES)
 		return MAPS_EBADRECORD;
 	uint64_t bn = base ? p->s_n[base - 1] : 0;
@@ -541,7 +607,7 @@ static __attribute__((noinline)) int add_stack(maplog *p, struct in *r)
 	const uint8_t *const e = r->e, *const lim = r->lim;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t z;
-		if (maplog_get_varint_wide(&q, e, lim, &z))
+		if (maplog_varint_core(&q, e, lim, &z, px))
 			return MAPS_EBADRECORD;
 		prev += (uint64_t)maplog_unzigzag(z);
 		out[i] = prev;
@@ -557,6 +623,18 @@ static __attribute__((noinline)) int add_stack(maplog *p, struct in *r)
 	p->s_count++;
 	p->fr_used = need;
 	return 0;
+}
+
+static __attribute__((noinline)) int add_stack(maplog *p, struct in *r)
+{
+	return add_stack_how(p, r, 0);
+}
+
+/* add_stack() for parsers with p->pext */
+static __attribute__((noinline)) PEXT_TARGET int add_stack_pext(maplog *p,
+								 struct in *r)
+{
+	return add_stack_how(p, r, MAPLOG_V_PEXT);
 }
 
 /* Takes the next stack id for a STACK record that did not decode, so
@@ -1118,14 +1196,12 @@ static __attribute__((noinline)) int stack_bad(maplog *p,
  * record it does not take (other types, and any that does not decode)
  * is left untouched to read_slow(), which decodes it again and reports
  * damage; the exception is a STACK record that fails in add_stack(),
- * reported here as payload() does.
+ * reported here as payload() does.  px is 0 or MAPLOG_V_PEXT: the loop
+ * is compiled once for each, and maplog_read() picks one per call.
  */
-int maplog_read(maplog *p, struct maplog_ev *ev)
+static inline __attribute__((always_inline)) int
+read_fast(maplog *p, struct maplog_ev *ev, const int px)
 {
-	if (!p || !ev)
-		return -1;
-	if (p->phase != P_PAYLOAD)
-		return read_slow(p, ev);
 	const uint8_t *const buf = p->buf;
 	const uint8_t *const lim = buf + p->bend;
 	const uint8_t *const end = buf + p->r_end;
@@ -1135,21 +1211,22 @@ int maplog_read(maplog *p, struct maplog_ev *ev)
 			break;
 		const uint8_t *q = rec + 1;
 		uint64_t len;
-		if (maplog_get_varint_lim(&q, end, lim, &len) ||
+		if (maplog_varint_core(&q, end, lim, &len,
+				       MAPLOG_V_BYTE1 | px) ||
 		    len > (uint64_t)(end - q))
 			break;
 		struct in r = {q, q + len, lim, 0};
-		uint64_t dz = get_u_how(&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT);
+		uint64_t dz = get_u_how(&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT | px);
 		if (r.bad)
 			break;
 		int type = rec[0];
 		if (type == MAPLOG_TYPE_SAMPLE) {
-			uint64_t sid = get_u_how(&r, MAPLOG_V_SHORT);
-			uint64_t weight =
-				get_u_how(&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT);
+			uint64_t sid = get_u_how(&r, MAPLOG_V_SHORT | px);
+			uint64_t weight = get_u_how(
+				&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT | px);
 			uint64_t tid = p->c_tid;
 			if (r.p < r.e)
-				tid = get_u(&r);
+				tid = get_u_how(&r, MAPLOG_V_BYTE1 | px);
 			if (r.bad || sid > p->s_count || tid > UINT32_MAX)
 				break;
 			uint32_t npc = 0;
@@ -1169,9 +1246,11 @@ int maplog_read(maplog *p, struct maplog_ev *ev)
 			s->sa_stack = (uint32_t)sid;
 		} else if (type == MAPLOG_TYPE_METRIC_VALUE) {
 			/* no strings: no scratch area, unlike decode_body() */
-			uint64_t index = get_u(&r), kind = get_u(&r), v = 0;
+			uint64_t index = get_u_how(&r, MAPLOG_V_BYTE1 | px);
+			uint64_t kind = get_u_how(&r, MAPLOG_V_BYTE1 | px);
+			uint64_t v = 0;
 			if (kind == MAPLOG_VALUE_U64) {
-				v = get_u(&r);
+				v = get_u_how(&r, MAPLOG_V_BYTE1 | px);
 			} else if (kind == MAPLOG_VALUE_DOUBLE) {
 				if (r.e - r.p < 8)
 					break;
@@ -1188,7 +1267,7 @@ int maplog_read(maplog *p, struct maplog_ev *ev)
 		} else if (type == MAPLOG_TYPE_STACK) {
 			p->r_pos = (size_t)(r.e - buf);
 			p->ts += (uint64_t)maplog_unzigzag(dz);
-			int rc = add_stack(p, &r);
+			int rc = px ? add_stack_pext(p, &r) : add_stack(p, &r);
 			if (rc)
 				return stack_bad(p, ev, rc, (size_t)(rec - buf));
 			continue;
@@ -1213,4 +1292,30 @@ int maplog_read(maplog *p, struct maplog_ev *ev)
 		return 0;
 	}
 	return read_slow(p, ev);
+}
+
+/* The two copies of read_fast(): maplog_read() jumps to one of them, and
+ * does nothing that would need registers saved, so that it adds only a
+ * few instructions to a call. */
+static __attribute__((noinline)) int read_fast_portable(maplog *p,
+							struct maplog_ev *ev)
+{
+	return read_fast(p, ev, 0);
+}
+
+static __attribute__((noinline)) PEXT_TARGET int
+read_fast_pext(maplog *p, struct maplog_ev *ev)
+{
+	return read_fast(p, ev, MAPLOG_V_PEXT);
+}
+
+int maplog_read(maplog *p, struct maplog_ev *ev)
+{
+	if (!p || !ev)
+		return -1;
+	if (p->phase != P_PAYLOAD)
+		return read_slow(p, ev);
+	if (p->pext)
+		return read_fast_pext(p, ev);
+	return read_fast_portable(p, ev);
 }

@@ -150,6 +150,45 @@ static inline uint8_t *maplog_put_varint(uint8_t *p, uint64_t v)
  * only the code it asks for): */
 #define MAPLOG_V_BYTE1 1 /* test for a one-byte value first */
 #define MAPLOG_V_SHORT 2 /* fold values of up to 4 bytes in 32 bits */
+#define MAPLOG_V_PEXT 4  /* gather the 7-bit groups with one BMI2 pext:
+			    only where maplog_cpu_pext() says so */
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MAPLOG_HAVE_PEXT 1
+/*
+ * The low 7 bits of each byte of x, packed (BMI2 pext with the mask
+ * 0x7f7f7f7f7f7f7f7f).  Written as asm so that it compiles in functions
+ * built for any x86-64 (the builtin needs -mbmi2 with clang, even in code
+ * that never runs); only callers that maplog_cpu_pext() allowed reach it.
+ */
+static inline __attribute__((always_inline)) uint64_t maplog_pext7(uint64_t x)
+{
+	uint64_t r;
+	__asm__("pextq %2, %1, %0"
+		: "=r"(r)
+		: "r"(x), "r"(0x7f7f7f7f7f7f7f7full));
+	return r;
+}
+#else
+#define MAPLOG_HAVE_PEXT 0 /* MAPLOG_V_PEXT is ignored */
+static inline uint64_t maplog_pext7(uint64_t x)
+{
+	return x;
+}
+#endif
+
+/*
+ * 1 when the decoders may use MAPLOG_V_PEXT: the CPU has BMI2 and runs pext
+ * in hardware (not on AMD before family 0x19, where it is microcoded and
+ * takes tens to hundreds of cycles), and maplog_cpu_force_portable() did
+ * not turn it off.  Parsers read it when they are opened.
+ */
+int maplog_cpu_pext(void);
+
+/* For tests: with on != 0, parsers opened afterwards use the portable
+ * decoders whatever the CPU has; with 0, what maplog_cpu_pext() allows.
+ * Not thread-safe: call it before opening parsers. */
+void maplog_cpu_force_portable(int on);
 
 /*
  * Reads a varint from [*pp, end), where the bytes up to lim (>= end) may
@@ -162,7 +201,9 @@ static inline uint8_t *maplog_put_varint(uint8_t *p, uint64_t v)
  * the masks fit in instructions).  MAPLOG_V_BYTE1 suits fields that are
  * steadily one byte long (record lengths) or steadily longer; without it
  * no branch depends on the length, for fields whose length changes from
- * record to record (stack ids, frame deltas).
+ * record to record (stack ids, frame deltas).  MAPLOG_V_PEXT replaces
+ * the masks and shifts with one pext (MAPLOG_V_SHORT is then moot); the
+ * caller must have maplog_cpu_pext() true.
  */
 static inline __attribute__((always_inline)) int
 maplog_varint_core(const uint8_t **pp, const uint8_t *end,
@@ -188,9 +229,13 @@ maplog_varint_core(const uint8_t **pp, const uint8_t *end,
 			/* stop ^ (stop - 1): the bits up to the stop byte's
 			 * high bit, i.e. the varint's bytes, without a
 			 * shift by a count derived from nb */
-			uint64_t x = w & 0x7f7f7f7f7f7f7f7full &
-				     (stop ^ (stop - 1));
+			uint64_t x = w & (stop ^ (stop - 1));
 			*pp = p + nb;
+			if ((how & MAPLOG_V_PEXT) && MAPLOG_HAVE_PEXT) {
+				*out = maplog_pext7(x);
+				return 0;
+			}
+			x &= 0x7f7f7f7f7f7f7f7full;
 			if ((how & MAPLOG_V_SHORT) && (uint32_t)stop) {
 				uint32_t y = (uint32_t)x;
 				y = (y & 0x007f007fu) | ((y & 0x7f007f00u) >> 1);
@@ -229,14 +274,6 @@ maplog_get_varint_lim(const uint8_t **pp, const uint8_t *end,
 		      const uint8_t *lim, uint64_t *out)
 {
 	return maplog_varint_core(pp, end, lim, out, MAPLOG_V_BYTE1);
-}
-
-/* Without the one-byte test: for fields of changing length. */
-static inline __attribute__((always_inline)) int
-maplog_get_varint_wide(const uint8_t **pp, const uint8_t *end,
-		       const uint8_t *lim, uint64_t *out)
-{
-	return maplog_varint_core(pp, end, lim, out, 0);
 }
 
 /* Reads a varint from [*pp, end); see maplog_get_varint_lim. */

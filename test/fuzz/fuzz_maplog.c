@@ -8,7 +8,9 @@
  * reads between feeds, so bytes arrive while a chunk's records are being
  * returned; (d) a descriptor on a file, which the parser maps; for one
  * input in eight each, (e) a pipe (read(2); lseek fails) and (f) a file
- * positioned after other bytes (read(2) and lseek).  Every event is held
+ * positioned after other bytes (read(2) and lseek); where the CPU has the
+ * parser decode with pext, (g) whole and (h) in pieces again with the
+ * portable decoders (maplog_cpu_force_portable()).  Every event is held
  * to the API's promises, abort() otherwise: maplog_read returns 0 exactly
  * with MAPLOG_OK; OK records come at strictly increasing offsets with
  * ev_count going up by one; samples have at most MAPLOG_MAX_FRAMES
@@ -768,6 +770,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		begin_way(&tb, "(f)");
 		if (parse_file(data, size, 1 + (seed >> 8) % 63, &tb) == 0)
 			same_trace(&ta, &tb, "(f)");
+	}
+
+	/* where parsers decode with pext (BMI2), the portable decoders must
+	 * give the same: (g) whole and (h) in pieces, forced portable */
+	if (maplog_cpu_pext()) {
+		maplog_cpu_force_portable(1);
+		begin_way(&tb, "(g)");
+		parse_whole(data, size, &tb);
+		same_trace(&ta, &tb, "(g)");
+		begin_way(&tb, "(h)");
+		parse_pieces(data, size, seed ^ 0x2545f491u, 0, &tb);
+		same_trace(&ta, &tb, "(h)");
+		maplog_cpu_force_portable(0);
 	}
 
 	free(ta.v);
