@@ -297,4 +297,26 @@ uint32_t maplog_crc32c_portable(uint32_t crc, const void *buf, size_t len);
 /* 1 when maplog_crc32c() uses the hardware instruction, else 0. */
 int maplog_crc32c_hw(void);
 
+/* The implementations of maplog_crc32c(), worst to best: slicing-by-8
+ * tables, the SSE4.2 crc32 instruction, folding with AVX-512 VPCLMULQDQ
+ * (which leaves short buffers and the last bytes of long ones to crc32,
+ * so it needs SSE4.2 as well). */
+enum {
+	MAPLOG_CRC_TABLE,
+	MAPLOG_CRC_SSE42,
+	MAPLOG_CRC_AVX512,
+	MAPLOG_CRC_NIMPL_
+};
+
+/* 1 when this CPU runs impl (a MAPLOG_CRC_*), else 0. */
+int maplog_crc32c_has(int impl);
+
+/* The MAPLOG_CRC_* that maplog_crc32c() uses: the best the CPU runs. */
+int maplog_crc32c_impl(void);
+
+/* maplog_crc32c() computed with impl (the table code when the CPU cannot
+ * run impl), for tests.  Async-signal-safe, as maplog_crc32c(). */
+uint32_t maplog_crc32c_with(int impl, uint32_t crc, const void *buf,
+			    size_t len);
+
 #endif

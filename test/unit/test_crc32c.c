@@ -4,10 +4,12 @@
  * published CRC32C vectors (RFC 3720 B.4), continuing a checksum piece by
  * piece gives the one-shot value, and every start alignment and length
  * agrees with a bit-at-a-time reference.  Whichever implementation the CPU
- * selects (SSE4.2 or slicing-by-8) is the one tested, and crc32c_paths
- * checks the portable code and the selected one against the reference on
- * random lengths (past several rounds of the three-stream hardware loop),
- * alignments and starting values.
+ * selects (AVX-512 folding, SSE4.2 or slicing-by-8) is the one tested,
+ * crc32c_paths checks the portable code and the selected one against the
+ * reference on random lengths (past several rounds of the three-stream
+ * hardware loop), alignments and starting values, and crc32c_impls
+ * checks every implementation the CPU runs against the portable code,
+ * length by length up to 4096 bytes and beyond.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -194,6 +196,115 @@ START_TEST(crc32c_paths)
 }
 END_TEST
 
+static const char *const impl_names[MAPLOG_CRC_NIMPL_] = {
+	[MAPLOG_CRC_TABLE] = "slicing-by-8 table",
+	[MAPLOG_CRC_SSE42] = "SSE4.2 crc32",
+	[MAPLOG_CRC_AVX512] = "AVX-512 VPCLMULQDQ folding",
+};
+
+/*
+ * Every implementation the CPU runs, bit for bit against the portable
+ * code: every length from 0 to 4096 (the folding code takes 256 bytes
+ * and more, in steps of 256, then 64 and 16 bytes, and a tail) at four
+ * start offsets, from an exact-size copy too (ASan sees any read past
+ * the end); random seeds; lengths around the multiples of 256 up to
+ * 64 KiB; random lengths up to 1 MiB; and a buffer of 64 MiB (the
+ * largest chunk).
+ */
+START_TEST(crc32c_impls)
+{
+	enum { N = 1u << 20 };
+	uint8_t *buf = malloc(N + 64);
+	ck_assert_ptr_nonnull(buf);
+	uint64_t s = 5;
+	for (size_t i = 0; i < N + 64; i++)
+		buf[i] = (uint8_t)rng(&s);
+	printf("crc32c: maplog_crc32c uses the %s code\n",
+	       impl_names[maplog_crc32c_impl()]);
+	ck_assert(maplog_crc32c_has(MAPLOG_CRC_TABLE));
+	ck_assert(!maplog_crc32c_has(-1));
+	ck_assert(!maplog_crc32c_has(MAPLOG_CRC_NIMPL_));
+	ck_assert(maplog_crc32c_has(maplog_crc32c_impl()));
+	for (int impl = 0; impl < MAPLOG_CRC_NIMPL_; impl++) {
+		if (!maplog_crc32c_has(impl)) {
+			printf("crc32c: this CPU has no %s\n",
+			       impl_names[impl]);
+			continue;
+		}
+		printf("crc32c: testing %s\n", impl_names[impl]);
+		for (size_t len = 0; len <= 4096; len++) {
+			uint8_t *m = malloc(len ? len : 1);
+			ck_assert_ptr_nonnull(m);
+			memcpy(m, buf + 7, len);
+			uint32_t seed = (uint32_t)rng(&s);
+			REQUIRE(maplog_crc32c_with(impl, 0, m, len) ==
+					maplog_crc32c_portable(0, m, len),
+				"%s: copy of length %zu", impl_names[impl],
+				len);
+			free(m);
+			for (size_t off = 0; off < 4; off++) {
+				const uint8_t *b = buf + off;
+				REQUIRE(maplog_crc32c_with(impl, seed, b,
+							   len) ==
+						maplog_crc32c_portable(seed, b,
+								       len),
+					"%s: offset %zu length %zu seed %08x",
+					impl_names[impl], off, len, seed);
+			}
+		}
+		for (size_t k = 1; k <= 256; k++) {
+			for (size_t d = 0; d < 7; d++) {
+				size_t len = 256 * k + d - 3;
+				size_t off = (k + d) % 64;
+				REQUIRE(maplog_crc32c_with(impl, 0, buf + off,
+							   len) ==
+						maplog_crc32c_portable(
+							0, buf + off, len),
+					"%s: offset %zu length %zu",
+					impl_names[impl], off, len);
+			}
+		}
+		for (int round = 0; round < 40; round++) {
+			size_t off = rng(&s) % 64;
+			size_t len = rng(&s) % (N + 1);
+			uint32_t seed = (uint32_t)rng(&s);
+			REQUIRE(maplog_crc32c_with(impl, seed, buf + off,
+						   len) ==
+					crc_ref(seed, buf + off, len),
+				"%s: offset %zu length %zu seed %08x",
+				impl_names[impl], off, len, seed);
+		}
+	}
+	free(buf);
+	/* the largest chunk, all implementations alike */
+	size_t big = 64u << 20;
+	uint8_t *m = malloc(big);
+	ck_assert_ptr_nonnull(m);
+	for (size_t i = 0; i < big; i++)
+		m[i] = (uint8_t)(i * 2654435761u >> 13);
+	uint32_t want = maplog_crc32c_portable(0, m, big);
+	for (int impl = 0; impl < MAPLOG_CRC_NIMPL_; impl++)
+		if (maplog_crc32c_has(impl))
+			REQUIRE(maplog_crc32c_with(impl, 0, m, big) == want,
+				"%s: 64 MiB", impl_names[impl]);
+	free(m);
+}
+END_TEST
+
+/* An implementation the CPU lacks falls back to the table code. */
+START_TEST(crc32c_impl_fallback)
+{
+	static const uint8_t b[300] = {1, 2, 3};
+	uint32_t want = maplog_crc32c_portable(0, b, sizeof(b));
+	ck_assert_uint_eq(maplog_crc32c_with(-1, 0, b, sizeof(b)), want);
+	ck_assert_uint_eq(
+		maplog_crc32c_with(MAPLOG_CRC_NIMPL_, 0, b, sizeof(b)), want);
+	for (int impl = 0; impl < MAPLOG_CRC_NIMPL_; impl++)
+		ck_assert_uint_eq(maplog_crc32c_with(impl, 0, b, sizeof(b)),
+				  want);
+}
+END_TEST
+
 static Suite *crc32c_suite(void)
 {
 	Suite *s = suite_create("crc32c");
@@ -204,6 +315,8 @@ static Suite *crc32c_suite(void)
 	tcase_add_test(tc, crc32c_alignment);
 	tcase_add_test(tc, crc32c_detects_bit_flips);
 	tcase_add_test(tc, crc32c_paths);
+	tcase_add_test(tc, crc32c_impls);
+	tcase_add_test(tc, crc32c_impl_fallback);
 	suite_add_tcase(s, tc);
 	return s;
 }
