@@ -1190,6 +1190,12 @@ static __attribute__((noinline)) int stack_bad(maplog *p,
 	return ret_error(p, ev, rc, p->boff + rec, p->r_pos - rec);
 }
 
+/* Bytes from a record's start that read_fast() may load (at most 5
+ * varints from rec + 1, so the last starts by rec + 41 and 8 bytes are
+ * loaded there): it leaves the records closer than that to the end of
+ * the buffer to read_slow() */
+#define FAST_ROOM 64
+
 /*
  * Samples, stacks and metric values, nearly all of a log, are decoded in
  * this small loop, which needs few registers and no phase dispatch.  A
@@ -1205,29 +1211,33 @@ read_fast(maplog *p, struct maplog_ev *ev, const int px)
 	const uint8_t *const buf = p->buf;
 	const uint8_t *const lim = buf + p->bend;
 	const uint8_t *const end = buf + p->r_end;
+	/* the varints are read with MAPLOG_V_LATE (see FAST_ROOM), and r.p
+	 * compared with r.e after each group of fields */
+	const int lt = MAPLOG_V_LATE | px;
 	for (;;) {
 		const uint8_t *rec = buf + p->r_pos;
-		if (rec >= end)
+		if (rec >= end || lim - rec < FAST_ROOM)
 			break;
 		const uint8_t *q = rec + 1;
 		uint64_t len;
 		if (maplog_varint_core(&q, end, lim, &len,
-				       MAPLOG_V_BYTE1 | px) ||
-		    len > (uint64_t)(end - q))
+				       MAPLOG_V_BYTE1 | lt) ||
+		    q > end || len > (uint64_t)(end - q))
 			break;
 		struct in r = {q, q + len, lim, 0};
-		uint64_t dz = get_u_how(&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT | px);
-		if (r.bad)
+		uint64_t dz = get_u_how(&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT | lt);
+		if (r.bad || r.p > r.e)
 			break;
 		int type = rec[0];
 		if (type == MAPLOG_TYPE_SAMPLE) {
-			uint64_t sid = get_u_how(&r, MAPLOG_V_SHORT | px);
+			uint64_t sid = get_u_how(&r, MAPLOG_V_SHORT | lt);
 			uint64_t weight = get_u_how(
-				&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT | px);
+				&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT | lt);
 			uint64_t tid = p->c_tid;
 			if (r.p < r.e)
-				tid = get_u_how(&r, MAPLOG_V_BYTE1 | px);
-			if (r.bad || sid > p->s_count || tid > UINT32_MAX)
+				tid = get_u_how(&r, MAPLOG_V_BYTE1 | lt);
+			if (r.bad || r.p > r.e || sid > p->s_count ||
+			    tid > UINT32_MAX)
 				break;
 			uint32_t npc = 0;
 			const uint64_t *pc = no_frames;
@@ -1246,19 +1256,19 @@ read_fast(maplog *p, struct maplog_ev *ev, const int px)
 			s->sa_stack = (uint32_t)sid;
 		} else if (type == MAPLOG_TYPE_METRIC_VALUE) {
 			/* no strings: no scratch area, unlike decode_body() */
-			uint64_t index = get_u_how(&r, MAPLOG_V_BYTE1 | px);
-			uint64_t kind = get_u_how(&r, MAPLOG_V_BYTE1 | px);
+			uint64_t index = get_u_how(&r, MAPLOG_V_BYTE1 | lt);
+			uint64_t kind = get_u_how(&r, MAPLOG_V_BYTE1 | lt);
 			uint64_t v = 0;
 			if (kind == MAPLOG_VALUE_U64) {
-				v = get_u_how(&r, MAPLOG_V_BYTE1 | px);
+				v = get_u_how(&r, MAPLOG_V_BYTE1 | lt);
 			} else if (kind == MAPLOG_VALUE_DOUBLE) {
-				if (r.e - r.p < 8)
+				if (r.e - r.p < 8) /* also when r.p > r.e */
 					break;
 				v = maplog_ld64(r.p);
 			} else if (kind != MAPLOG_VALUE_NONE) {
 				break;
 			}
-			if (r.bad || index > UINT32_MAX)
+			if (r.bad || r.p > r.e || index > UINT32_MAX)
 				break;
 			struct maplog_ev_metric_value *m = &ev->ev_u.mval;
 			m->mv_index = (uint32_t)index;
@@ -1267,7 +1277,9 @@ read_fast(maplog *p, struct maplog_ev *ev, const int px)
 		} else if (type == MAPLOG_TYPE_STACK) {
 			p->r_pos = (size_t)(r.e - buf);
 			p->ts += (uint64_t)maplog_unzigzag(dz);
-			int rc = px ? add_stack_pext(p, &r) : add_stack(p, &r);
+			/* a copy: &r would keep r in memory all along */
+			struct in rs = r;
+			int rc = px ? add_stack_pext(p, &rs) : add_stack(p, &rs);
 			if (rc)
 				return stack_bad(p, ev, rc, (size_t)(rec - buf));
 			continue;

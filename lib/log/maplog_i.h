@@ -152,6 +152,8 @@ static inline uint8_t *maplog_put_varint(uint8_t *p, uint64_t v)
 #define MAPLOG_V_SHORT 2 /* fold values of up to 4 bytes in 32 bits */
 #define MAPLOG_V_PEXT 4  /* gather the 7-bit groups with one BMI2 pext:
 			    only where maplog_cpu_pext() says so */
+#define MAPLOG_V_LATE 8  /* the caller checks the end afterwards (see
+			    maplog_varint_core) */
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define MAPLOG_HAVE_PEXT 1
@@ -204,18 +206,27 @@ void maplog_cpu_force_portable(int on);
  * record to record (stack ids, frame deltas).  MAPLOG_V_PEXT replaces
  * the masks and shifts with one pext (MAPLOG_V_SHORT is then moot); the
  * caller must have maplog_cpu_pext() true.
+ *
+ * MAPLOG_V_LATE leaves out the tests against lim and end for values of
+ * up to 8 bytes, for runs of fields: the caller makes sure that 8 bytes
+ * can be loaded from *pp, and compares *pp with end after the last field
+ * (a value that runs past end returns 0 and leaves *pp past end; -1
+ * still comes for the longer ones, read byte by byte up to end).  A
+ * varint takes at most 10 bytes, so k fields can be read this way when
+ * lim - *pp >= 10 * k - 2, even when one of them runs past end.
  */
 static inline __attribute__((always_inline)) int
 maplog_varint_core(const uint8_t **pp, const uint8_t *end,
 		   const uint8_t *lim, uint64_t *out, const int how)
 {
 	const uint8_t *p = *pp;
-	if ((how & MAPLOG_V_BYTE1) && p < end && *p < 0x80) {
+	if ((how & MAPLOG_V_BYTE1) && ((how & MAPLOG_V_LATE) || p < end) &&
+	    *p < 0x80) {
 		*out = *p;
 		*pp = p + 1;
 		return 0;
 	}
-	if (lim - p >= 8) {
+	if ((how & MAPLOG_V_LATE) || lim - p >= 8) {
 		uint64_t w;
 		memcpy(&w, p, 8);
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -224,7 +235,7 @@ maplog_varint_core(const uint8_t **pp, const uint8_t *end,
 		uint64_t stop = ~w & 0x8080808080808080ull;
 		if (stop) {
 			unsigned nb = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
-			if (nb > (size_t)(end - p))
+			if (!(how & MAPLOG_V_LATE) && nb > (size_t)(end - p))
 				return -1;
 			/* stop ^ (stop - 1): the bits up to the stop byte's
 			 * high bit, i.e. the varint's bytes, without a
