@@ -25,6 +25,17 @@
 
 #include "maplog_i.h"
 
+/* The preloaded sampler builds this file with MAPLOG_CRC_NARROW: no
+ * AVX-512 code in the profiled program.  Wide vector instructions lower
+ * the clock of some CPUs for a while, which the program would feel, and
+ * the sampler checksums one chunk per 256 KiB of log, where the wide
+ * path gains nothing. */
+#if defined(__x86_64__) && !defined(MAPLOG_CRC_NARROW)
+#define CRC_WIDE 1
+#else
+#define CRC_WIDE 0
+#endif
+
 #define POLY 0x82f63b78u
 
 #define CRC_BLOCK 4096u
@@ -49,7 +60,7 @@ static uint32_t gf_mul(uint32_t a, uint32_t b)
 	return r;
 }
 
-#if defined(__x86_64__)
+#if CRC_WIDE
 /* x^n mod P, reflected (only at initialisation) */
 static uint32_t xpow_mod(unsigned n)
 {
@@ -97,14 +108,16 @@ __attribute__((constructor)) static void crc_init(void)
 		}
 	}
 #if defined(__x86_64__)
-	crc_init_fold();
 	__builtin_cpu_init();
 	crc_have_hw = __builtin_cpu_supports("sse4.2") ? 1 : 0;
 	crc_has[MAPLOG_CRC_SSE42] = crc_have_hw;
+#if CRC_WIDE
+	crc_init_fold();
 	crc_has[MAPLOG_CRC_AVX512] = crc_have_hw &&
 				     __builtin_cpu_supports("pclmul") &&
 				     __builtin_cpu_supports("avx512f") &&
 				     __builtin_cpu_supports("vpclmulqdq");
+#endif
 	for (int i = 0; i < MAPLOG_CRC_NIMPL_; i++)
 		if (crc_has[i])
 			crc_best = i;
@@ -187,7 +200,7 @@ __attribute__((target("sse4.2"))) static uint32_t crc_hw(uint32_t crc,
 }
 #endif
 
-#if defined(__x86_64__)
+#if CRC_WIDE
 /*
  * Folding with carry-less multiplication (PCLMULQDQ), the technique of
  * Intel's "Fast CRC Computation for Generic Polynomials Using PCLMULQDQ
@@ -329,10 +342,12 @@ static uint32_t crc_run(int impl, uint32_t c, const uint8_t *p, size_t len)
 {
 #if defined(__x86_64__)
 	switch (impl) {
+#if CRC_WIDE
 	case MAPLOG_CRC_AVX512:
 		if (len >= AVX512_MIN)
 			return crc_avx512(c, p, len);
-		/* fall through */
+		__attribute__((fallthrough));
+#endif
 	case MAPLOG_CRC_SSE42:
 		return crc_hw(c, p, len);
 	default:

@@ -11,6 +11,8 @@ lib_sampler_libmapsampler_la_SOURCES = lib/sampler/sampler.c \
 	lib/sampler/sampler_i.h \
 	lib/sampler/metrics.c lib/sampler/io.c \
 	lib/log/mapwrite.c lib/log/crc32c.c
+# MAPLOG_CRC_NARROW: no AVX-512 code in the profiled program (crc32c.c)
+lib_sampler_libmapsampler_la_CPPFLAGS = $(AM_CPPFLAGS) -DMAPLOG_CRC_NARROW
 lib_sampler_libmapsampler_la_CFLAGS = $(WARN_CFLAGS) -fvisibility=hidden \
 	-pthread $(LIBUNWIND_CFLAGS)
 lib_sampler_libmapsampler_la_LIBADD = lib/pluginapi/libpluginapi.la \
