@@ -21,14 +21,16 @@ bench: test/bench/bench_parse$(EXEEXT) test/bench/bench_size$(EXEEXT)
 	BENCH_SIZE_ARGS='$(BENCH_SIZE_ARGS)' \
 	$(SHELL) $(srcdir)/test/bench/run.sh $(top_builddir)
 
-# Per-sample cost floor (floor.sh), overhead against bare runs, gperftools
-# and perf (overhead.sh), and agreement with perf (accuracy.sh).
+# Per-sample cost floor (floor.sh), the once-per-run cost (fixed.sh),
+# overhead against bare runs, gperftools and perf (overhead.sh), and
+# agreement with perf (accuracy.sh).
 noinst_PROGRAMS += test/bench/bench_floor
 test_bench_bench_floor_SOURCES = test/bench/bench_floor.c
 test_bench_bench_floor_CFLAGS = -O1 -g -fno-omit-frame-pointer $(LIBUNWIND_CFLAGS)
 test_bench_bench_floor_LDADD = $(LIBUNWIND_LIBS)
 EXTRA_DIST += test/bench/floor.sh
-EXTRA_DIST += test/bench/overhead.sh test/bench/accuracy.sh
+EXTRA_DIST += test/bench/overhead.sh test/bench/accuracy.sh \
+	test/bench/fixed.sh
 
 # What the built-in metric plugins cost per getter call and per sample
 # (bench_plugins.c); built by make, not run by make check.  Run it from
