@@ -266,16 +266,7 @@ static inline CLMUL_TARGET uint32_t crc_finish(__m128i x, const uint8_t *p,
 {
 	uint64_t c = __builtin_ia32_crc32di(0, (uint64_t)_mm_cvtsi128_si64(x));
 	c = __builtin_ia32_crc32di(c, (uint64_t)_mm_extract_epi64(x, 1));
-	if (len >= 8) {
-		uint64_t a;
-		memcpy(&a, p, 8);
-		c = __builtin_ia32_crc32di(c, a);
-		p += 8;
-		len -= 8;
-	}
-	while (len--)
-		c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
-	return (uint32_t)c;
+	return crc_hw((uint32_t)c, p, len);
 }
 
 static inline AVX512_TARGET __m512i ld64(const uint8_t *p)
