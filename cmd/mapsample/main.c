@@ -432,9 +432,16 @@ int main(int argc, char **argv)
 	sa.sa_sigaction = forward;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
+	/* what the program would have inherited without us, restored in
+	 * the child; a signal ignored here (nohup, a background job) stays
+	 * ignored, and there is nothing to forward */
 	static const int fwd[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-	for (size_t i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++)
-		sigaction(fwd[i], &sa, NULL);
+	struct sigaction inherited[sizeof(fwd) / sizeof(fwd[0])];
+	for (size_t i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++) {
+		sigaction(fwd[i], NULL, &inherited[i]);
+		if (inherited[i].sa_handler != SIG_IGN)
+			sigaction(fwd[i], &sa, NULL);
+	}
 
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -449,11 +456,8 @@ int main(int argc, char **argv)
 		return EXIT_OWN;
 	}
 	if (pid == 0) {
-		struct sigaction dfl;
-		memset(&dfl, 0, sizeof(dfl));
-		dfl.sa_handler = SIG_DFL;
 		for (size_t i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++)
-			sigaction(fwd[i], &dfl, NULL);
+			sigaction(fwd[i], &inherited[i], NULL);
 		close(errpipe[0]);
 		execv(path, argv + optind);
 		int e = errno;

@@ -13,8 +13,9 @@
 # and is still sampled; with --signal PROF it does not, and the sampler
 # says so at the end.  A program that reads its signal dispositions
 # (test/programs/sigview) sees what it sees without mapsample (the
-# sampler's own handlers for fatal signals are hidden), its own handlers
-# and SIG_IGN take effect, and a SIGABRT it left at, or set back to,
+# sampler's own handlers for fatal signals are hidden, and signals it
+# inherits ignored stay ignored), its own handlers and SIG_IGN take
+# effect, and a SIGABRT it left at, or set back to,
 # SIG_DFL is still recorded as its exit.
 set -eu
 
@@ -124,18 +125,40 @@ test_sigview() {
 	brc=$?
 	set -e
 	sample view -- "$programs/sigview" abort
+	sigview_same view "$brc"
+	# signals ignored when mapsample starts (nohup, a background job)
+	# stay ignored in the program
+	set +e
+	(trap '' INT HUP QUIT; exec "$programs/sigview" abort) </dev/null \
+		>"$tmp/ign.bare" 2>/dev/null
+	brc=$?
+	set -e
+	grep -q '^HUP: ignore' "$tmp/ign.bare" ||
+		fail "sigview: the shell could not start it with SIGHUP ignored"
+	set +e
+	(trap '' INT HUP QUIT; exec "$mapsample" -q -o "$tmp/ign.log" -- \
+		"$programs/sigview" abort) </dev/null >"$tmp/ign.out" 2>"$tmp/ign.err"
+	rc=$?
+	set -e
+	sigview_same ign "$brc"
+}
+
+# sigview_same NAME BARE_RC: the run under mapsample saw the dispositions
+# of the bare run, died of SIGABRT as it did, and the report says so
+sigview_same() {
+	brc=$2
 	[ "$rc" = "$brc" ] && [ "$rc" = 134 ] || {
-		show "$tmp/view.err"
-		fail "sigview: mapsample exited $rc, the program alone $brc (expected 134)"
+		show "$tmp/$1.err"
+		fail "sigview ($1): mapsample exited $rc, the program alone $brc (expected 134)"
 	}
-	cmp -s "$tmp/view.bare" "$tmp/view.out" || {
-		show "$tmp/view.bare" "$tmp/view.out"
-		fail "sigview: the program saw other signal dispositions under mapsample"
+	cmp -s "$tmp/$1.bare" "$tmp/$1.out" || {
+		show "$tmp/$1.bare" "$tmp/$1.out"
+		fail "sigview ($1): the program saw other signal dispositions under mapsample"
 	}
-	report view
-	grep -q 'signal 6' "$tmp/view.report" || {
-		show "$tmp/view.report"
-		fail "sigview: the SIGABRT exit is not in the report"
+	report "$1"
+	grep -q 'signal 6' "$tmp/$1.report" || {
+		show "$tmp/$1.report"
+		fail "sigview ($1): the SIGABRT exit is not in the report"
 	}
 }
 
