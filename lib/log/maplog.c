@@ -70,6 +70,8 @@ struct maplog {
 	int c_partial;      /* stream ended inside this chunk's payload */
 	uint64_t c_missing; /* payload bytes the stream lacks */
 	size_t r_pos, r_end;
+	size_t k_rec, k_body; /* a STACK record read_fast() left to
+				 fast_stack(): its start and its fields */
 	uint64_t ts;
 	uint64_t leaf;
 
@@ -561,6 +563,26 @@ static int stack_room(maplog *p)
 	return 0;
 }
 
+/* The n frame deltas of a STACK record, the first from leaf, into out;
+ * 0 or -1.  how: maplog_varint_core's (MAPLOG_V_LATE only when 10 bytes
+ * per frame can be loaded; the caller then compares *pp with e). */
+static inline __attribute__((always_inline)) int
+frame_deltas(const uint8_t **pp, const uint8_t *e, const uint8_t *lim,
+	     uint64_t *out, uint64_t n, uint64_t leaf, const int how)
+{
+	const uint8_t *q = *pp;
+	uint64_t prev = leaf;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t z;
+		if (maplog_varint_core(&q, e, lim, &z, how))
+			return -1;
+		prev += (uint64_t)maplog_unzigzag(z);
+		out[i] = prev;
+	}
+	*pp = q;
+	return 0;
+}
+
 /* STACK body: base id (0: none), frames dropped from base's leaf end,
  * n new frames (zigzag deltas, the first from the previous STACK's leaf).
  * The stack is the new frames followed by base[drop..].  px is 0 or
@@ -600,17 +622,19 @@ add_stack_how(maplog *p, struct in *r, const int px)
 		p->fr_cap = cap;
 	}
 	uint64_t *out = p->fr + p->fr_used;
-	uint64_t prev = p->leaf;
 	/* the cursor in a local: through r it went to memory and back on
 	 * every frame (out[] may alias it, as far as the compiler knows) */
 	const uint8_t *q = r->p;
 	const uint8_t *const e = r->e, *const lim = r->lim;
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t z;
-		if (maplog_varint_core(&q, e, lim, &z, px))
+	/* with 10 loadable bytes per frame (nearly always: lim is the end of
+	 * the buffer), end checks once after the frames (MAPLOG_V_LATE) */
+	if ((uint64_t)(lim - q) >= 10 * n) {
+		if (frame_deltas(&q, e, lim, out, n, p->leaf,
+				 MAPLOG_V_LATE | px) ||
+		    q > e)
 			return MAPS_EBADRECORD;
-		prev += (uint64_t)maplog_unzigzag(z);
-		out[i] = prev;
+	} else if (frame_deltas(&q, e, lim, out, n, p->leaf, px)) {
+		return MAPS_EBADRECORD;
 	}
 	r->p = q;
 	if (n)
@@ -1196,14 +1220,24 @@ static __attribute__((noinline)) int stack_bad(maplog *p,
  * the buffer to read_slow() */
 #define FAST_ROOM 64
 
+/* read_fast()'s returns besides 0: a STACK record to decode, a record
+ * for read_slow() */
+#define FAST_STACK 1
+#define FAST_SLOW 2
+
 /*
- * Samples, stacks and metric values, nearly all of a log, are decoded in
- * this small loop, which needs few registers and no phase dispatch.  A
- * record it does not take (other types, and any that does not decode)
- * is left untouched to read_slow(), which decodes it again and reports
- * damage; the exception is a STACK record that fails in add_stack(),
- * reported here as payload() does.  px is 0 or MAPLOG_V_PEXT: the loop
- * is compiled once for each, and maplog_read() picks one per call.
+ * Samples, stacks and metric values, nearly all of a log, are framed in
+ * this small piece of code, which needs no phase dispatch and calls
+ * nothing (read_slow() and read_stacks_*() are tail calls of its
+ * callers), so that a sample or a metric value costs the saving of few
+ * registers, if any: with add_stack() called from here, gcc 12 saved six
+ * registers and spilled two values for every record.  Returns 0 with ev filled; FAST_STACK for a STACK record,
+ * whose fields (p->k_body up to p->r_pos, the record at p->k_rec) are for
+ * fast_stack(); FAST_SLOW for a record it does not take (other types, a
+ * varint longer than 8 bytes, anything that does not decode), left
+ * untouched to read_slow(), which decodes it again and reports damage.
+ * px is 0 or MAPLOG_V_PEXT: it is compiled once for each, and
+ * maplog_read() picks one per call.
  */
 static inline __attribute__((always_inline)) int
 read_fast(maplog *p, struct maplog_ev *ev, const int px)
@@ -1212,9 +1246,10 @@ read_fast(maplog *p, struct maplog_ev *ev, const int px)
 	const uint8_t *const lim = buf + p->bend;
 	const uint8_t *const end = buf + p->r_end;
 	/* the varints are read with MAPLOG_V_LATE (see FAST_ROOM), and r.p
-	 * compared with r.e after each group of fields */
-	const int lt = MAPLOG_V_LATE | px;
-	for (;;) {
+	 * compared with r.e after each group of fields; without the byte
+	 * loop for long ones (MAPLOG_V_SHORTONLY), fewer registers */
+	const int lt = MAPLOG_V_LATE | MAPLOG_V_SHORTONLY | px;
+	do {
 		const uint8_t *rec = buf + p->r_pos;
 		if (rec >= end || lim - rec < FAST_ROOM)
 			break;
@@ -1229,9 +1264,14 @@ read_fast(maplog *p, struct maplog_ev *ev, const int px)
 		if (r.bad || r.p > r.e)
 			break;
 		int type = rec[0];
+		/* results go to ev as soon as they are known, which frees
+		 * registers: ev is the caller's, and read_slow() fills it
+		 * again for a record left to it */
+		ev->ev_ts = p->ts + (uint64_t)maplog_unzigzag(dz);
+		ev->ev_offset = p->boff + (size_t)(rec - buf);
 		if (type == MAPLOG_TYPE_SAMPLE) {
 			uint64_t sid = get_u_how(&r, MAPLOG_V_SHORT | lt);
-			uint64_t weight = get_u_how(
+			ev->ev_u.sample.sa_weight = get_u_how(
 				&r, MAPLOG_V_BYTE1 | MAPLOG_V_SHORT | lt);
 			uint64_t tid = p->c_tid;
 			if (r.p < r.e)
@@ -1251,7 +1291,6 @@ read_fast(maplog *p, struct maplog_ev *ev, const int px)
 			struct maplog_ev_sample *s = &ev->ev_u.sample;
 			s->sa_tid = (uint32_t)tid;
 			s->sa_npc = npc;
-			s->sa_weight = weight;
 			s->sa_pc = pc;
 			s->sa_stack = (uint32_t)sid;
 		} else if (type == MAPLOG_TYPE_METRIC_VALUE) {
@@ -1275,50 +1314,86 @@ read_fast(maplog *p, struct maplog_ev *ev, const int px)
 			m->mv_kind = (uint32_t)kind;
 			memcpy(&m->mv_v, &v, 8);
 		} else if (type == MAPLOG_TYPE_STACK) {
+			p->k_rec = (size_t)(rec - buf);
+			p->k_body = (size_t)(r.p - buf);
 			p->r_pos = (size_t)(r.e - buf);
 			p->ts += (uint64_t)maplog_unzigzag(dz);
-			/* a copy: &r would keep r in memory all along */
-			struct in rs = r;
-			int rc = px ? add_stack_pext(p, &rs) : add_stack(p, &rs);
-			if (rc)
-				return stack_bad(p, ev, rc, (size_t)(rec - buf));
-			continue;
+			return FAST_STACK;
 		} else {
 			break;
 		}
-		size_t at = (size_t)(rec - buf);
-		uint64_t ts = p->ts + (uint64_t)maplog_unzigzag(dz);
 		uint64_t count = ++p->st.st_records;
 		p->r_pos = (size_t)(r.e - buf);
-		p->ts = ts;
+		p->ts = ev->ev_ts;
 		ev->ev_state = MAPLOG_OK;
 		ev->ev_type = (enum maplog_type)type;
 		ev->ev_error = 0;
-		ev->ev_offset = p->boff + at;
 		ev->ev_count = count;
-		ev->ev_ts = ts;
 		ev->ev_pid = p->c_pid;
 		ev->ev_tid = p->c_tid;
 		ev->ev_image = p->c_image;
 		ev->ev_chunk_seq = p->c_seq;
 		return 0;
-	}
-	return read_slow(p, ev);
+	} while (0);
+	return FAST_SLOW;
+}
+
+/* The STACK record read_fast() returned FAST_STACK for: 0, or -1 with
+ * ev holding the error, as payload() reports it. */
+static inline __attribute__((always_inline)) int
+fast_stack(maplog *p, struct maplog_ev *ev, const int px)
+{
+	const uint8_t *const buf = p->buf;
+	struct in r = {buf + p->k_body, buf + p->r_pos, buf + p->bend, 0};
+	int rc = px ? add_stack_pext(p, &r) : add_stack(p, &r);
+	return rc ? stack_bad(p, ev, rc, p->k_rec) : 0;
+}
+
+/* STACK records met by read_fast(), and the records after them: the
+ * loop that read_fast() would have been, had it called add_stack() */
+static inline __attribute__((always_inline)) int
+read_stacks(maplog *p, struct maplog_ev *ev, const int px)
+{
+	int k;
+	do {
+		if (fast_stack(p, ev, px))
+			return -1;
+	} while ((k = read_fast(p, ev, px)) == FAST_STACK);
+	return k == FAST_SLOW ? read_slow(p, ev) : k;
+}
+
+static __attribute__((noinline)) int read_stacks_portable(maplog *p,
+							  struct maplog_ev *ev)
+{
+	return read_stacks(p, ev, 0);
+}
+
+static __attribute__((noinline)) PEXT_TARGET int
+read_stacks_pext(maplog *p, struct maplog_ev *ev)
+{
+	return read_stacks(p, ev, MAPLOG_V_PEXT);
 }
 
 /* The two copies of read_fast(): maplog_read() jumps to one of them, and
  * does nothing that would need registers saved, so that it adds only a
- * few instructions to a call. */
+ * few instructions to a call.  read_slow() and read_stacks_*() are tail
+ * calls here. */
 static __attribute__((noinline)) int read_fast_portable(maplog *p,
 							struct maplog_ev *ev)
 {
-	return read_fast(p, ev, 0);
+	int k = read_fast(p, ev, 0);
+	if (k == FAST_STACK)
+		return read_stacks_portable(p, ev);
+	return k == FAST_SLOW ? read_slow(p, ev) : k;
 }
 
 static __attribute__((noinline)) PEXT_TARGET int
 read_fast_pext(maplog *p, struct maplog_ev *ev)
 {
-	return read_fast(p, ev, MAPLOG_V_PEXT);
+	int k = read_fast(p, ev, MAPLOG_V_PEXT);
+	if (k == FAST_STACK)
+		return read_stacks_pext(p, ev);
+	return k == FAST_SLOW ? read_slow(p, ev) : k;
 }
 
 int maplog_read(maplog *p, struct maplog_ev *ev)

@@ -154,6 +154,8 @@ static inline uint8_t *maplog_put_varint(uint8_t *p, uint64_t v)
 			    only where maplog_cpu_pext() says so */
 #define MAPLOG_V_LATE 8  /* the caller checks the end afterwards (see
 			    maplog_varint_core) */
+#define MAPLOG_V_SHORTONLY 16 /* values longer than 8 bytes fail: for a
+				 fast path that leaves them to a slow one */
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define MAPLOG_HAVE_PEXT 1
@@ -214,6 +216,11 @@ void maplog_cpu_force_portable(int on);
  * still comes for the longer ones, read byte by byte up to end).  A
  * varint takes at most 10 bytes, so k fields can be read this way when
  * lim - *pp >= 10 * k - 2, even when one of them runs past end.
+ *
+ * MAPLOG_V_SHORTONLY returns -1 for any value longer than 8 bytes (and,
+ * without MAPLOG_V_LATE, whenever 8 bytes cannot be loaded), leaving out
+ * the byte loop: a fast path whose caller decodes such records again with
+ * the full reader keeps fewer registers busy.
  */
 static inline __attribute__((always_inline)) int
 maplog_varint_core(const uint8_t **pp, const uint8_t *end,
@@ -264,6 +271,8 @@ maplog_varint_core(const uint8_t **pp, const uint8_t *end,
 			return 0;
 		}
 	}
+	if (how & MAPLOG_V_SHORTONLY)
+		return -1;
 	uint64_t v = 0;
 	unsigned shift = 0;
 	while (p < end && shift < 64) {

@@ -3545,21 +3545,34 @@ static void check_varint(uint64_t v)
 			"%#llx (%u bytes, %u after): got %#llx, %td bytes",
 			(unsigned long long)v, n, tail,
 			(unsigned long long)out, q - at);
-		for (int how = 0; how < 16; how++) {
+		for (int how = 0; how < 32; how++) {
 			if ((how & MAPLOG_V_PEXT) && !maplog_cpu_pext())
 				continue;
 			/* MAPLOG_V_LATE: the caller ensures 8 bytes */
 			int late = how & MAPLOG_V_LATE;
 			if (late && n + tail < 8)
 				continue;
+			/* MAPLOG_V_SHORTONLY: up to 8 bytes, from 8 loadable
+			 * ones, or a first byte alone with MAPLOG_V_BYTE1 */
+			int shortonly = how & MAPLOG_V_SHORTONLY;
+			int ok = !shortonly ||
+				 (n == 1 && (how & MAPLOG_V_BYTE1)) ||
+				 (n <= 8 && n + tail >= 8);
 			q = at;
 			out = ~v;
-			REQUIRE(maplog_varint_core(&q, at + n, at + n + tail,
-						   &out, how) == 0 &&
-					out == v && q == at + n,
-				"%#llx (%u bytes, %u after): how %d got %#llx",
-				(unsigned long long)v, n, tail, how,
-				(unsigned long long)out);
+			int got = maplog_varint_core(&q, at + n, at + n + tail,
+						     &out, how);
+			if (ok)
+				REQUIRE(got == 0 && out == v && q == at + n,
+					"%#llx (%u bytes, %u after): how %d "
+					"got %#llx",
+					(unsigned long long)v, n, tail, how,
+					(unsigned long long)out);
+			else
+				REQUIRE(got == -1 && q == at,
+					"%#llx (%u bytes, %u after): how %d "
+					"short only, decoded",
+					(unsigned long long)v, n, tail, how);
 			q = at;
 			int rc = maplog_varint_core(&q, at + n - 1,
 						    at + n + tail, &out, how);
@@ -3619,7 +3632,7 @@ START_TEST(maplog_varint)
 	const uint8_t *q = bad;
 	ck_assert_int_eq(maplog_get_varint_lim(&q, bad + 16, bad + 16, &out),
 			 -1);
-	for (int how = 0; how < 16; how++) {
+	for (int how = 0; how < 32; how++) {
 		if ((how & MAPLOG_V_PEXT) && !maplog_cpu_pext())
 			continue;
 		q = bad;
