@@ -240,7 +240,7 @@ maplog_varint_core(const uint8_t **pp, const uint8_t *end,
 		w = __builtin_bswap64(w);
 #endif
 		uint64_t stop = ~w & 0x8080808080808080ull;
-		if (stop) {
+		if (__builtin_expect(stop != 0, 1)) {
 			unsigned nb = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
 			if (!(how & MAPLOG_V_LATE) && nb > (size_t)(end - p))
 				return -1;
