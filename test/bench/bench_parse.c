@@ -27,6 +27,7 @@
 
 #include <mapsample/maplog.h>
 
+#include "log/maplog_i.h" /* maplog_cpu_pext(), maplog_cpu_force_portable() */
 #include "test/common/logsynth.h"
 
 #define TARGET_MBPS 1000.0
@@ -277,13 +278,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bench_parse [-n SAMPLES] [-t THREADS] [-k STACKS] "
-		"[-c CHUNK_BYTES] [-P] [-r REPS] [-o PATH] [-C CPU]\n"
+		"[-c CHUNK_BYTES] [-P] [-p] [-r REPS] [-o PATH] [-C CPU]\n"
 		"  -n  samples in the synthetic log (default 10000000)\n"
 		"  -t  threads (default 8)\n"
 		"  -k  distinct stacks (default 2000)\n"
 		"  -c  chunk size in bytes (default 1048576)\n"
 		"  -P  plain: samples (and stacks) only, no other record "
 		"types\n"
+		"  -p  portable decoders even where the CPU has fast BMI2 pext "
+		"(what CPUs without it run)\n"
 		"  -r  timed repetitions of each parse (default 5, max 64)\n"
 		"  -o  log path (default $TMPDIR/mapsample-bench-<params>.log);"
 		" reused when its bytes are what these parameters write\n"
@@ -325,13 +328,14 @@ int main(int argc, char **argv)
 	long cpu_want = -2; /* -2: current CPU, -1: do not pin */
 	const char *out = NULL;
 	int c;
-	while ((c = getopt(argc, argv, "n:t:k:c:Pr:o:C:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:t:k:c:Ppr:o:C:h")) != -1) {
 		switch (c) {
 		case 'n': o.samples = num(optarg, "-n"); break;
 		case 't': o.threads = (uint32_t)num(optarg, "-t"); break;
 		case 'k': o.distinct_stacks = (uint32_t)num(optarg, "-k"); break;
 		case 'c': o.chunk_size = (uint32_t)num(optarg, "-c"); break;
 		case 'P': o.all_types = 0; break;
+		case 'p': maplog_cpu_force_portable(1); break;
 		case 'r': reps = (unsigned)num(optarg, "-r"); break;
 		case 'o': out = optarg; break;
 		case 'C':
@@ -479,7 +483,8 @@ int main(int argc, char **argv)
 		printf("  pinned to CPU %d; ", cpu);
 	else
 		printf("  not pinned; ");
-	printf("%u repetitions; loadavg %s\n\n", reps, load);
+	printf("%u repetitions; decoders: %s; loadavg %s\n\n", reps,
+	       maplog_cpu_pext() ? "BMI2 pext" : "portable", load);
 
 	printf("%-26s %9s %9s %9s %9s %9s %8s\n", "", "median", "best",
 	       "MB/s", "MB/s", "Mrec/s", "ns/rec");
