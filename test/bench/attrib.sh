@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# attrib.sh: the CPU time each profiler's own work takes, found by
+# profiling the profiled program with perf.  overhead.sh times whole runs,
+# and on a shared VM its intervals are wider than the gap between
+# mapsample and gperftools; this counts instead where the CPU time goes.
+# Each workload of overhead.sh runs under mapsample and under gperftools'
+# libprofiler at the same rate (250 Hz: what the tick gives both), each
+# inside `perf record -e cpu-clock -F 4999 -g`, the two alternating for
+# ROUNDS rounds.  A perf sample counts as the profiler's when its call
+# chain holds a frame of the profiler's code (libmapsampler and the
+# metric plugins it calls, or libprofiler; libunwind, which both use and
+# the workloads do not) or of the kernel's work for a sample (signal
+# set-up, sigreturn, the POSIX CPU-timer expiry).  Printed per workload
+# and profiler: the median over rounds of that share of the program's
+# CPU time, and of microseconds per profiler sample (share times CPU
+# time over the samples the profiler took), with the medians' 95%
+# intervals; then mapsample's share over gperftools' per round.
+#
+# Not counted, for either profiler: what the interrupt and the handler
+# cost the program afterwards (caches and TLB entries refilled), the
+# timer interrupt itself (the tick happens anyway), and start-up and
+# exit (fixed.sh measures those).  So this is a lower bound of the
+# overhead and a like-for-like comparison of the work each profiler
+# does per sample, not a replacement for overhead.sh.
+#
+#   [SCALE=S] test/bench/attrib.sh [BUILD_DIR] [ROUNDS] [WORKLOADS...]
+#
+# Needs: xz-utils bzip2 sqlite3 google-perftools linux-perf (apt-get).
+set -eu
+b=$(cd "${1:-.}" && pwd)
+rounds=${2:-5}
+scale=${SCALE:-1}
+shift 2 2>/dev/null || shift $#
+workloads=${*:-xz bzip2 python sqlite xz2}
+ms=$b/cmd/mapsample/mapsample
+mr=$b/cmd/mapreport/mapreport
+py=/usr/bin/python3
+gplib=$(ls /usr/lib/x86_64-linux-gnu/libprofiler.so.0 2>/dev/null || true)
+if [ -z "$gplib" ] || ! command -v perf >/dev/null; then
+	echo "attrib.sh: needs gperftools' libprofiler and perf" \
+		"(apt-get install google-perftools linux-perf)" >&2
+	exit 2
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+. "$(dirname "$0")/workloads.sh"
+
+# share PERF_DATA PROFILER: "profiler_share_percent cpu_seconds" of the
+# program (the launcher and env(1) left out)
+share() {
+	perf script -i "$1" -F comm,tid,period,ip,sym,dso 2>/dev/null |
+		"$py" -c '
+import sys
+user = {"ms": ("libmapsampler.so", "libmapsample-", "libunwind.so"),
+        "gp": ("libprofiler.so", "libunwind.so")}[sys.argv[1]]
+kern = ("arch_do_signal_or_restart", "__x64_sys_rt_sigreturn",
+        "posix_cpu_timers_work", "handle_posix_cpu_timers")
+skip = ("mapsample", "env")
+total = mine = 0
+head = None
+frames = []
+def flush():
+    global total, mine
+    if head is None or head[0] in skip:
+        return
+    total += head[1]
+    for f in frames:
+        if any(u in f[1] for u in user) or (f[1] == "[kernel.kallsyms]" and f[0] in kern):
+            mine += head[1]
+            break
+for line in sys.stdin:
+    if not line.strip():
+        flush(); head = None; frames = []
+    elif line[0] not in " \t":
+        # comm tid period:  (comm may hold spaces: the last two fields)
+        p = line.split()
+        head = (" ".join(p[:-2]), int(p[-1]))
+    else:
+        p = line.split(None, 1)
+        rest = p[1].rstrip() if len(p) > 1 else ""
+        sym, _, dso = rest.rpartition(" (")
+        frames.append((sym.split("+")[0], dso.rstrip(")")))
+flush()
+print("%.6f %.6f" % (100.0 * mine / total if total else 0, total / 1e9))
+' "$2"
+}
+
+# samples the profiler took: mapsample from its log, gperftools from its
+# legacy profile (64-bit words)
+samples() {
+	case $1 in
+	ms) "$mr" -n 0 "$tmp/log" 2>/dev/null | sed -n 's/^ *Samples: *\([0-9]*\).*/\1/p' ;;
+	gp) "$py" -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+w = struct.unpack("<%dQ" % (len(d) // 8), d[:8 * (len(d) // 8)])
+i = 2 + w[1]; n = 0
+while i + 2 < len(w):
+    c, k = w[i], w[i + 1]
+    if c == 0 and k == 1: break
+    n += c; i += 2 + k
+print(n)' "$tmp/prof" ;;
+	esac
+}
+
+run() {
+	local p=$1 w=$2 cmd
+	cmd=$(cmdline "$w")
+	rm -f "$tmp/log" "$tmp/prof" "$tmp/perf.data"
+	case $p in
+	ms) perf record -q -e cpu-clock -F 4999 -g -o "$tmp/perf.data" -- \
+		"$ms" -q -F 250 -o "$tmp/log" -- $cmd >/dev/null 2>&1 </dev/null ;;
+	gp) perf record -q -e cpu-clock -F 4999 -g -o "$tmp/perf.data" -- \
+		env CPUPROFILE="$tmp/prof" CPUPROFILE_FREQUENCY=250 \
+		LD_PRELOAD="$gplib" $cmd >/dev/null 2>&1 </dev/null ;;
+	esac
+	set -- $(share "$tmp/perf.data" "$p")
+	local n
+	n=$(samples "$p")
+	# share% cpu_s samples us_per_sample
+	awk -v s="$1" -v c="$2" -v n="${n:-0}" 'BEGIN {
+		printf "%.4f %.3f %d %.2f\n", s, c, n, (n > 0 ? s / 100 * c / n * 1e6 : 0) }'
+}
+
+median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+# 95% interval of the median (order statistics), "- -" below 6 values
+ci95() {
+	sort -g | awk '{v[NR]=$1} END {
+		n = NR; k = 0; p = 2 ^ -n; cum = 0
+		while (k < n / 2 && cum + p <= 0.025) {
+			cum += p; k++; p = p * (n - k + 1) / k
+		}
+		if (k < 1) { print "-"; exit }
+		printf "[%.3f, %.3f]\n", v[k], v[n + 1 - k] }'
+}
+
+echo "rounds=$rounds scale=$scale; perf cpu-clock at 4999 Hz; both profilers at 250 Hz"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-8s %-4s %9s %17s %7s %8s %9s %15s\n' workload prof "share%" ci95 cpu_s samples "us/smp" ci95
+for w in $workloads; do
+	for r in $(seq "$rounds"); do
+		for p in $(printf 'ms\ngp\n' | shuf); do
+			run "$p" "$w" >>"$tmp/$w.$p"
+		done
+	done
+	for p in ms gp; do
+		printf '%-8s %-4s %9.3f %17s %7.2f %8.0f %9.2f %15s\n' "$w" "$p" \
+			"$(cut -d' ' -f1 "$tmp/$w.$p" | median)" \
+			"$(cut -d' ' -f1 "$tmp/$w.$p" | ci95)" \
+			"$(cut -d' ' -f2 "$tmp/$w.$p" | median)" \
+			"$(cut -d' ' -f3 "$tmp/$w.$p" | median)" \
+			"$(cut -d' ' -f4 "$tmp/$w.$p" | median)" \
+			"$(cut -d' ' -f4 "$tmp/$w.$p" | ci95)"
+	done
+	# per round: mapsample's share over gperftools'
+	paste -d' ' "$tmp/$w.ms" "$tmp/$w.gp" |
+		awk '$5 > 0 { printf "%.4f\n", $1 / $5 }' >"$tmp/$w.ratio"
+	printf '%-8s ms/gp share ratio: median %.2f %s\n' "$w" \
+		"$(median <"$tmp/$w.ratio")" "$(ci95 <"$tmp/$w.ratio")"
+done
