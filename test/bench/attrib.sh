@@ -56,6 +56,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 . "$(dirname "$0")/workloads.sh"
+. "$(dirname "$0")/stats.sh"
 
 # share PERF_DATA PROFILER: "profiler_share_percent cpu_seconds
 # profiler_perf_samples program_perf_samples" of the program (the
@@ -100,23 +101,6 @@ print("%.6f %.6f %d %d" % (100.0 * mine / total if total else 0, total / 1e9, nm
 ' "$2"
 }
 
-# samples the profiler took: mapsample from its log, gperftools from its
-# legacy profile (64-bit words)
-samples() {
-	case $1 in
-	ms) "$mr" -n 0 "$tmp/log" 2>/dev/null | sed -n 's/^ *Samples: *\([0-9]*\).*/\1/p' ;;
-	gp) "$py" -c '
-import struct, sys
-d = open(sys.argv[1], "rb").read()
-w = struct.unpack("<%dQ" % (len(d) // 8), d[:8 * (len(d) // 8)])
-i = 2 + w[1]; n = 0
-while i + 2 < len(w):
-    c, k = w[i], w[i + 1]
-    if c == 0 and k == 1: break
-    n += c; i += 2 + k
-print(n)' "$tmp/prof" ;;
-	esac
-}
 
 run() {
 	local p=$1 w=$2 cmd
@@ -131,23 +115,14 @@ run() {
 	esac
 	set -- $(share "$tmp/perf.data" "$p")
 	local n
-	n=$(samples "$p")
+	if [ "$p" = ms ]; then n=$(ms_samples "$tmp/log"); else n=$(gp_samples "$tmp/prof"); fi
 	# share% cpu_s samples us_per_sample perf_mine perf_total
 	awk -v s="$1" -v c="$2" -v n="${n:-0}" -v m="$3" -v t="$4" 'BEGIN {
 		printf "%.4f %.3f %d %.2f %d %d\n", s, c, n, (n > 0 ? s / 100 * c / n * 1e6 : 0), m, t }'
 }
 
-median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-# 95% interval of the median (order statistics), "- -" below 6 values
-ci95() {
-	sort -g | awk '{v[NR]=$1} END {
-		n = NR; k = 0; p = 2 ^ -n; cum = 0
-		while (k < n / 2 && cum + p <= 0.025) {
-			cum += p; k++; p = p * (n - k + 1) / k
-		}
-		if (k < 1) { print "-"; exit }
-		printf "[%.3f, %.3f]\n", v[k], v[n + 1 - k] }'
-}
+# "[LO, HI]" from ci95 (stats.sh) with 3 decimals, "-" below 6 rounds
+ci() { ci95 3 | awk '$1 == "-" { print "-"; next } { printf "[%s, %s]\n", $1, $2 }'; }
 
 echo "rounds=$rounds scale=$scale; perf cpu-clock at $perf_hz Hz; both profilers at 250 Hz"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -161,17 +136,17 @@ for w in $workloads; do
 	for p in ms gp; do
 		printf '%-8s %-4s %9.3f %17s %7.2f %8.0f %9.2f %15s\n' "$w" "$p" \
 			"$(cut -d' ' -f1 "$tmp/$w.$p" | median)" \
-			"$(cut -d' ' -f1 "$tmp/$w.$p" | ci95)" \
+			"$(cut -d' ' -f1 "$tmp/$w.$p" | ci)" \
 			"$(cut -d' ' -f2 "$tmp/$w.$p" | median)" \
 			"$(cut -d' ' -f3 "$tmp/$w.$p" | median)" \
 			"$(cut -d' ' -f4 "$tmp/$w.$p" | median)" \
-			"$(cut -d' ' -f4 "$tmp/$w.$p" | ci95)"
+			"$(cut -d' ' -f4 "$tmp/$w.$p" | ci)"
 	done
 	# per round: mapsample's share over gperftools'
 	paste -d' ' "$tmp/$w.ms" "$tmp/$w.gp" |
 		awk '$7 > 0 { printf "%.4f\n", $1 / $7 }' >"$tmp/$w.ratio"
 	printf '%-8s ms/gp share ratio: median of rounds %.2f %s\n' "$w" \
-		"$(median <"$tmp/$w.ratio")" "$(ci95 <"$tmp/$w.ratio")"
+		"$(median <"$tmp/$w.ratio")" "$(ci <"$tmp/$w.ratio")"
 	# pooled over the rounds: profiler perf samples over program perf
 	# samples; interval from the Poisson counts (log-ratio, normal)
 	paste -d' ' "$tmp/$w.ms" "$tmp/$w.gp" | awk -v w="$w" '

@@ -30,7 +30,7 @@ test_bench_bench_floor_CFLAGS = -O1 -g -fno-omit-frame-pointer $(LIBUNWIND_CFLAG
 test_bench_bench_floor_LDADD = $(LIBUNWIND_LIBS)
 EXTRA_DIST += test/bench/floor.sh
 EXTRA_DIST += test/bench/overhead.sh test/bench/accuracy.sh \
-	test/bench/workloads.sh test/bench/attrib.sh \
+	test/bench/workloads.sh test/bench/stats.sh test/bench/attrib.sh \
 	test/bench/fixed.sh
 
 # What the built-in metric plugins cost per getter call and per sample

@@ -47,8 +47,10 @@ gplib=$(ls /usr/lib/x86_64-linux-gnu/libprofiler.so.0 2>/dev/null || true)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# inputs and cmdline(): the workloads shared with attrib.sh
+# inputs and cmdline(): the workloads shared with attrib.sh; median,
+# ci95, ms_samples, gp_samples
 . "$(dirname "$0")/workloads.sh"
+. "$(dirname "$0")/stats.sh"
 
 # run CONFIG WORKLOAD: prints "wall_s cpu_s samples logbytes"
 run() {
@@ -66,12 +68,12 @@ run() {
 		# mapsample without metrics: what the metric plugins add
 		/usr/bin/time -f '%e %U %S' -o "$tf" "$ms" -q --metrics none -F "${cfg#mn}" -o "$tmp/log" -- $cmd >/dev/null 2>"$tmp/err" </dev/null
 		t1=$EPOCHREALTIME
-		samples=$("$mr" -n 0 "$tmp/log" 2>/dev/null | sed -n 's/^ *Samples: *\([0-9]*\).*/\1/p')
+		samples=$(ms_samples "$tmp/log")
 		bytes=$(( $(stat -c '%b * %B' "$tmp/log") )) ;;
 	ms*)
 		/usr/bin/time -f '%e %U %S' -o "$tf" "$ms" -q -F "${cfg#ms}" -o "$tmp/log" -- $cmd >/dev/null 2>"$tmp/err" </dev/null
 		t1=$EPOCHREALTIME
-		samples=$("$mr" -n 0 "$tmp/log" 2>/dev/null | sed -n 's/^ *Samples: *\([0-9]*\).*/\1/p')
+		samples=$(ms_samples "$tmp/log")
 		# allocated bytes: chunks are reserved sparsely
 		bytes=$(( $(stat -c '%b * %B' "$tmp/log") )) ;;
 	gp*)
@@ -80,18 +82,7 @@ run() {
 			CPUPROFILE_FREQUENCY="${cfg#gp}" LD_PRELOAD="$gplib" \
 			$cmd >/dev/null 2>"$tmp/err" </dev/null
 		t1=$EPOCHREALTIME
-		# sum the counts of gperftools' legacy profile (64-bit words)
-		samples=$("$py" -c '
-import struct, sys
-d = open(sys.argv[1], "rb").read()
-n8 = len(d) // 8
-w = struct.unpack("<%dQ" % n8, d[:8 * n8])
-i = 2 + w[1]; n = 0
-while i + 2 < len(w):
-    c, k = w[i], w[i + 1]
-    if c == 0 and k == 1: break
-    n += c; i += 2 + k
-print(n)' "$tmp/prof" 2>/dev/null || echo 0)
+		samples=$(gp_samples "$tmp/prof")
 		bytes=$(stat -c %s "$tmp/prof" 2>/dev/null || echo 0) ;;
 	perf*)
 		/usr/bin/time -f '%e %U %S' -o "$tf" perf record -q -g -F "${cfg#perf}" -o "$tmp/perf.data" -- $cmd >/dev/null 2>"$tmp/err" </dev/null
@@ -103,19 +94,6 @@ print(n)' "$tmp/prof" 2>/dev/null || echo 0)
 	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}') ${samples:-0} $bytes"
 }
 
-median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-# ci95: "LO HI", a 95% confidence interval for the median of the numbers
-# on standard input: ranks k and n+1-k of the sorted values, k the
-# largest with P(X < k) <= 2.5% for X binomial(n, 1/2); "- -" below 6
-ci95() {
-	sort -g | awk '{v[NR]=$1} END {
-		n = NR; k = 0; p = 2 ^ -n; cum = 0
-		while (k < n / 2 && cum + p <= 0.025) {
-			cum += p; k++; p = p * (n - k + 1) / k
-		}
-		if (k < 1) { print "- -"; exit }
-		printf "%.2f %.2f\n", v[k], v[n + 1 - k] }'
-}
 
 configs="bare ms250 ms1000"
 [ -n "$gplib" ] && configs="$configs gp1000"
