@@ -1231,8 +1231,8 @@ static __attribute__((noinline)) int stack_bad(maplog *p,
  * nothing (read_slow() and read_stacks_*() are tail calls of its
  * callers), so that a sample or a metric value costs the saving of few
  * registers, if any: with add_stack() called from here, gcc 12 saved six
- * registers and spilled two values for every record.  Returns 0 with ev filled; FAST_STACK for a STACK record,
- * whose fields (p->k_body up to p->r_pos, the record at p->k_rec) are for
+ * registers and spilled two values for every record.  Returns 0 with ev
+ * filled; FAST_STACK for a STACK record, whose fields (p->k_body up to p->r_pos, the record at p->k_rec) are for
  * fast_stack(); FAST_SLOW for a record it does not take (other types, a
  * varint longer than 8 bytes, anything that does not decode), left
  * untouched to read_slow(), which decodes it again and reports damage.
@@ -1374,26 +1374,30 @@ read_stacks_pext(maplog *p, struct maplog_ev *ev)
 	return read_stacks(p, ev, MAPLOG_V_PEXT);
 }
 
-/* The two copies of read_fast(): maplog_read() jumps to one of them, and
+/* read_fast(), then what its answer asks for: read_slow() and
+ * read_stacks_*() are tail calls. */
+static inline __attribute__((always_inline)) int
+read_entry(maplog *p, struct maplog_ev *ev, const int px)
+{
+	int k = read_fast(p, ev, px);
+	if (k == FAST_STACK)
+		return px ? read_stacks_pext(p, ev) : read_stacks_portable(p, ev);
+	return k == FAST_SLOW ? read_slow(p, ev) : k;
+}
+
+/* The two copies of read_entry(): maplog_read() jumps to one of them, and
  * does nothing that would need registers saved, so that it adds only a
- * few instructions to a call.  read_slow() and read_stacks_*() are tail
- * calls here. */
+ * few instructions to a call. */
 static __attribute__((noinline)) int read_fast_portable(maplog *p,
 							struct maplog_ev *ev)
 {
-	int k = read_fast(p, ev, 0);
-	if (k == FAST_STACK)
-		return read_stacks_portable(p, ev);
-	return k == FAST_SLOW ? read_slow(p, ev) : k;
+	return read_entry(p, ev, 0);
 }
 
 static __attribute__((noinline)) PEXT_TARGET int
 read_fast_pext(maplog *p, struct maplog_ev *ev)
 {
-	int k = read_fast(p, ev, MAPLOG_V_PEXT);
-	if (k == FAST_STACK)
-		return read_stacks_pext(p, ev);
-	return k == FAST_SLOW ? read_slow(p, ev) : k;
+	return read_entry(p, ev, MAPLOG_V_PEXT);
 }
 
 int maplog_read(maplog *p, struct maplog_ev *ev)
