@@ -19,11 +19,12 @@
 #include "common/cli.h"
 #include "config.h"
 #include "report/analyze.h"
-#include "report/html.h"
-#include "report/json.h"
-#include "report/model.h"
-#include "report/partial.h"
+#include "report/out/html.h"
+#include "report/out/json.h"
+#include "model/model.h"
+#include "report/partial_eval.h"
 #include "report/progress.h"
+#include "report/out/text.h"
 
 static void usage(FILE *f)
 {

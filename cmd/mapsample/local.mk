@@ -1,13 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# lib/launch: checks on the program to run.
-noinst_LTLIBRARIES += lib/launch/liblaunch.la
-lib_launch_liblaunch_la_SOURCES = lib/launch/target.c lib/launch/target.h \
-	lib/launch/logfile.c lib/launch/logfile.h
-
-# cmd/mapsample: the launcher.
+# cmd/mapsample: the launcher.  It reads the log back for its end-of-run
+# summary through lib/model, never the symbolizer or the report writers.
 bin_PROGRAMS += cmd/mapsample/mapsample
-cmd_mapsample_mapsample_SOURCES = cmd/mapsample/main.c
-cmd_mapsample_mapsample_LDADD = lib/launch/liblaunch.la lib/report/libreport.la \
-	lib/common/libcli.la
-cmd_mapsample_mapsample_SOURCES += cmd/mapsample/metrics.c cmd/mapsample/metrics.h
-cmd_mapsample_mapsample_LDADD += lib/metricdef/libmetricdef.la
+cmd_mapsample_mapsample_SOURCES = cmd/mapsample/main.c \
+	cmd/mapsample/metrics.c cmd/mapsample/metrics.h
+cmd_mapsample_mapsample_LDADD = lib/launch/liblaunch.la lib/model/libmodel.la \
+	lib/defs/libdefs.la lib/common/libcli.la

@@ -31,7 +31,7 @@
 #include "config.h"
 #include "launch/logfile.h"
 #include "launch/target.h"
-#include "report/model.h"
+#include "model/model.h"
 
 #define EXIT_OWN 125      /* mapsample itself failed */
 #define EXIT_CANNOT 126   /* program found but cannot be sampled/run */

@@ -27,8 +27,8 @@
 #include "cmd/mapsample/metrics.h"
 #include "launch/logfile.h"
 #include "launch/target.h"
-#include "report/model.h"
-#include "metricdef/metricdef.h"
+#include "model/model.h"
+#include "defs/metricdef.h"
 
 struct cand {
 	struct metricdef_metric *m;

@@ -336,19 +336,6 @@ static int cmp_fold(const void *x, const void *y)
 	return strcmp(((const struct fold *)x)->s, ((const struct fold *)y)->s);
 }
 
-static const char *proc_name(const struct model *m, uint32_t pid,
-			     uint32_t image)
-{
-	for (size_t i = 0; i < m->nprocs; i++) {
-		const struct rproc *p = &m->procs[i];
-		if (p->pid == pid && p->image == image && p->exe && *p->exe) {
-			const char *s = strrchr(p->exe, '/');
-			return s ? s + 1 : p->exe;
-		}
-	}
-	return "[unknown]";
-}
-
 /* Appends name to buf, with ';' (the separator) and newlines replaced. */
 static void put_frame(char **buf, size_t *len, size_t *cap, const char *name)
 {
@@ -377,7 +364,7 @@ int report_folded(const struct analysis *a, const struct model *m, FILE *out)
 		if (!s->used || !s->count)
 			continue;
 		size_t len = 0;
-		put_frame(&buf, &len, &cap, proc_name(m, s->pid, s->image));
+		put_frame(&buf, &len, &cap, model_proc_name(m, s->pid, s->image));
 		const uint32_t *e = a->exp + a->exp_off[si];
 		for (uint32_t k = a->exp_n[si]; k-- > 0;)
 			put_frame(&buf, &len, &cap, a->funcs[e[k]].name);

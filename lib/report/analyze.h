@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "report/model.h"
+#include "model/model.h"
 #include "report/symbolize.h"
 
 struct rfunc {

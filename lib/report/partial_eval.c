@@ -52,9 +52,9 @@
 #include <mapsample/maplog.h>
 #include <mapsample/maps_error.h>
 
-#include "report/model.h"
-#include "report/partial.h"
-#include "report/partial_i.h"
+#include "model/model.h"
+#include "report/partial_eval.h"
+#include "defs/partial.h"
 
 struct cell {
 	uint64_t min_ts, max_ts;

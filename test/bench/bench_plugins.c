@@ -36,7 +36,7 @@
 #include <time.h>
 
 #include "allinea_metric_plugin_api.h"
-#include "metricdef/metricdef.h"
+#include "defs/metricdef.h"
 #include "pluginapi/pluginapi.h"
 #include <mapsample/plugin.h>
 

@@ -41,7 +41,7 @@ test_bench_bench_plugins_SOURCES = test/bench/bench_plugins.c
 test_bench_bench_plugins_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DABS_TOP_BUILDDIR='"$(abs_top_builddir)"'
 test_bench_bench_plugins_LDFLAGS = $(AM_LDFLAGS) -export-dynamic
-test_bench_bench_plugins_LDADD = lib/metricdef/libmetricdef.la \
+test_bench_bench_plugins_LDADD = lib/defs/libdefs.la \
 	lib/pluginapi/libpluginapi.la -ldl -lm
 EXTRA_test_bench_bench_plugins_DEPENDENCIES = \
 	$(mapsampleplugin_LTLIBRARIES) $(plugins_metrics_xml)

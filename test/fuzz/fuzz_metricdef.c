@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz_metricdef: libFuzzer target for the metric definition parser
- * (lib/metricdef), which reads files users install and anyone may write.
+ * (lib/defs), which reads files users install and anyone may write.
  * Each input is loaded twice into one set, as two files, then the set is
  * finished, and everything the API promises is checked, abort() if not:
  *   - every diagnostic is one line of printable text starting with its
@@ -29,7 +29,7 @@
 
 #include <mapsample/maps_error.h>
 
-#include "metricdef/metricdef.h"
+#include "defs/metricdef.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -78,12 +78,12 @@ check_PROGRAMS += test/fuzz/replay_metricdef
 TESTS += test/fuzz/replay-metricdef.sh
 test_fuzz_replay_metricdef_SOURCES = test/fuzz/replay.c \
 	test/fuzz/fuzz_metricdef.c
-test_fuzz_replay_metricdef_LDADD = lib/metricdef/libmetricdef.la
+test_fuzz_replay_metricdef_LDADD = lib/defs/libdefs.la
 if FUZZING
 noinst_PROGRAMS += test/fuzz/fuzz_metricdef
 test_fuzz_fuzz_metricdef_SOURCES = test/fuzz/fuzz_metricdef.c \
-	lib/metricdef/metricdef.c lib/metricdef/colour.c \
-	lib/metricdef/search.c lib/metricdef/check.c lib/metricdef/readfile.c
+	lib/defs/metricdef.c lib/defs/colour.c \
+	lib/defs/search.c lib/defs/check.c lib/defs/readfile.c
 test_fuzz_fuzz_metricdef_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPKGDATADIR='"$(pkgdatadir)"'
 test_fuzz_fuzz_metricdef_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS) -g \
@@ -104,20 +104,20 @@ FUZZ_METRICDEF_CORPUS = \
 	test/fuzz/corpus/metricdef/valid-template1.xml
 EXTRA_DIST += test/fuzz/replay-metricdef.sh $(FUZZ_METRICDEF_CORPUS)
 
-# The partial report parser (lib/report/partial.c): test/fuzz/replay_partial
+# The partial report parser (lib/defs/partial.c): test/fuzz/replay_partial
 # runs fuzz_partial.c over test/fuzz/corpus/partial in every make check
 # (replay-partial.sh names that corpus); with --enable-fuzzing,
 # test/fuzz/fuzz_partial is its libFuzzer binary.
 check_PROGRAMS += test/fuzz/replay_partial
 TESTS += test/fuzz/replay-partial.sh
 test_fuzz_replay_partial_SOURCES = test/fuzz/replay.c test/fuzz/fuzz_partial.c
-test_fuzz_replay_partial_LDADD = lib/report/libreport.la
+test_fuzz_replay_partial_LDADD = lib/report/out/libreportout.la
 if FUZZING
 noinst_PROGRAMS += test/fuzz/fuzz_partial
 test_fuzz_fuzz_partial_SOURCES = test/fuzz/fuzz_partial.c \
-	lib/report/partial.c lib/report/partial_eval.c \
-	lib/report/partial_text.c lib/report/units.c lib/metricdef/colour.c \
-	lib/metricdef/readfile.c
+	lib/defs/partial.c lib/report/partial_eval.c \
+	lib/report/out/partial_text.c lib/model/units.c lib/defs/colour.c \
+	lib/defs/readfile.c
 test_fuzz_fuzz_partial_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS) -g \
 	-fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 test_fuzz_fuzz_partial_LDFLAGS = -fsanitize=fuzzer $(FUZZ_SAN)

@@ -23,7 +23,7 @@ test_unit_test_crc32c_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_crc32c_LDADD = lib/log/libmaplog_core.la $(CHECK_LIBS)
 TESTS += test/unit/test_crc32c
 
-# lib/metricdef: metric definition files, every rule and message, the
+# lib/defs: metric definition files, every rule and message, the
 # search path, and the library checks against test/plugins/libtemplate1.so
 # (the template example plugin, built as a module: -export-dynamic gives
 # it the test's stubs of the plugin API, as the sampler would).
@@ -34,7 +34,7 @@ test_unit_test_metricdef_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DABS_TOP_BUILDDIR='"$(abs_top_builddir)"'
 test_unit_test_metricdef_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_metricdef_LDFLAGS = $(AM_LDFLAGS) -export-dynamic
-test_unit_test_metricdef_LDADD = lib/metricdef/libmetricdef.la $(CHECK_LIBS)
+test_unit_test_metricdef_LDADD = lib/defs/libdefs.la $(CHECK_LIBS)
 EXTRA_test_unit_test_metricdef_DEPENDENCIES = test/plugins/libtemplate1.la
 TESTS += test/unit/test_metricdef
 
@@ -48,16 +48,16 @@ test_plugins_libtemplate1_la_LDFLAGS = -module -avoid-version -shared \
 EXTRA_DIST += test/plugins/README test/plugins/custom1.c \
 	test/plugins/custom1.xml test/plugins/template1.xml
 
-# --- lib/report: the metrics section (mapreport) ---
+# --- lib/model: units; the metric statistics and their text section ---
 # units: scaling metric values for display; metrics: running statistics
 # of metric plugin values, rates from deltas, ordering, errors.
 check_PROGRAMS += test/unit/test_units test/unit/test_metrics
 test_unit_test_units_SOURCES = test/unit/test_units.c
 test_unit_test_units_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-test_unit_test_units_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+test_unit_test_units_LDADD = lib/model/libmodel.la $(CHECK_LIBS)
 test_unit_test_metrics_SOURCES = test/unit/test_metrics.c
 test_unit_test_metrics_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-test_unit_test_metrics_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+test_unit_test_metrics_LDADD = lib/report/out/libreportout.la $(CHECK_LIBS)
 TESTS += test/unit/test_units test/unit/test_metrics
 
 # --- plugins: the built-in metric plugins (plugins/<name>/) ---
@@ -71,7 +71,7 @@ test_unit_test_plugins_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DABS_TOP_BUILDDIR='"$(abs_top_builddir)"'
 test_unit_test_plugins_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_plugins_LDFLAGS = $(AM_LDFLAGS) -export-dynamic
-test_unit_test_plugins_LDADD = lib/metricdef/libmetricdef.la \
+test_unit_test_plugins_LDADD = lib/defs/libdefs.la \
 	lib/pluginapi/libpluginapi.la $(CHECK_LIBS) -ldl -lm
 EXTRA_test_unit_test_plugins_DEPENDENCIES = $(mapsampleplugin_LTLIBRARIES) \
 	$(plugins_metrics_xml)
@@ -91,14 +91,14 @@ test_unit_test_pluginapi_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -pthread
 test_unit_test_pluginapi_LDADD = $(CHECK_LIBS) -lm -lpthread
 TESTS += test/unit/test_pluginapi
 
-# lib/report: partial reports (reference section 3): every rule with its
+# lib/defs + lib/report: partial reports (reference section 3): every rule with its
 # exact message, colours, <text>, where definitions are found, values.
 check_PROGRAMS += test/unit/test_partial
 test_unit_test_partial_SOURCES = test/unit/test_partial.c
 test_unit_test_partial_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test/common \
 	-DABS_TOP_SRCDIR='"$(abs_top_srcdir)"'
 test_unit_test_partial_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-test_unit_test_partial_LDADD = lib/report/libreport.la \
+test_unit_test_partial_LDADD = lib/report/out/libreportout.la \
 	test/common/liblogsynth.la $(CHECK_LIBS)
 TESTS += test/unit/test_partial
 
@@ -107,7 +107,7 @@ TESTS += test/unit/test_partial
 check_PROGRAMS += test/unit/test_json
 test_unit_test_json_SOURCES = test/unit/test_json.c
 test_unit_test_json_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-test_unit_test_json_LDADD = lib/report/libreport.la $(CHECK_LIBS) -lm
+test_unit_test_json_LDADD = lib/report/out/libreportout.la $(CHECK_LIBS) -lm
 TESTS += test/unit/test_json
 
 # --- lib/report: the HTML report (mapreport --html) ---
@@ -117,10 +117,10 @@ TESTS += test/unit/test_json
 check_PROGRAMS += test/unit/test_html
 test_unit_test_html_SOURCES = test/unit/test_html.c
 test_unit_test_html_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-test_unit_test_html_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+test_unit_test_html_LDADD = lib/report/out/libreportout.la $(CHECK_LIBS)
 TESTS += test/unit/test_html
 check_PROGRAMS += test/unit/test_timeline
 test_unit_test_timeline_SOURCES = test/unit/test_timeline.c
 test_unit_test_timeline_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-test_unit_test_timeline_LDADD = lib/report/libreport.la $(CHECK_LIBS) -lm
+test_unit_test_timeline_LDADD = lib/model/libmodel.la $(CHECK_LIBS) -lm
 TESTS += test/unit/test_timeline

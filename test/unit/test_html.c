@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests of lib/report/htmlsafe (escaping, JSON in <script>, the
+ * Unit tests of lib/report/out/htmlsafe (escaping, JSON in <script>, the
  * partial-report HTML sanitiser, colours) and of the HTML report as a
  * whole on a log whose every string is an attack: command line, host,
  * executable and mapping paths (so function names), thread names, metric
@@ -17,10 +17,10 @@
 
 #include "log/mapwrite_i.h"
 #include "report/analyze.h"
-#include "report/html.h"
-#include "report/htmlsafe.h"
-#include "report/model.h"
-#include "report/partial.h"
+#include "report/out/html.h"
+#include "report/out/htmlsafe.h"
+#include "model/model.h"
+#include "report/partial_eval.h"
 
 /* ---- helpers ---- */
 

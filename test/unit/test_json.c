@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests of the JSON writer of lib/report/json.c: string escaping
+ * Unit tests of the JSON writer of lib/report/out/json.c: string escaping
  * (quotes, backslash, every control character, DEL), UTF-8 passed through
  * when valid and each byte of an invalid sequence (overlong, surrogate,
  * beyond U+10FFFF, truncated, stray continuation) replaced by U+FFFD,
@@ -16,7 +16,7 @@
 
 #include <check.h>
 
-#include "report/json.h"
+#include "report/out/json.h"
 
 static char *buf;
 static size_t len;

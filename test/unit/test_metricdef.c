@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests of lib/metricdef: metric definition files (mapsample-
+ * Unit tests of lib/defs: metric definition files (mapsample-
  * metrics(5)).  Every validation rule with its message (the exact
  * FILE:LINE:COLUMN prefix, the severity, the rule and its key words, and
  * that it is the only message for a file with one problem); a
@@ -32,7 +32,7 @@
 
 #include "allinea_metric_plugin_api.h"
 #include "allinea_metric_plugin_template.h"
-#include "metricdef/metricdef.h"
+#include "defs/metricdef.h"
 #include <mapsample/maps_error.h>
 
 #ifndef ABS_TOP_SRCDIR

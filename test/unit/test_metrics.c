@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests of the report's metric statistics (lib/report/metrics.c),
+ * Unit tests of the report's metric statistics (lib/model/metrics.c),
  * driven with records as the parser returns them: plain metrics, rates
  * from deltas and times (the first value of a process has none), values
  * out of time order inside and beyond the reordering window, values
@@ -14,7 +14,8 @@
 
 #include <check.h>
 
-#include "report/metrics.h"
+#include "model/metrics.h"
+#include "report/out/text.h"
 
 #define S 1000000000ull /* ns per second */
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests of lib/report/partial: partial report definition files
- * (reference section 3; mapreport(1), PARTIAL REPORTS).  One case per
- * rule of sections 3.4-3.6, each asserting the exact message of a file
- * with that one problem and that the file is left out; warnings that
- * keep a file; every colour form; the plain text of <text>; where
- * definitions are found and in which order; values of the metrics
- * scenario of test/common/logsynth.
+ * Unit tests of the partial reports (lib/defs/partial.c, definition
+ * files, and lib/report/partial_eval.c, values; reference section 3;
+ * mapreport(1), PARTIAL REPORTS).  One case per rule of sections 3.4-3.6,
+ * each asserting the exact message of a file with that one problem and
+ * that the file is left out; warnings that keep a file; every colour form;
+ * the plain text of <text>; where definitions are found and in which
+ * order; values of the metrics scenario of test/common/logsynth.
  */
 #include "config.h"
 
@@ -23,8 +23,8 @@
 #include <mapsample/maps_error.h>
 
 #include "logsynth.h"
-#include "report/model.h"
-#include "report/partial.h"
+#include "model/model.h"
+#include "report/partial_eval.h"
 
 #define NS "http://www.allinea.com/2016/AllineaReports"
 

@@ -47,7 +47,7 @@
 #include <check.h>
 
 #include "allinea_metric_plugin_api.h"
-#include "metricdef/metricdef.h"
+#include "defs/metricdef.h"
 #include "pluginapi/pluginapi.h"
 #include <mapsample/plugin.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests of lib/report/timeline: samples per thread and metric values
+ * Unit tests of lib/model/timeline: samples per thread and metric values
  * in bins whose width doubles as the run turns out longer, in either
  * direction; rates in time order whatever the record order; marks.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/timeline.h"
+#include "model/timeline.h"
 
 static void sample(struct rtimeline *tl, uint32_t pid, uint32_t tid,
 		   uint64_t ts)

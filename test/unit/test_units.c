@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests of units_format() and units_undivided() (lib/report/units.c):
+ * Unit tests of units_format() and units_undivided() (lib/model/units.c):
  * IEC prefixes for bytes, SI for the rest, % never scaled, ns up to s,
  * decimals below one, three significant digits with rounding carried to
  * the next prefix, huge values, negatives, and NaN and infinities never
@@ -11,7 +11,7 @@
 
 #include <check.h>
 
-#include "report/units.h"
+#include "model/units.h"
 
 /* units_format(v, u) must give want. */
 #define FMT(v, u, want)                                                        \

@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# lib/launch: what the launcher does besides parsing options: checks on the
+# program to run, the log file it creates.
+noinst_LTLIBRARIES += lib/launch/liblaunch.la
+lib_launch_liblaunch_la_SOURCES = lib/launch/target.c lib/launch/target.h \
+	lib/launch/logfile.c lib/launch/logfile.h
+lib_launch_liblaunch_la_LIBADD = lib/log/libmaplog_core.la

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * metrics: what a run's metric plugins measured, as running statistics.
+ *
+ * metrics_fold() takes the METRIC_DEF, METRIC_VALUE, PLUGIN_ERROR and
+ * METRIC_ERROR records of the logs in file order.  A metric of the run is
+ * one metric id; in each process image (pid, exec image) it has a series
+ * holding count, min, max, sum, first and last time and error count.
+ * Memory grows with the number of metrics and processes, never with the
+ * number of values: a series of a metric divided by sample time also
+ * keeps a window of at most METRICS_WINDOW values to put them back in
+ * time order (see metrics.c).  metrics_summary() turns a metric's series
+ * into one row of the report (lib/report/out prints the section).
+ */
+#ifndef MAPSAMPLE_MODEL_METRICS_H
+#define MAPSAMPLE_MODEL_METRICS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <mapsample/maplog.h>
+
+/* Values of one series a rate metric holds back to restore time order. */
+#define METRICS_WINDOW 4096
+
+/* One metric id of the run, from its first definition. */
+struct rmetric {
+	char *id, *name, *units, *plugin;
+	uint32_t flags;     /* MAPLOG_MD_* */
+	uint32_t datatype;  /* enum maplog_datatype */
+};
+
+struct rmpoint {
+	uint64_t ts;
+	double v;
+};
+
+/* Rates of a series in time order: per-interval min and max. */
+struct rmrate {
+	int have_wm;
+	uint64_t wm;        /* time of the last value placed */
+	uint64_t n;         /* rates */
+	double min, max;
+};
+
+/* One metric in one process image. */
+struct rmseries {
+	uint32_t pid, image, index;
+	uint32_t metric;    /* metrics index + 1; 0 until defined */
+	int rates;          /* keeps the window: divided, or not yet defined */
+	uint64_t n;         /* values */
+	uint64_t none;      /* times with no value (or not a finite number) */
+	uint64_t none_first_ts; /* earliest of those (valid when none) */
+	uint64_t late;      /* values too far out of time order to place */
+	double sum;         /* of all values (deltas, for rate metrics) */
+	double vmin, vmax;  /* of all values */
+	uint64_t first_ts, last_ts;
+	double first_v;     /* the value at first_ts */
+	struct rmrate rate;
+	struct rmpoint *win;/* min-heap on ts, at most METRICS_WINDOW */
+	uint32_t nwin, capwin;
+	uint64_t errors;    /* largest running error count seen */
+	uint64_t err_ts;
+	char *err_msg;      /* message of the earliest error record */
+};
+
+struct rperr {
+	char *plugin, *message;
+	uint64_t count;     /* records: one per process that loaded it */
+};
+
+struct rmetrics {
+	struct rmetric *m;
+	size_t nm, capm;
+	struct rmseries *s;
+	size_t ns, caps;
+	uint32_t *hash;     /* (pid, image, index) -> series index + 1 */
+	size_t caphash;
+	struct rperr *pe;
+	size_t npe, cappe;
+};
+
+/* One row of the metrics table. */
+struct rmsummary {
+	const struct rmetric *metric;
+	int rate;           /* divided by sample time */
+	uint64_t values, none, late;
+	uint64_t procs;     /* series with values */
+	int have_minmax, have_mean;
+	double min, mean, max;
+	double total;       /* rate metrics: sum of all deltas */
+	uint64_t errors;
+	const char *err_msg;/* earliest, NULL if none */
+};
+
+void metrics_init(struct rmetrics *x);
+void metrics_free(struct rmetrics *x);
+
+/*
+ * Folds ev into x if it is a metric definition, value, plugin error or
+ * metric error record; ignores other records.  Strings are copied.
+ * Exits the program with a message when out of memory.
+ */
+void metrics_fold(struct rmetrics *x, const struct maplog_ev *ev);
+
+/* Fills *r with the row of metric i (0 <= i < x->nm); x is not changed,
+ * so it can be called again after more records were folded. */
+void metrics_summary(const struct rmetrics *x, size_t i,
+		     struct rmsummary *r);
+
+
+#endif

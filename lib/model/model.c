@@ -1,0 +1,739 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * report model: reads logs with libmaplog into per-process, per-thread
+ * totals, distinct stacks and metric statistics (see model.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/model.h"
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return p;
+	size_t c = *cap ? *cap * 2 : 16;
+	void *q = realloc(p, c * size);
+	if (!q) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	*cap = c;
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+	if (!d) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	return d;
+}
+
+void model_init(struct model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->first_ts = UINT64_MAX;
+	metrics_init(&m->metrics);
+	timeline_init(&m->timeline);
+}
+
+void model_free(struct model *m)
+{
+	for (size_t i = 0; i < m->nprocs; i++) {
+		struct rproc *p = &m->procs[i];
+		for (size_t j = 0; j < p->nmaps; j++)
+			free(p->maps[j].path);
+		free(p->maps);
+		free(p->host);
+		free(p->exe);
+		free(p->cmdline);
+	}
+	for (size_t i = 0; i < m->nthreads; i++)
+		free(m->threads[i].name);
+	for (size_t i = 0; i < m->nnotes; i++)
+		free(m->notes[i].file);
+	free(m->procs);
+	free(m->threads);
+	free(m->notes);
+	free(m->stacks);
+	free(m->spc);
+	free(m->sidmap);
+	metrics_free(&m->metrics);
+	timeline_free(&m->timeline);
+	memset(m, 0, sizeof(*m));
+}
+
+static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
+{
+	for (size_t i = m->nprocs; i-- > 0;)
+		if (m->procs[i].pid == pid && m->procs[i].image == image)
+			return &m->procs[i];
+	m->procs = grow(m->procs, &m->capprocs, m->nprocs, sizeof(*m->procs));
+	struct rproc *p = &m->procs[m->nprocs++];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->image = image;
+	p->start_ts = UINT64_MAX;
+	return p;
+}
+
+static struct rthread *thread_get(struct model *m, uint32_t pid,
+				  uint32_t image, uint32_t tid)
+{
+	for (size_t i = m->nthreads; i-- > 0;)
+		if (m->threads[i].tid == tid && m->threads[i].pid == pid &&
+		    m->threads[i].image == image)
+			return &m->threads[i];
+	m->threads = grow(m->threads, &m->capthreads, m->nthreads,
+			  sizeof(*m->threads));
+	struct rthread *t = &m->threads[m->nthreads++];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->image = image;
+	t->tid = tid;
+	t->first_ts = UINT64_MAX;
+	return t;
+}
+
+static void note_add(struct model *m, enum rnote_kind kind, const char *file,
+		     uint64_t off, uint64_t len, int code)
+{
+	m->notes = grow(m->notes, &m->capnotes, m->nnotes, sizeof(*m->notes));
+	struct rnote *n = &m->notes[m->nnotes++];
+	n->kind = kind;
+	n->file = xstrdup(file);
+	n->offset = off;
+	n->length = len;
+	n->code = code;
+	n->records_before = m->records;
+}
+
+static uint64_t stack_hash(uint32_t pid, uint32_t image, uint32_t n,
+			   const uint64_t *pc)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)pid << 32) ^ image ^
+		     ((uint64_t)n << 20);
+	for (uint32_t i = 0; i < n; i++) {
+		h ^= pc[i];
+		h *= 0xff51afd7ed558ccdull;
+		h ^= h >> 33;
+	}
+	return h;
+}
+
+/* Index of the stack (pid, image, pc[0..n)), added if new. */
+static uint32_t stack_get(struct model *m, uint32_t pid, uint32_t image,
+			  uint32_t n, const uint64_t *pc)
+{
+	if ((m->nstacks + 1) * 2 > m->capstacks) {
+		size_t cap = m->capstacks ? m->capstacks * 2 : 1024;
+		struct rstack *t = calloc(cap, sizeof(*t));
+		if (!t) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		for (size_t i = 0; i < m->capstacks; i++) {
+			if (!m->stacks[i].used)
+				continue;
+			size_t j = m->stacks[i].hash & (cap - 1);
+			while (t[j].used)
+				j = (j + 1) & (cap - 1);
+			t[j] = m->stacks[i];
+		}
+		free(m->stacks);
+		m->stacks = t;
+		m->capstacks = cap;
+		m->c_valid = 0; /* indices moved */
+	}
+	uint64_t h = stack_hash(pid, image, n, pc);
+	size_t mask = m->capstacks - 1;
+	size_t j = h & mask;
+	while (m->stacks[j].used) {
+		struct rstack *s = &m->stacks[j];
+		if (s->hash == h && s->pid == pid && s->image == image &&
+		    s->npc == n &&
+		    memcmp(m->spc + s->off, pc, n * sizeof(*pc)) == 0)
+			return (uint32_t)j;
+		j = (j + 1) & mask;
+	}
+	if (m->nspc + n > m->capspc) {
+		size_t cap = m->capspc ? m->capspc : 4096;
+		while (cap < m->nspc + n)
+			cap *= 2;
+		m->spc = realloc(m->spc, cap * sizeof(*m->spc));
+		if (!m->spc) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		m->capspc = cap;
+	}
+	memcpy(m->spc + m->nspc, pc, n * sizeof(*pc));
+	struct rstack *s = &m->stacks[j];
+	*s = (struct rstack){h, pid, image, n, (uint32_t)m->nspc, 0, 0, 1};
+	m->nspc += n;
+	m->nstacks++;
+	return (uint32_t)j;
+}
+
+/* Counts a sample on its stack; stack ids are remembered per chunk so a
+ * repeated stack is found without hashing its frames again. */
+static void stack_count(struct model *m, const struct maplog_ev *ev)
+{
+	const struct maplog_ev_sample *s = &ev->ev_u.sample;
+	if (!m->c_valid || m->c_pid != ev->ev_pid || m->c_tid != ev->ev_tid ||
+	    m->c_image != ev->ev_image || m->c_seq != ev->ev_chunk_seq) {
+		if (m->capsid)
+			memset(m->sidmap, 0, m->capsid * sizeof(*m->sidmap));
+		m->c_pid = ev->ev_pid;
+		m->c_tid = ev->ev_tid;
+		m->c_image = ev->ev_image;
+		m->c_seq = ev->ev_chunk_seq;
+		m->c_valid = 1;
+	}
+	if (s->sa_stack >= m->capsid) {
+		size_t cap = m->capsid ? m->capsid : 1024;
+		while (cap <= s->sa_stack)
+			cap *= 2;
+		m->sidmap = realloc(m->sidmap, cap * sizeof(*m->sidmap));
+		if (!m->sidmap) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		memset(m->sidmap + m->capsid, 0,
+		       (cap - m->capsid) * sizeof(*m->sidmap));
+		m->capsid = cap;
+	}
+	uint32_t idx = m->sidmap[s->sa_stack];
+	if (!idx) {
+		idx = stack_get(m, ev->ev_pid, ev->ev_image, s->sa_npc,
+				s->sa_pc) + 1;
+		if (m->c_valid)
+			m->sidmap[s->sa_stack] = idx;
+	}
+	m->stacks[idx - 1].count++;
+	m->stacks[idx - 1].weight += s->sa_weight;
+}
+
+double model_thread_seconds(const struct rthread *t, int wall)
+{
+	uint64_t ns = t->ended ? (wall ? t->wall_ns : t->cpu_ns) : t->weight;
+	return (double)ns / 1e9;
+}
+
+int model_clock(const struct model *m)
+{
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (m->procs[i].have_init)
+			return (int)m->procs[i].clock;
+	return MAPLOG_CLOCK_CPU;
+}
+
+double model_rate(const struct model *m)
+{
+	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
+	double secs = 0;
+	uint64_t n = 0;
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct rthread *t = &m->threads[i];
+		if (!t->samples)
+			continue;
+		secs += model_thread_seconds(t, wall);
+		n += t->samples;
+	}
+	return secs > 0 ? (double)n / secs : 0.0;
+}
+
+const struct rmap *model_find_map(const struct model *m, uint32_t pid,
+				  uint32_t image, uint64_t pc)
+{
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct rproc *p = &m->procs[i];
+		if (p->pid != pid || p->image != image)
+			continue;
+		/* latest mapping first: addresses can be reused after dlclose */
+		for (size_t j = p->nmaps; j-- > 0;)
+			if (pc >= p->maps[j].start && pc < p->maps[j].end)
+				return &p->maps[j];
+	}
+	return NULL;
+}
+
+const char *model_clock_name(uint32_t clock)
+{
+	return clock == MAPLOG_CLOCK_WALL ? "wall-clock time" : "CPU time";
+}
+
+const char *model_clock_id(uint32_t clock)
+{
+	return clock == MAPLOG_CLOCK_WALL ? "wall" : "cpu";
+}
+
+const char *model_timer_name(uint32_t timer)
+{
+	switch (timer) {
+	case MAPLOG_TIMER_PERF_TASK_CLOCK: return "perf task-clock event";
+	case MAPLOG_TIMER_POSIX_THREAD_CPU: return "POSIX thread CPU timer";
+	case MAPLOG_TIMER_POSIX_MONOTONIC: return "POSIX monotonic timer";
+	case MAPLOG_TIMER_ITIMER_PROF: return "setitimer(ITIMER_PROF)";
+	}
+	return "unknown timer";
+}
+
+const char *model_timer_id(uint32_t timer)
+{
+	switch (timer) {
+	case MAPLOG_TIMER_PERF_TASK_CLOCK: return "perf-task-clock";
+	case MAPLOG_TIMER_POSIX_THREAD_CPU: return "posix-thread-cpu";
+	case MAPLOG_TIMER_POSIX_MONOTONIC: return "posix-monotonic";
+	case MAPLOG_TIMER_ITIMER_PROF: return "itimer-prof";
+	}
+	return "unknown";
+}
+
+const char *model_proc_name(const struct model *m, uint32_t pid,
+			    uint32_t image)
+{
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct rproc *p = &m->procs[i];
+		if (p->pid == pid && p->image == image && p->exe && *p->exe) {
+			const char *s = strrchr(p->exe, '/');
+			return s ? s + 1 : p->exe;
+		}
+	}
+	return "[unknown]";
+}
+
+const struct rproc *model_first_proc(const struct model *m)
+{
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (m->procs[i].have_init)
+			return &m->procs[i];
+	return NULL;
+}
+
+double model_run_seconds(const struct model *m)
+{
+	return m->first_ts != UINT64_MAX && m->last_ts >= m->first_ts
+		       ? (double)(m->last_ts - m->first_ts) / 1e9
+		       : 0.0;
+}
+
+static void dump_ev(FILE *f, const struct maplog_ev *ev)
+{
+	fprintf(f, "%10" PRIu64 " %" PRIu64 ".%09" PRIu64 " %u/%u %-12s",
+		ev->ev_offset, ev->ev_ts / 1000000000, ev->ev_ts % 1000000000,
+		ev->ev_pid, ev->ev_tid, maplog_type_name(ev->ev_type));
+	switch (ev->ev_type) {
+	case MAPLOG_TYPE_INITIALIZE: {
+		const struct maplog_ev_initialize *b = &ev->ev_u.init;
+		fprintf(f, " v%u.%u pid %u ppid %u host %s rate %" PRIu64
+			   " Hz period %" PRIu64 " ns exe %s argv",
+			b->in_version_major, b->in_version_minor, b->in_pid,
+			b->in_ppid, b->in_host, b->in_rate_asked,
+			b->in_period_ns, b->in_exe);
+		for (uint32_t i = 0; i < b->in_argc; i++)
+			fprintf(f, " '%s'", b->in_argv[i]);
+		break;
+	}
+	case MAPLOG_TYPE_METRIC_DEF:
+		fprintf(f, " #%u %s \"%s\" units %s", ev->ev_u.mdef.md_index,
+			ev->ev_u.mdef.md_id, ev->ev_u.mdef.md_name,
+			ev->ev_u.mdef.md_units);
+		break;
+	case MAPLOG_TYPE_PLUGIN_ERROR:
+		fprintf(f, " %s: %s", ev->ev_u.perr.pe_plugin,
+			ev->ev_u.perr.pe_message);
+		break;
+	case MAPLOG_TYPE_METRIC_ERROR:
+		fprintf(f, " #%u (%" PRIu64 "x) %s", ev->ev_u.merr.me_index,
+			ev->ev_u.merr.me_count, ev->ev_u.merr.me_message);
+		break;
+	case MAPLOG_TYPE_MAP_IN:
+		fprintf(f, " %#" PRIx64 "-%#" PRIx64 " off %#" PRIx64 " %s",
+			ev->ev_u.map_in.mi_start, ev->ev_u.map_in.mi_end,
+			ev->ev_u.map_in.mi_offset, ev->ev_u.map_in.mi_path);
+		break;
+	case MAPLOG_TYPE_MAP_OUT:
+		fprintf(f, " %#" PRIx64 "-%#" PRIx64, ev->ev_u.map_out.mo_start,
+			ev->ev_u.map_out.mo_end);
+		break;
+	case MAPLOG_TYPE_THREAD_BEGIN:
+		fprintf(f, " tid %u by %u %s", ev->ev_u.tbegin.tb_tid,
+			ev->ev_u.tbegin.tb_creator, ev->ev_u.tbegin.tb_name);
+		break;
+	case MAPLOG_TYPE_THREAD_END:
+		fprintf(f, " tid %u samples %" PRIu64 " dropped %" PRIu64
+			   " cpu %" PRIu64 " ns wall %" PRIu64 " ns",
+			ev->ev_u.tend.te_tid, ev->ev_u.tend.te_samples,
+			ev->ev_u.tend.te_dropped, ev->ev_u.tend.te_cpu_ns,
+			ev->ev_u.tend.te_wall_ns);
+		break;
+	case MAPLOG_TYPE_PROC_FORK:
+		fprintf(f, " %u -> %u", ev->ev_u.fork.fk_ppid,
+			ev->ev_u.fork.fk_pid);
+		break;
+	case MAPLOG_TYPE_PROC_EXEC:
+		fprintf(f, " pid %u image %u %s", ev->ev_u.exec.ex_pid,
+			ev->ev_u.exec.ex_image, ev->ev_u.exec.ex_path);
+		break;
+	case MAPLOG_TYPE_PROC_EXIT:
+		fprintf(f, " pid %u %s %d", ev->ev_u.exit.px_pid,
+			ev->ev_u.exit.px_how == MAPLOG_EXIT_SIGNALED ? "signal"
+								     : "status",
+			ev->ev_u.exit.px_code);
+		break;
+	case MAPLOG_TYPE_SAMPLE:
+		fprintf(f, " tid %u weight %" PRIu64 " stack %u:",
+			ev->ev_u.sample.sa_tid, ev->ev_u.sample.sa_weight,
+			ev->ev_u.sample.sa_stack);
+		for (uint32_t i = 0; i < ev->ev_u.sample.sa_npc; i++)
+			fprintf(f, " %#" PRIx64, ev->ev_u.sample.sa_pc[i]);
+		break;
+	case MAPLOG_TYPE_METRIC_VALUE:
+		if (ev->ev_u.mval.mv_kind == MAPLOG_VALUE_U64)
+			fprintf(f, " #%u %" PRIu64, ev->ev_u.mval.mv_index,
+				ev->ev_u.mval.mv_v.u64);
+		else if (ev->ev_u.mval.mv_kind == MAPLOG_VALUE_DOUBLE)
+			fprintf(f, " #%u %g", ev->ev_u.mval.mv_index,
+				ev->ev_u.mval.mv_v.dbl);
+		else
+			fprintf(f, " #%u (no value)", ev->ev_u.mval.mv_index);
+		break;
+	case MAPLOG_TYPE_DROP:
+		fprintf(f, " tid %u reason %u count %" PRIu64,
+			ev->ev_u.drop.dr_tid, ev->ev_u.drop.dr_reason,
+			ev->ev_u.drop.dr_count);
+		break;
+	case MAPLOG_TYPE_MARK:
+		fprintf(f, " tid %u value %" PRIu64 " %s", ev->ev_u.mark.mk_tid,
+			ev->ev_u.mark.mk_value, ev->ev_u.mark.mk_text);
+		break;
+	case MAPLOG_TYPE_CLOSE:
+		fprintf(f, " samples %" PRIu64 " dropped %" PRIu64
+			   " threads %" PRIu64,
+			ev->ev_u.close.cl_samples, ev->ev_u.close.cl_dropped,
+			ev->ev_u.close.cl_threads);
+		break;
+	default:
+		break;
+	}
+	fputc('\n', f);
+}
+
+/* The command line as a shell would take it back: arguments with
+ * spaces or quotes are single-quoted. */
+static char *join_argv(const struct maplog_ev_initialize *in)
+{
+	size_t n = 1;
+	for (uint32_t i = 0; i < in->in_argc; i++)
+		n += 4 * strlen(in->in_argv[i]) + 3;
+	char *s = malloc(n), *o = s;
+	if (!s) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	for (uint32_t i = 0; i < in->in_argc; i++) {
+		const char *a = in->in_argv[i];
+		if (i)
+			*o++ = ' ';
+		int q = !*a || strpbrk(a, " \t\n'\"\\$`*?;&|<>()") != NULL;
+		if (q)
+			*o++ = '\'';
+		for (; *a; a++) {
+			if (*a == '\'') {
+				memcpy(o, "'\\''", 4);
+				o += 4;
+			} else {
+				*o++ = *a;
+			}
+		}
+		if (q)
+			*o++ = '\'';
+	}
+	*o = 0;
+	return s;
+}
+
+static void fold(struct model *m, const struct maplog_ev *ev,
+		 struct rthread **tcache, struct rproc **pcache)
+{
+	struct rproc *p = *pcache;
+	if (!p || p->pid != ev->ev_pid || p->image != ev->ev_image)
+		p = *pcache = proc_get(m, ev->ev_pid, ev->ev_image);
+	if (ev->ev_ts < p->start_ts)
+		p->start_ts = ev->ev_ts;
+	if (ev->ev_ts > p->end_ts)
+		p->end_ts = ev->ev_ts;
+	if (ev->ev_ts < m->first_ts)
+		m->first_ts = ev->ev_ts;
+	if (ev->ev_ts > m->last_ts)
+		m->last_ts = ev->ev_ts;
+	if (m->timeline_on)
+		timeline_fold(&m->timeline, ev);
+
+	switch (ev->ev_type) {
+	case MAPLOG_TYPE_SAMPLE: {
+		const struct maplog_ev_sample *s = &ev->ev_u.sample;
+		struct rthread *t = *tcache;
+		if (!t || t->tid != s->sa_tid || t->pid != ev->ev_pid ||
+		    t->image != ev->ev_image)
+			t = *tcache = thread_get(m, ev->ev_pid, ev->ev_image,
+						 s->sa_tid);
+		t->samples++;
+		t->weight += s->sa_weight;
+		if (ev->ev_ts < t->first_ts)
+			t->first_ts = ev->ev_ts;
+		if (ev->ev_ts > t->last_ts)
+			t->last_ts = ev->ev_ts;
+		p->samples++;
+		m->samples++;
+		stack_count(m, ev);
+		break;
+	}
+	case MAPLOG_TYPE_INITIALIZE: {
+		const struct maplog_ev_initialize *in = &ev->ev_u.init;
+		p->have_init = 1;
+		p->ppid = in->in_ppid;
+		p->clock = in->in_clock;
+		p->timer = in->in_timer;
+		p->signal = in->in_signal;
+		p->rate_asked = in->in_rate_asked;
+		p->period_ns = in->in_period_ns;
+		p->wall_sec = in->in_wall_sec;
+		p->wall_nsec = in->in_wall_nsec;
+		free(p->host);
+		free(p->exe);
+		free(p->cmdline);
+		p->host = xstrdup(in->in_host);
+		p->exe = xstrdup(in->in_exe);
+		p->cmdline = join_argv(in);
+		break;
+	}
+	case MAPLOG_TYPE_MAP_IN: {
+		const struct maplog_ev_map_in *mi = &ev->ev_u.map_in;
+		p->maps = grow(p->maps, &p->capmaps, p->nmaps, sizeof(*p->maps));
+		struct rmap *r = &p->maps[p->nmaps++];
+		memset(r, 0, sizeof(*r));
+		r->start = mi->mi_start;
+		r->end = mi->mi_end;
+		r->offset = mi->mi_offset;
+		r->bias = mi->mi_bias;
+		r->flags = mi->mi_flags;
+		r->path = xstrdup(mi->mi_path);
+		r->buildid_len = mi->mi_buildid_len < sizeof(r->buildid)
+					 ? mi->mi_buildid_len
+					 : (uint32_t)sizeof(r->buildid);
+		memcpy(r->buildid, mi->mi_buildid, r->buildid_len);
+		break;
+	}
+	case MAPLOG_TYPE_THREAD_BEGIN: {
+		struct rthread *t = thread_get(m, ev->ev_pid, ev->ev_image,
+					       ev->ev_u.tbegin.tb_tid);
+		if (ev->ev_u.tbegin.tb_name[0]) {
+			free(t->name);
+			t->name = xstrdup(ev->ev_u.tbegin.tb_name);
+		}
+		*tcache = NULL;
+		break;
+	}
+	case MAPLOG_TYPE_DROP: {
+		struct rthread *t = thread_get(m, ev->ev_pid, ev->ev_image,
+					       ev->ev_u.drop.dr_tid);
+		t->dropped += ev->ev_u.drop.dr_count;
+		p->dropped += ev->ev_u.drop.dr_count;
+		m->dropped += ev->ev_u.drop.dr_count;
+		*tcache = NULL;
+		break;
+	}
+	case MAPLOG_TYPE_THREAD_END: {
+		struct rthread *t = thread_get(m, ev->ev_pid, ev->ev_image,
+					       ev->ev_u.tend.te_tid);
+		t->ended = 1;
+		t->cpu_ns = ev->ev_u.tend.te_cpu_ns;
+		t->wall_ns = ev->ev_u.tend.te_wall_ns;
+		*tcache = NULL;
+		break;
+	}
+	case MAPLOG_TYPE_METRIC_DEF:
+	case MAPLOG_TYPE_METRIC_VALUE:
+	case MAPLOG_TYPE_PLUGIN_ERROR:
+	case MAPLOG_TYPE_METRIC_ERROR:
+		metrics_fold(&m->metrics, ev);
+		break;
+	case MAPLOG_TYPE_PROC_EXIT:
+		p->exited = 1;
+		p->exit_how = ev->ev_u.exit.px_how;
+		p->exit_code = ev->ev_u.exit.px_code;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Bytes read from a log at a time: memory for reading stays this plus the
+ * largest chunk, whatever the size of the log. */
+#define LOAD_BLOCK (1u << 20)
+
+int model_load(struct model *m, const char *path, FILE *dump)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		note_add(m, RNOTE_FATAL, path, 0, 0, MAPS_EIO);
+		m->notes[m->nnotes - 1].length = (uint64_t)errno;
+		return -1;
+	}
+	/* The log is read in blocks and fed to the parser, not mapped:
+	 * a mapping of the whole file would count in the resident set, which
+	 * then grows with the log. */
+	struct stat sb;
+	uint64_t size = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)
+				? (uint64_t)sb.st_size
+				: 0;
+	uint64_t done = 0;
+	int ended = 0;
+	uint8_t *block = malloc(LOAD_BLOCK);
+	maplog *lp = block ? maplog_open(MAPLOG_FD_NONE) : NULL;
+	if (!lp) {
+		close(fd);
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	if (m->progress)
+		m->progress(m->progress_ctx, 0, size);
+	struct maplog_ev ev;
+	struct rthread *tcache = NULL;
+	struct rproc *pcache = NULL;
+	int rc = 0;
+	m->files++;
+	for (;;) {
+		if (maplog_read(lp, &ev) == 0) {
+			m->records++;
+			if (dump)
+				dump_ev(dump, &ev);
+			fold(m, &ev, &tcache, &pcache);
+			continue;
+		}
+		if (ev.ev_state == MAPLOG_REQUIRE_DATA && !ended) {
+			ssize_t r = read(fd, block, LOAD_BLOCK);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0) {
+				note_add(m, RNOTE_IO, path, done, 0, MAPS_EIO);
+				rc = 1;
+				break;
+			}
+			if (r == 0) {
+				ended = 1;
+				maplog_feed(lp, NULL, 0);
+				continue;
+			}
+			if (maplog_feed(lp, block, (size_t)r)) {
+				note_add(m, RNOTE_IO, path, done, 0,
+					 maplog_error(lp));
+				rc = 1;
+				break;
+			}
+			done += (uint64_t)r;
+			if (m->progress)
+				m->progress(m->progress_ctx, done,
+					    size > done ? size : done);
+			continue;
+		}
+		if (ev.ev_state == MAPLOG_REQUIRE_DATA)
+			break; /* cannot happen once the end was fed */
+		if (ev.ev_state == MAPLOG_EOF) {
+			if (ev.ev_u.eof.eof_truncated) {
+				note_add(m, RNOTE_TRUNCATED, path, ev.ev_offset,
+					 ev.ev_u.eof.eof_dropped +
+						 ev.ev_u.eof.eof_missing,
+					 MAPS_ETRUNCATED);
+				rc = 1;
+			}
+			break;
+		}
+		if (ev.ev_error == MAPS_EMAGIC || ev.ev_error == MAPS_EVERSION) {
+			note_add(m, RNOTE_FATAL, path, ev.ev_offset, 0,
+				 ev.ev_error);
+			rc = -1;
+			break;
+		}
+		if (ev.ev_error == MAPS_EIO || ev.ev_error == MAPS_ENOMEM) {
+			note_add(m, RNOTE_IO, path, ev.ev_offset, 0,
+				 ev.ev_error);
+			rc = 1;
+			break;
+		}
+		note_add(m, RNOTE_DAMAGE, path, ev.ev_offset,
+			 ev.ev_u.error.er_length, ev.ev_error);
+		rc = 1;
+	}
+	struct maplog_stats st;
+	maplog_stats(lp, &st);
+	m->bytes += st.st_bytes;
+	m->chunks += st.st_chunks;
+	m->open_chunks += st.st_open_chunks;
+	maplog_close(lp);
+	free(block);
+	close(fd);
+	if (rc == 0 && st.st_records == 0 && !m->nprocs) {
+		note_add(m, RNOTE_FATAL, path, 0, 0, MAPS_ETRUNCATED);
+		rc = -1;
+	}
+	return rc;
+}
+
+const char *model_note_str(const struct rnote *n, char *buf, size_t len)
+{
+	switch (n->kind) {
+	case RNOTE_DAMAGE:
+		if (n->length)
+			snprintf(buf, len,
+				 "%s: damaged data at byte %" PRIu64 " (%s), %" PRIu64
+				 " bytes skipped; reading went on after it",
+				 n->file, n->offset, maps_strerror(n->code),
+				 n->length);
+		else
+			snprintf(buf, len,
+				 "%s: damaged data at byte %" PRIu64
+				 " (%s); reading went on after it",
+				 n->file, n->offset, maps_strerror(n->code));
+		break;
+	case RNOTE_TRUNCATED:
+		snprintf(buf, len,
+			 "%s: truncated at byte %" PRIu64 " (%" PRIu64
+			 " bytes of the last chunk lost); the report covers the "
+			 "%" PRIu64 " records before it",
+			 n->file, n->offset, n->length, n->records_before);
+		break;
+	case RNOTE_IO:
+		snprintf(buf, len, "%s: read error at byte %" PRIu64 " (%s)",
+			 n->file, n->offset, maps_strerror(n->code));
+		break;
+	case RNOTE_FATAL:
+		if (n->code == MAPS_EIO)
+			snprintf(buf, len, "%s: cannot open: %s", n->file,
+				 strerror((int)n->length));
+		else if (n->code == MAPS_EMAGIC)
+			snprintf(buf, len,
+				 "%s: not a mapsample log (no MAPSLOG magic at "
+				 "byte 0); give a file written by mapsample",
+				 n->file);
+		else if (n->code == MAPS_EVERSION)
+			snprintf(buf, len,
+				 "%s: log format major version not supported "
+				 "by this mapreport (%d); use a matching mapreport",
+				 n->file, MAPLOG_VERSION_MAJOR);
+		else
+			snprintf(buf, len, "%s: empty log: no records", n->file);
+		break;
+	}
+	return buf;
+}

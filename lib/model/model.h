@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * report model: what mapreport knows about a run after reading its logs.
+ *
+ * model_load() reads one log with libmaplog and folds it into a model:
+ * processes (with their initialize record and mappings), threads with
+ * their sample counts, the distinct stacks with theirs, and the metric
+ * plugins' values as running statistics (report/metrics.h).  Memory grows
+ * with distinct processes, threads, mappings, stacks and metrics, never
+ * with the number of samples or metric values.  Damage and truncation are recorded as notes, one
+ * per event, so the CLI can name them and still report what was read.
+ */
+#ifndef MAPSAMPLE_MODEL_MODEL_H
+#define MAPSAMPLE_MODEL_MODEL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <mapsample/maplog.h>
+
+#include "model/metrics.h"
+#include "model/timeline.h"
+
+struct rmap {
+	uint64_t start, end, offset, bias;
+	uint32_t flags;
+	char *path;
+	uint8_t buildid[64];
+	uint32_t buildid_len;
+	int unmapped;
+};
+
+struct rthread {
+	uint32_t pid, image, tid;
+	uint64_t samples;
+	uint64_t weight;      /* ns of the sampling clock, nominal */
+	uint64_t dropped;
+	uint64_t first_ts, last_ts;
+	int ended;            /* THREAD_END seen: cpu_ns, wall_ns measured */
+	uint64_t cpu_ns, wall_ns;
+	char *name;
+};
+
+struct rproc {
+	uint32_t pid, image, ppid;
+	int have_init;
+	uint32_t clock, timer, signal;
+	uint64_t rate_asked, period_ns;
+	int64_t wall_sec;
+	uint32_t wall_nsec;
+	uint64_t start_ts, end_ts;
+	char *host, *exe, *cmdline;
+	int exited;
+	uint32_t exit_how;
+	int32_t exit_code;
+	struct rmap *maps;
+	size_t nmaps, capmaps;
+	uint64_t samples, dropped;
+};
+
+enum rnote_kind { RNOTE_DAMAGE, RNOTE_TRUNCATED, RNOTE_IO, RNOTE_FATAL };
+
+struct rnote {
+	enum rnote_kind kind;
+	char *file;
+	uint64_t offset;
+	uint64_t length;     /* damaged bytes, or bytes lost at the end */
+	int code;            /* MAPS_E* */
+	uint64_t records_before;
+};
+
+/* A distinct stack of one process image, with its sample count. */
+struct rstack {
+	uint64_t hash;
+	uint32_t pid, image;
+	uint32_t npc;
+	uint32_t off;        /* first PC in model.spc */
+	uint64_t count;
+	uint64_t weight;
+	int used;
+};
+
+struct model {
+	struct rproc *procs;
+	size_t nprocs, capprocs;
+	struct rthread *threads;
+	size_t nthreads, capthreads;
+	struct rnote *notes;
+	size_t nnotes, capnotes;
+	/* distinct stacks: open addressing; PCs leaf first in spc */
+	struct rstack *stacks;
+	size_t nstacks, capstacks;
+	uint64_t *spc;
+	size_t nspc, capspc;
+	/* stack ids of the chunk being read -> index+1 in stacks */
+	uint32_t *sidmap;
+	size_t capsid;
+	uint32_t c_pid, c_tid, c_image, c_seq;
+	int c_valid;
+	uint64_t samples, records, dropped, bytes;
+	uint64_t chunks, open_chunks;
+	uint64_t first_ts, last_ts;
+	int files;
+	struct rmetrics metrics;  /* metric plugin values and errors */
+	/* Set before model_load to hear how far reading got: called with
+	 * the bytes of the log read so far and its size (0 when not a
+	 * regular file), once at the start and after each block. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t size);
+	void *progress_ctx;
+	int timeline_on;          /* set before model_load to fill timeline */
+	struct rtimeline timeline;/* samples and metrics over time */
+};
+
+void model_init(struct model *m);
+void model_free(struct model *m);
+
+/*
+ * Reads the log at path into m.  dump, if not NULL, gets one line per
+ * record as it is read.  Returns 0 when the log read cleanly, 1 when it
+ * was damaged or truncated (what was readable is in m, the damage in
+ * m->notes), or -1 when it could not be read at all (note added).
+ */
+int model_load(struct model *m, const char *path, FILE *dump);
+
+/* Formats note n as one line "FILE: what happened at byte N; ..." into
+ * buf.  Returns buf. */
+const char *model_note_str(const struct rnote *n, char *buf, size_t len);
+
+/* The mapping of process (pid, image) that holds pc, or NULL. */
+const struct rmap *model_find_map(const struct model *m, uint32_t pid,
+				  uint32_t image, uint64_t pc);
+
+/* Seconds of the sampling clock (CPU or wall) thread t was sampled:
+ * measured when its end was recorded, else its samples' nominal weight. */
+double model_thread_seconds(const struct rthread *t, int wall);
+
+/*
+ * Names every output uses.  For the sampling clock (MAPLOG_CLOCK_*) and
+ * the timer (MAPLOG_TIMER_*): a phrase for people ("CPU time", "perf
+ * task-clock event") and an id for programs ("cpu", "perf-task-clock").
+ */
+const char *model_clock_name(uint32_t clock);
+const char *model_clock_id(uint32_t clock);
+const char *model_timer_name(uint32_t timer);
+const char *model_timer_id(uint32_t timer);
+
+/* The program of process image (pid, image): the last part of its
+ * executable's path, or "[unknown]" when no initialize record named it. */
+const char *model_proc_name(const struct model *m, uint32_t pid,
+			    uint32_t image);
+
+/* The first process image whose initialize record was read, or NULL. */
+const struct rproc *model_first_proc(const struct model *m);
+
+/* Seconds from the earliest to the latest record of the run (0 when
+ * there are none). */
+double model_run_seconds(const struct model *m);
+
+/* The sampling clock of the run (MAPLOG_CLOCK_*) and the achieved rate:
+ * samples per second of that clock per thread. */
+int model_clock(const struct model *m);
+double model_rate(const struct model *m);
+
+
+#endif

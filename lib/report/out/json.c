@@ -1,0 +1,732 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * json: the JSON writer and mapreport's JSON report (see json.h; the
+ * schema is documented in mapreport(1), JSON SCHEMA).
+ *
+ * DESIGN NOTES
+ *   The report is built from the same model, analysis and metric
+ *   summaries as the text report, so the two agree; where the text
+ *   report rounds for people (percentages, scaled units), the JSON report
+ *   gives the raw number and its units.  Every member of the schema is
+ *   always written (null when not known), so scripts need not test for
+ *   absent keys.  Counts are integers (exact up to 2^53 in readers that
+ *   use doubles); times are seconds as numbers.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/out/json.h"
+#include "model/units.h"
+
+/* ---- the writer ---- */
+
+void jsonw_init(struct jsonw *w, FILE *out)
+{
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+}
+
+/* The "no member yet" flag of level d, the array grown as needed. */
+static unsigned char *empty_at(struct jsonw *w, int d)
+{
+	if ((size_t)d >= w->capempty) {
+		size_t cap = w->capempty ? w->capempty * 2 : 16;
+		while (cap <= (size_t)d)
+			cap *= 2;
+		unsigned char *e = realloc(w->empty, cap);
+		if (!e) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		memset(e + w->capempty, 1, cap - w->capempty);
+		w->empty = e;
+		w->capempty = cap;
+	}
+	return &w->empty[d];
+}
+
+static void indent(struct jsonw *w)
+{
+	fputc('\n', w->out);
+	for (int i = 0; i < w->depth; i++)
+		fputs("  ", w->out);
+}
+
+/* Separator and indentation before a value or key at the current level. */
+static void before_value(struct jsonw *w)
+{
+	if (w->after_key) {
+		w->after_key = 0;
+		return;
+	}
+	if (w->depth == 0)
+		return;
+	unsigned char *e = empty_at(w, w->depth);
+	if (!*e)
+		fputc(',', w->out);
+	*e = 0;
+	indent(w);
+}
+
+static void open_c(struct jsonw *w, int c)
+{
+	before_value(w);
+	fputc(c, w->out);
+	w->depth++;
+	*empty_at(w, w->depth) = 1;
+}
+
+static void close_c(struct jsonw *w, int c)
+{
+	int was_empty = *empty_at(w, w->depth);
+	w->depth--;
+	if (!was_empty)
+		indent(w);
+	fputc(c, w->out);
+}
+
+void jsonw_object(struct jsonw *w) { open_c(w, '{'); }
+void jsonw_object_end(struct jsonw *w) { close_c(w, '}'); }
+void jsonw_array(struct jsonw *w) { open_c(w, '['); }
+void jsonw_array_end(struct jsonw *w) { close_c(w, ']'); }
+
+/* Length of the valid UTF-8 sequence at s[0..n), 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len;
+	unsigned char lo = 0x80, hi = 0xbf; /* range of the second byte */
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		if (c == 0xe0)
+			lo = 0xa0;      /* no overlong forms */
+		else if (c == 0xed)
+			hi = 0x9f;      /* no surrogates */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;      /* nothing above U+10FFFF */
+	} else {
+		return 0;
+	}
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+void jsonw_stringn(struct jsonw *w, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	before_value(w);
+	fputc('"', w->out);
+	size_t i = 0;
+	while (i < n) {
+		unsigned char c = s[i];
+		if (c >= 0x80) {
+			size_t k = utf8_len(s + i, n - i);
+			if (k) {
+				fwrite(s + i, 1, k, w->out);
+				i += k;
+			} else {
+				fputs("\\ufffd", w->out); /* one per bad byte */
+				i++;
+			}
+			continue;
+		}
+		switch (c) {
+		case '"': fputs("\\\"", w->out); break;
+		case '\\': fputs("\\\\", w->out); break;
+		case '\n': fputs("\\n", w->out); break;
+		case '\r': fputs("\\r", w->out); break;
+		case '\t': fputs("\\t", w->out); break;
+		case '\b': fputs("\\b", w->out); break;
+		case '\f': fputs("\\f", w->out); break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				fprintf(w->out, "\\u%04x", c);
+			else
+				fputc(c, w->out);
+		}
+		i++;
+	}
+	fputc('"', w->out);
+}
+
+void jsonw_string(struct jsonw *w, const char *s)
+{
+	if (!s)
+		jsonw_null(w);
+	else
+		jsonw_stringn(w, s, strlen(s));
+}
+
+void jsonw_key(struct jsonw *w, const char *key)
+{
+	jsonw_string(w, key);
+	fputs(": ", w->out);
+	w->after_key = 1;
+}
+
+void jsonw_u64(struct jsonw *w, uint64_t v)
+{
+	before_value(w);
+	fprintf(w->out, "%" PRIu64, v);
+}
+
+void jsonw_i64(struct jsonw *w, int64_t v)
+{
+	before_value(w);
+	fprintf(w->out, "%" PRId64, v);
+}
+
+void jsonw_double(struct jsonw *w, double v)
+{
+	if (!isfinite(v)) {
+		jsonw_null(w);
+		return;
+	}
+	char buf[40];
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	before_value(w);
+	fputs(buf, w->out); /* %g of a finite double is a JSON number */
+}
+
+void jsonw_bool(struct jsonw *w, int v)
+{
+	before_value(w);
+	fputs(v ? "true" : "false", w->out);
+}
+
+void jsonw_null(struct jsonw *w)
+{
+	before_value(w);
+	fputs("null", w->out);
+}
+
+int jsonw_finish(struct jsonw *w)
+{
+	fputc('\n', w->out);
+	free(w->empty);
+	w->empty = NULL;
+	w->capempty = 0;
+	return ferror(w->out) ? -1 : 0;
+}
+
+/* ---- shorthands for members ---- */
+
+static void k_str(struct jsonw *w, const char *k, const char *v)
+{
+	jsonw_key(w, k);
+	jsonw_string(w, v);
+}
+
+static void k_u64(struct jsonw *w, const char *k, uint64_t v)
+{
+	jsonw_key(w, k);
+	jsonw_u64(w, v);
+}
+
+static void k_dbl(struct jsonw *w, const char *k, double v)
+{
+	jsonw_key(w, k);
+	jsonw_double(w, v);
+}
+
+static void k_bool(struct jsonw *w, const char *k, int v)
+{
+	jsonw_key(w, k);
+	jsonw_bool(w, v);
+}
+
+static void k_null(struct jsonw *w, const char *k)
+{
+	jsonw_key(w, k);
+	jsonw_null(w);
+}
+
+/* ---- the report ---- */
+
+static const char *note_kind(enum rnote_kind k)
+{
+	switch (k) {
+	case RNOTE_DAMAGE: return "damaged";
+	case RNOTE_TRUNCATED: return "truncated";
+	case RNOTE_IO: return "read-error";
+	case RNOTE_FATAL: return "unreadable";
+	}
+	return "unknown";
+}
+
+static double share(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+static void summary(struct jsonw *w, const struct model *m)
+{
+	const struct rproc *first = model_first_proc(m);
+	jsonw_key(w, "summary");
+	jsonw_object(w);
+	k_str(w, "command", first ? first->cmdline : NULL);
+	k_str(w, "host", first ? first->host : NULL);
+	if (first) {
+		char when[64] = "";
+		time_t t = (time_t)first->wall_sec;
+		struct tm tm;
+		if (gmtime_r(&t, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		k_str(w, "start", when[0] ? when : NULL);
+		k_dbl(w, "start_unix",
+		      (double)first->wall_sec + first->wall_nsec / 1e9);
+	} else {
+		k_null(w, "start");
+		k_null(w, "start_unix");
+	}
+	double dur = m->last_ts >= m->first_ts && m->first_ts != UINT64_MAX
+			     ? (double)(m->last_ts - m->first_ts) / 1e9
+			     : 0.0;
+	k_dbl(w, "duration_s", dur);
+	k_u64(w, "processes", m->nprocs);
+	k_u64(w, "threads", m->nthreads);
+	k_u64(w, "samples", m->samples);
+	k_u64(w, "dropped", m->dropped);
+	k_str(w, "clock", model_clock_id((uint32_t)model_clock(m)));
+	k_str(w, "timer", first ? model_timer_id(first->timer) : NULL);
+	jsonw_key(w, "signal");
+	if (first)
+		jsonw_u64(w, first->signal);
+	else
+		jsonw_null(w);
+	jsonw_key(w, "rate_asked_hz");
+	if (first)
+		jsonw_u64(w, first->rate_asked);
+	else
+		jsonw_null(w);
+	k_dbl(w, "rate_achieved_hz", model_rate(m));
+	k_u64(w, "logs", (uint64_t)m->files);
+	k_u64(w, "bytes", m->bytes);
+	k_u64(w, "records", m->records);
+	k_u64(w, "chunks", m->chunks);
+	k_u64(w, "open_chunks", m->open_chunks);
+	k_u64(w, "distinct_stacks", m->nstacks);
+	k_bool(w, "complete", m->nnotes == 0);
+	jsonw_object_end(w);
+}
+
+static void processes(struct jsonw *w, const struct model *m)
+{
+	jsonw_key(w, "processes");
+	jsonw_array(w);
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct rproc *p = &m->procs[i];
+		jsonw_object(w);
+		k_u64(w, "pid", p->pid);
+		k_u64(w, "image", p->image);
+		jsonw_key(w, "ppid");
+		if (p->have_init)
+			jsonw_u64(w, p->ppid);
+		else
+			jsonw_null(w);
+		k_str(w, "command", p->have_init ? p->cmdline : NULL);
+		k_str(w, "exe", p->have_init ? p->exe : NULL);
+		k_str(w, "host", p->have_init ? p->host : NULL);
+		k_u64(w, "samples", p->samples);
+		k_dbl(w, "share", share(p->samples, m->samples));
+		k_u64(w, "dropped", p->dropped);
+		jsonw_key(w, "exit");
+		if (p->exited) {
+			jsonw_object(w);
+			k_str(w, "how", p->exit_how == MAPLOG_EXIT_SIGNALED
+						? "signal"
+						: "status");
+			jsonw_key(w, "code");
+			jsonw_i64(w, p->exit_code);
+			jsonw_object_end(w);
+		} else {
+			jsonw_null(w);
+		}
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}
+
+static void threads(struct jsonw *w, const struct model *m)
+{
+	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
+	jsonw_key(w, "threads");
+	jsonw_array(w);
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct rthread *t = &m->threads[i];
+		double secs = model_thread_seconds(t, wall);
+		jsonw_object(w);
+		k_u64(w, "pid", t->pid);
+		k_u64(w, "image", t->image);
+		k_u64(w, "tid", t->tid);
+		k_str(w, "name", t->name);
+		k_u64(w, "samples", t->samples);
+		k_dbl(w, "share", share(t->samples, m->samples));
+		k_u64(w, "dropped", t->dropped);
+		k_dbl(w, "seconds", secs);
+		k_bool(w, "measured", t->ended);
+		k_dbl(w, "rate_hz", secs > 0 ? (double)t->samples / secs : 0.0);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}
+
+/* Function order of the text report's tables. */
+static const struct rfunc *order_base;
+
+static int cmp_by_self(const void *x, const void *y)
+{
+	const struct rfunc *a = &order_base[*(const uint32_t *)x];
+	const struct rfunc *b = &order_base[*(const uint32_t *)y];
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static int cmp_by_total(const void *x, const void *y)
+{
+	const struct rfunc *a = &order_base[*(const uint32_t *)x];
+	const struct rfunc *b = &order_base[*(const uint32_t *)y];
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static void functions(struct jsonw *w, const struct model *m,
+		      const struct analysis *a, unsigned top, int by_total)
+{
+	jsonw_key(w, by_total ? "top_total" : "top_self");
+	jsonw_array(w);
+	uint32_t *ord = NULL;
+	size_t n = 0;
+	if (a && a->nfuncs && top) {
+		ord = malloc(a->nfuncs * sizeof(*ord));
+		if (!ord) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
+		for (size_t i = 0; i < a->nfuncs; i++)
+			if (by_total ? a->funcs[i].total : a->funcs[i].self)
+				ord[n++] = (uint32_t)i;
+		order_base = a->funcs;
+		qsort(ord, n, sizeof(*ord), by_total ? cmp_by_total : cmp_by_self);
+	}
+	for (size_t i = 0; i < n && i < top; i++) {
+		const struct rfunc *f = &a->funcs[ord[i]];
+		jsonw_object(w);
+		k_str(w, "name", f->name);
+		k_str(w, "module", f->module);
+		k_str(w, "file", f->file);
+		jsonw_key(w, "line");
+		if (f->file)
+			jsonw_i64(w, f->line);
+		else
+			jsonw_null(w);
+		k_u64(w, "self", f->self);
+		k_dbl(w, "self_share", share(f->self, m->samples));
+		k_u64(w, "total", f->total);
+		k_dbl(w, "total_share", share(f->total, m->samples));
+		jsonw_object_end(w);
+	}
+	free(ord);
+	jsonw_array_end(w);
+}
+
+static void metrics(struct jsonw *w, const struct rmetrics *x)
+{
+	jsonw_key(w, "metrics");
+	jsonw_array(w);
+	for (size_t i = 0; i < x->nm; i++) {
+		struct rmsummary r;
+		metrics_summary(x, i, &r);
+		const struct rmetric *mt = r.metric;
+		jsonw_object(w);
+		k_str(w, "id", mt->id);
+		k_str(w, "name", mt->name[0] ? mt->name : mt->id);
+		k_str(w, "units", mt->units);
+		k_str(w, "plugin", mt->plugin);
+		k_bool(w, "divided_by_sample_time", r.rate);
+		if (r.have_minmax) {
+			k_dbl(w, "min", r.min);
+			k_dbl(w, "max", r.max);
+		} else {
+			k_null(w, "min");
+			k_null(w, "max");
+		}
+		if (r.have_mean)
+			k_dbl(w, "mean", r.mean);
+		else
+			k_null(w, "mean");
+		if (r.rate && r.values) {
+			char tu[UNITS_BUFSZ];
+			double f = units_undivided(tu, sizeof(tu), mt->units);
+			k_dbl(w, "total", r.total * f);
+			k_str(w, "total_units", tu);
+		} else {
+			k_null(w, "total");
+			k_null(w, "total_units");
+		}
+		k_u64(w, "values", r.values);
+		k_u64(w, "no_value", r.none);
+		k_u64(w, "late", r.late);
+		k_u64(w, "processes", r.procs);
+		k_u64(w, "errors", r.errors);
+		k_str(w, "first_error", r.err_msg);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+
+	jsonw_key(w, "plugin_errors");
+	jsonw_array(w);
+	for (size_t i = 0; i < x->npe; i++) {
+		jsonw_object(w);
+		k_str(w, "plugin", x->pe[i].plugin);
+		k_str(w, "message", x->pe[i].message);
+		k_u64(w, "processes", x->pe[i].count);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+
+	/* values and errors of metric indexes no definition gives */
+	uint64_t values = 0, series = 0;
+	jsonw_key(w, "undefined_metrics");
+	jsonw_object(w);
+	for (size_t k = 0; k < x->ns; k++)
+		if (!x->s[k].metric && (x->s[k].n || x->s[k].none)) {
+			series++;
+			values += x->s[k].n + x->s[k].none;
+		}
+	k_u64(w, "series", series);
+	k_u64(w, "values", values);
+	jsonw_key(w, "errors");
+	jsonw_array(w);
+	for (size_t k = 0; k < x->ns; k++) {
+		const struct rmseries *s = &x->s[k];
+		if (s->metric || !s->errors)
+			continue;
+		jsonw_object(w);
+		k_u64(w, "pid", s->pid);
+		k_u64(w, "image", s->image);
+		k_u64(w, "index", s->index);
+		k_u64(w, "errors", s->errors);
+		k_str(w, "first_error", s->err_msg);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+}
+
+static void notes(struct jsonw *w, const struct model *m,
+		  const struct analysis *a)
+{
+	jsonw_key(w, "damage");
+	jsonw_array(w);
+	for (size_t i = 0; i < m->nnotes; i++) {
+		const struct rnote *n = &m->notes[i];
+		char line[1024];
+		jsonw_object(w);
+		k_str(w, "kind", note_kind(n->kind));
+		k_str(w, "log", n->file);
+		k_u64(w, "offset", n->offset);
+		if (n->kind == RNOTE_DAMAGE || n->kind == RNOTE_TRUNCATED)
+			k_u64(w, "bytes", n->length);
+		else
+			k_null(w, "bytes");
+		k_u64(w, "records_before", n->records_before);
+		k_str(w, "message", model_note_str(n, line, sizeof(line)));
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+
+	jsonw_key(w, "symbol_problems");
+	jsonw_array(w);
+	if (a) {
+		const char *const *lines;
+		size_t np = sym_problems(a->st, &lines);
+		for (size_t i = 0; i < np; i++)
+			jsonw_string(w, lines[i]);
+	}
+	jsonw_array_end(w);
+}
+
+static const char *partial_state_id(enum partial_state st)
+{
+	switch (st) {
+	case PARTIAL_VALUE: return "value";
+	case PARTIAL_NOT_RECORDED: return "not-recorded";
+	case PARTIAL_NO_VALUE: return "no-value";
+	}
+	return "unknown";
+}
+
+static void k_colour(struct jsonw *w, const char *k,
+		     const struct partial_colour *c)
+{
+	jsonw_key(w, k);
+	if (!c->pc_text) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_object(w);
+	k_str(w, "text", c->pc_text);
+	k_str(w, "css", c->pc_css[0] ? c->pc_css : NULL);
+	jsonw_object_end(w);
+}
+
+static void partial_entry(struct jsonw *w, const struct partial_entry *e)
+{
+	jsonw_object(w);
+	k_str(w, "id", e->en_id);
+	k_str(w, "name", e->en_name);
+	k_str(w, "units", e->en_units);
+	k_str(w, "group", e->en_group);
+	k_str(w, "metric", e->en_metric_ref);
+	k_str(w, "sample_value", partial_stat_name(e->en_sample_value));
+	k_str(w, "aggregation", partial_stat_name(e->en_aggregation));
+	k_bool(w, "recorded", e->en_recorded);
+	k_str(w, "state", partial_state_id(e->en_state));
+	if (e->en_state == PARTIAL_VALUE)
+		k_dbl(w, "value", e->en_value);
+	else
+		k_null(w, "value");
+	k_str(w, "text", e->en_scaled);
+	if (e->en_bar >= 0)
+		k_dbl(w, "bar", e->en_bar);
+	else
+		k_null(w, "bar");
+	k_u64(w, "bins", e->en_bins);
+	k_u64(w, "processes", e->en_procs);
+	k_colour(w, "colour", &e->en_colour);
+	jsonw_object_end(w);
+}
+
+static void partial(struct jsonw *w, const struct json_opts *o)
+{
+	const struct partial_result *r = o->partial;
+	const struct partial_set *ps = o->partial_defs;
+	jsonw_key(w, "partial_reports");
+	jsonw_object(w);
+	if (r && r->rs_bin_ns) {
+		k_dbl(w, "bin_s", (double)r->rs_bin_ns / 1e9);
+		k_u64(w, "bins", r->rs_nbins);
+	} else {
+		k_null(w, "bin_s");
+		k_u64(w, "bins", 0);
+	}
+	if (r && r->rs_interval_ns)
+		k_dbl(w, "metric_interval_s", (double)r->rs_interval_ns / 1e9);
+	else
+		k_null(w, "metric_interval_s");
+	jsonw_key(w, "files");
+	jsonw_array(w);
+	for (size_t i = 0; ps && i < ps->ps_nfiles; i++) {
+		const struct partial_file *f = &ps->ps_files[i];
+		jsonw_object(w);
+		k_str(w, "path", f->pf_path);
+		k_bool(w, "used", f->pf_used);
+		k_u64(w, "errors", f->pf_nerrors);
+		k_u64(w, "warnings", f->pf_nwarnings);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_key(w, "diagnostics");
+	jsonw_array(w);
+	for (size_t i = 0; ps && i < ps->ps_ndiags; i++) {
+		const struct partial_diag *d = &ps->ps_diags[i];
+		jsonw_object(w);
+		k_str(w, "severity",
+		      d->pd_severity == PARTIAL_ERROR ? "error" : "warning");
+		k_str(w, "file", d->pd_file);
+		k_u64(w, "line", d->pd_line);
+		k_u64(w, "column", d->pd_col);
+		k_str(w, "message", d->pd_text);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_key(w, "reports");
+	jsonw_array(w);
+	for (size_t i = 0; r && i < r->rs_nreports; i++) {
+		const struct partial_report *pr = &r->rs_reports[i];
+		jsonw_object(w);
+		k_str(w, "name", pr->pr_name);
+		k_str(w, "file", pr->pr_file);
+		jsonw_key(w, "subsections");
+		jsonw_array(w);
+		for (size_t j = 0; j < pr->pr_nsubsections; j++) {
+			const struct partial_subsection *ss =
+				&pr->pr_subsections[j];
+			jsonw_object(w);
+			k_str(w, "id", ss->ss_id);
+			k_str(w, "heading", ss->ss_heading);
+			k_colour(w, "colour", &ss->ss_colour);
+			char *plain = ss->ss_text ? partial_plain_text(ss->ss_text)
+						  : NULL;
+			if (ss->ss_text && !plain) {
+				fprintf(stderr, "mapreport: out of memory\n");
+				exit(1);
+			}
+			k_str(w, "text", plain);
+			free(plain);
+			jsonw_key(w, "entries");
+			jsonw_array(w);
+			for (size_t k = 0; k < ss->ss_nentries; k++)
+				partial_entry(w, &ss->ss_entries[k]);
+			jsonw_array_end(w);
+			jsonw_object_end(w);
+		}
+		jsonw_array_end(w);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+}
+
+int report_json(const struct model *m, const struct analysis *a,
+		const struct json_opts *o, FILE *out)
+{
+	struct jsonw w;
+	jsonw_init(&w, out);
+	jsonw_object(&w);
+	k_str(&w, "schema", JSON_SCHEMA);
+	jsonw_key(&w, "version");
+	jsonw_u64(&w, JSON_VERSION);
+	k_str(&w, "generator", o->generator);
+	jsonw_key(&w, "logs");
+	jsonw_array(&w);
+	for (size_t i = 0; i < o->nlogs; i++)
+		jsonw_string(&w, o->logs[i]);
+	jsonw_array_end(&w);
+	summary(&w, m);
+	processes(&w, m);
+	threads(&w, m);
+	functions(&w, m, a, o->top, 0);
+	functions(&w, m, a, o->top, 1);
+	metrics(&w, &m->metrics);
+	partial(&w, o);
+	notes(&w, m, a);
+	jsonw_object_end(&w);
+	return jsonw_finish(&w);
+}

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# lib/report/out: the output formats (text, folded, JSON, HTML and its
+# sanitiser, partial-report text).  The HTML page's CSS and JavaScript
+# (lib/report/out/html/) are turned into C strings in the build tree by
+# lib/report/out/html/embed.sh.
+noinst_LTLIBRARIES += lib/report/out/libreportout.la
+lib_report_out_libreportout_la_SOURCES = lib/report/out/text.c \
+	lib/report/out/text.h lib/report/out/text_metrics.c \
+	lib/report/out/partial_text.c \
+	lib/report/out/json.c lib/report/out/json.h \
+	lib/report/out/html.c lib/report/out/html.h \
+	lib/report/out/htmlsafe.c lib/report/out/htmlsafe.h
+nodist_lib_report_out_libreportout_la_SOURCES = lib/report/out/html_assets.c
+lib_report_out_libreportout_la_LIBADD = lib/report/libreport.la -lm
+lib/report/out/html_assets.c: $(top_srcdir)/lib/report/out/html/embed.sh \
+		$(top_srcdir)/lib/report/out/html/report.css \
+		$(top_srcdir)/lib/report/out/html/report.js
+	$(AM_V_GEN)$(MKDIR_P) lib/report/out && \
+	$(SHELL) $(top_srcdir)/lib/report/out/html/embed.sh \
+		html_css $(top_srcdir)/lib/report/out/html/report.css \
+		html_js $(top_srcdir)/lib/report/out/html/report.js >$@.tmp && \
+	mv $@.tmp $@
+CLEANFILES += lib/report/out/html_assets.c
+EXTRA_DIST += lib/report/out/html/embed.sh lib/report/out/html/report.css \
+	lib/report/out/html/report.js

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The text report's first part: run header, processes, threads, and the
+ * metrics section (metrics.c).  The function tables that follow come from
+ * analyze.c.
+ */
+#include <inttypes.h>
+#include <time.h>
+
+#include "report/out/text.h"
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+void report_text(const struct model *m, FILE *out)
+{
+	const struct rproc *first = model_first_proc(m);
+	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
+
+	fprintf(out, "mapsample report\n");
+	if (first) {
+		fprintf(out, "  Command:    %s\n", first->cmdline);
+		fprintf(out, "  Host:       %s\n", first->host);
+		time_t t = (time_t)first->wall_sec;
+		struct tm tm;
+		char when[64] = "?";
+		if (gmtime_r(&t, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC",
+				 &tm);
+		fprintf(out, "  Start:      %s\n", when);
+	}
+	double dur = m->last_ts >= m->first_ts && m->first_ts != UINT64_MAX
+			     ? (double)(m->last_ts - m->first_ts) / 1e9
+			     : 0.0;
+	fprintf(out, "  Duration:   %.3f s\n", dur);
+	fprintf(out, "  Processes:  %zu    Threads: %zu\n", m->nprocs,
+		m->nthreads);
+	fprintf(out, "  Samples:    %" PRIu64 "    Dropped: %" PRIu64 "\n",
+		m->samples, m->dropped);
+	if (first) {
+		fprintf(out, "  Sampling:   %s, %s, signal %u\n",
+			model_clock_name(first->clock), model_timer_name(first->timer),
+			first->signal);
+		fprintf(out, "  Rate:       asked %" PRIu64
+			     " Hz per thread; achieved %.1f samples per "
+			     "second of %s\n",
+			first->rate_asked, model_rate(m),
+			model_clock_name(first->clock));
+	}
+
+	fprintf(out, "\nProcesses\n");
+	fprintf(out, "  %8s %5s %10s %7s  %-14s %s\n", "PID", "IMAGE",
+		"SAMPLES", "%", "EXIT", "COMMAND");
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct rproc *p = &m->procs[i];
+		char ex[32] = "-";
+		if (p->exited)
+			snprintf(ex, sizeof(ex), "%s %d",
+				 p->exit_how == MAPLOG_EXIT_SIGNALED ? "signal"
+								     : "status",
+				 p->exit_code);
+		fprintf(out, "  %8u %5u %10" PRIu64 " %6.2f%%  %-14s %s\n",
+			p->pid, p->image, p->samples, pct(p->samples, m->samples),
+			ex, p->cmdline ? p->cmdline : "(no initialize record)");
+	}
+
+	fprintf(out, "\nThreads\n");
+	fprintf(out, "  %8s %5s %8s %-16s %10s %7s %10s %10s\n", "PID", "IMAGE",
+		"TID", "NAME", "SAMPLES", "%", wall ? "WALL-S" : "CPU-S",
+		"RATE");
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct rthread *t = &m->threads[i];
+		double secs = model_thread_seconds(t, wall);
+		fprintf(out, "  %8u %5u %8u %-16s %10" PRIu64 " %6.2f%% %10.3f "
+			     "%10.1f%s\n",
+			t->pid, t->image, t->tid, t->name ? t->name : "-",
+			t->samples, pct(t->samples, m->samples), secs,
+			secs > 0 ? (double)t->samples / secs : 0.0,
+			t->ended ? "" : " *");
+	}
+	for (size_t i = 0; i < m->nthreads; i++)
+		if (!m->threads[i].ended) {
+			fprintf(out, "  * no end recorded (killed?): time "
+				     "from its samples' weights\n");
+			break;
+		}
+	report_metrics(&m->metrics, out);
+}

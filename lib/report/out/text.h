@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The text report's writers (one per part of the text report).
+ */
+#ifndef MAPSAMPLE_REPORT_OUT_TEXT_H
+#define MAPSAMPLE_REPORT_OUT_TEXT_H
+
+#include <stdio.h>
+
+#include "model/model.h"
+#include "report/partial_eval.h"
+
+/* The text report's partial-report sections; nothing when r has no
+ * report.  Writes to out. */
+void report_partial(const struct partial_result *r, FILE *out);
+
+/* The text report's run header, processes and threads tables. */
+void report_text(const struct model *m, FILE *out);
+
+/* The report's "Metrics" and "Metric plugin errors" parts; nothing when
+ * the logs hold no metric records. */
+void report_metrics(const struct rmetrics *x, FILE *out);
+
+#endif
