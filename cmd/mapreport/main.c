@@ -19,6 +19,7 @@
 #include "common/cli.h"
 #include "config.h"
 #include "report/analyze.h"
+#include "report/out/dump.h"
 #include "report/out/html.h"
 #include "report/out/json.h"
 #include "model/model.h"
@@ -189,7 +190,7 @@ int main(int argc, char **argv)
 		progress_file(&prog, argv[i], base);
 		if (stat(argv[i], &sb) == 0 && S_ISREG(sb.st_mode))
 			base += (uint64_t)sb.st_size;
-		int rc = model_load(&m, argv[i], dump ? stdout : NULL);
+		int rc = model_load(&m, argv[i], dump ? &dump_tool : NULL, stdout);
 		if (rc)
 			status = 1;
 		if (rc >= 0)

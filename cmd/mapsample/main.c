@@ -196,7 +196,7 @@ static void summary(const char *path, double secs)
 {
 	struct model m;
 	model_init(&m);
-	int rc = model_load(&m, path, NULL);
+	int rc = model_load(&m, path, NULL, NULL);
 	const char *clock = model_clock(&m) == MAPLOG_CLOCK_WALL ? "wall"
 								  : "CPU";
 	fprintf(stderr,

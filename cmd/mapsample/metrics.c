@@ -402,7 +402,7 @@ static int probe(const char *sampler, const char *plan, const char *preload,
 		unlink(tmpl);
 		return -1;
 	}
-	model_load(m, tmpl, NULL);
+	model_load(m, tmpl, NULL, NULL);
 	unlink(tmpl);
 	return 0;
 }

@@ -6,5 +6,6 @@ noinst_LTLIBRARIES += lib/model/libmodel.la
 lib_model_libmodel_la_SOURCES = lib/model/model.c lib/model/model.h \
 	lib/model/metrics.c lib/model/metrics.h \
 	lib/model/timeline.c lib/model/timeline.h \
-	lib/model/units.c lib/model/units.h
+	lib/model/units.c lib/model/units.h \
+	lib/model/logread.c lib/model/logread.h
 lib_model_libmodel_la_LIBADD = lib/common/libcommon.la lib/log/libmaplog_core.la -lm

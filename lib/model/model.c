@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/logread.h"
 #include "model/model.h"
 
 static void *grow(void *p, size_t *cap, size_t n, size_t size)
@@ -326,108 +327,6 @@ double model_run_seconds(const struct model *m)
 		       : 0.0;
 }
 
-static void dump_ev(FILE *f, const struct maplog_ev *ev)
-{
-	fprintf(f, "%10" PRIu64 " %" PRIu64 ".%09" PRIu64 " %u/%u %-12s",
-		ev->ev_offset, ev->ev_ts / 1000000000, ev->ev_ts % 1000000000,
-		ev->ev_pid, ev->ev_tid, maplog_type_name(ev->ev_type));
-	switch (ev->ev_type) {
-	case MAPLOG_TYPE_INITIALIZE: {
-		const struct maplog_ev_initialize *b = &ev->ev_u.init;
-		fprintf(f, " v%u.%u pid %u ppid %u host %s rate %" PRIu64
-			   " Hz period %" PRIu64 " ns exe %s argv",
-			b->in_version_major, b->in_version_minor, b->in_pid,
-			b->in_ppid, b->in_host, b->in_rate_asked,
-			b->in_period_ns, b->in_exe);
-		for (uint32_t i = 0; i < b->in_argc; i++)
-			fprintf(f, " '%s'", b->in_argv[i]);
-		break;
-	}
-	case MAPLOG_TYPE_METRIC_DEF:
-		fprintf(f, " #%u %s \"%s\" units %s", ev->ev_u.mdef.md_index,
-			ev->ev_u.mdef.md_id, ev->ev_u.mdef.md_name,
-			ev->ev_u.mdef.md_units);
-		break;
-	case MAPLOG_TYPE_PLUGIN_ERROR:
-		fprintf(f, " %s: %s", ev->ev_u.perr.pe_plugin,
-			ev->ev_u.perr.pe_message);
-		break;
-	case MAPLOG_TYPE_METRIC_ERROR:
-		fprintf(f, " #%u (%" PRIu64 "x) %s", ev->ev_u.merr.me_index,
-			ev->ev_u.merr.me_count, ev->ev_u.merr.me_message);
-		break;
-	case MAPLOG_TYPE_MAP_IN:
-		fprintf(f, " %#" PRIx64 "-%#" PRIx64 " off %#" PRIx64 " %s",
-			ev->ev_u.map_in.mi_start, ev->ev_u.map_in.mi_end,
-			ev->ev_u.map_in.mi_offset, ev->ev_u.map_in.mi_path);
-		break;
-	case MAPLOG_TYPE_MAP_OUT:
-		fprintf(f, " %#" PRIx64 "-%#" PRIx64, ev->ev_u.map_out.mo_start,
-			ev->ev_u.map_out.mo_end);
-		break;
-	case MAPLOG_TYPE_THREAD_BEGIN:
-		fprintf(f, " tid %u by %u %s", ev->ev_u.tbegin.tb_tid,
-			ev->ev_u.tbegin.tb_creator, ev->ev_u.tbegin.tb_name);
-		break;
-	case MAPLOG_TYPE_THREAD_END:
-		fprintf(f, " tid %u samples %" PRIu64 " dropped %" PRIu64
-			   " cpu %" PRIu64 " ns wall %" PRIu64 " ns",
-			ev->ev_u.tend.te_tid, ev->ev_u.tend.te_samples,
-			ev->ev_u.tend.te_dropped, ev->ev_u.tend.te_cpu_ns,
-			ev->ev_u.tend.te_wall_ns);
-		break;
-	case MAPLOG_TYPE_PROC_FORK:
-		fprintf(f, " %u -> %u", ev->ev_u.fork.fk_ppid,
-			ev->ev_u.fork.fk_pid);
-		break;
-	case MAPLOG_TYPE_PROC_EXEC:
-		fprintf(f, " pid %u image %u %s", ev->ev_u.exec.ex_pid,
-			ev->ev_u.exec.ex_image, ev->ev_u.exec.ex_path);
-		break;
-	case MAPLOG_TYPE_PROC_EXIT:
-		fprintf(f, " pid %u %s %d", ev->ev_u.exit.px_pid,
-			ev->ev_u.exit.px_how == MAPLOG_EXIT_SIGNALED ? "signal"
-								     : "status",
-			ev->ev_u.exit.px_code);
-		break;
-	case MAPLOG_TYPE_SAMPLE:
-		fprintf(f, " tid %u weight %" PRIu64 " stack %u:",
-			ev->ev_u.sample.sa_tid, ev->ev_u.sample.sa_weight,
-			ev->ev_u.sample.sa_stack);
-		for (uint32_t i = 0; i < ev->ev_u.sample.sa_npc; i++)
-			fprintf(f, " %#" PRIx64, ev->ev_u.sample.sa_pc[i]);
-		break;
-	case MAPLOG_TYPE_METRIC_VALUE:
-		if (ev->ev_u.mval.mv_kind == MAPLOG_VALUE_U64)
-			fprintf(f, " #%u %" PRIu64, ev->ev_u.mval.mv_index,
-				ev->ev_u.mval.mv_v.u64);
-		else if (ev->ev_u.mval.mv_kind == MAPLOG_VALUE_DOUBLE)
-			fprintf(f, " #%u %g", ev->ev_u.mval.mv_index,
-				ev->ev_u.mval.mv_v.dbl);
-		else
-			fprintf(f, " #%u (no value)", ev->ev_u.mval.mv_index);
-		break;
-	case MAPLOG_TYPE_DROP:
-		fprintf(f, " tid %u reason %u count %" PRIu64,
-			ev->ev_u.drop.dr_tid, ev->ev_u.drop.dr_reason,
-			ev->ev_u.drop.dr_count);
-		break;
-	case MAPLOG_TYPE_MARK:
-		fprintf(f, " tid %u value %" PRIu64 " %s", ev->ev_u.mark.mk_tid,
-			ev->ev_u.mark.mk_value, ev->ev_u.mark.mk_text);
-		break;
-	case MAPLOG_TYPE_CLOSE:
-		fprintf(f, " samples %" PRIu64 " dropped %" PRIu64
-			   " threads %" PRIu64,
-			ev->ev_u.close.cl_samples, ev->ev_u.close.cl_dropped,
-			ev->ev_u.close.cl_threads);
-		break;
-	default:
-		break;
-	}
-	fputc('\n', f);
-}
-
 /* The command line as a shell would take it back: arguments with
  * spaces or quotes are single-quoted. */
 static char *join_argv(const struct maplog_ev_initialize *in)
@@ -578,111 +477,77 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 	}
 }
 
-/* Bytes read from a log at a time: memory for reading stays this plus the
- * largest chunk, whatever the size of the log. */
-#define LOAD_BLOCK (1u << 20)
+struct load {
+	struct model *m;
+	const struct logread_tool *also;
+	void *also_ctx;
+	struct rthread *tcache;
+	struct rproc *pcache;
+};
 
-int model_load(struct model *m, const char *path, FILE *dump)
+static int load_record(void *ctx, const struct maplog_ev *ev)
 {
+	struct load *ld = ctx;
+	ld->m->records++;
+	if (ld->also) {
+		int rc = ld->also->lt_any ? ld->also->lt_any(ld->also_ctx, ev)
+					  : 0;
+		logread_fn f = ev->ev_type < MAPLOG_TYPE_MAX_
+				       ? ld->also->lt_record[ev->ev_type]
+				       : NULL;
+		if (!rc && f)
+			rc = f(ld->also_ctx, ev);
+		if (rc)
+			return rc;
+	}
+	fold(ld->m, ev, &ld->tcache, &ld->pcache);
+	return 0;
+}
+
+static void load_problem(void *ctx, const struct logread_problem *p)
+{
+	struct load *ld = ctx;
+	note_add(ld->m, (enum rnote_kind)p->lp_kind, p->lp_file, p->lp_offset,
+		 p->lp_length, p->lp_code);
+	if (p->lp_kind == LOGREAD_FATAL && p->lp_code == MAPS_EIO)
+		ld->m->notes[ld->m->nnotes - 1].length = (uint64_t)p->lp_errno;
+}
+
+static void load_progress(void *ctx, uint64_t done, uint64_t size)
+{
+	struct load *ld = ctx;
+	if (ld->m->progress)
+		ld->m->progress(ld->m->progress_ctx, done, size);
+}
+
+int model_load(struct model *m, const char *path,
+	       const struct logread_tool *also, void *also_ctx)
+{
+	static const struct logread_tool tool = {
+		.lt_any = load_record,
+		.lt_problem = load_problem,
+		.lt_progress = load_progress,
+	};
+	struct load ld = {m, also, also_ctx, NULL, NULL};
+	struct maplog_stats st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		note_add(m, RNOTE_FATAL, path, 0, 0, MAPS_EIO);
 		m->notes[m->nnotes - 1].length = (uint64_t)errno;
 		return -1;
 	}
-	/* The log is read in blocks and fed to the parser, not mapped:
-	 * a mapping of the whole file would count in the resident set, which
-	 * then grows with the log. */
-	struct stat sb;
-	uint64_t size = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)
-				? (uint64_t)sb.st_size
-				: 0;
-	uint64_t done = 0;
-	int ended = 0;
-	uint8_t *block = malloc(LOAD_BLOCK);
-	maplog *lp = block ? maplog_open(MAPLOG_FD_NONE) : NULL;
-	if (!lp) {
-		close(fd);
+	m->files++;
+	int rc = logread_fd(fd, path, &tool, &ld, &st);
+	close(fd);
+	if (rc < 0) {
 		fprintf(stderr, "mapreport: out of memory\n");
 		exit(1);
 	}
-	if (m->progress)
-		m->progress(m->progress_ctx, 0, size);
-	struct maplog_ev ev;
-	struct rthread *tcache = NULL;
-	struct rproc *pcache = NULL;
-	int rc = 0;
-	m->files++;
-	for (;;) {
-		if (maplog_read(lp, &ev) == 0) {
-			m->records++;
-			if (dump)
-				dump_ev(dump, &ev);
-			fold(m, &ev, &tcache, &pcache);
-			continue;
-		}
-		if (ev.ev_state == MAPLOG_REQUIRE_DATA && !ended) {
-			ssize_t r = read(fd, block, LOAD_BLOCK);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r < 0) {
-				note_add(m, RNOTE_IO, path, done, 0, MAPS_EIO);
-				rc = 1;
-				break;
-			}
-			if (r == 0) {
-				ended = 1;
-				maplog_feed(lp, NULL, 0);
-				continue;
-			}
-			if (maplog_feed(lp, block, (size_t)r)) {
-				note_add(m, RNOTE_IO, path, done, 0,
-					 maplog_error(lp));
-				rc = 1;
-				break;
-			}
-			done += (uint64_t)r;
-			if (m->progress)
-				m->progress(m->progress_ctx, done,
-					    size > done ? size : done);
-			continue;
-		}
-		if (ev.ev_state == MAPLOG_REQUIRE_DATA)
-			break; /* cannot happen once the end was fed */
-		if (ev.ev_state == MAPLOG_EOF) {
-			if (ev.ev_u.eof.eof_truncated) {
-				note_add(m, RNOTE_TRUNCATED, path, ev.ev_offset,
-					 ev.ev_u.eof.eof_dropped +
-						 ev.ev_u.eof.eof_missing,
-					 MAPS_ETRUNCATED);
-				rc = 1;
-			}
-			break;
-		}
-		if (ev.ev_error == MAPS_EMAGIC || ev.ev_error == MAPS_EVERSION) {
-			note_add(m, RNOTE_FATAL, path, ev.ev_offset, 0,
-				 ev.ev_error);
-			rc = -1;
-			break;
-		}
-		if (ev.ev_error == MAPS_EIO || ev.ev_error == MAPS_ENOMEM) {
-			note_add(m, RNOTE_IO, path, ev.ev_offset, 0,
-				 ev.ev_error);
-			rc = 1;
-			break;
-		}
-		note_add(m, RNOTE_DAMAGE, path, ev.ev_offset,
-			 ev.ev_u.error.er_length, ev.ev_error);
-		rc = 1;
-	}
-	struct maplog_stats st;
-	maplog_stats(lp, &st);
+	if (rc == LOGREAD_UNREADABLE)
+		rc = -1;
 	m->bytes += st.st_bytes;
 	m->chunks += st.st_chunks;
 	m->open_chunks += st.st_open_chunks;
-	maplog_close(lp);
-	free(block);
-	close(fd);
 	if (rc == 0 && st.st_records == 0 && !m->nprocs) {
 		note_add(m, RNOTE_FATAL, path, 0, 0, MAPS_ETRUNCATED);
 		rc = -1;
@@ -692,48 +557,8 @@ int model_load(struct model *m, const char *path, FILE *dump)
 
 const char *model_note_str(const struct rnote *n, char *buf, size_t len)
 {
-	switch (n->kind) {
-	case RNOTE_DAMAGE:
-		if (n->length)
-			snprintf(buf, len,
-				 "%s: damaged data at byte %" PRIu64 " (%s), %" PRIu64
-				 " bytes skipped; reading went on after it",
-				 n->file, n->offset, maps_strerror(n->code),
-				 n->length);
-		else
-			snprintf(buf, len,
-				 "%s: damaged data at byte %" PRIu64
-				 " (%s); reading went on after it",
-				 n->file, n->offset, maps_strerror(n->code));
-		break;
-	case RNOTE_TRUNCATED:
-		snprintf(buf, len,
-			 "%s: truncated at byte %" PRIu64 " (%" PRIu64
-			 " bytes of the last chunk lost); the report covers the "
-			 "%" PRIu64 " records before it",
-			 n->file, n->offset, n->length, n->records_before);
-		break;
-	case RNOTE_IO:
-		snprintf(buf, len, "%s: read error at byte %" PRIu64 " (%s)",
-			 n->file, n->offset, maps_strerror(n->code));
-		break;
-	case RNOTE_FATAL:
-		if (n->code == MAPS_EIO)
-			snprintf(buf, len, "%s: cannot open: %s", n->file,
-				 strerror((int)n->length));
-		else if (n->code == MAPS_EMAGIC)
-			snprintf(buf, len,
-				 "%s: not a mapsample log (no MAPSLOG magic at "
-				 "byte 0); give a file written by mapsample",
-				 n->file);
-		else if (n->code == MAPS_EVERSION)
-			snprintf(buf, len,
-				 "%s: log format major version not supported "
-				 "by this mapreport (%d); use a matching mapreport",
-				 n->file, MAPLOG_VERSION_MAJOR);
-		else
-			snprintf(buf, len, "%s: empty log: no records", n->file);
-		break;
-	}
-	return buf;
+	struct logread_problem p = {(enum logread_kind)n->kind, n->file,
+				    n->offset, n->length, n->code,
+				    (int)n->length, n->records_before};
+	return logread_problem_str(&p, buf, len);
 }

@@ -18,6 +18,7 @@
 
 #include <mapsample/maplog.h>
 
+#include "model/logread.h"
 #include "model/metrics.h"
 #include "model/timeline.h"
 
@@ -58,7 +59,13 @@ struct rproc {
 	uint64_t samples, dropped;
 };
 
-enum rnote_kind { RNOTE_DAMAGE, RNOTE_TRUNCATED, RNOTE_IO, RNOTE_FATAL };
+/* A problem found in a log (model/logread.h), kept for the report. */
+enum rnote_kind {
+	RNOTE_DAMAGE = LOGREAD_DAMAGE,
+	RNOTE_TRUNCATED = LOGREAD_TRUNCATED,
+	RNOTE_IO = LOGREAD_IO,
+	RNOTE_FATAL = LOGREAD_FATAL,
+};
 
 struct rnote {
 	enum rnote_kind kind;
@@ -115,12 +122,15 @@ void model_init(struct model *m);
 void model_free(struct model *m);
 
 /*
- * Reads the log at path into m.  dump, if not NULL, gets one line per
- * record as it is read.  Returns 0 when the log read cleanly, 1 when it
- * was damaged or truncated (what was readable is in m, the damage in
- * m->notes), or -1 when it could not be read at all (note added).
+ * Reads the log at path into m.  also, if not NULL, is another tool
+ * (model/logread.h) given every record in the same pass, with also_ctx
+ * (its lt_any and lt_record callbacks; problems go to the model only).
+ * Returns 0 when the log read cleanly, 1 when it was damaged or truncated
+ * (what was readable is in m, the damage in m->notes), or -1 when it
+ * could not be read at all (note added).
  */
-int model_load(struct model *m, const char *path, FILE *dump);
+int model_load(struct model *m, const char *path,
+	       const struct logread_tool *also, void *also_ctx);
 
 /* Formats note n as one line "FILE: what happened at byte N; ..." into
  * buf.  Returns buf. */

@@ -588,7 +588,7 @@ static char *page_of(const char *path, const struct partial_result *r)
 	struct model m;
 	model_init(&m);
 	m.timeline_on = 1;
-	ck_assert_int_ge(model_load(&m, path, NULL), 0);
+	ck_assert_int_ge(model_load(&m, path, NULL, NULL), 0);
 	struct analysis a;
 	analysis_run(&a, &m);
 	char *buf = NULL;

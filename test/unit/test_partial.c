@@ -1236,7 +1236,7 @@ START_TEST(partial_eval_scenario)
 	close(fd);
 	struct model m;
 	model_init(&m);
-	ck_assert_int_eq(model_load(&m, path, NULL), 0);
+	ck_assert_int_eq(model_load(&m, path, NULL, NULL), 0);
 
 	/* RSS (B): pid 6000 1..8 MiB, pid 7000 0..4096 B, at times that
 	 * never overlap; CPU utilization (%): 5 .. 90.5 */

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * logread: the one loop that reads logs.  Everything that reads a log (the
+ * run model, the partial-report values, the launcher's exit note, the
+ * record dump) is a tool: a table of callbacks, one per record type, as
+ * perf's event loop is driven by a struct perf_tool.  logread_fd() feeds
+ * the log to libmaplog in blocks (memory stays one block plus the largest
+ * chunk, whatever the size of the log), calls the tool's callback for each
+ * record in file order, and tells the tool of every problem: damage (the
+ * parser goes on at the next good chunk), truncation, read errors, and
+ * logs that cannot be read at all.
+ *
+ * Not async-signal-safe; one call reads one log, and tools may be called
+ * again for the next log.
+ */
+#ifndef MAPSAMPLE_MODEL_LOGREAD_H
+#define MAPSAMPLE_MODEL_LOGREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mapsample/maplog.h>
+
+/* What went wrong in a log; lp_code is the MAPS_E* code. */
+enum logread_kind {
+	LOGREAD_DAMAGE,      /* damaged data skipped; reading went on */
+	LOGREAD_TRUNCATED,   /* the log ends inside a chunk */
+	LOGREAD_IO,          /* a read failed, or memory ran out */
+	LOGREAD_FATAL,       /* not a log, or cannot be opened: nothing read */
+};
+
+struct logread_problem {
+	enum logread_kind lp_kind;
+	const char *lp_file;     /* the name given to logread_fd() */
+	uint64_t lp_offset;      /* byte of the log where it happened */
+	uint64_t lp_length;      /* bytes skipped or lost at the end */
+	int lp_code;             /* MAPS_E* */
+	int lp_errno;            /* LOGREAD_FATAL with MAPS_EIO: errno */
+	uint64_t lp_records;     /* records of this log read before it */
+};
+
+/* What logread_fd() returns when it read the log to its end. */
+enum logread_result {
+	LOGREAD_CLEAN = 0,
+	LOGREAD_DAMAGED = 1,
+	LOGREAD_UNREADABLE = 2,
+};
+
+/*
+ * A record callback.  Returns 0 to go on, or a negative MAPS_E* code to
+ * stop reading (logread_fd() then returns that code).
+ */
+typedef int (*logread_fn)(void *ctx, const struct maplog_ev *ev);
+
+struct logread_tool {
+	/* Called for each record before the per-type callback; NULL: none. */
+	logread_fn lt_any;
+	/* By ev_type; NULL: the tool does not want that type. */
+	logread_fn lt_record[MAPLOG_TYPE_MAX_];
+	/* Each problem, as it is found; NULL: not told. */
+	void (*lt_problem)(void *ctx, const struct logread_problem *p);
+	/* Bytes read so far and the log's size (0 when it is not a regular
+	 * file): once at the start and after each block; NULL: not told. */
+	void (*lt_progress)(void *ctx, uint64_t done, uint64_t size);
+};
+
+/*
+ * Reads the log open on fd (from its current position) to its end,
+ * calling tool's callbacks with ctx; name is used in problems.  st, if not
+ * NULL, gets the parser's counts (maplog_stats()); a log with no record
+ * is not a problem here (st_records says so).
+ * Returns LOGREAD_CLEAN (0) when the log read cleanly, LOGREAD_DAMAGED
+ * when it was damaged or truncated (the tool had every record that could
+ * be read), LOGREAD_UNREADABLE when nothing could be read (not a log, or a
+ * format version this parser does not know), or a negative MAPS_E* code:
+ * the one a callback returned, or MAPS_ENOMEM.
+ */
+int logread_fd(int fd, const char *name, const struct logread_tool *tool,
+	       void *ctx, struct maplog_stats *st);
+
+/* logread_fd() on the file at path, opened read-only; a file that cannot
+ * be opened is a LOGREAD_FATAL problem (MAPS_EIO, lp_errno) and
+ * LOGREAD_UNREADABLE. */
+int logread_file(const char *path, const struct logread_tool *tool,
+		 void *ctx, struct maplog_stats *st);
+
+/* Formats p as one line "FILE: what happened at byte N; ..." (no newline,
+ * no program name) into buf.  Returns buf. */
+const char *logread_problem_str(const struct logread_problem *p, char *buf,
+				size_t len);
+
+#endif
