@@ -14,8 +14,7 @@
 #include <mapsample/maplog.h>
 
 #include "launch/logfile.h"
-#include "log/maplog_i.h"
-#include "log/mapwrite_i.h"
+#include "log/mapwrite.h"
 
 int launch_make_log(const char *path)
 {

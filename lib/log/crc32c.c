@@ -23,7 +23,7 @@
 #include <immintrin.h>
 #endif
 
-#include "maplog_i.h"
+#include "maplog_format.h"
 
 /* The preloaded sampler builds this file with MAPLOG_CRC_NARROW: no
  * AVX-512 code in the profiled program.  Wide vector instructions lower

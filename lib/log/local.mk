@@ -6,8 +6,8 @@ mapsampleinclude_HEADERS += lib/include/mapsample/maplog.h \
 	lib/include/mapsample/maps_error.h
 noinst_LTLIBRARIES += lib/log/libmaplog_core.la
 lib_log_libmaplog_core_la_SOURCES = lib/log/crc32c.c lib/log/mapwrite.c \
-	lib/log/maplog.c lib/log/maps_error.c lib/log/maplog_i.h \
-	lib/log/mapwrite_i.h
+	lib/log/maplog.c lib/log/maps_error.c lib/log/maplog_format.h \
+	lib/log/mapwrite.h
 lib_LTLIBRARIES += lib/log/libmaplog.la
 lib_log_libmaplog_la_SOURCES =
 nodist_EXTRA_lib_log_libmaplog_la_SOURCES = dummy.c

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * libmaplog: the mapsample log parser (API in mapsample/maplog.h, layout
- * in maplog_i.h, user documentation in maplog(3) and mapsample-log(5)).
+ * in maplog_format.h, user documentation in maplog(3) and mapsample-log(5)).
  *
  * API NOTES
  *   One state machine serves files and memory streams.  Bytes sit in one
@@ -34,7 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "maplog_i.h"
+#include "maplog_format.h"
 
 enum phase {
 	P_FILEHDR,

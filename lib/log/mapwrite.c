@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mapwrite: record encoders for mapsample logs (see mapwrite_i.h for the
- * rules and maplog_i.h for the layout).
+ * mapwrite: record encoders for mapsample logs (see mapwrite.h for the
+ * rules and maplog_format.h for the layout).
  *
  * DESIGN NOTES
  *   Every function here is async-signal-safe: no allocation, no locks, no
@@ -14,8 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "maplog_i.h"
-#include "mapwrite_i.h"
+#include "mapwrite.h"
 
 /* A bounded output cursor: writing past end sets bad and writes nothing. */
 struct cur {

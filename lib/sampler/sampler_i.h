@@ -33,7 +33,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "log/mapwrite_i.h"
+#include "log/mapwrite.h"
 
 #define MAPS_HIDDEN __attribute__((visibility("hidden")))
 #define MAPS_EXPORT __attribute__((visibility("default")))

@@ -20,7 +20,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "log/maplog_i.h"
 #include "sampler/sampler_i.h"
 
 /* Raw system calls: no wrappers of ours or anyone's in between, and

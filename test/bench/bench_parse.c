@@ -27,7 +27,7 @@
 
 #include <mapsample/maplog.h>
 
-#include "log/maplog_i.h" /* maplog_cpu_pext(), maplog_cpu_force_portable() */
+#include "log/maplog_format.h" /* maplog_cpu_pext(), maplog_cpu_force_portable() */
 #include "test/common/logsynth.h"
 
 #define TARGET_MBPS 1000.0

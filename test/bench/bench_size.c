@@ -20,8 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/log/maplog_i.h"
-#include "lib/log/mapwrite_i.h"
+#include "lib/log/mapwrite.h"
 #include "test/common/logsynth.h"
 
 #define TARGET_BPS 24.0

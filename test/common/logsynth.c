@@ -8,8 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/log/maplog_i.h"
-#include "lib/log/mapwrite_i.h"
+#include "lib/log/mapwrite.h"
 #include "logsynth.h"
 
 #define NMOD 4

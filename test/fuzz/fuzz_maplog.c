@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include <mapsample/maplog.h>
-#include "log/maplog_i.h"
+#include "log/maplog_format.h"
 
 /* Heap accounting, without a sanitizer's allocator in the way: replay in
  * plain builds checks the parser's memory; libFuzzer has -malloc_limit_mb */

@@ -23,8 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log/maplog_i.h"
-#include "log/mapwrite_i.h"
+#include "log/mapwrite.h"
 #include "logsynth.h"
 
 #define MAX_SEED (32u << 10)

@@ -40,7 +40,7 @@
 
 #include <mapsample/maplog.h>
 
-#include "log/mapwrite_i.h"
+#include "log/mapwrite.h"
 
 #define CHUNK (64u * 1024)
 #define MS 1000000ull

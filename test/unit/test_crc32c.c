@@ -18,7 +18,7 @@
 
 #include <check.h>
 
-#include "log/maplog_i.h"
+#include "log/maplog_format.h"
 
 #define REQUIRE(cond, ...)                                                     \
 	do {                                                                   \

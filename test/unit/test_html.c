@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log/mapwrite_i.h"
+#include "log/mapwrite.h"
 #include "report/analyze.h"
 #include "report/out/html.h"
 #include "report/out/htmlsafe.h"

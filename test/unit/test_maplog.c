@@ -25,8 +25,7 @@
 #include <check.h>
 
 #include <mapsample/maplog.h>
-#include "log/maplog_i.h"
-#include "log/mapwrite_i.h"
+#include "log/mapwrite.h"
 #include "../common/logsynth.h"
 
 /*
@@ -3520,7 +3519,7 @@ START_TEST(maplog_argc_limit)
 END_TEST
 
 /* ------------------------------------------------------------------ */
-/* Varints (maplog_i.h) */
+/* Varints (maplog_format.h) */
 
 /* Decodes the encoding of v placed at every offset of a buffer whose
  * valid bytes end at various distances past the field. */

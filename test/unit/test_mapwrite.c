@@ -17,8 +17,7 @@
 #include <check.h>
 
 #include <mapsample/maplog.h>
-#include "log/maplog_i.h"
-#include "log/mapwrite_i.h"
+#include "log/mapwrite.h"
 
 #define REQUIRE(cond, ...)                                                     \
 	do {                                                                   \
@@ -437,7 +436,7 @@ static int chunk_same(const struct mapw_chunk *a, const struct mapw_chunk *b)
  * For every target and every room from 0 to its size: it fails with
  * MAPS_ENOSPC below its size, leaving what readers and later appends see
  * as it was, and fits exactly at its size.  strict: also no byte of the
- * chunk's memory changed (mapwrite_i.h: "writes nothing").
+ * chunk's memory changed (mapwrite.h: "writes nothing").
  */
 static void enospc_all(int strict)
 {
@@ -530,7 +529,7 @@ START_TEST(mapwrite_enospc_unchanged)
 }
 END_TEST
 
-/* mapwrite_i.h: "A function that runs out of room writes nothing". */
+/* mapwrite.h: "A function that runs out of room writes nothing". */
 START_TEST(mapwrite_enospc_writes_nothing)
 {
 	enospc_all(1);

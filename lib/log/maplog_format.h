@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * On-disk layout of mapsample logs, version 1, shared by the writer
- * (mapwrite.c) and the parser (maplog.c).  mapsample-log(5) is the
- * user-facing description; keep both in step.
+ * maplog_format: the on-disk layout of mapsample logs, version 1, and
+ * its primitives (little-endian fields, varints, the CRC32C checksum):
+ * the module header of lib/log for everything that writes, reads or
+ * patches log bytes itself -- the encoder (mapwrite.c, mapwrite.h), the
+ * parser (maplog*.c), the sampler and launcher (which share the file
+ * header's alloc_end cursor), and the tests and fuzz seeds that build
+ * damaged logs by hand.  Not installed: programs read logs through
+ * mapsample/maplog.h.  mapsample-log(5) is the user-facing description;
+ * keep both in step.
  *
  * FORMAT NOTES
  *   All integers little-endian.  A file is a 64-byte file header, padding
@@ -25,8 +31,8 @@
  *   know and skip records of unknown type, so fields may be appended and
  *   types added without a major version change.
  */
-#ifndef MAPSAMPLE_MAPLOG_I_H
-#define MAPSAMPLE_MAPLOG_I_H
+#ifndef MAPSAMPLE_MAPLOG_FORMAT_H
+#define MAPSAMPLE_MAPLOG_FORMAT_H
 
 #include <stddef.h>
 #include <stdint.h>

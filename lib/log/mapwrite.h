@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mapwrite: encode mapsample log records into caller-supplied memory.
+ * mapwrite: encode mapsample log records into caller-supplied memory (the
+ * module header of lib/log's encoder, mapwrite.c; the layout it writes is
+ * in maplog_format.h, included here).
  *
- * Used by the sampler from signal handlers, by tests and by benchmarks.
+ * Used by the sampler from signal handlers, by the launcher for the file
+ * header, by tests and by benchmarks.
  * Nothing here allocates, locks or calls libc beyond memcpy/memmove/memset;
  * every function is async-signal-safe provided that one chunk (and its
  * stack table) is written by one thread at a time, which is the caller's
@@ -13,13 +16,15 @@
  * a record.  A function that runs out of room writes nothing and returns
  * MAPS_ENOSPC: seal the chunk, open the next one and call it again.
  */
-#ifndef MAPSAMPLE_MAPWRITE_I_H
-#define MAPSAMPLE_MAPWRITE_I_H
+#ifndef MAPSAMPLE_MAPWRITE_H
+#define MAPSAMPLE_MAPWRITE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include <mapsample/maplog.h>
+
+#include "maplog_format.h"
 
 /*
  * Stack table for one chunk, in caller-supplied memory.  It finds stacks
