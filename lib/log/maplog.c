@@ -2,11 +2,14 @@
 /*
  * libmaplog: the mapsample log parser (API in mapsample/maplog.h, layout
  * in maplog_format.h, user documentation in maplog(3) and mapsample-log(5)).
+ * This file is the API, the state machine and the framing loop; the
+ * record bodies, the input buffer and the CPU check are the files named
+ * in maplog_i.h, which this one calls (never the other way round).
  *
  * API NOTES
  *   One state machine serves files and memory streams.  Bytes sit in one
- *   growable buffer: a file parser fills it with read(2) in large blocks,
- *   a memory parser with maplog_feed().  A chunk is decoded only once its
+ *   growable buffer (maplog_input.c): a file parser fills it with read(2)
+ *   in large blocks, a memory parser with maplog_feed().  A chunk is decoded only once its
  *   whole payload is in the buffer (and, when sealed, its checksum
  *   matches), so records never straddle a refill and the payload is not
  *   moved while its records are being returned.
@@ -34,123 +37,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "maplog_format.h"
-
-enum phase {
-	P_FILEHDR,
-	P_SKIP,
-	P_CHUNK,
-	P_PAYLOAD,
-	P_RESYNC,
-	P_FATAL,
-	P_DONE,     /* EOF returned: every later read returns it again */
-};
-
-#define READ_BLOCK (4u << 20)
-
-struct maplog {
-	int fd;
-	int mapped;         /* buf is a read-only mapping of the whole file */
-	int ended;          /* no more bytes will come */
-	int last_error;
-	enum phase phase;
-	int fatal_error;
-
-	uint8_t *buf;
-	size_t bcap;
-	size_t bpos;        /* first unconsumed byte */
-	size_t bend;        /* one past the last valid byte */
-	uint64_t boff;      /* stream offset of buf[0] */
-	uint64_t skip;      /* bytes still to skip in P_SKIP */
-	off_t fd_start;     /* file position the stream starts at */
-
-	/* current chunk */
-	uint64_t c_off;
-	uint32_t c_cap, c_used, c_pid, c_tid, c_image, c_seq;
-	int c_partial;      /* stream ended inside this chunk's payload */
-	uint64_t c_missing; /* payload bytes the stream lacks */
-	size_t r_pos, r_end;
-	size_t k_rec, k_body; /* a STACK record read_fast() left to
-				 fast_stack(): its start and its fields */
-	uint64_t ts;
-	uint64_t leaf;
-
-	/* stack table of the current chunk; id i at index i-1 */
-	uint32_t *s_off;
-	uint32_t *s_n;
-	uint32_t s_count, s_cap;
-	uint64_t *fr;
-	size_t fr_used, fr_cap;
-
-	/* strings of the current event */
-	char *sc;
-	size_t sc_cap, sc_used;
-	const char **argv;
-	size_t argv_cap;
-
-	int pext;           /* decode with MAPLOG_V_PEXT (maplog_cpu_pext()) */
-
-	struct maplog_stats st;
-	struct maplog_ev_eof eof;  /* what P_DONE returns */
-	uint64_t eof_at;
-};
+#include "maplog_i.h"
 
 static const uint64_t no_frames[1];
-
-/* s_n value of a stack id whose STACK record was damaged */
-#define VOID_STACK UINT32_MAX
-
-/* ------------------------------------------------------------------ */
-/* CPU features */
-
-static int cpu_pext;           /* set once, by cpu_init() */
-static int cpu_force_portable; /* maplog_cpu_force_portable() */
-
-#if MAPLOG_HAVE_PEXT
-#include <cpuid.h>
-
-/* The decoders of parsers with p->pext are compiled for CPUs with BMI1
- * and BMI2 (andn, blsmsk, shlx...), which cpu_init() requires */
-#define PEXT_TARGET __attribute__((target("bmi,bmi2")))
-
-/* Decides, once, whether pext is worth using (see maplog_cpu_pext()). */
-__attribute__((constructor)) static void cpu_init(void)
-{
-	unsigned a, b, c, d, v[3];
-	if (__get_cpuid_max(0, NULL) < 7)
-		return;
-	__cpuid_count(7, 0, a, b, c, d);
-	if (!(b & bit_BMI) || !(b & bit_BMI2))
-		return;
-	__cpuid(0, a, v[0], v[2], v[1]); /* vendor: ebx, edx, ecx */
-	char vendor[12];
-	memcpy(vendor, v, sizeof(vendor));
-	/* Hygon's CPUs are Zen 1 */
-	int amd = !memcmp(vendor, "AuthenticAMD", 12) ||
-		  !memcmp(vendor, "HygonGenuine", 12);
-	__cpuid(1, a, b, c, d);
-	unsigned family = (a >> 8) & 0xf;
-	if (family == 0xf)
-		family += (a >> 20) & 0xff;
-	/* Zen 1 and 2 (0x17, 0x18) and the families before run pext in
-	 * microcode */
-	if (amd && family < 0x19)
-		return;
-	cpu_pext = 1;
-}
-#else
-#define PEXT_TARGET
-#endif
-
-int maplog_cpu_pext(void)
-{
-	return cpu_pext && !cpu_force_portable;
-}
-
-void maplog_cpu_force_portable(int on)
-{
-	cpu_force_portable = on != 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* Opening and closing */
@@ -255,164 +144,6 @@ const char *maplog_type_name(int type)
 }
 
 /* ------------------------------------------------------------------ */
-/* Buffer */
-
-static size_t avail(const maplog *p)
-{
-	return p->bend - p->bpos;
-}
-
-static uint64_t cur_off(const maplog *p)
-{
-	return p->boff + p->bpos;
-}
-
-static void consume(maplog *p, size_t n)
-{
-	p->bpos += n;
-	p->st.st_bytes += n;
-}
-
-/* Makes room for need bytes from bpos; returns 0 or MAPS_ENOMEM. */
-static int make_room(maplog *p, size_t need)
-{
-	if (p->bpos > 0 && (p->bcap - p->bpos < need || p->bpos == p->bend)) {
-		size_t n = avail(p);
-		memmove(p->buf, p->buf + p->bpos, n);
-		p->boff += p->bpos;
-		p->bend = n;
-		p->bpos = 0;
-	}
-	if (p->bcap < need) {
-		size_t cap = p->bcap;
-		while (cap < need)
-			cap *= 2;
-		uint8_t *nb = realloc(p->buf, cap);
-		if (!nb)
-			return MAPS_ENOMEM;
-		p->buf = nb;
-		p->bcap = cap;
-	}
-	return 0;
-}
-
-/*
- * Ensures need bytes from bpos.  Returns 1 when they are there, 0 when not
- * (stream ended, or a memory stream needs feeding), or a MAPS_E* code.
- */
-static int ensure(maplog *p, size_t need)
-{
-	if (avail(p) >= need)
-		return 1;
-	if (p->fd == MAPLOG_FD_NONE || p->ended)
-		return 0;
-	int rc = make_room(p, need > READ_BLOCK ? need : READ_BLOCK);
-	if (rc)
-		return rc;
-	while (avail(p) < need) {
-		ssize_t r = read(p->fd, p->buf + p->bend, p->bcap - p->bend);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return MAPS_EIO;
-		}
-		if (r == 0) {
-			p->ended = 1;
-			return 0;
-		}
-		p->bend += (size_t)r;
-	}
-	return 1;
-}
-
-int maplog_feed(maplog *p, const void *data, size_t len)
-{
-	if (!p)
-		return -1;
-	if (p->fd != MAPLOG_FD_NONE) {
-		p->last_error = MAPS_ENOTSUP;
-		return -1;
-	}
-	if (!data || !len) {
-		if (!data && !len)
-			p->ended = 1;
-		return 0;
-	}
-	if (p->ended) {
-		p->last_error = MAPS_EINVAL;
-		return -1;
-	}
-	if (p->phase == P_PAYLOAD) {
-		/* keep the payload at the same offsets: grow, never compact */
-		if (p->bcap - p->bend < len) {
-			size_t cap = p->bcap;
-			while (cap - p->bend < len)
-				cap *= 2;
-			/* realloc may move it; records are decoded from
-			 * offsets, and event strings and build-ids live in
-			 * the scratch area, so nothing handed out points here
-			 * except the record bytes being skipped */
-			uint8_t *nb = realloc(p->buf, cap);
-			if (!nb) {
-				p->last_error = MAPS_ENOMEM;
-				return -1;
-			}
-			p->buf = nb;
-			p->bcap = cap;
-		}
-	} else if (make_room(p, avail(p) + len)) {
-		p->last_error = MAPS_ENOMEM;
-		return -1;
-	}
-	memcpy(p->buf + p->bend, data, len);
-	p->bend += len;
-	return 0;
-}
-
-/* Skips p->skip bytes; returns 1 when done, 0 when more bytes are needed
- * (or the stream ended), or a MAPS_E* code. */
-static int do_skip(maplog *p)
-{
-	size_t a = avail(p);
-	if (p->skip <= a) {
-		consume(p, (size_t)p->skip);
-		p->skip = 0;
-		return 1;
-	}
-	consume(p, a);
-	p->skip -= a;
-	if (p->fd != MAPLOG_FD_NONE && !p->ended) {
-		/* seek over holes instead of reading them, but not past the
-		 * end: the stream ends where the file does */
-		struct stat st;
-		off_t here = lseek(p->fd, 0, SEEK_CUR);
-		if (here >= 0 && fstat(p->fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		    (uint64_t)(st.st_size - here) <= p->skip &&
-		    st.st_size >= here) {
-			p->st.st_bytes += (uint64_t)(st.st_size - here);
-			p->boff = (uint64_t)(st.st_size - p->fd_start);
-			p->bpos = p->bend = 0;
-			p->skip = 0;
-			p->ended = 1;
-			return 0;
-		}
-		off_t at = lseek(p->fd, (off_t)p->skip, SEEK_CUR);
-		if (at >= 0) {
-			p->st.st_bytes += p->skip;
-			p->boff = (uint64_t)(at - p->fd_start);
-			p->bpos = p->bend = 0;
-			p->skip = 0;
-			return 1;
-		}
-		int rc = ensure(p, 1);
-		if (rc < 0)
-			return rc;
-		return rc ? do_skip(p) : 0;
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
 /* Events */
 
 static void ev_reset(struct maplog_ev *ev, enum maplog_state st)
@@ -479,71 +210,15 @@ static int ret_error(maplog *p, struct maplog_ev *ev, int code, uint64_t at,
 
 
 /* ------------------------------------------------------------------ */
-/* Record bodies */
+/* Stack table */
 
-struct in {
-	const uint8_t *p;
-	const uint8_t *e;   /* end of the record */
-	const uint8_t *lim; /* end of valid memory, >= e: loads may reach it */
-	int bad;
-};
-
-static inline __attribute__((always_inline)) uint64_t get_u(struct in *r)
-{
-	uint64_t v = 0;
-	if (maplog_get_varint_lim(&r->p, r->e, r->lim, &v))
-		r->bad = 1;
-	return v;
-}
-
-/* get_u decoding as how says (MAPLOG_V_*; see maplog_varint_core) */
-static inline __attribute__((always_inline)) uint64_t get_u_how(struct in *r,
-								 const int how)
-{
-	uint64_t v = 0;
-	if (maplog_varint_core(&r->p, r->e, r->lim, &v, how))
-		r->bad = 1;
-	return v;
-}
-
-static inline uint32_t get_u32(struct in *r)
-{
-	uint64_t v = get_u(r);
-	if (v > UINT32_MAX)
-		r->bad = 1;
-	return (uint32_t)v;
-}
-
-static const char *get_str(maplog *p, struct in *r)
-{
-	uint64_t n = get_u(r);
-	if (r->bad || n > (uint64_t)(r->e - r->p)) {
-		r->bad = 1;
-		return "";
-	}
-	char *s = p->sc + p->sc_used;
-	memcpy(s, r->p, (size_t)n);
-	s[n] = 0;
-	p->sc_used += (size_t)n + 1;
-	r->p += n;
-	return s;
-}
-
-/* Scratch for the strings of a record of len body bytes: each string is
- * at most its bytes plus a NUL, and there are at most len strings. */
-static int scratch_for(maplog *p, size_t len)
-{
-	size_t need = 2 * len + 16;
-	p->sc_used = 0;
-	if (p->sc_cap >= need)
-		return 0;
-	char *n = realloc(p->sc, need);
-	if (!n)
-		return MAPS_ENOMEM;
-	p->sc = n;
-	p->sc_cap = need;
-	return 0;
-}
+/* The decoders of parsers with p->pext are compiled for CPUs with BMI1
+ * and BMI2 (andn, blsmsk, shlx...), which maplog_cpu_pext() requires */
+#if MAPLOG_HAVE_PEXT
+#define PEXT_TARGET __attribute__((target("bmi,bmi2")))
+#else
+#define PEXT_TARGET
+#endif
 
 /* Room for one more stack id; 0 or MAPS_ENOMEM. */
 static int stack_room(maplog *p)
@@ -672,166 +347,6 @@ static void add_void_stack(maplog *p)
 	p->s_count++;
 }
 
-/* Decodes the body of a non-sample record into ev; 0 or a MAPS_E* code. */
-static int decode_body(maplog *p, int type, struct in *r, struct maplog_ev *ev)
-{
-	if (scratch_for(p, (size_t)(r->e - r->p)))
-		return MAPS_ENOMEM;
-	switch (type) {
-	case MAPLOG_TYPE_INITIALIZE: {
-		struct maplog_ev_initialize *b = &ev->ev_u.init;
-		b->in_version_major = get_u32(r);
-		b->in_version_minor = get_u32(r);
-		b->in_clock = get_u32(r);
-		b->in_timer = get_u32(r);
-		b->in_rate_asked = get_u(r);
-		b->in_period_ns = get_u(r);
-		b->in_signal = get_u32(r);
-		b->in_max_depth = get_u32(r);
-		b->in_pid = get_u32(r);
-		b->in_ppid = get_u32(r);
-		b->in_wall_sec = maplog_unzigzag(get_u(r));
-		b->in_wall_nsec = get_u32(r);
-		b->in_host = get_str(p, r);
-		b->in_exe = get_str(p, r);
-		uint64_t argc = get_u(r);
-		/* each argument takes at least its length byte */
-		if (r->bad || argc > MAPLOG_MAX_ARGC ||
-		    argc > (uint64_t)(r->e - r->p))
-			return MAPS_EBADRECORD;
-		if (p->argv_cap < argc + 1) {
-			const char **a = realloc(p->argv,
-						 (argc + 1) * sizeof(*a));
-			if (!a)
-				return MAPS_ENOMEM;
-			p->argv = a;
-			p->argv_cap = argc + 1;
-		}
-		for (uint64_t i = 0; i < argc; i++)
-			p->argv[i] = get_str(p, r);
-		p->argv[argc] = NULL;
-		b->in_argc = (uint32_t)argc;
-		b->in_argv = p->argv;
-		break;
-	}
-	case MAPLOG_TYPE_METRIC_DEF: {
-		struct maplog_ev_metric_def *b = &ev->ev_u.mdef;
-		b->md_index = get_u32(r);
-		b->md_datatype = get_u32(r);
-		b->md_flags = get_u32(r);
-		b->md_id = get_str(p, r);
-		b->md_name = get_str(p, r);
-		b->md_units = get_str(p, r);
-		b->md_description = get_str(p, r);
-		b->md_domain = get_str(p, r);
-		b->md_colour = get_str(p, r);
-		b->md_group = get_str(p, r);
-		b->md_plugin = get_str(p, r);
-		break;
-	}
-	case MAPLOG_TYPE_PLUGIN_ERROR:
-		ev->ev_u.perr.pe_plugin = get_str(p, r);
-		ev->ev_u.perr.pe_message = get_str(p, r);
-		break;
-	case MAPLOG_TYPE_METRIC_ERROR:
-		ev->ev_u.merr.me_index = get_u32(r);
-		ev->ev_u.merr.me_count = get_u(r);
-		ev->ev_u.merr.me_message = get_str(p, r);
-		break;
-	case MAPLOG_TYPE_MAP_IN: {
-		struct maplog_ev_map_in *b = &ev->ev_u.map_in;
-		b->mi_start = get_u(r);
-		b->mi_end = b->mi_start + get_u(r);
-		b->mi_offset = get_u(r);
-		b->mi_bias = get_u(r);
-		b->mi_seq = get_u(r);
-		b->mi_flags = get_u32(r);
-		uint64_t n = get_u(r);
-		if (r->bad || n > (uint64_t)(r->e - r->p))
-			return MAPS_EBADRECORD;
-		/* copied: the input buffer may move on the next feed */
-		uint8_t *id = (uint8_t *)p->sc + p->sc_used;
-		memcpy(id, r->p, (size_t)n);
-		p->sc_used += (size_t)n + 1;
-		b->mi_buildid_len = (uint32_t)n;
-		b->mi_buildid = id;
-		r->p += n;
-		b->mi_path = get_str(p, r);
-		break;
-	}
-	case MAPLOG_TYPE_MAP_OUT:
-		ev->ev_u.map_out.mo_start = get_u(r);
-		ev->ev_u.map_out.mo_end = ev->ev_u.map_out.mo_start + get_u(r);
-		ev->ev_u.map_out.mo_seq = get_u(r);
-		break;
-	case MAPLOG_TYPE_THREAD_BEGIN:
-		ev->ev_u.tbegin.tb_tid = get_u32(r);
-		ev->ev_u.tbegin.tb_creator = get_u32(r);
-		ev->ev_u.tbegin.tb_name = get_str(p, r);
-		break;
-	case MAPLOG_TYPE_THREAD_END:
-		ev->ev_u.tend.te_tid = get_u32(r);
-		ev->ev_u.tend.te_samples = get_u(r);
-		ev->ev_u.tend.te_dropped = get_u(r);
-		ev->ev_u.tend.te_cpu_ns = get_u(r);
-		ev->ev_u.tend.te_wall_ns = get_u(r);
-		break;
-	case MAPLOG_TYPE_PROC_FORK:
-		ev->ev_u.fork.fk_ppid = get_u32(r);
-		ev->ev_u.fork.fk_pid = get_u32(r);
-		break;
-	case MAPLOG_TYPE_PROC_EXEC:
-		ev->ev_u.exec.ex_pid = get_u32(r);
-		ev->ev_u.exec.ex_image = get_u32(r);
-		ev->ev_u.exec.ex_path = get_str(p, r);
-		break;
-	case MAPLOG_TYPE_PROC_EXIT: {
-		ev->ev_u.exit.px_pid = get_u32(r);
-		ev->ev_u.exit.px_how = get_u32(r);
-		int64_t code = maplog_unzigzag(get_u(r));
-		if (code < INT32_MIN || code > INT32_MAX)
-			return MAPS_EBADRECORD;
-		ev->ev_u.exit.px_code = (int32_t)code;
-		break;
-	}
-	case MAPLOG_TYPE_METRIC_VALUE:
-		ev->ev_u.mval.mv_index = get_u32(r);
-		ev->ev_u.mval.mv_kind = get_u32(r);
-		if (ev->ev_u.mval.mv_kind == MAPLOG_VALUE_U64) {
-			ev->ev_u.mval.mv_v.u64 = get_u(r);
-		} else if (ev->ev_u.mval.mv_kind == MAPLOG_VALUE_DOUBLE) {
-			if (r->e - r->p < 8)
-				return MAPS_EBADRECORD;
-			uint64_t v = maplog_ld64(r->p);
-			memcpy(&ev->ev_u.mval.mv_v.dbl, &v, 8);
-			r->p += 8;
-		} else if (ev->ev_u.mval.mv_kind == MAPLOG_VALUE_NONE) {
-			ev->ev_u.mval.mv_v.u64 = 0;
-		} else {
-			return MAPS_EBADRECORD;
-		}
-		break;
-	case MAPLOG_TYPE_DROP:
-		ev->ev_u.drop.dr_tid = get_u32(r);
-		ev->ev_u.drop.dr_reason = get_u32(r);
-		ev->ev_u.drop.dr_count = get_u(r);
-		break;
-	case MAPLOG_TYPE_MARK:
-		ev->ev_u.mark.mk_tid = get_u32(r);
-		ev->ev_u.mark.mk_value = get_u(r);
-		ev->ev_u.mark.mk_text = get_str(p, r);
-		break;
-	case MAPLOG_TYPE_CLOSE:
-		ev->ev_u.close.cl_samples = get_u(r);
-		ev->ev_u.close.cl_dropped = get_u(r);
-		ev->ev_u.close.cl_threads = get_u(r);
-		break;
-	default:
-		return MAPS_EINVAL; /* unknown: caller skips */
-	}
-	return r->bad ? MAPS_EBADRECORD : 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Chunks */
 
@@ -884,7 +399,7 @@ static int resync(maplog *p, struct maplog_ev *ev)
 			consume(p, 1);
 			p->st.st_skipped_bytes += 1;
 		}
-		int rc = ensure(p, MAPLOG_CHUNK_HEADER_SIZE);
+		int rc = maplog_ensure(p, MAPLOG_CHUNK_HEADER_SIZE);
 		if (rc < 0)
 			return ret_error(p, ev, rc, cur_off(p), 0);
 		if (rc == 0)
@@ -900,7 +415,7 @@ static int resync(maplog *p, struct maplog_ev *ev)
 
 static int file_header(maplog *p, struct maplog_ev *ev)
 {
-	int rc = ensure(p, MAPLOG_FILE_HEADER_SIZE);
+	int rc = maplog_ensure(p, MAPLOG_FILE_HEADER_SIZE);
 	if (rc < 0)
 		return ret_error(p, ev, rc, 0, 0);
 	if (rc == 0) {
@@ -948,7 +463,7 @@ static int file_header(maplog *p, struct maplog_ev *ev)
 /* Starts the chunk at bpos; returns 1 to go on decoding, or an event. */
 static int chunk_begin(maplog *p, struct maplog_ev *ev)
 {
-	int rc = ensure(p, MAPLOG_CHUNK_HEADER_SIZE);
+	int rc = maplog_ensure(p, MAPLOG_CHUNK_HEADER_SIZE);
 	if (rc < 0)
 		return ret_error(p, ev, rc, cur_off(p), 0);
 	if (rc == 0) {
@@ -1010,12 +525,12 @@ static int chunk_begin(maplog *p, struct maplog_ev *ev)
 		return ret_error(p, ev, MAPS_EBADSIZE, at, p->c_cap);
 	}
 	size_t whole = MAPLOG_CHUNK_HEADER_SIZE + (size_t)p->c_used;
-	rc = ensure(p, whole);
+	rc = maplog_ensure(p, whole);
 	if (rc < 0)
 		return ret_error(p, ev, rc, at, 0);
 	if (rc == 0 && !p->ended)
 		return ret_need(p, ev);
-	h = p->buf + p->bpos; /* ensure may have moved the buffer */
+	h = p->buf + p->bpos; /* maplog_ensure may have moved it */
 	p->c_partial = rc == 0;
 	p->c_missing = p->c_partial ? whole - avail(p) : 0;
 	size_t have = p->c_partial ? avail(p) : whole;
@@ -1132,7 +647,7 @@ static int payload(maplog *p, struct maplog_ev *ev)
 			p->st.st_unknown++;
 			continue;
 		} else {
-			int rc = decode_body(p, type, &r, ev);
+			int rc = maplog_decode_body(p, type, &r, ev);
 			if (rc) {
 				p->st.st_skipped_bytes +=
 					(uint64_t)(r.e - buf) - rec;
@@ -1173,7 +688,7 @@ static __attribute__((noinline)) int read_slow(maplog *p,
 			rc = file_header(p, ev);
 			break;
 		case P_SKIP:
-			rc = do_skip(p);
+			rc = maplog_skip(p);
 			if (rc < 0)
 				return ret_error(p, ev, rc, cur_off(p), 0);
 			if (rc == 0) {
@@ -1294,7 +809,7 @@ read_fast(maplog *p, struct maplog_ev *ev, const int px)
 			s->sa_pc = pc;
 			s->sa_stack = (uint32_t)sid;
 		} else if (type == MAPLOG_TYPE_METRIC_VALUE) {
-			/* no strings: no scratch area, unlike decode_body() */
+			/* no strings: no scratch area, unlike maplog_decode_body() */
 			uint64_t index = get_u_how(&r, MAPLOG_V_BYTE1 | lt);
 			uint64_t kind = get_u_how(&r, MAPLOG_V_BYTE1 | lt);
 			uint64_t v = 0;
@@ -1410,3 +925,4 @@ int maplog_read(maplog *p, struct maplog_ev *ev)
 		return read_fast_pext(p, ev);
 	return read_fast_portable(p, ev);
 }
+

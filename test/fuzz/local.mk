@@ -24,6 +24,7 @@ if FUZZING
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 noinst_PROGRAMS += test/fuzz/fuzz_maplog
 test_fuzz_fuzz_maplog_SOURCES = test/fuzz/fuzz_maplog.c lib/log/maplog.c \
+	lib/log/maplog_body.c lib/log/maplog_input.c lib/log/maplog_cpu.c \
 	lib/log/crc32c.c lib/log/maps_error.c lib/log/mapwrite.c
 test_fuzz_fuzz_maplog_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_MAPLOG_MUTATOR
 test_fuzz_fuzz_maplog_CFLAGS = $(AM_CFLAGS) -g -fno-omit-frame-pointer \
