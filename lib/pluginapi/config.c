@@ -20,7 +20,7 @@
  *
  * Design notes: not async-signal-safe (getenv, malloc, a mutex): plugins
  * call it from allinea_plugin_initialize().  The file is read whole with
- * maps_raw_read(), so its bytes count as plugin I/O, not the program's,
+ * pluginapi_raw_read(), so its bytes count as plugin I/O, not the program's,
  * and parsed in memory; nothing is cached, so a changed file is read
  * afresh at the next call.  Everything allocated is freed before
  * returning.
@@ -87,7 +87,7 @@ static int find_file(char *path, size_t size)
 		warned_env = true;
 		pthread_mutex_unlock(&warn_lock);
 		if (first)
-			maps_warn("MAPSAMPLE_PLUGIN_CONFIG=%s: %s; plugins read "
+			pluginapi_warn("MAPSAMPLE_PLUGIN_CONFIG=%s: %s; plugins read "
 				"$MAPSAMPLE_CONFIG_DIR/plugins.conf or "
 				"~/.mapsample/plugins.conf instead; set it to an "
 				"existing file", env, strerror(e));
@@ -114,7 +114,7 @@ static char *slurp(const char *path, size_t *len, struct stat *st)
 {
 	size_t cap = 4096, n = 0;
 	char *buf = NULL;
-	int fd = maps_raw_open(path, O_RDONLY | O_CLOEXEC, 0), e;
+	int fd = pluginapi_raw_open(path, O_RDONLY | O_CLOEXEC, 0), e;
 
 	if (fd < 0)
 		return NULL;
@@ -131,21 +131,21 @@ static char *slurp(const char *path, size_t *len, struct stat *st)
 				goto fail;
 			buf = nb;
 		}
-		r = maps_raw_read(fd, buf + n, cap - 1 - n);
+		r = pluginapi_raw_read(fd, buf + n, cap - 1 - n);
 		if (r < 0)
 			goto fail;
 		if (r == 0)
 			break;
 		n += (size_t)r;
 	}
-	maps_raw_close(fd);
+	pluginapi_raw_close(fd);
 	buf[n] = '\0';
 	*len = n;
 	return buf;
 fail:
 	e = errno;
 	free(buf);
-	maps_raw_close(fd);
+	pluginapi_raw_close(fd);
 	errno = e;
 	return NULL;
 }
@@ -291,7 +291,7 @@ int allinea_read_config_file(const char *variable, const char *metricId,
 	char *buf;
 	int ret = -1;
 
-	maps_api_enter();
+	pluginapi_enter();
 	if (variable == NULL || *variable == '\0' || length < 0 ||
 	    (value == NULL && length > 0)) {
 		errno = EINVAL;
@@ -302,7 +302,7 @@ int allinea_read_config_file(const char *variable, const char *metricId,
 	buf = slurp(path, &len, &st);
 	if (buf == NULL) {
 		int e = errno;
-		maps_warn("%s: cannot read the plugin configuration file: %s; "
+		pluginapi_warn("%s: cannot read the plugin configuration file: %s; "
 			"fix its permissions or point MAPSAMPLE_PLUGIN_CONFIG "
 			"elsewhere", path, strerror(e));
 		errno = e;
@@ -313,12 +313,12 @@ int allinea_read_config_file(const char *variable, const char *metricId,
 	bad = parse(buf, len, variable, metricId, &glob, &sec, &bad_line);
 	if (bad > 0 && first_warning(st.st_dev, st.st_ino)) {
 		if (bad > 1)
-			maps_warn("%s:%u: malformed line ignored (and %u more "
+			pluginapi_warn("%s:%u: malformed line ignored (and %u more "
 				"in this file); want 'variable = value', "
 				"'[metric-id]' or '# comment', see "
 				"mapsample-plugin(3)", path, bad_line, bad - 1);
 		else
-			maps_warn("%s:%u: malformed line ignored; want "
+			pluginapi_warn("%s:%u: malformed line ignored; want "
 				"'variable = value', '[metric-id]' or "
 				"'# comment', see mapsample-plugin(3)", path,
 				bad_line);
@@ -337,6 +337,6 @@ int allinea_read_config_file(const char *variable, const char *metricId,
 	}
 	free(buf);
 out:
-	maps_api_leave();
+	pluginapi_leave();
 	return ret;
 }

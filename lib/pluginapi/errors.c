@@ -2,13 +2,14 @@
 /*
  * errors.c: allinea_set_plugin_error_message(f) and
  * allinea_set_metric_error_message(f).  They format the message (the f
- * variants with maps_vsnformat() into a 1 KiB stack buffer: longer
- * messages are cut at 1023 bytes) and hand it to the host, the sampler,
- * through maps_host_plugin_error() / maps_host_metric_error(), which keep
- * it (pluginapi.h).  Nothing here allocates or locks: async-signal-safe,
- * as getters may report errors from a signal handler.  A NULL message is
- * passed on as "(null)"; a format that maps_vsnformat() rejects is passed
- * on with what it formatted before the error.
+ * variants with pluginapi_vsnformat() into a 1 KiB stack buffer: longer
+ * messages are cut at 1023 bytes) and hand it to the hooks the host (the
+ * sampler) passed down with pluginapi_set_host(), which keep it
+ * (pluginapi.h); without a host the message is dropped.  Nothing here
+ * allocates or locks: async-signal-safe, as getters may report errors
+ * from a signal handler.  A NULL message is passed on as "(null)"; a
+ * format that pluginapi_vsnformat() rejects is passed on with what it
+ * formatted before the error.
  */
 #include <stdarg.h>
 
@@ -17,15 +18,35 @@
 
 #define MSG_MAX 1024
 
+/* Hands a plugin error to the host, if there is one.  Async-signal-safe. */
+static void host_plugin_error(plugin_id_t plugin_id, int error_code,
+	const char *msg)
+{
+	const struct pluginapi_host *h = pluginapi_get_host();
+
+	if (h != NULL && h->ph_plugin_error != NULL)
+		h->ph_plugin_error(plugin_id, error_code, msg);
+}
+
+/* Hands a metric error to the host, if there is one.  Async-signal-safe. */
+static void host_metric_error(metric_id_t metric_id, int error_code,
+	const char *msg)
+{
+	const struct pluginapi_host *h = pluginapi_get_host();
+
+	if (h != NULL && h->ph_metric_error != NULL)
+		h->ph_metric_error(metric_id, error_code, msg);
+}
+
 /* Reports that the plugin cannot work; call from initialize.
  * Async-signal-safe. */
 void allinea_set_plugin_error_message(plugin_id_t plugin_id, int error_code,
 	const char *error_message)
 {
-	maps_api_enter();
-	maps_host_plugin_error(plugin_id, error_code,
+	pluginapi_enter();
+	host_plugin_error(plugin_id, error_code,
 		error_message != NULL ? error_message : "(null)");
-	maps_api_leave();
+	pluginapi_leave();
 }
 
 /* As allinea_set_plugin_error_message(), formatting error_message with
@@ -36,16 +57,16 @@ void allinea_set_plugin_error_messagef(plugin_id_t plugin_id,
 	char msg[MSG_MAX];
 	va_list ap;
 
-	maps_api_enter();
+	pluginapi_enter();
 	if (error_message == NULL) {
-		maps_snformat(msg, sizeof(msg), "%s", "(null)");
+		pluginapi_snformat(msg, sizeof(msg), "%s", "(null)");
 	} else {
 		va_start(ap, error_message);
-		maps_vsnformat(msg, sizeof(msg), error_message, ap);
+		pluginapi_vsnformat(msg, sizeof(msg), error_message, ap);
 		va_end(ap);
 	}
-	maps_host_plugin_error(plugin_id, error_code, msg);
-	maps_api_leave();
+	host_plugin_error(plugin_id, error_code, msg);
+	pluginapi_leave();
 }
 
 /* Reports that reading a metric failed; call from the getter.
@@ -53,10 +74,10 @@ void allinea_set_plugin_error_messagef(plugin_id_t plugin_id,
 void allinea_set_metric_error_message(metric_id_t metric_id, int error_code,
 	const char *error_message)
 {
-	maps_api_enter();
-	maps_host_metric_error(metric_id, error_code,
+	pluginapi_enter();
+	host_metric_error(metric_id, error_code,
 		error_message != NULL ? error_message : "(null)");
-	maps_api_leave();
+	pluginapi_leave();
 }
 
 /* As allinea_set_metric_error_message(), formatting error_message with
@@ -67,14 +88,14 @@ void allinea_set_metric_error_messagef(metric_id_t metric_id,
 	char msg[MSG_MAX];
 	va_list ap;
 
-	maps_api_enter();
+	pluginapi_enter();
 	if (error_message == NULL) {
-		maps_snformat(msg, sizeof(msg), "%s", "(null)");
+		pluginapi_snformat(msg, sizeof(msg), "%s", "(null)");
 	} else {
 		va_start(ap, error_message);
-		maps_vsnformat(msg, sizeof(msg), error_message, ap);
+		pluginapi_vsnformat(msg, sizeof(msg), error_message, ap);
 		va_end(ap);
 	}
-	maps_host_metric_error(metric_id, error_code, msg);
-	maps_api_leave();
+	host_metric_error(metric_id, error_code, msg);
+	pluginapi_leave();
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * format.c: maps_vsnformat(), the printf(3) formatter behind
+ * format.c: pluginapi_vsnformat(), the printf(3) formatter behind
  * allinea_safe_printf(), allinea_safe_fprintf(), allinea_safe_vfprintf()
  * and the *_error_messagef() functions.  Unlike snprintf(3) it may be
  * called from a signal handler: no locale, no malloc, no stdio, no static
@@ -716,7 +716,7 @@ static int parse_num(const char **pp, int *v)
  * width, precision and length modifier into a struct spec and calls the
  * converter for its letter.  Async-signal-safe.
  */
-int maps_vsnformat(char *buf, size_t size, const char *fmt, va_list ap0)
+int pluginapi_vsnformat(char *buf, size_t size, const char *fmt, va_list ap0)
 {
 	struct out o = { buf, size, 0 };
 	const char *p = fmt;
@@ -921,13 +921,13 @@ int maps_vsnformat(char *buf, size_t size, const char *fmt, va_list ap0)
 }
 
 /* See pluginapi.h.  Async-signal-safe. */
-int maps_snformat(char *buf, size_t size, const char *fmt, ...)
+int pluginapi_snformat(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = maps_vsnformat(buf, size, fmt, ap);
+	n = pluginapi_vsnformat(buf, size, fmt, ap);
 	va_end(ap);
 	return n;
 }

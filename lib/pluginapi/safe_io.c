@@ -8,12 +8,13 @@
  *   - Every call goes to the kernel through syscall(2), so that no
  *     LD_PRELOAD interposer (the sampler's own included) sees it and no
  *     libc lock is taken.
- *   - Every byte moved by read(2)/write(2) here is added to
- *     maps_safe_bytes_read / maps_safe_bytes_written (relaxed atomics):
- *     the kernel counts them in /proc/self/io rchar/wchar and the sampler
- *     subtracts them, so plugin I/O stays out of the program's I/O
- *     metrics.  Bytes read_line() reads ahead and seeks back over are
- *     counted as the kernel counts them: once per read.
+ *   - Every byte moved by read(2)/write(2) here (through raw_io.c) is
+ *     added to pluginapi_safe_bytes_read / pluginapi_safe_bytes_written
+ *     (relaxed atomics, host.c): the kernel counts them in /proc/self/io
+ *     rchar/wchar and the sampler subtracts them, so plugin I/O stays
+ *     out of the program's I/O metrics.  Bytes read_line() reads ahead
+ *     and seeks back over are counted as the kernel counts them: once
+ *     per read.
  *   - read and write retry on EINTR; write loops until everything is
  *     written.
  *   - read_line() reads blocks and seeks back over what follows the line
@@ -23,7 +24,7 @@
  *     regenerated when seeked, so a seek back could land mid-line in
  *     content that changed meanwhile (the cpu lines of /proc/stat).
  *   - The printf family formats into a 4 KiB stack buffer with
- *     maps_vsnformat(): output longer than 4095 bytes is cut there.
+ *     pluginapi_vsnformat(): output longer than 4095 bytes is cut there.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,91 +38,8 @@
 #include "allinea_safe_syscalls.h"
 #include "pluginapi.h"
 
-_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2,
-	"the byte counters must be lock-free to be async-signal-safe");
-
-_Atomic uint64_t maps_safe_bytes_read;
-_Atomic uint64_t maps_safe_bytes_written;
-
 #define PRINTF_BUF 4096
 #define LINE_BLOCK 512
-
-/* --- raw system calls (pluginapi.h) --- */
-
-/* Async-signal-safe. */
-int maps_raw_open(const char *path, int flags, mode_t mode)
-{
-	long r;
-
-	do
-		r = syscall(SYS_openat, AT_FDCWD, path, flags | O_LARGEFILE,
-			mode);
-	while (r == -1 && errno == EINTR);
-	return (int)r;
-}
-
-/* Not retried on EINTR: Linux has closed fd by then.
- * Async-signal-safe. */
-int maps_raw_close(int fd)
-{
-	return (int)syscall(SYS_close, fd);
-}
-
-/* Async-signal-safe. */
-ssize_t maps_raw_read(int fd, void *buf, size_t count)
-{
-	long r;
-
-	do
-		r = syscall(SYS_read, fd, buf, count);
-	while (r == -1 && errno == EINTR);
-	if (r > 0)
-		atomic_fetch_add_explicit(&maps_safe_bytes_read, (uint64_t)r,
-			memory_order_relaxed);
-	return r;
-}
-
-/* Async-signal-safe. */
-ssize_t maps_raw_write(int fd, const void *buf, size_t count)
-{
-	const char *p = buf;
-	size_t done = 0;
-
-	while (done < count) {
-		long r = syscall(SYS_write, fd, p + done, count - done);
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			if (done > 0)
-				break;	/* report what was written */
-			return r == 0 ? 0 : -1;
-		}
-		atomic_fetch_add_explicit(&maps_safe_bytes_written,
-			(uint64_t)r, memory_order_relaxed);
-		done += (size_t)r;
-	}
-	return (ssize_t)done;
-}
-
-/* Async-signal-safe. */
-void maps_warn(const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-	int n;
-
-	memcpy(line, "mapsample: ", 11);
-	va_start(ap, fmt);
-	n = maps_vsnformat(line + 11, sizeof(line) - 12, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		n = 0;
-	n += 11;
-	if (n > (int)sizeof(line) - 1)
-		n = (int)sizeof(line) - 1;
-	line[n++] = '\n';
-	maps_raw_write(STDERR_FILENO, line, (size_t)n);
-}
 
 /* --- the API --- */
 
@@ -133,15 +51,15 @@ int allinea_safe_open(const char *file, int oflags, ...)
 	mode_t mode = 0;
 	int fd;
 
-	maps_api_enter();
+	pluginapi_enter();
 	if ((oflags & O_CREAT) || (oflags & O_TMPFILE) == O_TMPFILE) {
 		va_list ap;
 		va_start(ap, oflags);
 		mode = (mode_t)va_arg(ap, unsigned int);
 		va_end(ap);
 	}
-	fd = maps_raw_open(file, oflags, mode);
-	maps_api_leave();
+	fd = pluginapi_raw_open(file, oflags, mode);
+	pluginapi_leave();
 	return fd;
 }
 
@@ -150,9 +68,9 @@ int allinea_safe_close(int fd)
 {
 	int r;
 
-	maps_api_enter();
-	r = maps_raw_close(fd);
-	maps_api_leave();
+	pluginapi_enter();
+	r = pluginapi_raw_close(fd);
+	pluginapi_leave();
 	return r;
 }
 
@@ -162,9 +80,9 @@ ssize_t allinea_safe_read(int fd, void *buf, size_t count)
 {
 	ssize_t r;
 
-	maps_api_enter();
-	r = maps_raw_read(fd, buf, count);
-	maps_api_leave();
+	pluginapi_enter();
+	r = pluginapi_raw_read(fd, buf, count);
+	pluginapi_leave();
 	return r;
 }
 
@@ -177,14 +95,14 @@ ssize_t allinea_safe_read_all(int fd, void *buf, size_t count)
 	size_t done = 0;
 	ssize_t r = 0;
 
-	maps_api_enter();
+	pluginapi_enter();
 	while (done < count) {
-		r = maps_raw_read(fd, p + done, count - done);
+		r = pluginapi_raw_read(fd, p + done, count - done);
 		if (r <= 0)
 			break;
 		done += (size_t)r;
 	}
-	maps_api_leave();
+	pluginapi_leave();
 	return r < 0 ? -1 : (ssize_t)done;
 }
 
@@ -219,10 +137,10 @@ ssize_t allinea_safe_read_line(int fd, void *buf, size_t count)
 		errno = EINVAL;
 		return -1;
 	}
-	maps_api_enter();
+	pluginapi_enter();
 	ahead = can_read_ahead(fd);
 	for (;;) {
-		ssize_t r = maps_raw_read(fd, blk, ahead ? sizeof(blk) : 1);
+		ssize_t r = pluginapi_raw_read(fd, blk, ahead ? sizeof(blk) : 1);
 		size_t n, take;
 		char *nl;
 
@@ -257,7 +175,7 @@ ssize_t allinea_safe_read_line(int fd, void *buf, size_t count)
 	ret = (ssize_t)consumed;
 out:
 	out[stored] = '\0';
-	maps_api_leave();
+	pluginapi_leave();
 	return ret;
 }
 
@@ -269,9 +187,9 @@ ssize_t allinea_safe_write(int fd, const void *buf, size_t count)
 {
 	ssize_t r;
 
-	maps_api_enter();
-	r = maps_raw_write(fd, buf, count);
-	maps_api_leave();
+	pluginapi_enter();
+	r = pluginapi_raw_write(fd, buf, count);
+	pluginapi_leave();
 	return r;
 }
 
@@ -284,21 +202,21 @@ static void format_write(int fd, const char *format, va_list ap)
 	char buf[PRINTF_BUF];
 	int n;
 
-	n = maps_vsnformat(buf, sizeof(buf), format, ap);
+	n = pluginapi_vsnformat(buf, sizeof(buf), format, ap);
 	if (n > (int)sizeof(buf) - 1)
 		n = (int)sizeof(buf) - 1;
 	if (n < 0)	/* a bad format: write what was formatted */
 		n = (int)strlen(buf);
-	maps_raw_write(fd, buf, (size_t)n);
+	pluginapi_raw_write(fd, buf, (size_t)n);
 }
 
 /* Formats as vfprintf(3) (see format.c for the conversions) and writes
  * the result to fd; output past 4095 bytes is cut.  Async-signal-safe. */
 void allinea_safe_vfprintf(int fd, const char *format, va_list ap)
 {
-	maps_api_enter();
+	pluginapi_enter();
 	format_write(fd, format, ap);
-	maps_api_leave();
+	pluginapi_leave();
 }
 
 /* As allinea_safe_vfprintf().  Async-signal-safe. */
@@ -306,11 +224,11 @@ void allinea_safe_fprintf(int fd, const char *format, ...)
 {
 	va_list ap;
 
-	maps_api_enter();
+	pluginapi_enter();
 	va_start(ap, format);
 	format_write(fd, format, ap);
 	va_end(ap);
-	maps_api_leave();
+	pluginapi_leave();
 }
 
 /* As allinea_safe_vfprintf() to standard output.  Async-signal-safe. */
@@ -318,9 +236,9 @@ void allinea_safe_printf(const char *format, ...)
 {
 	va_list ap;
 
-	maps_api_enter();
+	pluginapi_enter();
 	va_start(ap, format);
 	format_write(STDOUT_FILENO, format, ap);
 	va_end(ap);
-	maps_api_leave();
+	pluginapi_leave();
 }

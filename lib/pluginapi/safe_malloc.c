@@ -23,7 +23,7 @@
  *     and unmapped by free.
  *   - One spinlock (an atomic_flag) guards the free lists and the arena.
  *     The host never runs plugin code from a signal handler on a thread
- *     inside an allinea_* function (maps_api_depth, pluginapi.h), so the
+ *     inside an allinea_* function (pluginapi_depth, pluginapi.h), so the
  *     holder of the lock is never interrupted into the allocator on its
  *     own thread: the lock cannot deadlock.  Waiters spin, yielding the
  *     CPU every 64 tries.  Large blocks take no lock.
@@ -69,9 +69,6 @@ struct hdr {
 };
 _Static_assert(sizeof(struct hdr) == HDR_SIZE, "header keeps 16-byte alignment");
 
-/* pluginapi.h: the allocator's spinlock is why the host needs it. */
-__thread int maps_api_depth __attribute__((tls_model("initial-exec")));
-
 static atomic_flag lock = ATOMIC_FLAG_INIT;
 static struct hdr *free_list[NCLASS];
 static char *arena_cur, *arena_end;
@@ -113,14 +110,14 @@ static void lock_give(void)
  * inside the API, so that no getter runs on it meanwhile). */
 static void fork_prepare(void)
 {
-	maps_api_enter();
+	pluginapi_enter();
 	lock_take();
 }
 
 static void fork_after(void)
 {
 	lock_give();
-	maps_api_leave();
+	pluginapi_leave();
 }
 
 __attribute__((constructor)) static void safe_malloc_init(void)
@@ -142,7 +139,7 @@ __attribute__((noreturn)) static void out_of_memory(const char *who,
 {
 	int e = errno;
 
-	maps_warn("%s: out of memory allocating %zu bytes (mmap: errno %d); "
+	pluginapi_warn("%s: out of memory allocating %zu bytes (mmap: errno %d); "
 		"the metric plugin needs more memory than the process may map "
 		"(see ulimit -v)", who, size, e);
 	abort();
@@ -153,7 +150,7 @@ __attribute__((noreturn)) static void out_of_memory(const char *who,
 __attribute__((noreturn)) static void bad_pointer(const char *who,
 	const void *p, const char *what)
 {
-	maps_warn("%s: %p %s; the metric plugin has a memory bug", who, p,
+	pluginapi_warn("%s: %p %s; the metric plugin has a memory bug", who, p,
 		what);
 	abort();
 }
@@ -340,9 +337,9 @@ void *allinea_safe_malloc(size_t size)
 {
 	void *p;
 
-	maps_api_enter();
+	pluginapi_enter();
 	p = alloc(size, "allinea_safe_malloc");
-	maps_api_leave();
+	pluginapi_leave();
 	return p;
 }
 
@@ -358,11 +355,11 @@ void *allinea_safe_calloc(size_t nmemb, size_t size)
 		errno = ENOMEM;
 		return NULL;
 	}
-	maps_api_enter();
+	pluginapi_enter();
 	p = alloc(total, "allinea_safe_calloc");
 	if (total <= SMALL_MAX)		/* large blocks are fresh mappings */
 		memset(p, 0, total);
-	maps_api_leave();
+	pluginapi_leave();
 	return p;
 }
 
@@ -372,13 +369,13 @@ void allinea_safe_free(void *ptr)
 {
 	if (ptr == NULL)
 		return;
-	maps_api_enter();
+	pluginapi_enter();
 	release(ptr, "allinea_safe_free");
-	maps_api_leave();
+	pluginapi_leave();
 }
 
 /* pluginapi.h.  Async-signal-safe. */
-void maps_mem_free(void *ptr)
+void pluginapi_mem_free(void *ptr)
 {
 	if (ptr != NULL)
 		release(ptr, "allinea_safe_free");
@@ -436,14 +433,14 @@ void *allinea_safe_realloc(void *ptr, size_t size)
 {
 	void *np;
 
-	maps_api_enter();
+	pluginapi_enter();
 	np = resize(ptr, size);
-	maps_api_leave();
+	pluginapi_leave();
 	return np;
 }
 
 /* pluginapi.h.  Async-signal-safe. */
-void *maps_mem_realloc(void *ptr, size_t size)
+void *pluginapi_mem_realloc(void *ptr, size_t size)
 {
 	return resize(ptr, size);
 }

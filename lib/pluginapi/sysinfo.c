@@ -7,13 +7,13 @@
  *   - The time is clock_gettime(CLOCK_MONOTONIC), the sampler's clock
  *     (async-signal-safe in POSIX, and a vDSO call on Linux).
  *   - The core counts are read afresh at each call from sysfs, with
- *     maps_raw_*() I/O (raw system calls, counted as plugin I/O), so that
+ *     pluginapi_raw_*() I/O (raw system calls, counted as plugin I/O), so that
  *     they may be called from a getter: the logical count from
  *     /sys/devices/system/cpu/online (a list such as "0-3,6,8-9"), the
  *     physical count as the number of distinct (physical_package_id,
  *     core_id) pairs in /sys/devices/system/cpu/cpuN/topology/ over the
  *     online CPUs N.  The pairs are kept in allinea_safe_malloc() memory
- *     (maps_mem_realloc(): no bound on the CPU count, nothing large on
+ *     (pluginapi_mem_realloc(): no bound on the CPU count, nothing large on
  *     the stack) and counted after a heap sort.  The physical count costs
  *     2 small file reads per online CPU: plugins should call it once,
  *     from initialize.
@@ -35,9 +35,9 @@ struct timespec allinea_get_current_time(void)
 {
 	struct timespec ts = { 0, 0 };
 
-	maps_api_enter();
+	pluginapi_enter();
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	maps_api_leave();
+	pluginapi_leave();
 	return ts;
 }
 
@@ -53,7 +53,7 @@ struct cpulist {
 static int cl_getc(struct cpulist *c)
 {
 	if (c->pos == c->len) {
-		ssize_t r = maps_raw_read(c->fd, c->buf, sizeof(c->buf));
+		ssize_t r = pluginapi_raw_read(c->fd, c->buf, sizeof(c->buf));
 		if (r <= 0)
 			return -1;
 		c->len = (size_t)r;
@@ -92,7 +92,7 @@ static int cpulist_each(const char *path, int (*fn)(long, long, void *),
 	struct cpulist c = { .len = 0, .pos = 0 };
 	int ch, ret = -1, nranges = 0;
 
-	c.fd = maps_raw_open(path, O_RDONLY | O_CLOEXEC, 0);
+	c.fd = pluginapi_raw_open(path, O_RDONLY | O_CLOEXEC, 0);
 	if (c.fd < 0)
 		return -1;
 	ch = cl_getc(&c);
@@ -120,7 +120,7 @@ static int cpulist_each(const char *path, int (*fn)(long, long, void *),
 			ret = 0;
 		break;
 	}
-	maps_raw_close(c.fd);
+	pluginapi_raw_close(c.fd);
 	return ret == 0 && nranges == 0 ? -1 : ret;
 }
 
@@ -137,9 +137,9 @@ int allinea_get_logical_core_count(void)
 	long n = 0;
 	int r;
 
-	maps_api_enter();
+	pluginapi_enter();
 	r = cpulist_each(CPU_DIR "/online", count_range, &n);
-	maps_api_leave();
+	pluginapi_leave();
 	return r == 0 && n > 0 && n <= INT32_MAX ? (int)n : -1;
 }
 
@@ -149,13 +149,13 @@ static int read_int(const char *path, long *v)
 {
 	char buf[32];
 	ssize_t n;
-	int fd = maps_raw_open(path, O_RDONLY | O_CLOEXEC, 0), i = 0;
+	int fd = pluginapi_raw_open(path, O_RDONLY | O_CLOEXEC, 0), i = 0;
 	bool neg = false;
 
 	if (fd < 0)
 		return -1;
-	n = maps_raw_read(fd, buf, sizeof(buf) - 1);
-	maps_raw_close(fd);
+	n = pluginapi_raw_read(fd, buf, sizeof(buf) - 1);
+	pluginapi_raw_close(fd);
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
@@ -191,17 +191,17 @@ static int add_cores(long first, long last, void *arg)
 
 	for (long cpu = first; cpu <= last; cpu++) {
 		long pkg, core;
-		maps_snformat(path, sizeof(path),
+		pluginapi_snformat(path, sizeof(path),
 			CPU_DIR "/cpu%ld/topology/physical_package_id", cpu);
 		if (read_int(path, &pkg) != 0)
 			return -1;
-		maps_snformat(path, sizeof(path),
+		pluginapi_snformat(path, sizeof(path),
 			CPU_DIR "/cpu%ld/topology/core_id", cpu);
 		if (read_int(path, &core) != 0)
 			return -1;
 		if (c->n == c->cap) {
 			c->cap = c->cap ? 2 * c->cap : 64;
-			c->key = maps_mem_realloc(c->key,
+			c->key = pluginapi_mem_realloc(c->key,
 				c->cap * sizeof(*c->key));
 		}
 		c->key[c->n++] = (uint64_t)(uint32_t)pkg << 32 |
@@ -250,7 +250,7 @@ int allinea_get_physical_core_count(void)
 	struct cores c = { NULL, 0, 0 };
 	int ret = -1;
 
-	maps_api_enter();
+	pluginapi_enter();
 	if (cpulist_each(CPU_DIR "/online", add_cores, &c) == 0 && c.n > 0) {
 		size_t distinct = 1;
 		sort_keys(c.key, c.n);
@@ -258,7 +258,7 @@ int allinea_get_physical_core_count(void)
 			distinct += c.key[i] != c.key[i - 1];
 		ret = (int)distinct;
 	}
-	maps_mem_free(c.key);
-	maps_api_leave();
+	pluginapi_mem_free(c.key);
+	pluginapi_leave();
 	return ret;
 }

@@ -14,7 +14,7 @@
  * the system-call level, whether they hit storage, the page cache, a
  * pipe or a terminal.
  *
- * Excluded: the allinea_safe_* functions' bytes (maps_safe_bytes_*,
+ * Excluded: the allinea_safe_* functions' bytes (pluginapi_safe_bytes_*,
  * counted by lib/pluginapi) and the sampler's own (maps_own_bytes_*:
  * reading /proc/self/io itself, the eventfd that wakes the writer thread,
  * the one-byte writes that extend the log, thread names read from /proc,
@@ -133,10 +133,10 @@ static int io_read(uint64_t *r, uint64_t *w)
 	/* what is excluded so far, taken before the read whose own bytes
 	 * the kernel adds to rchar only after it returns */
 	uint64_t ex_r =
-		atomic_load_explicit(&maps_safe_bytes_read, memory_order_relaxed) +
+		atomic_load_explicit(&pluginapi_safe_bytes_read, memory_order_relaxed) +
 		__atomic_load_n(&maps_own_bytes_read, __ATOMIC_RELAXED);
 	uint64_t ex_w =
-		atomic_load_explicit(&maps_safe_bytes_written,
+		atomic_load_explicit(&pluginapi_safe_bytes_written,
 				     memory_order_relaxed) +
 		__atomic_load_n(&maps_own_bytes_written, __ATOMIC_RELAXED);
 	uint64_t checks = __atomic_load_n(&maps_unw_checks, __ATOMIC_RELAXED);
@@ -197,8 +197,8 @@ void io_after_fork_child(void)
 {
 	__atomic_store_n(&maps_own_bytes_read, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&maps_own_bytes_written, 0, __ATOMIC_RELAXED);
-	atomic_store_explicit(&maps_safe_bytes_read, 0, memory_order_relaxed);
-	atomic_store_explicit(&maps_safe_bytes_written, 0,
+	atomic_store_explicit(&pluginapi_safe_bytes_read, 0, memory_order_relaxed);
+	atomic_store_explicit(&pluginapi_safe_bytes_written, 0,
 			      memory_order_relaxed);
 	io_start();
 }

@@ -17,7 +17,7 @@
  * (the program is idle or blocked: CPU-time timers do not fire then).
  * `busy` admits one tick at a time, so the getters of a process are never
  * called concurrently; a thread inside an allinea_* function
- * (maps_api_depth > 0) never starts one, so the API's own locks are
+ * (pluginapi_depth > 0) never starts one, so the API's own locks are
  * never re-entered.  Values are stored raw with the time the getter left
  * in currentSampleTime.  Out values are pre-set to the sentinel (~0,
  * NaN): a getter that does not write one records "no value".
@@ -74,7 +74,7 @@ struct mplugin {
 	int (*start)(plugin_id_t);
 	int (*stop)(plugin_id_t);
 	int active;
-	/* set by maps_host_plugin_error() */
+	/* set by host_plugin_error() */
 	int pending;
 	int code;
 	char msg[MSG_MAX];
@@ -251,7 +251,7 @@ static void cat3(char *dst, size_t size, const char *a, const char *b,
 }
 
 /* Async-signal-safe: copies into the plugin's own buffer. */
-void maps_host_plugin_error(plugin_id_t id, int code, const char *msg)
+static void host_plugin_error(plugin_id_t id, int code, const char *msg)
 {
 	if (id == 0 || id > M.nplugins)
 		return;
@@ -264,7 +264,7 @@ void maps_host_plugin_error(plugin_id_t id, int code, const char *msg)
 }
 
 /* Async-signal-safe: copies into the metric's own buffer. */
-void maps_host_metric_error(metric_id_t id, int code, const char *msg)
+static void host_metric_error(metric_id_t id, int code, const char *msg)
 {
 	if (id == 0 || id > M.nmetrics)
 		return;
@@ -276,6 +276,12 @@ void maps_host_metric_error(metric_id_t id, int code, const char *msg)
 		m->have_first = 1;
 	}
 }
+
+/* What lib/pluginapi reports plugins' errors to (pluginapi_set_host()). */
+static const struct pluginapi_host host = {
+	.ph_plugin_error = host_plugin_error,
+	.ph_metric_error = host_metric_error,
+};
 
 /* ---- records ---- */
 
@@ -359,7 +365,7 @@ static void call_getter(struct tslot *t, struct mmetric *m, uint64_t ts,
 	}
 	uint64_t got = ts_ns(&when);
 	if (backfill && got != ts && !m->flagged && rc == 0) {
-		maps_host_metric_error(mid, EINVAL,
+		host_metric_error(mid, EINVAL,
 				       "a backfilled getter changed "
 				       "currentSampleTime, which is in-only "
 				       "for backfilled metrics");
@@ -482,7 +488,7 @@ static void release_busy(void)
 void metrics_tick_from_handler(struct tslot *t, uint64_t ts)
 {
 	if (!M.nactive || ts < __atomic_load_n(&M.next_due, __ATOMIC_RELAXED) ||
-	    maps_api_depth || __atomic_load_n(&M.ended, __ATOMIC_ACQUIRE))
+	    pluginapi_depth || __atomic_load_n(&M.ended, __ATOMIC_ACQUIRE))
 		return;
 	if (!try_busy())
 		return;
@@ -572,6 +578,7 @@ static void *sym(struct mplugin *p, const char *name)
  * before any timer is armed). */
 void metrics_load(void)
 {
+	pluginapi_set_host(&host);
 	const char *plan = getenv("MAPSAMPLE_METRICS_PLAN");
 	if (!plan || !*plan)
 		return;
@@ -739,7 +746,7 @@ void metrics_end(int sigctx)
 	uint64_t give_up = now_ns() + 1000000000u;
 	while (!(got = try_busy()) && now_ns() < give_up)
 		sched_yield();
-	int call = got && !maps_api_depth;
+	int call = got && !pluginapi_depth;
 	struct tslot *t = &S.proc;
 	if (call && M.nactive)
 		tick_all(t, now_ns(), 1);

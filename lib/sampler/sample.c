@@ -323,7 +323,7 @@ void sample_warm_up(void)
 	/* the self-test also creates this thread's fast-trace cache */
 	int ok = want && walks_agree();
 	if (want && !ok && walk_report)
-		maps_warn("libunwind's fast trace and step walk disagree at "
+		pluginapi_warn("libunwind's fast trace and step walk disagree at "
 			  "start-up; using the step walk");
 	__atomic_store_n(&fast_walk, ok, __ATOMIC_RELAXED);
 }
@@ -331,7 +331,7 @@ void sample_warm_up(void)
 void sample_walk_report(int sigctx)
 {
 	if (walk_report && !sigctx)
-		maps_warn("stack walks: pid %u fast %llu step %llu", S.pid,
+		pluginapi_warn("stack walks: pid %u fast %llu step %llu", S.pid,
 			  (unsigned long long)__atomic_load_n(&walks_fast,
 							      __ATOMIC_RELAXED),
 			  (unsigned long long)__atomic_load_n(&walks_step,

@@ -253,7 +253,7 @@ static void close_all(int how, int code, int sigctx, const char *exec_path)
 		metrics_end(sigctx);
 	sample_walk_report(sigctx);
 	if (!sigctx && __atomic_load_n(&app_wants_signal, __ATOMIC_RELAXED))
-		maps_warn("warning: pid %u set a handler of its own for "
+		pluginapi_warn("warning: pid %u set a handler of its own for "
 			  "signal %d, which carries mapsample's samples; it "
 			  "never ran: leave --signal at its default (RTMIN+4) "
 			  "or pick a signal the program does not use",

@@ -58,19 +58,25 @@ static const char *const plugin_names[] = {
 
 static char last_error[512];
 
-void maps_host_plugin_error(plugin_id_t plugin, int code, const char *msg)
+static void host_plugin_error(plugin_id_t plugin, int code, const char *msg)
 {
 	(void)plugin;
 	(void)code;
 	snprintf(last_error, sizeof(last_error), "%s", msg);
 }
 
-void maps_host_metric_error(metric_id_t metric, int code, const char *msg)
+static void host_metric_error(metric_id_t metric, int code, const char *msg)
 {
 	(void)metric;
 	(void)code;
 	snprintf(last_error, sizeof(last_error), "%s", msg);
 }
+
+/* The hooks, passed down to lib/pluginapi by main() as the sampler does. */
+static const struct pluginapi_host bench_host = {
+	.ph_plugin_error = host_plugin_error,
+	.ph_metric_error = host_metric_error,
+};
 
 /* Every function of the API, referenced so that the linker takes all of
  * lib/pluginapi (a convenience archive) into this executable and
@@ -259,6 +265,7 @@ int main(int argc, char **argv)
 	struct timespec t;
 	int c, failed = 0;
 
+	pluginapi_set_host(&bench_host);
 	snprintf(dir, sizeof(dir), "%s/plugins/metrics", ABS_TOP_BUILDDIR);
 	while ((c = getopt(argc, argv, "n:d:")) != -1) {
 		switch (c) {

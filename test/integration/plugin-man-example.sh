@@ -251,17 +251,23 @@ write_host() {
 #include "allinea_metric_plugin_api.h"
 #include "pluginapi/pluginapi.h"
 
-void maps_host_plugin_error(plugin_id_t plugin, int code, const char *msg)
+static void plugin_error(plugin_id_t plugin, int code, const char *msg)
 {
 	fprintf(stderr, "plugin error %d: %s\n", code, msg);
 	(void)plugin;
 }
 
-void maps_host_metric_error(metric_id_t metric, int code, const char *msg)
+static void metric_error(metric_id_t metric, int code, const char *msg)
 {
 	fprintf(stderr, "metric error %d: %s\n", code, msg);
 	(void)metric;
 }
+
+/* passed down to lib/pluginapi, as the sampler passes its own */
+static const struct pluginapi_host host = {
+	.ph_plugin_error = plugin_error,
+	.ph_metric_error = metric_error,
+};
 
 /* Every API function, so that the whole of libpluginapi is linked in
  * and exported to the plugin. */
@@ -293,6 +299,7 @@ int main(int argc, char *argv[])
 
 	if (argc != 3)
 		return 2;
+	pluginapi_set_host(&host);
 	if (argv[0][0] == '\0')		/* never: keeps api[] */
 		printf("%p\n", api[0]);
 	h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
@@ -311,7 +318,7 @@ int main(int argc, char *argv[])
 	if (get(1, &t, &v) != 0)
 		return 4;
 	printf("%.6f\n", v);
-	return maps_api_depth == 0 ? 0 : 5;
+	return pluginapi_depth == 0 ? 0 : 5;
 }
 EOF
 }

@@ -63,8 +63,8 @@ TESTS += test/unit/test_units test/unit/test_metrics
 # --- plugins: the built-in metric plugins (plugins/<name>/) ---
 # dlopen()s each plugin the build tree's plugins/metrics/<name>.xml names
 # and checks its values; lib/pluginapi provides the plugin API, exported
-# with -export-dynamic as the sampler exports it, and the test the host
-# hooks and mapsample_io_bytes().
+# with -export-dynamic as the sampler exports it, and the test passes its
+# host hooks down and defines mapsample_io_bytes().
 check_PROGRAMS += test/unit/test_plugins
 test_unit_test_plugins_SOURCES = test/unit/test_plugins.c
 test_unit_test_plugins_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -79,7 +79,7 @@ TESTS += test/unit/test_plugins
 
 # lib/pluginapi: the metric plugin API (formatter against glibc, safe
 # allocator, safe I/O and its byte counters, core counts, error hooks,
-# configuration file).  The test defines the host hooks itself.  The
+# configuration file).  The test passes host hooks of its own down.  The
 # library's sources are compiled into the test with the build's flags, so
 # that `./build.sh asan` runs them (the allocator hammered by 16 threads
 # and by signal handlers included) under AddressSanitizer and UBSan; the

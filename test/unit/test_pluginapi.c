@@ -6,8 +6,8 @@
  * safe allocator (sizes, alignment, reuse, threads, signal handlers, fatal
  * misuse and exhaustion), the safe I/O functions and their byte counters
  * (checked against /proc/self/io), the core counts, the error hooks and
- * the configuration file.  The host hooks of pluginapi.h are defined here
- * and record what they are given.
+ * the configuration file.  The test is the host of pluginapi.h: its hooks,
+ * passed down with pluginapi_set_host(), record what they are given.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,23 +66,29 @@ static void record(struct err_record *r, uintptr_t id, int code,
 	r->calls++;
 	r->id = id;
 	r->code = code;
-	r->depth = maps_api_depth;
+	r->depth = pluginapi_depth;
 	snprintf(r->msg, sizeof(r->msg), "%s", msg);
 }
 
-void maps_host_plugin_error(plugin_id_t plugin, int code, const char *msg)
+static void host_plugin_error(plugin_id_t plugin, int code, const char *msg)
 {
 	record(&plugin_err, plugin, code, msg);
 }
 
-void maps_host_metric_error(metric_id_t metric, int code, const char *msg)
+static void host_metric_error(metric_id_t metric, int code, const char *msg)
 {
 	record(&metric_err, metric, code, msg);
 }
 
+/* Passed down to lib/pluginapi by main(), as the sampler does. */
+static const struct pluginapi_host test_host = {
+	.ph_plugin_error = host_plugin_error,
+	.ph_metric_error = host_metric_error,
+};
+
 /* --- formatter --- */
 
-/* Formats with glibc and with maps_vsnformat() and fails unless both
+/* Formats with glibc and with pluginapi_vsnformat() and fails unless both
  * give the same text and return value. */
 static void cmp_fmt(int line, const char *fmt, ...)
 {
@@ -93,12 +99,12 @@ static void cmp_fmt(int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	va_copy(aq, ap);
 	w = vsnprintf(want, sizeof(want), fmt, ap);
-	g = maps_vsnformat(got, sizeof(got), fmt, aq);
+	g = pluginapi_vsnformat(got, sizeof(got), fmt, aq);
 	va_end(aq);
 	va_end(ap);
 	REQUIRE(w == g && strcmp(want, got) == 0,
 		"line %d: format \"%s\": glibc %d \"%.300s\", "
-		"maps_vsnformat %d \"%.300s\"", line, fmt, w, want, g, got);
+		"pluginapi_vsnformat %d \"%.300s\"", line, fmt, w, want, g, got);
 }
 #define CMP(...) cmp_fmt(__LINE__, __VA_ARGS__)
 
@@ -108,7 +114,7 @@ static int fmt(char *buf, size_t size, const char *f, ...)
 	int n;
 
 	va_start(ap, f);
-	n = maps_vsnformat(buf, size, f, ap);
+	n = pluginapi_vsnformat(buf, size, f, ap);
 	va_end(ap);
 	return n;
 }
@@ -504,7 +510,7 @@ START_TEST(pluginapi_malloc_sizes)
 	for (size_t i = 0; i < n; i++)
 		allinea_safe_free(blk[i]);
 	allinea_safe_free(NULL);
-	ck_assert_int_eq(maps_api_depth, 0);
+	ck_assert_int_eq(pluginapi_depth, 0);
 }
 END_TEST
 
@@ -544,7 +550,7 @@ START_TEST(pluginapi_malloc_reuse_calloc)
 	ck_assert_ptr_null(allinea_safe_calloc((size_t)1 << 33,
 		(size_t)1 << 33));
 	ck_assert_int_eq(errno, ENOMEM);
-	ck_assert_int_eq(maps_api_depth, 0);
+	ck_assert_int_eq(pluginapi_depth, 0);
 }
 END_TEST
 
@@ -572,7 +578,7 @@ START_TEST(pluginapi_malloc_realloc)
 	ck_assert_ptr_eq(allinea_safe_malloc(24), q);
 	allinea_safe_free(q);
 	allinea_safe_free(p);
-	ck_assert_int_eq(maps_api_depth, 0);
+	ck_assert_int_eq(pluginapi_depth, 0);
 }
 END_TEST
 
@@ -654,7 +660,7 @@ static void alloc_handler(int sig)
 	int e = errno;
 
 	(void)sig;
-	if (maps_api_depth > 0) {
+	if (pluginapi_depth > 0) {
 		sig_skipped++;
 		errno = e;
 		return;
@@ -929,7 +935,7 @@ static void check_lines(int fd, bool seekable)
 				"%jd, want %jd", i, (intmax_t)lseek(fd, 0,
 				SEEK_CUR), (intmax_t)at);
 	}
-	ck_assert_int_eq(maps_api_depth, 0);
+	ck_assert_int_eq(pluginapi_depth, 0);
 }
 
 START_TEST(pluginapi_io_read_line)
@@ -944,13 +950,13 @@ START_TEST(pluginapi_io_read_line)
 	write_file(path, d, n);
 	fd = allinea_safe_open(path, O_RDONLY);
 	ck_assert_int_ge(fd, 0);
-	uint64_t r0 = atomic_load(&maps_safe_bytes_read);
+	uint64_t r0 = atomic_load(&pluginapi_safe_bytes_read);
 	check_lines(fd, true);
 	/* a regular file is read by blocks, and the kernel counts what is
 	 * read ahead and sought back over */
-	REQUIRE(atomic_load(&maps_safe_bytes_read) - r0 > n, "read %llu "
+	REQUIRE(atomic_load(&pluginapi_safe_bytes_read) - r0 > n, "read %llu "
 		"bytes of a %zu-byte file: not by blocks",
-		(unsigned long long)(atomic_load(&maps_safe_bytes_read) - r0), n);
+		(unsigned long long)(atomic_load(&pluginapi_safe_bytes_read) - r0), n);
 	ck_assert_int_eq(allinea_safe_close(fd), 0);
 
 	/* a pipe: no seeking back */
@@ -1074,7 +1080,7 @@ START_TEST(pluginapi_io_read_write)
 	for (int i = 0; i < 10000; i++)
 		REQUIRE(back[i] == 'a' + i / 1000, "pipe byte %d", i);
 	close(pfd[0]);
-	ck_assert_int_eq(maps_api_depth, 0);
+	ck_assert_int_eq(pluginapi_depth, 0);
 	remove_tmpdir();
 }
 END_TEST
@@ -1128,8 +1134,8 @@ START_TEST(pluginapi_io_counters)
 		return;		/* no task I/O accounting in this kernel */
 	}
 	proc_io(&a);
-	r0 = atomic_load(&maps_safe_bytes_read);
-	w0 = atomic_load(&maps_safe_bytes_written);
+	r0 = atomic_load(&pluginapi_safe_bytes_read);
+	w0 = atomic_load(&pluginapi_safe_bytes_written);
 	/* no Check call from here to the second proc_io(): Check's own
 	 * I/O would be counted */
 	int fd = allinea_safe_open(path, O_RDONLY);
@@ -1148,8 +1154,8 @@ START_TEST(pluginapi_io_counters)
 	int logical = allinea_get_logical_core_count();
 	int physical = allinea_get_physical_core_count();
 	proc_io(&b);
-	r1 = atomic_load(&maps_safe_bytes_read);
-	w1 = atomic_load(&maps_safe_bytes_written);
+	r1 = atomic_load(&pluginapi_safe_bytes_read);
+	w1 = atomic_load(&pluginapi_safe_bytes_written);
 
 	ck_assert(a.ok && b.ok);
 	ck_assert_int_eq(got_all, (ssize_t)n);
@@ -1158,10 +1164,10 @@ START_TEST(pluginapi_io_counters)
 	ck_assert_int_gt(physical, 0);
 	/* the kernel counted exactly what the counters say */
 	REQUIRE(b.rchar - a.rchar - a.self == r1 - r0, "rchar moved by %llu, "
-		"maps_safe_bytes_read by %llu", b.rchar - a.rchar - a.self,
+		"pluginapi_safe_bytes_read by %llu", b.rchar - a.rchar - a.self,
 		(unsigned long long)(r1 - r0));
 	REQUIRE(b.wchar - a.wchar == w1 - w0, "wchar moved by %llu, "
-		"maps_safe_bytes_written by %llu", b.wchar - a.wchar,
+		"pluginapi_safe_bytes_written by %llu", b.wchar - a.wchar,
 		(unsigned long long)(w1 - w0));
 	/* and the writes are the bytes asked for */
 	ck_assert_uint_eq(w1 - w0, (uint64_t)want_w);
@@ -1238,7 +1244,7 @@ START_TEST(pluginapi_io_printf)
 		4095 + 9 + 7);
 	ck_assert_uint_eq(strspn(out, "L"), 4095);
 	ck_assert_str_eq(out + 4095, "<v|1e-10><00042>");
-	ck_assert_int_eq(maps_api_depth, 0);
+	ck_assert_int_eq(pluginapi_depth, 0);
 	remove_tmpdir();
 }
 END_TEST
@@ -1298,7 +1304,7 @@ START_TEST(pluginapi_sysinfo)
 	long long n1 = t1.tv_sec * 1000000000LL + t1.tv_nsec;
 	long long n2 = t2.tv_sec * 1000000000LL + t2.tv_nsec;
 	REQUIRE(n0 <= n1 && n1 <= n2, "%lld %lld %lld", n0, n1, n2);
-	ck_assert_int_eq(maps_api_depth, 0);
+	ck_assert_int_eq(pluginapi_depth, 0);
 }
 END_TEST
 
@@ -1339,7 +1345,7 @@ START_TEST(pluginapi_errors)
 	ck_assert_int_eq(metric_err.msg[0], '<');
 	ck_assert_int_eq(metric_err.calls, 3);
 	ck_assert_int_eq(plugin_err.calls, 2);
-	ck_assert_int_eq(maps_api_depth, 0);
+	ck_assert_int_eq(pluginapi_depth, 0);
 }
 END_TEST
 
@@ -1463,7 +1469,7 @@ START_TEST(pluginapi_config_lookup)
 	ck_assert_int_eq(config_lookup("path", NULL, NULL, 4, err,
 		sizeof(err)), -1);
 	ck_assert_int_eq(errno, EINVAL);
-	ck_assert_int_eq(maps_api_depth, 0);
+	ck_assert_int_eq(pluginapi_depth, 0);
 	remove_tmpdir();
 }
 END_TEST
@@ -1645,6 +1651,7 @@ static Suite *pluginapi_suite(void)
 int main(void)
 {
 	SRunner *sr = srunner_create(pluginapi_suite());
+	pluginapi_set_host(&test_host);
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -18,8 +18,8 @@
  *
  * The plugin API is lib/pluginapi, linked into this executable and
  * exported with -export-dynamic as the sampler exports it; the test
- * implements the host hooks and mapsample_io_bytes() (see "The host"
- * below).  Configuration values reach the plugins through the plugin
+ * passes its host hooks down (pluginapi_set_host()) and implements
+ * mapsample_io_bytes() (see "The host" below).  Configuration values reach the plugins through the plugin
  * configuration file (mapsample-plugin(3)) the test writes and names in
  * $MAPSAMPLE_PLUGIN_CONFIG.
  */
@@ -85,18 +85,23 @@ static void record_error(struct error_record *r, uintptr_t id, int code,
 }
 
 /* The host hooks of lib/pluginapi (pluginapi.h), which the sampler
- * implements: allinea_set_plugin_error_message(f) and
+ * passes down: allinea_set_plugin_error_message(f) and
  * allinea_set_metric_error_message(f) end here with the formatted
- * message. */
-void maps_host_plugin_error(plugin_id_t plugin, int code, const char *msg)
+ * message.  main() passes them down as the sampler does. */
+static void host_plugin_error(plugin_id_t plugin, int code, const char *msg)
 {
 	record_error(&plugin_error, plugin, code, msg);
 }
 
-void maps_host_metric_error(metric_id_t metric, int code, const char *msg)
+static void host_metric_error(metric_id_t metric, int code, const char *msg)
 {
 	record_error(&metric_error, metric, code, msg);
 }
+
+static const struct pluginapi_host test_host = {
+	.ph_plugin_error = host_plugin_error,
+	.ph_metric_error = host_metric_error,
+};
 
 /* Every function of the API, referenced so that the linker takes all of
  * lib/pluginapi (a convenience archive) into this executable and
@@ -1516,7 +1521,7 @@ START_TEST(plugins_file_reread)
 	int fd;
 
 	write_file(path, "first\n");
-	b0 = atomic_load(&maps_safe_bytes_read);
+	b0 = atomic_load(&pluginapi_safe_bytes_read);
 	REQUIRE(plugin_file_read(&f, buf, sizeof(buf)) == 6 &&
 		!strcmp(buf, "first\n"), "read \"%s\"", buf);
 	kept_fd_ok(&f);
@@ -1528,9 +1533,9 @@ START_TEST(plugins_file_reread)
 	/* At most len - 1 bytes. */
 	REQUIRE(plugin_file_read(&f, buf, 5) == 4 && !strcmp(buf, "seco"),
 		"read \"%s\"", buf);
-	REQUIRE(atomic_load(&maps_safe_bytes_read) - b0 == 6 + 12 + 4,
+	REQUIRE(atomic_load(&pluginapi_safe_bytes_read) - b0 == 6 + 12 + 4,
 		"%llu bytes counted as the safe_* functions', expected 22",
-		(unsigned long long)(atomic_load(&maps_safe_bytes_read) - b0));
+		(unsigned long long)(atomic_load(&pluginapi_safe_bytes_read) - b0));
 	plugin_file_close(&f);
 	REQUIRE(f.pf_fd == -1, "still open");
 	REQUIRE(fcntl(fd, F_GETFD) == -1 && errno == EBADF,
@@ -1691,6 +1696,7 @@ int main(void)
 	int failed;
 
 	make_tmpdir();
+	pluginapi_set_host(&test_host);
 	/* The plugins read this configuration file, not the user's. */
 	setenv("MAPSAMPLE_PLUGIN_CONFIG", tmp_path("plugins.conf"), 1);
 	config_reset();
