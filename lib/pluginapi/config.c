@@ -87,7 +87,8 @@ static int find_file(char *path, size_t size)
 		warned_env = true;
 		pthread_mutex_unlock(&warn_lock);
 		if (first)
-			pluginapi_warn("MAPSAMPLE_PLUGIN_CONFIG=%s: %s; plugins read "
+			pluginapi_warn("MAPSAMPLE_PLUGIN_CONFIG=%s: %s; "
+				"plugins read "
 				"$MAPSAMPLE_CONFIG_DIR/plugins.conf or "
 				"~/.mapsample/plugins.conf instead; set it to an "
 				"existing file", env, strerror(e));
@@ -302,9 +303,9 @@ int allinea_read_config_file(const char *variable, const char *metricId,
 	buf = slurp(path, &len, &st);
 	if (buf == NULL) {
 		int e = errno;
-		pluginapi_warn("%s: cannot read the plugin configuration file: %s; "
-			"fix its permissions or point MAPSAMPLE_PLUGIN_CONFIG "
-			"elsewhere", path, strerror(e));
+		pluginapi_warn("%s: cannot read the plugin configuration "
+			"file: %s; fix its permissions or point "
+			"MAPSAMPLE_PLUGIN_CONFIG elsewhere", path, strerror(e));
 		errno = e;
 		goto out;
 	}
@@ -313,8 +314,8 @@ int allinea_read_config_file(const char *variable, const char *metricId,
 	bad = parse(buf, len, variable, metricId, &glob, &sec, &bad_line);
 	if (bad > 0 && first_warning(st.st_dev, st.st_ino)) {
 		if (bad > 1)
-			pluginapi_warn("%s:%u: malformed line ignored (and %u more "
-				"in this file); want 'variable = value', "
+			pluginapi_warn("%s:%u: malformed line ignored (and %u "
+				"more in this file); want 'variable = value', "
 				"'[metric-id]' or '# comment', see "
 				"mapsample-plugin(3)", path, bad_line, bad - 1);
 		else

@@ -47,8 +47,8 @@ ssize_t pluginapi_raw_read(int fd, void *buf, size_t count)
 		r = syscall(SYS_read, fd, buf, count);
 	while (r == -1 && errno == EINTR);
 	if (r > 0)
-		atomic_fetch_add_explicit(&pluginapi_safe_bytes_read, (uint64_t)r,
-			memory_order_relaxed);
+		atomic_fetch_add_explicit(&pluginapi_safe_bytes_read,
+			(uint64_t)r, memory_order_relaxed);
 	return r;
 }
 

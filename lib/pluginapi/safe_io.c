@@ -140,7 +140,8 @@ ssize_t allinea_safe_read_line(int fd, void *buf, size_t count)
 	pluginapi_enter();
 	ahead = can_read_ahead(fd);
 	for (;;) {
-		ssize_t r = pluginapi_raw_read(fd, blk, ahead ? sizeof(blk) : 1);
+		ssize_t r = pluginapi_raw_read(fd, blk,
+			ahead ? sizeof(blk) : 1);
 		size_t n, take;
 		char *nl;
 

@@ -139,9 +139,9 @@ __attribute__((noreturn)) static void out_of_memory(const char *who,
 {
 	int e = errno;
 
-	pluginapi_warn("%s: out of memory allocating %zu bytes (mmap: errno %d); "
-		"the metric plugin needs more memory than the process may map "
-		"(see ulimit -v)", who, size, e);
+	pluginapi_warn("%s: out of memory allocating %zu bytes (mmap: errno "
+		"%d); the metric plugin needs more memory than the process "
+		"may map (see ulimit -v)", who, size, e);
 	abort();
 }
 

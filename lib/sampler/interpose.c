@@ -19,10 +19,14 @@
  *   msync, mincore      libunwind's address checks in the handler are
  *                       kept out of the I/O accounting (io.c)
  *
- * Each real function is found with dlsym(RTLD_NEXT) the first time it is
- * needed (wrappers may run before our constructor).  Not followed: threads
+ * The real functions are called through real.c.  Not followed: threads
  * made with a raw clone(2), and programs that clear LD_PRELOAD through a
  * raw execve system call.
+ *
+ * The top of the sampler but for the constructor: it calls the process
+ * and thread life (process.c, thread.c), fatal.c, slot.c, sample.c's
+ * warm-ups, objects.c, stream.c, dlsearch.c and real.c, and nothing
+ * calls it but the program (and sampler.c's interpose_init()).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -39,43 +43,6 @@
 #include "sampler/sampler_i.h"
 
 extern char **environ;
-
-#define REAL(name) real_##name
-#define RESOLVE(name)                                                       \
-	do {                                                                \
-		if (!REAL(name))                                            \
-			REAL(name) = (__typeof__(REAL(name)))dlsym(RTLD_NEXT, \
-								     #name); \
-	} while (0)
-
-static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
-				  void *(*)(void *), void *);
-static pid_t (*real_fork)(void);
-static int (*real_execve)(const char *, char *const[], char *const[]);
-static int (*real_execvpe)(const char *, char *const[], char *const[]);
-static int (*real_fexecve)(int, char *const[], char *const[]);
-static int (*real_posix_spawn)(pid_t *, const char *,
-			       const posix_spawn_file_actions_t *,
-			       const posix_spawnattr_t *, char *const[],
-			       char *const[]);
-static int (*real_posix_spawnp)(pid_t *, const char *,
-				const posix_spawn_file_actions_t *,
-				const posix_spawnattr_t *, char *const[],
-				char *const[]);
-static void (*real_exit)(int) __attribute__((noreturn));
-static void (*real__exit)(int) __attribute__((noreturn));
-static void (*real__Exit)(int) __attribute__((noreturn));
-static void *(*real_dlopen)(const char *, int);
-static int (*real_msync)(void *, size_t, int);
-static int (*real_mincore)(void *, size_t, unsigned char *);
-static int (*real_dlclose)(void *);
-static int (*real_sigaction_fn)(int, const struct sigaction *,
-				struct sigaction *);
-static int (*real_sigprocmask)(int, const sigset_t *, sigset_t *);
-static int (*real_pthread_sigmask_fn)(int, const sigset_t *, sigset_t *);
-typedef int (*main_fn)(int, char **, char **);
-static int (*real___libc_start_main)(main_fn, int, char **, void (*)(void),
-				     void (*)(void), void (*)(void), void *);
 
 static const char *const ours[] = {
 	"MAPSAMPLE_OUTPUT",   "MAPSAMPLE_FREQUENCY", "MAPSAMPLE_WALL",
@@ -98,30 +65,6 @@ static const char *our_value(size_t j)
 
 static pthread_key_t slot_key;
 static struct sigaction app_action; /* what the program set for our signal */
-int app_wants_signal;               /* it set a handler for it */
-
-int real_sigaction(int sig, const struct sigaction *a, struct sigaction *o)
-{
-	if (!real_sigaction_fn)
-		real_sigaction_fn = (__typeof__(real_sigaction_fn))dlsym(
-			RTLD_NEXT, "sigaction");
-	return real_sigaction_fn(sig, a, o);
-}
-
-int real_pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
-{
-	if (!real_pthread_sigmask_fn)
-		real_pthread_sigmask_fn = (__typeof__(real_pthread_sigmask_fn))
-			dlsym(RTLD_NEXT, "pthread_sigmask");
-	return real_pthread_sigmask_fn(how, set, old);
-}
-
-int real_pthread_create_call(pthread_t *th, const pthread_attr_t *attr,
-			     void *(*fn)(void *), void *arg)
-{
-	RESOLVE(pthread_create);
-	return real_pthread_create(th, attr, fn, arg);
-}
 
 static void slot_key_done(void *p)
 {
@@ -130,23 +73,6 @@ static void slot_key_done(void *p)
 
 void interpose_init(void)
 {
-	RESOLVE(pthread_create);
-	RESOLVE(fork);
-	RESOLVE(execve);
-	RESOLVE(execvpe);
-	RESOLVE(fexecve);
-	RESOLVE(posix_spawn);
-	RESOLVE(posix_spawnp);
-	RESOLVE(exit);
-	RESOLVE(_exit);
-	RESOLVE(_Exit);
-	RESOLVE(dlopen);
-	RESOLVE(dlclose);
-	RESOLVE(sigprocmask);
-	RESOLVE(msync);
-	RESOLVE(mincore);
-	real_sigaction(0, NULL, NULL);
-	real_pthread_sigmask(SIG_BLOCK, NULL, NULL);
 	pthread_key_create(&slot_key, slot_key_done);
 	for (size_t j = 0; j < NOURS; j++) {
 		const char *v = getenv(ours[j]);
@@ -183,7 +109,6 @@ static void *trampoline(void *p)
 MAPS_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 			       void *(*fn)(void *), void *arg)
 {
-	RESOLVE(pthread_create);
 	if (!S.enabled)
 		return real_pthread_create(th, attr, fn, arg);
 	struct start *st = malloc(sizeof(*st));
@@ -202,7 +127,6 @@ MAPS_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 
 MAPS_EXPORT pid_t fork(void)
 {
-	RESOLVE(fork);
 	if (!S.enabled)
 		return real_fork();
 	/* frequent signals can make fork restart forever: hold ours off */
@@ -222,7 +146,7 @@ MAPS_EXPORT pid_t fork(void)
 		ev.ev_ts = now_ns();
 		ev.ev_u.fork.fk_ppid = S.pid;
 		ev.ev_u.fork.fk_pid = (uint32_t)pid;
-		proc_put(&ev);
+		stream_proc_put(&ev);
 	}
 	real_pthread_sigmask(SIG_SETMASK, &old, NULL);
 	errno = saved;
@@ -316,7 +240,6 @@ static int foreign_child(void)
 MAPS_EXPORT int execve(const char *path, char *const argv[],
 		       char *const envp[])
 {
-	RESOLVE(execve);
 	if (!S.enabled)
 		return real_execve(path, argv, envp);
 	if (foreign_child()) {
@@ -335,7 +258,6 @@ MAPS_EXPORT int execve(const char *path, char *const argv[],
 MAPS_EXPORT int execvpe(const char *file, char *const argv[],
 			char *const envp[])
 {
-	RESOLVE(execvpe);
 	if (!S.enabled)
 		return real_execvpe(file, argv, envp);
 	if (foreign_child()) {
@@ -363,7 +285,6 @@ MAPS_EXPORT int execvp(const char *file, char *const argv[])
 
 MAPS_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	RESOLVE(fexecve);
 	if (!S.enabled)
 		return real_fexecve(fd, argv, envp);
 	if (foreign_child()) {
@@ -420,7 +341,6 @@ MAPS_EXPORT int posix_spawn(pid_t *pid, const char *path,
 			    const posix_spawnattr_t *at, char *const argv[],
 			    char *const envp[])
 {
-	RESOLVE(posix_spawn);
 	if (!S.enabled)
 		return real_posix_spawn(pid, path, fa, at, argv, envp);
 	WITH_ENV(envp, env);
@@ -432,7 +352,6 @@ MAPS_EXPORT int posix_spawnp(pid_t *pid, const char *file,
 			     const posix_spawnattr_t *at, char *const argv[],
 			     char *const envp[])
 {
-	RESOLVE(posix_spawnp);
 	if (!S.enabled)
 		return real_posix_spawnp(pid, file, fa, at, argv, envp);
 	WITH_ENV(envp, env);
@@ -450,14 +369,12 @@ static void note_exit(int status)
 
 MAPS_EXPORT void exit(int status)
 {
-	RESOLVE(exit);
 	note_exit(status);
 	real_exit(status);
 }
 
 MAPS_EXPORT void _exit(int status)
 {
-	RESOLVE(_exit);
 	if (!foreign_child())
 		process_finish(MAPLOG_EXIT_NORMAL, status & 0xff, 1);
 	real__exit(status);
@@ -465,32 +382,30 @@ MAPS_EXPORT void _exit(int status)
 
 MAPS_EXPORT void _Exit(int status)
 {
-	RESOLVE(_Exit);
 	if (!foreign_child())
 		process_finish(MAPLOG_EXIT_NORMAL, status & 0xff, 1);
 	real__Exit(status);
 }
 
-static main_fn real_main;
+static real_main_fn program_main;
 
 /* glibc calls main through this; not declared in any header */
-MAPS_EXPORT int __libc_start_main(main_fn main, int argc, char **argv,
+MAPS_EXPORT int __libc_start_main(real_main_fn main, int argc, char **argv,
 				  void (*init)(void), void (*fini)(void),
 				  void (*rtld_fini)(void), void *stack_end);
 
 static int main_wrapper(int argc, char **argv, char **envp)
 {
-	int rc = real_main(argc, argv, envp);
+	int rc = program_main(argc, argv, envp);
 	note_exit(rc);
 	return rc;
 }
 
-MAPS_EXPORT int __libc_start_main(main_fn main, int argc, char **argv,
+MAPS_EXPORT int __libc_start_main(real_main_fn main, int argc, char **argv,
 				  void (*init)(void), void (*fini)(void),
 				  void (*rtld_fini)(void), void *stack_end)
 {
-	RESOLVE(__libc_start_main);
-	real_main = main;
+	program_main = main;
 	return real___libc_start_main(main_wrapper, argc, argv, init, fini,
 				      rtld_fini, stack_end);
 }
@@ -499,21 +414,19 @@ MAPS_EXPORT int __libc_start_main(main_fn main, int argc, char **argv,
 
 MAPS_EXPORT void *dlopen(const char *file, int mode)
 {
-	RESOLVE(dlopen);
 	/* searched as the caller's dlopen would search (dlsearch.c) */
 	void *h = dlsearch_open(__builtin_return_address(0), file, mode,
 				real_dlopen);
 	if (h && S.enabled && !S.stopping)
-		maps_rescan();
+		objects_rescan();
 	return h;
 }
 
 MAPS_EXPORT int dlclose(void *h)
 {
-	RESOLVE(dlclose);
 	int rc = real_dlclose(h);
 	if (rc == 0 && S.enabled && !S.stopping) {
-		maps_rescan();
+		objects_rescan();
 		unw_flush_cache(unw_local_addr_space, 0, 0);
 		sample_fast_walk_off();
 	}
@@ -523,38 +436,30 @@ MAPS_EXPORT int dlclose(void *h)
 /*
  * msync, mincore: libunwind calls one of them before it validates an
  * address with a write to a pipe, which the I/O accounting must not
- * count as the program's (io.c).  Resolved in interpose_init(), so no
- * dlsym runs in the handler; a raw system call if that found nothing.
+ * count as the program's (io.c).  real_msync() and real_mincore() do no
+ * lookup in the handler (real.c), so they are async-signal-safe there.
  */
 MAPS_EXPORT int msync(void *addr, size_t len, int flags)
 {
-	if (!in_handler) {
-		RESOLVE(msync);
-		return real_msync ? real_msync(addr, len, flags)
-				  : (int)syscall(SYS_msync, addr, len, flags);
-	}
+	if (!in_handler)
+		return real_msync(addr, len, flags);
 	/* a check follows when this succeeds: count it first, so that a
 	 * concurrent reading sees the program's bytes too low, not high */
-	__atomic_fetch_add(&maps_unw_checks, 1, __ATOMIC_RELAXED);
-	int rc = real_msync ? real_msync(addr, len, flags)
-			    : (int)syscall(SYS_msync, addr, len, flags);
+	__atomic_fetch_add(&io_unw_checks, 1, __ATOMIC_RELAXED);
+	int rc = real_msync(addr, len, flags);
 	if (rc)
-		__atomic_fetch_sub(&maps_unw_checks, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&io_unw_checks, 1, __ATOMIC_RELAXED);
 	return rc;
 }
 
 MAPS_EXPORT int mincore(void *addr, size_t len, unsigned char *vec)
 {
-	if (!in_handler) {
-		RESOLVE(mincore);
-		return real_mincore ? real_mincore(addr, len, vec)
-				    : (int)syscall(SYS_mincore, addr, len, vec);
-	}
-	__atomic_fetch_add(&maps_unw_checks, 1, __ATOMIC_RELAXED);
-	int rc = real_mincore ? real_mincore(addr, len, vec)
-			      : (int)syscall(SYS_mincore, addr, len, vec);
+	if (!in_handler)
+		return real_mincore(addr, len, vec);
+	__atomic_fetch_add(&io_unw_checks, 1, __ATOMIC_RELAXED);
+	int rc = real_mincore(addr, len, vec);
 	if (rc)
-		__atomic_fetch_sub(&maps_unw_checks, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&io_unw_checks, 1, __ATOMIC_RELAXED);
 	return rc;
 }
 
@@ -571,7 +476,7 @@ MAPS_EXPORT int sigaction(int sig, const struct sigaction *act,
 			app_action = *act;
 			if (act->sa_handler != SIG_DFL &&
 			    act->sa_handler != SIG_IGN)
-				__atomic_store_n(&app_wants_signal, 1,
+				__atomic_store_n(&S.app_wants_signal, 1,
 						 __ATOMIC_RELAXED);
 		}
 		return 0;
@@ -611,7 +516,6 @@ static const sigset_t *strip(int how, const sigset_t *set, sigset_t *buf)
 
 MAPS_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-	RESOLVE(sigprocmask);
 	sigset_t buf;
 	return real_sigprocmask(how, strip(how, set, &buf), old);
 }

@@ -15,14 +15,14 @@
  * pipe or a terminal.
  *
  * Excluded: the allinea_safe_* functions' bytes (pluginapi_safe_bytes_*,
- * counted by lib/pluginapi) and the sampler's own (maps_own_bytes_*:
+ * counted by lib/pluginapi) and the sampler's own (io_own_bytes_*:
  * reading /proc/self/io itself, the eventfd that wakes the writer thread,
  * the one-byte writes that extend the log, thread names read from /proc,
  * and libunwind's).  libunwind checks, in signal context, each stack
  * address it reads that is not in its small cache of good pages: it calls
  * msync(2) (or mincore(2)) and then moves one byte of the address through
  * a pipe of its own, a write and a read of one byte.  We interpose msync
- * and mincore and count the checks made in our handler (unw_checks, one
+ * and mincore and count the checks made in our handler (io_unw_checks, one
  * byte written each); the bytes read are the checks less the bytes that
  * stayed in the pipe since counting started (ioctl FIONREAD on the pipe's
  * read end, found in the constructor as the non-blocking pipe libunwind
@@ -33,6 +33,8 @@
  * Counting starts when the sampler has set up in this process image, so
  * the dynamic loader's reads before main() and the plugins' loading are
  * not the program's.
+ *
+ * A leaf of the sampler: it calls only lib/pluginapi's counters.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,8 +50,8 @@
 #include "pluginapi/pluginapi.h"
 #include "sampler/sampler_i.h"
 
-uint64_t maps_own_bytes_read;
-uint64_t maps_own_bytes_written;
+uint64_t io_own_bytes_read;
+uint64_t io_own_bytes_written;
 
 static int io_fd = -1;
 static uint64_t base_r, base_w;
@@ -57,7 +59,7 @@ static uint64_t last_r, last_w;  /* last answers */
 
 static int unw_pipe = -1;       /* read end of libunwind's check pipe */
 static int unw_pending0;         /* bytes in it when counting started */
-uint64_t maps_unw_checks;        /* checks made in our handler */
+uint64_t io_unw_checks;          /* checks made in our handler */
 
 /* Bytes waiting in libunwind's pipe.  Async-signal-safe. */
 static int unw_pending(void)
@@ -134,19 +136,19 @@ static int io_read(uint64_t *r, uint64_t *w)
 	 * the kernel adds to rchar only after it returns */
 	uint64_t ex_r =
 		atomic_load_explicit(&pluginapi_safe_bytes_read, memory_order_relaxed) +
-		__atomic_load_n(&maps_own_bytes_read, __ATOMIC_RELAXED);
+		__atomic_load_n(&io_own_bytes_read, __ATOMIC_RELAXED);
 	uint64_t ex_w =
 		atomic_load_explicit(&pluginapi_safe_bytes_written,
 				     memory_order_relaxed) +
-		__atomic_load_n(&maps_own_bytes_written, __ATOMIC_RELAXED);
-	uint64_t checks = __atomic_load_n(&maps_unw_checks, __ATOMIC_RELAXED);
+		__atomic_load_n(&io_own_bytes_written, __ATOMIC_RELAXED);
+	uint64_t checks = __atomic_load_n(&io_unw_checks, __ATOMIC_RELAXED);
 	long kept = (long)unw_pending() - unw_pending0;
 	ex_w += checks;
 	ex_r += kept < 0 || (uint64_t)kept > checks ? checks : checks - (uint64_t)kept;
 	long n = syscall(SYS_pread64, io_fd, buf, sizeof(buf), 0);
 	if (n <= 0)
 		return -1;
-	__atomic_fetch_add(&maps_own_bytes_read, (uint64_t)n, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&io_own_bytes_read, (uint64_t)n, __ATOMIC_RELAXED);
 	uint64_t rc, wc;
 	if (io_field(buf, (size_t)n, "rchar", &rc) ||
 	    io_field(buf, (size_t)n, "wchar", &wc)) {
@@ -184,7 +186,7 @@ void io_start(void)
 void io_rebase(void)
 {
 	last_r = last_w = 0;
-	__atomic_store_n(&maps_unw_checks, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&io_unw_checks, 0, __ATOMIC_RELAXED);
 	unw_pending0 = unw_pending();
 	if (io_fd >= 0 && io_read(&base_r, &base_w)) {
 		syscall(SYS_close, io_fd);
@@ -195,8 +197,8 @@ void io_rebase(void)
 /* A fork child counts from zero in its own /proc entry. */
 void io_after_fork_child(void)
 {
-	__atomic_store_n(&maps_own_bytes_read, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&maps_own_bytes_written, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&io_own_bytes_read, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&io_own_bytes_written, 0, __ATOMIC_RELAXED);
 	atomic_store_explicit(&pluginapi_safe_bytes_read, 0, memory_order_relaxed);
 	atomic_store_explicit(&pluginapi_safe_bytes_written, 0,
 			      memory_order_relaxed);

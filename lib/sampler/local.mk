@@ -5,11 +5,14 @@
 # The log encoder is compiled into it directly, so no parser code and no
 # sanitizer runtime come along.
 pkglib_LTLIBRARIES += lib/sampler/libmapsampler.la
-lib_sampler_libmapsampler_la_SOURCES = lib/sampler/sampler.c \
-	lib/sampler/sample.c lib/sampler/stream.c lib/sampler/timer.c \
-	lib/sampler/maps.c lib/sampler/interpose.c lib/sampler/dlsearch.c \
-	lib/sampler/sampler_i.h \
-	lib/sampler/metrics.c lib/sampler/io.c \
+# Sources from the top of the sampler's layers down (sampler_i.h).
+lib_sampler_libmapsampler_la_SOURCES = lib/sampler/sampler_i.h \
+	lib/sampler/sampler.c lib/sampler/interpose.c lib/sampler/fatal.c \
+	lib/sampler/process.c lib/sampler/thread.c lib/sampler/writer.c \
+	lib/sampler/mhost.c lib/sampler/sample.c lib/sampler/handler.c \
+	lib/sampler/slot.c lib/sampler/timer.c lib/sampler/objects.c \
+	lib/sampler/stream.c lib/sampler/io.c lib/sampler/dlsearch.c \
+	lib/sampler/real.c lib/sampler/state.c \
 	lib/log/mapwrite.c lib/log/crc32c.c
 # MAPLOG_CRC_NARROW: no AVX-512 code in the profiled program (crc32c.c)
 lib_sampler_libmapsampler_la_CPPFLAGS = $(AM_CPPFLAGS) -DMAPLOG_CRC_NARROW

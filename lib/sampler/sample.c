@@ -1,22 +1,24 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sample: the sampling signal handler and the thread-slot table.
+ * sample: the stack sample, the first callback the sampling handler runs
+ * (handler.c; registered by the constructor), and the choice of stack
+ * walk.
  *
- * The handler is async-signal-safe end to end: it reads the clock through
- * the vDSO, walks the stack with libunwind's local unwinder (whose
- * dl_iterate_phdr calls we answer from a snapshot while in_handler is
- * set, see maps.c), encodes into its thread's chunk with mapwrite, and
- * maps a new chunk with raw system calls when one fills.  It never takes
- * a lock and never calls malloc.  errno is saved and restored.
+ * sample_stack() is async-signal-safe end to end: it walks the stack with
+ * libunwind's local unwinder (whose dl_iterate_phdr calls we answer from
+ * a snapshot while in_handler is set, see objects.c) and encodes into
+ * its thread's chunk with mapwrite (stream.c), which maps a new chunk
+ * with raw system calls when one fills.  It never takes a lock and never
+ * calls malloc.
  *
  * Two libunwind walks, the same addresses:
  * - the fast trace, unw_backtrace(): libunwind keeps a per-thread cache of
  *   frame shapes (where the CFA, return address and saved RBP are) keyed
  *   by address, so a frame seen before costs a hash lookup and two loads
  *   instead of a DWARF evaluation (measured here: 0.7 us + 8 ns per frame
- *   against about 300 ns per frame).  It starts in the handler itself, so
- *   the handler's frames and the signal frame come first and are cut off
- *   at the pair (signal trampoline, interrupted PC).  Its memory comes
+ *   against about 300 ns per frame).  It starts in the callback itself,
+ *   so the handler's frames and the signal frame come first and are cut
+ *   off at the pair (signal trampoline, interrupted PC).  Its memory comes
  *   from libunwind's mmap-backed pool, made for use in signal handlers;
  *   the first call of each thread creates that thread's cache and sets a
  *   pthread key (done outside the handler for every thread we start:
@@ -29,113 +31,21 @@
  * the old shapes.  Whenever it does not find the interrupted frame, the
  * step walk runs instead.
  *
- * A slot's `busy` flag is both the recursion guard (a signal that lands
- * while the thread is already inside the handler is dropped and counted)
- * and one half of the handshake with a closer (see sampler_i.h).
+ * Calls stream.c below it and lib/pluginapi's warnings.
  */
 #define UNW_LOCAL_ONLY
 #include <errno.h>
 #include <libunwind.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include "pluginapi/pluginapi.h"
 #include "sampler/sampler_i.h"
 
-static __thread struct tslot *my_slot __attribute__((tls_model("initial-exec")));
-
-uint32_t sys_gettid(void)
-{
-	return (uint32_t)syscall(SYS_gettid);
-}
-
-/* Finds the slot of tid, or NULL.  Async-signal-safe. */
-static struct tslot *slot_find(int tid)
-{
-	for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
-		if (__atomic_load_n(&S.slots[i].tid, __ATOMIC_ACQUIRE) == tid)
-			return &S.slots[i];
-	return NULL;
-}
-
-/*
- * The calling thread's slot, or NULL.  Cached in a thread-local, which is
- * cleared wherever a thread's slot can change: slot_release() on the
- * thread itself, and slot_forget_self() in a fork child.  No system call
- * once cached.  Async-signal-safe.
- */
-struct tslot *slot_self(void)
-{
-	struct tslot *t = my_slot;
-	if (t)
-		return t;
-	t = slot_find((int)sys_gettid());
-	my_slot = t;
-	return t;
-}
-
-void slot_forget_self(void)
-{
-	my_slot = NULL;
-}
-
-struct tslot *slot_claim(int tid)
-{
-	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
-		int expect = 0;
-		struct tslot *t = &S.slots[i];
-		if (__atomic_load_n(&t->tid, __ATOMIC_RELAXED) != 0)
-			continue;
-		if (__atomic_compare_exchange_n(&t->tid, &expect, -1, 0,
-						__ATOMIC_ACQ_REL,
-						__ATOMIC_RELAXED)) {
-			/* owned, not yet visible to slot_find */
-			t->busy = 0;
-			t->closing = 0;
-			t->armed = 0;
-			t->tk = TK_NONE;
-			t->perf_fd = -1;
-			if (stream_slot_init(t, tid)) {
-				__atomic_store_n(&t->tid, 0, __ATOMIC_RELEASE);
-				return NULL;
-			}
-			__atomic_store_n(&t->tid, tid, __ATOMIC_RELEASE);
-			return t;
-		}
-	}
-	return NULL;
-}
-
-void slot_quiesce(struct tslot *t)
-{
-	__atomic_store_n(&t->closing, 1, __ATOMIC_SEQ_CST);
-	/* a handler that set busy before seeing closing finishes quickly;
-	 * bound the wait in case its thread was stopped (it is then not
-	 * writing either) */
-	for (int i = 0; i < 100000 && __atomic_load_n(&t->busy, __ATOMIC_SEQ_CST);
-	     i++)
-		sched_yield();
-}
-
-void slot_release(struct tslot *t)
-{
-	if (my_slot == t)
-		my_slot = NULL;
-	__atomic_store_n(&t->tid, 0, __ATOMIC_RELEASE);
-}
-
-/* Is pc inside libmapsampler itself? */
-static int in_self(uint64_t pc)
-{
-	return pc >= S.self_lo && pc < S.self_hi;
-}
-
-/* Frames of the handler itself that the fast trace walks before the
- * signal frame: a handful; room for more. */
+/* Frames of the handler and its callback that the fast trace walks
+ * before the signal frame: a handful; room for more. */
 #define WALK_SLACK 32
 
 /* One buffer for both walks: libunwind fills void pointers, the log
@@ -170,10 +80,10 @@ static uint32_t walk_step(union walk_buf *pc, uint32_t depth, ucontext_t *uc)
 	return n;
 }
 
-/* The fast trace, called from the handler whose return address is
- * tramp (the signal trampoline); keeps the frames from the interrupted
- * one, ip0, on.  Frames, or 0 when the pair (tramp, ip0) is not among
- * the first WALK_SLACK addresses.  Async-signal-safe. */
+/* The fast trace, called from a callback of the handler whose return
+ * address is tramp (the signal trampoline); keeps the frames from the
+ * interrupted one, ip0, on.  Frames, or 0 when the pair (tramp, ip0) is
+ * not among the first WALK_SLACK addresses.  Async-signal-safe. */
 static __attribute__((noinline)) uint32_t
 walk_fast(union walk_buf *pc, uint32_t depth, uint64_t ip0, uint64_t tramp)
 {
@@ -236,47 +146,15 @@ void sample_thread_warm_up(void)
 	}
 }
 
-void sample_handler(int sig, siginfo_t *si, void *ucv)
+void sample_stack(struct tslot *t, const struct handler_tick *tick)
 {
-	(void)sig;
-	int saved_errno = errno;
-	struct tslot *t = slot_self();
-	if (!t || !__atomic_load_n(&S.enabled, __ATOMIC_ACQUIRE)) {
-		__atomic_fetch_add(&S.unregistered, 1, __ATOMIC_RELAXED);
-		errno = saved_errno;
-		return;
-	}
-	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST)) {
-		/* landed inside our own handler on this thread: this overflow
-		 * disabled the one-shot perf event again, so re-enable it */
-		t->dropped[MAPLOG_DROP_IN_SAMPLER]++;
-		timer_rearm(t);
-		errno = saved_errno;
-		return;
-	}
-	if (__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST) ||
-	    __atomic_load_n(&S.stopping, __ATOMIC_ACQUIRE))
-		goto out;
-
-	uint64_t ts = now_ns();
-	uint64_t weight = S.period_ns;
-	if (si->si_code == SI_TIMER && si->si_overrun > 0)
-		weight *= (uint64_t)si->si_overrun + 1;
-
-	ucontext_t *uc = ucv;
 	union walk_buf pc;
 	uint32_t n = 0;
-	uint64_t ip0 = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
-	if (in_self(ip0)) {
-		t->dropped[MAPLOG_DROP_IN_SAMPLER]++;
-		goto rearm;
-	}
 	in_handler = 1;
 	if (__atomic_load_n(&fast_walk, __ATOMIC_RELAXED))
-		n = walk_fast(&pc, S.cfg.depth, ip0,
-			      (uint64_t)__builtin_return_address(0));
+		n = walk_fast(&pc, S.cfg.depth, tick->ip, tick->tramp);
 	if (n == 0) {
-		n = walk_step(&pc, S.cfg.depth, uc);
+		n = walk_step(&pc, S.cfg.depth, tick->uc);
 		if (walk_report)
 			__atomic_fetch_add(&walks_step, 1, __ATOMIC_RELAXED);
 	} else if (walk_report) {
@@ -284,21 +162,15 @@ void sample_handler(int sig, siginfo_t *si, void *ucv)
 	}
 	in_handler = 0;
 	if (n == 0) {
-		pc.u[n++] = ip0;
+		pc.u[n++] = tick->ip;
 		t->dropped[MAPLOG_DROP_UNWIND]++;
 	}
-	if (stream_sample(t, ts, weight, n, pc.u) == 0)
+	if (stream_sample(t, tick->ts, tick->weight, n, pc.u) == 0)
 		t->samples++;
 	else
 		t->dropped[MAPLOG_DROP_BUFFER_FULL]++;
 	if ((t->samples & 255) == 0)
 		stream_flush_drops(t);
-	metrics_tick_from_handler(t, ts);
-rearm:
-	timer_rearm(t);
-out:
-	__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
-	errno = saved_errno;
 }
 
 /*
@@ -323,17 +195,18 @@ void sample_warm_up(void)
 	/* the self-test also creates this thread's fast-trace cache */
 	int ok = want && walks_agree();
 	if (want && !ok && walk_report)
-		pluginapi_warn("libunwind's fast trace and step walk disagree at "
-			  "start-up; using the step walk");
+		pluginapi_warn("libunwind's fast trace and step walk "
+			       "disagree at start-up; using the step walk");
 	__atomic_store_n(&fast_walk, ok, __ATOMIC_RELAXED);
 }
 
 void sample_walk_report(int sigctx)
 {
 	if (walk_report && !sigctx)
-		pluginapi_warn("stack walks: pid %u fast %llu step %llu", S.pid,
-			  (unsigned long long)__atomic_load_n(&walks_fast,
-							      __ATOMIC_RELAXED),
-			  (unsigned long long)__atomic_load_n(&walks_step,
-							      __ATOMIC_RELAXED));
+		pluginapi_warn("stack walks: pid %u fast %llu step %llu",
+			       S.pid,
+			       (unsigned long long)__atomic_load_n(
+				       &walks_fast, __ATOMIC_RELAXED),
+			       (unsigned long long)__atomic_load_n(
+				       &walks_step, __ATOMIC_RELAXED));
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * libmapsampler internals shared by its modules.
+ * libmapsampler internals shared by its modules: the state they share
+ * (S, defined in state.c) and each module's functions, in the order of
+ * the layers below.
  *
  * DESIGN NOTES
  *   One log file per run, shared by every process of the run.  The
@@ -24,14 +26,56 @@
  *   Context rules: functions marked "async-signal-safe" may run in the
  *   sampling handler or a fatal-signal handler; they use raw system calls,
  *   no malloc, no stdio, no locks.
+ *
+ *   Layers: each module calls only modules listed after it (and lib/log,
+ *   lib/pluginapi, which call nothing of the sampler); nothing calls up.
+ *   The sampling handler and the writer thread reach the modules above
+ *   them only through callbacks those register (handler_register(),
+ *   writer_set_idle()), as clients register with gperftools'
+ *   profile-handler.
+ *     sampler.c    constructor, destructor: reads the plan, wires the rest
+ *     interpose.c  the wrapped libc calls
+ *     fatal.c      fatal signals held for the program
+ *     process.c    process life: start, exit, exec, fork child
+ *     thread.c     thread life: begin, close, end
+ *     writer.c     the writer thread: spare chunks, idle callback
+ *     mhost.c      the metric host: plugins, ticks, their errors
+ *     sample.c     the stack sample (a handler callback), stack walks
+ *     handler.c    the sampling signal: guard, callbacks, rearm
+ *     slot.c       the thread-slot table
+ *     timer.c      per-thread timers
+ *     objects.c    loaded objects: map-in/out, dl_iterate_phdr snapshot
+ *     stream.c     the log file, chunks, record streams
+ *     io.c         I/O accounting (mapsample_io_bytes)
+ *     dlsearch.c   dlopen on behalf of a caller
+ *     real.c       libc's functions behind our wrappers
+ *     state.c      the shared state (data only)
+ *   Callbacks: handler.c runs, in the order registered, sample_stack()
+ *   then mhost_tick() on every sampling signal; writer.c runs
+ *   mhost_idle() once per metric interval.  The constructor registers
+ *   them; a fork child keeps them.
+ *
+ *   Async-signal safety: everything reachable from handler_signal() is
+ *   async-signal-safe: slot_self(), timer_rearm() and the callbacks,
+ *   sample_stack() (libunwind, answered by objects.c's dl_iterate_phdr
+ *   snapshot and real.c's msync/mincore without lookups; stream.c's
+ *   chunks; lib/log's encoder) and mhost_tick() (as far as the plugins'
+ *   getters are, which use lib/pluginapi's async-signal-safe API).  So
+ *   is what the fatal handler (fatal.c) and _exit reach:
+ *   process_finish() with sigctx set.
  */
 #ifndef MAPSAMPLE_SAMPLER_I_H
 #define MAPSAMPLE_SAMPLER_I_H
 
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 #include "log/mapwrite.h"
 
@@ -89,6 +133,7 @@ struct sampler_cfg {
 struct sampler {
 	int enabled;             /* 0 when not set up, or after a failure */
 	int stopping;            /* process is closing: handlers drop */
+	int finished;            /* process_finish() ran (or a fatal signal) */
 	struct sampler_cfg cfg;
 	uint64_t period_ns;
 	enum timer_kind tk;      /* the kind this process managed to arm */
@@ -103,21 +148,124 @@ struct sampler {
 	uint64_t samples_closed; /* samples of threads already ended */
 	uint64_t exit_status_known;
 	int exit_how, exit_code;
-	/* spare chunks: a lock-free stack of pre-mapped chunks */
-	void *spare[SAMPLER_SPARES];
-	int wake_fd;             /* eventfd the handler writes to refill */
-	pthread_t writer;
-	int writer_running;
+	/* 1 once the program set a handler of its own for the sampling
+	 * signal (it never gets it: interpose.c); told at the end of the
+	 * process (process.c) */
+	int app_wants_signal;
+	int wake_fd;             /* eventfd that wakes the writer thread:
+				    written by stream.c (also in signal
+				    context) when it takes a spare chunk */
 };
 
+/* ---- state.c: the shared state ---- */
 extern struct sampler S MAPS_HIDDEN;
+/* Set by sample_stack() while it walks the stack in the handler:
+ * dl_iterate_phdr answers from the snapshot (objects.c), msync/mincore
+ * count libunwind's checks (interpose.c, io.c) and do no lookups
+ * (real.c). */
+MAPS_HIDDEN extern __thread int in_handler
+	__attribute__((tls_model("initial-exec")));
 
-/* ---- time (async-signal-safe: vDSO clock_gettime) ---- */
+/* ---- shared helpers (async-signal-safe) ---- */
+/* CLOCK_MONOTONIC now, ns (vDSO clock_gettime). */
 static inline uint64_t now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The calling thread's id (a raw system call). */
+static inline uint32_t sys_gettid(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+/* ---- real.c: libc's functions behind our wrappers ---- */
+typedef int (*real_main_fn)(int, char **, char **);
+/* Looks up every function below (constructor, before any handler is
+ * installed).  Not async-signal-safe (dlsym). */
+MAPS_HIDDEN void real_init(void);
+/* The libc function of the same name, past our wrapper; each looks
+ * itself up on first use if real_init() has not.  Async-signal-safe once
+ * looked up (real_sigaction and real_pthread_sigmask run in the fatal
+ * handler). */
+MAPS_HIDDEN int real_pthread_create(pthread_t *, const pthread_attr_t *,
+				    void *(*)(void *), void *);
+MAPS_HIDDEN pid_t real_fork(void);
+MAPS_HIDDEN int real_execve(const char *, char *const[], char *const[]);
+MAPS_HIDDEN int real_execvpe(const char *, char *const[], char *const[]);
+MAPS_HIDDEN int real_fexecve(int, char *const[], char *const[]);
+MAPS_HIDDEN int real_posix_spawn(pid_t *, const char *,
+				 const posix_spawn_file_actions_t *,
+				 const posix_spawnattr_t *, char *const[],
+				 char *const[]);
+MAPS_HIDDEN int real_posix_spawnp(pid_t *, const char *,
+				  const posix_spawn_file_actions_t *,
+				  const posix_spawnattr_t *, char *const[],
+				  char *const[]);
+MAPS_HIDDEN void real_exit(int) __attribute__((noreturn));
+MAPS_HIDDEN void real__exit(int) __attribute__((noreturn));
+MAPS_HIDDEN void real__Exit(int) __attribute__((noreturn));
+MAPS_HIDDEN void *real_dlopen(const char *, int);
+MAPS_HIDDEN int real_dlclose(void *);
+MAPS_HIDDEN int real_sigaction(int, const struct sigaction *,
+			       struct sigaction *);
+MAPS_HIDDEN int real_sigprocmask(int, const sigset_t *, sigset_t *);
+MAPS_HIDDEN int real_pthread_sigmask(int, const sigset_t *, sigset_t *);
+MAPS_HIDDEN int real___libc_start_main(real_main_fn, int, char **,
+				       void (*)(void), void (*)(void),
+				       void (*)(void), void *);
+/* msync(2), mincore(2): libc's, or the raw system call if none was
+ * found.  No lookup while in_handler is set: async-signal-safe there. */
+MAPS_HIDDEN int real_msync(void *, size_t, int);
+MAPS_HIDDEN int real_mincore(void *, size_t, unsigned char *);
+/* glibc's dl_iterate_phdr (0 if none was found).  Not async-signal-safe:
+ * it takes the loader lock. */
+MAPS_HIDDEN int real_dl_iterate_phdr(int (*)(struct dl_phdr_info *, size_t,
+					     void *),
+				     void *);
+
+/* ---- dlsearch.c ---- */
+/* open_fn(file, mode) as if called from caller's object: $ORIGIN and the
+ * library search path are the caller's.  Not async-signal-safe. */
+MAPS_HIDDEN void *dlsearch_open(const void *caller, const char *file,
+				int mode, void *(*open_fn)(const char *, int));
+
+/* ---- io.c: I/O accounting for mapsample_io_bytes() ---- */
+MAPS_HIDDEN void io_start(void);
+MAPS_HIDDEN void io_rebase(void);
+/* libunwind's address checks (io.c): FIFOs before its initialization,
+ * then find its pipe; io_unw_checks counts checks in our handler
+ * (interpose.c), incremented before the check's I/O happens */
+MAPS_HIDDEN void io_fifos(uint64_t set[16]);
+MAPS_HIDDEN void io_find_unwind_pipe(const uint64_t before[16]);
+MAPS_HIDDEN extern uint64_t io_unw_checks;
+MAPS_HIDDEN void io_after_fork_child(void);
+/* The sampler's own bytes through read/write-like calls, excluded from
+ * the program's I/O (relaxed atomics). */
+MAPS_HIDDEN extern uint64_t io_own_bytes_read;
+MAPS_HIDDEN extern uint64_t io_own_bytes_written;
+static inline void io_own(uint64_t *counter, long n)
+{
+	if (n > 0)
+		__atomic_fetch_add(counter, (uint64_t)n, __ATOMIC_RELAXED);
+}
+/* For I/O that other threads may be counting while it happens: count the
+ * bytes before the call (io_own_pre), correct after it (io_own_post).
+ * A reader then sees the program's bytes too low for a moment, never too
+ * high, and mapsample_io_bytes() never goes backwards.  Async-signal-safe. */
+static inline void io_own_pre(uint64_t *counter, long expect)
+{
+	__atomic_fetch_add(counter, (uint64_t)expect, __ATOMIC_RELAXED);
+}
+static inline long io_own_post(uint64_t *counter, long expect, long got)
+{
+	long moved = got > 0 ? got : 0;
+	if (moved != expect)
+		__atomic_fetch_sub(counter, (uint64_t)(expect - moved),
+				   __ATOMIC_RELAXED);
+	return got;
 }
 
 /* ---- stream.c: the shared log file and chunks ---- */
@@ -143,11 +291,24 @@ MAPS_HIDDEN void stream_seal(struct tslot *t);
 MAPS_HIDDEN int stream_slot_init(struct tslot *t, int tid);
 /* Forgets t's chunk and table without sealing (fork child). */
 MAPS_HIDDEN void stream_slot_forget(struct tslot *t);
-/* Writer thread: keeps spare chunks mapped. */
-MAPS_HIDDEN void stream_start_writer(void);
-MAPS_HIDDEN void stream_stop_writer(void);
-/* Process-stream helpers (take proc_lock; not for signal context). */
-MAPS_HIDDEN void proc_put(struct maplog_ev *ev);
+/* Appends ev to the process stream under proc_lock (not for signal
+ * context). */
+MAPS_HIDDEN void stream_proc_put(struct maplog_ev *ev);
+/* Maps spare chunks until there are SAMPLER_SPARES (the writer thread).
+ * Async-signal-safe, though only the writer calls it. */
+MAPS_HIDDEN void stream_refill(void);
+/* Unmaps the spare chunks (a fork child: they are the parent's). */
+MAPS_HIDDEN void stream_forget_spares(void);
+
+/* ---- objects.c: loaded objects ---- */
+/* Writes a MAP_IN record for every loaded object (process start, fork
+ * child).  Caller holds no lock. */
+MAPS_HIDDEN void objects_record_all(void);
+/* After dlopen/dlclose: MAP_IN/MAP_OUT for what changed, new snapshot. */
+MAPS_HIDDEN void objects_rescan(void);
+/* Rebuilds the copy of the loaded objects that dl_iterate_phdr answers
+ * from in signal context (not async-signal-safe: malloc, loader lock). */
+MAPS_HIDDEN void objects_snapshot(void);
 
 /* ---- timer.c ---- */
 /* Arms t's timer for thread t->tid.  Returns 0 or -1. */
@@ -156,16 +317,52 @@ MAPS_HIDDEN int timer_arm(struct tslot *t);
 MAPS_HIDDEN void timer_disarm(struct tslot *t);
 /* Re-enables a one-shot perf event after a sample.  Async-signal-safe. */
 MAPS_HIDDEN void timer_rearm(struct tslot *t);
+/* Drops t's timer without disarming it (a fork child: the parent's
+ * timers are not the child's; closes a perf event's descriptor). */
+MAPS_HIDDEN void timer_forget(struct tslot *t);
 
-/* ---- sample.c ---- */
-MAPS_HIDDEN void sample_handler(int sig, siginfo_t *si, void *uc);
+/* ---- slot.c: the thread-slot table ---- */
+/* The calling thread's slot, or NULL.  Async-signal-safe. */
 MAPS_HIDDEN struct tslot *slot_self(void);
+/* Claims a free slot for tid and sets up its stream; NULL if none. */
 MAPS_HIDDEN struct tslot *slot_claim(int tid);
+/* Frees t (its thread is gone). */
 MAPS_HIDDEN void slot_release(struct tslot *t);
 /* Drops the calling thread's cached slot (a fork child starts afresh). */
 MAPS_HIDDEN void slot_forget_self(void);
 /* Waits until the owner of t is out of its handler, then keeps it out. */
 MAPS_HIDDEN void slot_quiesce(struct tslot *t);
+
+/* ---- handler.c: the sampling signal and its callbacks ---- */
+/* What the handler knows of one sampling signal, for its callbacks. */
+struct handler_tick {
+	uint64_t ts;         /* CLOCK_MONOTONIC ns at the handler's entry */
+	uint64_t weight;     /* ns of the sampled clock this sample stands
+				for (timer overruns included) */
+	ucontext_t *uc;      /* the interrupted context */
+	uint64_t ip;         /* the interrupted PC */
+	uint64_t tramp;      /* the handler's return address: the signal
+				trampoline */
+};
+/* A callback: runs in signal context on the thread of slot t, as t's
+ * only writer (t->busy held), t and the process not closing.  Must be
+ * async-signal-safe. */
+typedef void (*handler_fn)(struct tslot *t, const struct handler_tick *tick);
+#define HANDLER_MAX_CALLBACKS 4
+/* Adds fn to the callbacks of every sampling signal, after those already
+ * there.  Returns 0, or -1 when HANDLER_MAX_CALLBACKS are there.  From
+ * the constructor, before handler_install(); not async-signal-safe. */
+MAPS_HIDDEN int handler_register(handler_fn fn);
+/* Makes the handler the action of cfg.signo (real_sigaction). */
+MAPS_HIDDEN void handler_install(void);
+/* Unblocks cfg.signo on the calling thread. */
+MAPS_HIDDEN void handler_unblock(void);
+
+/* ---- sample.c: the stack sample ---- */
+/* The handler callback that walks the interrupted stack and writes the
+ * sample to t's stream (drops counted in t).  Async-signal-safe. */
+MAPS_HIDDEN void sample_stack(struct tslot *t,
+			      const struct handler_tick *tick);
 /* Warms libunwind up and picks the stack walk (once, at start-up). */
 MAPS_HIDDEN void sample_warm_up(void);
 /* Creates the calling thread's fast-trace cache outside signal context. */
@@ -176,97 +373,77 @@ MAPS_HIDDEN void sample_fast_walk_off(void);
  * (not from a signal handler: sigctx). */
 MAPS_HIDDEN void sample_walk_report(int sigctx);
 
-/* ---- dlsearch.c ---- */
-/* open_fn(file, mode) as if called from caller's object: $ORIGIN and the
- * library search path are the caller's.  Not async-signal-safe. */
-MAPS_HIDDEN void *dlsearch_open(const void *caller, const char *file,
-				int mode, void *(*open_fn)(const char *, int));
+/* ---- mhost.c: the metric host (see its header comment) ---- */
+/* Passes the error hooks down to lib/pluginapi, then loads, initializes
+ * and starts the plugins of the plan (constructor, before any timer is
+ * armed). */
+MAPS_HIDDEN void mhost_load(void);
+/* Writes the definitions, plugin errors and a first tick (constructor,
+ * fork child; normal context). */
+MAPS_HIDDEN void mhost_start(void);
+/* Caller holds proc_lock (or is alone); sigctx: async-signal-safe only */
+MAPS_HIDDEN void mhost_end(int sigctx);
+MAPS_HIDDEN void mhost_after_fork_child(void);
+/* The handler callback: a metric tick when one is due.
+ * Async-signal-safe as far as the plugins' getters are. */
+MAPS_HIDDEN void mhost_tick(struct tslot *t, const struct handler_tick *tick);
+/* The writer's idle callback: the tick no handler took, the node lock. */
+MAPS_HIDDEN void mhost_idle(void);
+/* Milliseconds between idle ticks; -1: no metrics (no ticks at all). */
+MAPS_HIDDEN int mhost_poll_ms(void);
 
-/* ---- maps.c: loaded objects ---- */
-/* Writes a MAP_IN record for every loaded object (process start, fork
- * child).  Caller holds no lock. */
-MAPS_HIDDEN void maps_record_all(void);
-/* After dlopen/dlclose: MAP_IN/MAP_OUT for what changed, new snapshot. */
-MAPS_HIDDEN void maps_rescan(void);
-/* Rebuilds the copy of the loaded objects that dl_iterate_phdr answers
- * from in signal context (not async-signal-safe: malloc, loader lock). */
-MAPS_HIDDEN void maps_snapshot(void);
-MAPS_HIDDEN extern __thread int in_handler
-	__attribute__((tls_model("initial-exec")));
+/* ---- writer.c: the writer thread ---- */
+/* Sets the callback the writer calls every ms milliseconds (and after
+ * each wake-up); fn NULL: none, the writer only refills.  Before
+ * writer_start(). */
+MAPS_HIDDEN void writer_set_idle(void (*fn)(void), int ms);
+/* Starts the writer thread (and its eventfd) unless it runs. */
+MAPS_HIDDEN void writer_start(void);
+/* Stops it and waits for it; closes the eventfd. */
+MAPS_HIDDEN void writer_stop(void);
+/* A fork child: the writer thread is the parent's; its eventfd closed. */
+MAPS_HIDDEN void writer_after_fork_child(void);
 
-/* ---- sampler.c: thread and process life ---- */
+/* ---- thread.c: thread life ---- */
+/* Records thread t (THREAD_BEGIN, created by creator) and arms its
+ * timer. */
 MAPS_HIDDEN void thread_begin(struct tslot *t, uint32_t creator);
+/* Closes slot t: timer off, drops and THREAD_END written, chunk sealed.
+ * Async-signal-safe when proc_ok is 0 (the process record then goes to
+ * the thread's own chunk); with proc_ok the caller holds proc_lock. */
+MAPS_HIDDEN void thread_close(struct tslot *t, int proc_ok);
+/* The thread of t exits (the process goes on): closes and frees t. */
 MAPS_HIDDEN void thread_end(struct tslot *t);
-/* Closes every stream; how/code: the exit if known (how < 0: unknown);
- * sigctx: only async-signal-safe steps (signal handler, _exit). */
+
+/* ---- process.c: process life ---- */
+/* Keeps argc/argv, the parent and the exec generation for the
+ * initialize record and sets the process up (constructor). */
+MAPS_HIDDEN void process_init(int argc, char **argv);
+/* Writes the INITIALIZE record to the process stream. */
+MAPS_HIDDEN void process_write_initialize(void);
+/* Threads that existed before the constructor (started by other
+ * libraries' constructors), but self: claimed and begun from here. */
+MAPS_HIDDEN void process_adopt_threads(uint32_t self);
+/* Closes every stream once; how/code: the exit if known (how < 0:
+ * unknown); sigctx: only async-signal-safe steps (signal handler,
+ * _exit). */
 MAPS_HIDDEN void process_finish(int how, int code, int sigctx);
 MAPS_HIDDEN void process_after_fork_child(void);
 MAPS_HIDDEN void process_before_exec(const char *path);
 MAPS_HIDDEN void process_exec_failed(void);
-MAPS_HIDDEN uint32_t sys_gettid(void);
+
+/* ---- fatal.c: fatal signals ---- */
+/* Holds the fatal signals the program left at SIG_DFL (constructor). */
+MAPS_HIDDEN void fatal_install(void);
 /* sigaction() for a fatal signal the sampler holds for the program:
- * answers and sets the program's view (see sampler.c); returns 1 if sig
+ * answers and sets the program's view (see fatal.c); returns 1 if sig
  * is held (done), 0 if the caller must go on to the real sigaction. */
 MAPS_HIDDEN int fatal_sigaction(int sig, const struct sigaction *act,
 				struct sigaction *old);
-/* 1 once the program set a handler of its own for the sampling signal
- * (it never gets it: interpose.c); told at the end of the process. */
-MAPS_HIDDEN extern int app_wants_signal;
-
-/* ---- metrics.c: metric plugins (see its header comment) ---- */
-MAPS_HIDDEN void metrics_load(void);
-MAPS_HIDDEN void metrics_start(void);
-/* Caller holds proc_lock (or is alone); sigctx: async-signal-safe only */
-MAPS_HIDDEN void metrics_end(int sigctx);
-MAPS_HIDDEN void metrics_after_fork_child(void);
-/* Async-signal-safe as far as the plugins' getters are. */
-MAPS_HIDDEN void metrics_tick_from_handler(struct tslot *t, uint64_t ts);
-MAPS_HIDDEN void metrics_idle(void);
-MAPS_HIDDEN int metrics_poll_ms(void);
-
-/* ---- io.c: I/O accounting for mapsample_io_bytes() ---- */
-MAPS_HIDDEN void io_start(void);
-MAPS_HIDDEN void io_rebase(void);
-/* libunwind's address checks (io.c): FIFOs before its initialization,
- * then find its pipe; maps_unw_checks counts checks in our handler
- * (interpose.c), incremented before the check's I/O happens */
-MAPS_HIDDEN void io_fifos(uint64_t set[16]);
-MAPS_HIDDEN void io_find_unwind_pipe(const uint64_t before[16]);
-MAPS_HIDDEN extern uint64_t maps_unw_checks;
-MAPS_HIDDEN void io_after_fork_child(void);
-/* The sampler's own bytes through read/write-like calls, excluded from
- * the program's I/O (relaxed atomics). */
-MAPS_HIDDEN extern uint64_t maps_own_bytes_read;
-MAPS_HIDDEN extern uint64_t maps_own_bytes_written;
-static inline void own_io(uint64_t *counter, long n)
-{
-	if (n > 0)
-		__atomic_fetch_add(counter, (uint64_t)n, __ATOMIC_RELAXED);
-}
-/* For I/O that other threads may be counting while it happens: count the
- * bytes before the call (own_io_pre), correct after it (own_io_post).
- * A reader then sees the program's bytes too low for a moment, never too
- * high, and mapsample_io_bytes() never goes backwards.  Async-signal-safe. */
-static inline void own_io_pre(uint64_t *counter, long expect)
-{
-	__atomic_fetch_add(counter, (uint64_t)expect, __ATOMIC_RELAXED);
-}
-static inline long own_io_post(uint64_t *counter, long expect, long got)
-{
-	long moved = got > 0 ? got : 0;
-	if (moved != expect)
-		__atomic_fetch_sub(counter, (uint64_t)(expect - moved),
-				   __ATOMIC_RELAXED);
-	return got;
-}
 
 /* ---- interpose.c ---- */
+/* The thread key that ends threads, the saved variables (constructor,
+ * after real_init()). */
 MAPS_HIDDEN void interpose_init(void);
-MAPS_HIDDEN int real_sigaction(int, const struct sigaction *,
-			       struct sigaction *);
-MAPS_HIDDEN int real_pthread_sigmask(int, const sigset_t *, sigset_t *);
-/* Starts a thread of ours: not sampled, not recorded. */
-MAPS_HIDDEN int real_pthread_create_call(pthread_t *, const pthread_attr_t *,
-					 void *(*)(void *), void *);
 
 #endif

@@ -7,9 +7,11 @@
  * every process of the run appends to the same file without locks.  The
  * file grows by a one-byte pwrite at the end of each new chunk (never
  * shrinks, unlike ftruncate, so racing processes cannot cut each other
- * off).  A writer thread keeps SAMPLER_SPARES chunks mapped ahead so the
- * signal handler usually only swaps a pointer; when the spares run out
- * the handler maps a chunk itself with raw system calls.
+ * off).  The writer thread (writer.c) keeps SAMPLER_SPARES chunks mapped
+ * ahead through stream_refill(), so the signal handler usually only
+ * swaps a pointer, and pokes the writer through S.wake_fd when it took
+ * one; when the spares run out the handler maps a chunk itself with raw
+ * system calls.  Calls only lib/log's encoder and io.c's counters.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +37,10 @@ static int sys_munmap(void *a, size_t len)
 {
 	return (int)syscall(SYS_munmap, a, len);
 }
+
+/* Spare chunks: a lock-free set of pre-mapped chunks, filled by
+ * stream_refill() and taken by take_chunk(). */
+static void *spare[SAMPLER_SPARES];
 
 int stream_open_file(void)
 {
@@ -71,7 +77,7 @@ void stream_close_file(void)
 {
 	if (S.hdr) {
 		for (int i = 0; i < SAMPLER_SPARES; i++) {
-			void *c = __atomic_exchange_n(&S.spare[i], NULL,
+			void *c = __atomic_exchange_n(&spare[i], NULL,
 						      __ATOMIC_ACQ_REL);
 			if (c)
 				sys_munmap(c, S.cfg.chunk_size);
@@ -93,8 +99,8 @@ void *stream_new_chunk(void)
 		(uint64_t *)(S.hdr + MAPLOG_FH_ALLOC_END), size,
 		__ATOMIC_SEQ_CST);
 	static const char zero;
-	own_io_pre(&maps_own_bytes_written, 1);
-	long w = own_io_post(&maps_own_bytes_written, 1,
+	io_own_pre(&io_own_bytes_written, 1);
+	long w = io_own_post(&io_own_bytes_written, 1,
 			     syscall(SYS_pwrite64, S.fd, &zero, 1,
 				     (off_t)(off + size - 1)));
 	if (w != 1)
@@ -109,13 +115,13 @@ void *stream_new_chunk(void)
 static void *take_chunk(void)
 {
 	for (int i = 0; i < SAMPLER_SPARES; i++) {
-		void *c = __atomic_exchange_n(&S.spare[i], NULL,
+		void *c = __atomic_exchange_n(&spare[i], NULL,
 					      __ATOMIC_ACQ_REL);
 		if (c) {
 			if (S.wake_fd >= 0) {
 				uint64_t one = 1;
-				own_io_pre(&maps_own_bytes_written, 8);
-				own_io_post(&maps_own_bytes_written, 8,
+				io_own_pre(&io_own_bytes_written, 8);
+				io_own_post(&io_own_bytes_written, 8,
 					    syscall(SYS_write, S.wake_fd,
 						    &one, 8));
 			}
@@ -235,7 +241,7 @@ void stream_slot_forget(struct tslot *t)
 	t->have_chunk = 0;
 }
 
-void proc_put(struct maplog_ev *ev)
+void stream_proc_put(struct maplog_ev *ev)
 {
 	pthread_mutex_lock(&S.proc_lock);
 	if (S.hdr)
@@ -243,88 +249,27 @@ void proc_put(struct maplog_ev *ev)
 	pthread_mutex_unlock(&S.proc_lock);
 }
 
-/* ---- the writer thread ---- */
-
-static int writer_stop;
-
-static void refill(void)
+void stream_refill(void)
 {
 	for (int i = 0; i < SAMPLER_SPARES; i++) {
-		if (__atomic_load_n(&S.spare[i], __ATOMIC_ACQUIRE))
+		if (__atomic_load_n(&spare[i], __ATOMIC_ACQUIRE))
 			continue;
 		void *c = stream_new_chunk();
 		if (!c)
 			return;
 		void *expect = NULL;
-		if (!__atomic_compare_exchange_n(&S.spare[i], &expect, c, 0,
+		if (!__atomic_compare_exchange_n(&spare[i], &expect, c, 0,
 						 __ATOMIC_ACQ_REL,
 						 __ATOMIC_ACQUIRE))
 			sys_munmap(c, S.cfg.chunk_size);
 	}
 }
 
-static void *writer_main(void *arg)
+void stream_forget_spares(void)
 {
-	(void)arg;
-	sigset_t all;
-	sigfillset(&all);
-	real_pthread_sigmask(SIG_BLOCK, &all, NULL);
-	while (!__atomic_load_n(&writer_stop, __ATOMIC_ACQUIRE)) {
-		refill();
-		/* wake for chunks, and once per metric interval for the
-		 * idle metric tick */
-		struct pollfd pfd = {.fd = S.wake_fd, .events = POLLIN};
-		int r = poll(&pfd, 1, metrics_poll_ms());
-		if (r < 0 && errno != EINTR)
-			break;
-		if (r > 0) {
-			uint64_t v;
-			own_io_pre(&maps_own_bytes_read, 8);
-			long n = own_io_post(&maps_own_bytes_read, 8,
-					     read(S.wake_fd, &v, 8));
-			if (n < 0 && errno != EINTR && errno != EAGAIN)
-				break;
-		}
-		metrics_idle();
+	for (int i = 0; i < SAMPLER_SPARES; i++) {
+		if (spare[i])
+			sys_munmap(spare[i], S.cfg.chunk_size);
+		spare[i] = NULL;
 	}
-	return NULL;
-}
-
-void stream_start_writer(void)
-{
-	if (S.writer_running)
-		return;
-	S.wake_fd = eventfd(0, EFD_CLOEXEC);
-	if (S.wake_fd < 0)
-		return;
-	int hi = fcntl(S.wake_fd, F_DUPFD_CLOEXEC, 1000);
-	if (hi >= 0) {
-		close(S.wake_fd);
-		S.wake_fd = hi;
-	}
-	writer_stop = 0;
-	refill();
-	pthread_attr_t a;
-	pthread_attr_init(&a);
-	pthread_attr_setstacksize(&a, 64 << 10);
-	if (real_pthread_create_call(&S.writer, &a, writer_main, NULL) == 0)
-		S.writer_running = 1;
-	pthread_attr_destroy(&a);
-}
-
-void stream_stop_writer(void)
-{
-	if (S.writer_running) {
-		__atomic_store_n(&writer_stop, 1, __ATOMIC_RELEASE);
-		uint64_t one = 1;
-		own_io_pre(&maps_own_bytes_written, 8);
-		long n = own_io_post(&maps_own_bytes_written, 8,
-				     write(S.wake_fd, &one, 8));
-		if (n == 8)
-			pthread_join(S.writer, NULL);
-		S.writer_running = 0;
-	}
-	if (S.wake_fd >= 0)
-		close(S.wake_fd);
-	S.wake_fd = -1;
 }

@@ -14,6 +14,8 @@
  *
  * Wall-clock time (--wall): timer_create(CLOCK_MONOTONIC) per thread, so
  * threads blocked in system calls are sampled too.
+ *
+ * A leaf: it calls nothing of ours (it reads the configuration in S).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -154,4 +156,12 @@ void timer_rearm(struct tslot *t)
 {
 	if (t->tk == TK_PERF && __atomic_load_n(&t->armed, __ATOMIC_ACQUIRE))
 		syscall(SYS_ioctl, t->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
+}
+
+void timer_forget(struct tslot *t)
+{
+	if (t->tk == TK_PERF && t->perf_fd >= 0)
+		close(t->perf_fd);
+	t->armed = 0;
+	t->tk = TK_NONE;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * metrics: the host side of the Allinea/Arm MAP metric plugin API.
+ * mhost: the metric host, the sampler's side of the Allinea/Arm MAP
+ * metric plugin API (lib/pluginapi is the plugins' side).
  *
  * The launcher validates the metric definition files and passes the
  * selected metrics in MAPSAMPLE_METRICS_PLAN (format below).  In the
@@ -12,9 +13,11 @@
  *
  * Metric samples ("ticks") are process-wide.  A tick is due once per
  * metric interval (MAPSAMPLE_METRIC_INTERVAL, ms).  The sampling signal
- * handler takes it when it finds one due (metrics_tick_from_handler), and
- * the writer thread takes it when no handler has for a whole interval
- * (the program is idle or blocked: CPU-time timers do not fire then).
+ * handler takes it when it finds one due (mhost_tick(), a callback the
+ * constructor registers with handler.c after the stack sample), and the
+ * writer thread takes it when no handler has for a whole interval (the
+ * program is idle or blocked: CPU-time timers do not fire then;
+ * mhost_idle(), the writer's idle callback).
  * `busy` admits one tick at a time, so the getters of a process are never
  * called concurrently; a thread inside an allinea_* function
  * (pluginapi_depth > 0) never starts one, so the API's own locks are
@@ -27,7 +30,9 @@
  * count again at powers of ten and when the process ends.  Sampling goes
  * on.  Plugin errors after start-up (a plugin calling
  * allinea_set_plugin_error_message from a getter, a failing <stop>) are
- * written as PLUGIN_ERROR records.
+ * written as PLUGIN_ERROR records.  The API's error functions reach this
+ * module through the hooks mhost_load() passes down to lib/pluginapi
+ * (pluginapi_set_host()).
  *
  * Backfilled metrics are not called at ticks; the tick times are kept
  * (an mmap'd array) and each backfilled getter is called once per tick
@@ -42,6 +47,9 @@
  *     S <library path> <start fn> <stop fn> <source id>
  *     M <source index> <flags: D N B> <u|d> <id> <function> <name>
  *       <units> <colour> <group> <domain> <description>
+ *
+ * Calls stream.c, io.c and real.c below it, and lib/pluginapi; the
+ * handler, the writer and the process life above it call in.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -431,7 +439,7 @@ static void tick_body(struct tslot *t, uint64_t ts, int all);
 
 /* One tick; the caller holds M.busy and is t's only writer.  With
  * MAPSAMPLE_METRICS_COST set, the CPU time ticks take is summed for the
- * line metrics_end() prints (test/bench/metrics-cost.sh). */
+ * line mhost_end() prints (test/bench/metrics-cost.sh). */
 static void tick_all(struct tslot *t, uint64_t ts, int all)
 {
 	if (!M.measure) {
@@ -485,8 +493,9 @@ static void release_busy(void)
 }
 
 /* Async-signal-safe as far as the plugins' getters are. */
-void metrics_tick_from_handler(struct tslot *t, uint64_t ts)
+void mhost_tick(struct tslot *t, const struct handler_tick *tk)
 {
+	uint64_t ts = tk->ts;
 	if (!M.nactive || ts < __atomic_load_n(&M.next_due, __ATOMIC_RELAXED) ||
 	    pluginapi_depth || __atomic_load_n(&M.ended, __ATOMIC_ACQUIRE))
 		return;
@@ -532,7 +541,7 @@ static void node_claim(void)
 }
 
 /* Writer thread, every interval: the idle tick and the node lock. */
-void metrics_idle(void)
+void mhost_idle(void)
 {
 	if (!M.nactive || __atomic_load_n(&M.ended, __ATOMIC_ACQUIRE) ||
 	    !__atomic_load_n(&S.enabled, __ATOMIC_ACQUIRE) ||
@@ -559,7 +568,7 @@ void metrics_idle(void)
 }
 
 /* Milliseconds the writer thread may sleep; -1: no metrics. */
-int metrics_poll_ms(void)
+int mhost_poll_ms(void)
 {
 	if (!M.nactive)
 		return -1;
@@ -576,7 +585,7 @@ static void *sym(struct mplugin *p, const char *name)
 
 /* Loads, initializes and starts the plugins of the plan (constructor,
  * before any timer is armed). */
-void metrics_load(void)
+void mhost_load(void)
 {
 	pluginapi_set_host(&host);
 	const char *plan = getenv("MAPSAMPLE_METRICS_PLAN");
@@ -600,7 +609,7 @@ void metrics_load(void)
 	for (size_t i = 0; i < M.nplugins; i++) {
 		struct mplugin *p = &M.plugins[i];
 		plugin_id_t pid = (plugin_id_t)i + 1;
-		p->handle = dlopen(p->lib, RTLD_NOW | RTLD_LOCAL);
+		p->handle = real_dlopen(p->lib, RTLD_NOW | RTLD_LOCAL);
 		if (!p->handle) {
 			const char *e = dlerror();
 			copy_msg(p->msg, e ? e : "dlopen failed");
@@ -683,7 +692,7 @@ void metrics_load(void)
 
 /* Writes the definitions, plugin errors and a first tick (constructor,
  * fork child; normal context). */
-void metrics_start(void)
+void mhost_start(void)
 {
 	if (!M.nmetrics && !M.nplugins)
 		return;
@@ -733,7 +742,7 @@ void metrics_start(void)
  * thread left) and S.stopping is set, so no handler ticks any more.
  * sigctx: async-signal-safe steps only (getters and <stop> are).
  */
-void metrics_end(int sigctx)
+void mhost_end(int sigctx)
 {
 	if (!M.nplugins || __atomic_exchange_n(&M.ended, 1, __ATOMIC_ACQ_REL))
 		return;
@@ -793,7 +802,7 @@ void metrics_end(int sigctx)
 				 (unsigned long long)M.cost_ns,
 				 (unsigned long long)samples, M.node_owner);
 		if (n > 0)
-			own_io(&maps_own_bytes_written,
+			io_own(&io_own_bytes_written,
 			       syscall(SYS_write, 2, line, (size_t)n));
 	}
 	if (M.node_fd >= 0)
@@ -806,7 +815,7 @@ void metrics_end(int sigctx)
 
 /* A fork child: the plugins stay initialized; counts, times and the
  * node lock are the parent's. */
-void metrics_after_fork_child(void)
+void mhost_after_fork_child(void)
 {
 	M.busy = 0;
 	M.next_due = 0;

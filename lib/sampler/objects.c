@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * maps: loaded objects.  Records a map-in (with its GNU build-id) for the
- * executable segment of every object at start-up and after dlopen, and a
- * map-out after dlclose; and answers dl_iterate_phdr for the signal
- * handler.
+ * objects: loaded objects.  Records a map-in (with its GNU build-id) for
+ * the executable segment of every object at start-up and after dlopen,
+ * and a map-out after dlclose; and answers dl_iterate_phdr for the signal
+ * handler.  Calls stream.c and real.c below it.
  *
  * Why dl_iterate_phdr is ours: libunwind calls it on a cache miss, and
  * glibc's takes the loader lock, which the interrupted code may hold (in
@@ -25,8 +25,6 @@
 
 #include "sampler/sampler_i.h"
 
-__thread int in_handler __attribute__((tls_model("initial-exec")));
-
 #define SNAP_MAX_PHDR 24
 #define SNAP_NAME 512
 
@@ -47,28 +45,12 @@ static struct snapshot *retired;   /* list to free */
 static int snap_readers;
 static pthread_mutex_t snap_lock = PTHREAD_MUTEX_INITIALIZER;
 
-typedef int (*iter_fn)(int (*)(struct dl_phdr_info *, size_t, void *),
-		       void *);
-static iter_fn real_iterate;
-
-static iter_fn get_real_iterate(void)
-{
-	iter_fn f = __atomic_load_n(&real_iterate, __ATOMIC_ACQUIRE);
-	if (!f) {
-		f = (iter_fn)dlsym(RTLD_NEXT, "dl_iterate_phdr");
-		__atomic_store_n(&real_iterate, f, __ATOMIC_RELEASE);
-	}
-	return f;
-}
-
 MAPS_EXPORT int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t,
 					  void *),
 				void *data)
 {
-	if (!in_handler) {
-		iter_fn f = get_real_iterate();
-		return f ? f(cb, data) : 0;
-	}
+	if (!in_handler)
+		return real_dl_iterate_phdr(cb, data);
 	/* signal context: the snapshot only (async-signal-safe) */
 	__atomic_fetch_add(&snap_readers, 1, __ATOMIC_SEQ_CST);
 	struct snapshot *s = __atomic_load_n(&snap, __ATOMIC_SEQ_CST);
@@ -113,7 +95,7 @@ static int collect_cb(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-void maps_snapshot(void)
+void objects_snapshot(void)
 {
 	struct collect c = {NULL, 32};
 	c.s = malloc(sizeof(*c.s) + c.cap * sizeof(c.s->obj[0]));
@@ -121,9 +103,7 @@ void maps_snapshot(void)
 		return;
 	c.s->n = 0;
 	c.s->older = NULL;
-	iter_fn f = get_real_iterate();
-	if (f)
-		f(collect_cb, &c);
+	real_dl_iterate_phdr(collect_cb, &c);
 	/* the pointers into the array moved with realloc: fix them */
 	for (size_t i = 0; i < c.s->n; i++) {
 		c.s->obj[i].info.dlpi_phdr = c.s->obj[i].phdr;
@@ -246,8 +226,10 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)
 			(uint32_t)build_id(info, &ev.ev_u.map_in.mi_buildid);
 		ev.ev_u.map_in.mi_path = path;
 		stream_put(&S.proc, &ev);
-		/* our own text: samples landing there are dropped */
-		uint64_t me = (uint64_t)(uintptr_t)&sample_handler;
+		/* our own text (the one executable segment of
+		 * libmapsampler.so, this function's): samples landing there
+		 * are dropped */
+		uint64_t me = (uint64_t)(uintptr_t)&scan_cb;
 		if (me >= start && me < end) {
 			S.self_lo = start;
 			S.self_hi = end;
@@ -262,9 +244,7 @@ static void scan(int initial)
 	pthread_mutex_lock(&S.proc_lock);
 	for (size_t k = 0; k < nknown; k++)
 		known[k].seen = 0;
-	iter_fn f = get_real_iterate();
-	if (f)
-		f(scan_cb, &sc);
+	real_dl_iterate_phdr(scan_cb, &sc);
 	/* objects gone since the last scan */
 	size_t w = 0;
 	for (size_t k = 0; k < nknown; k++) {
@@ -285,15 +265,15 @@ static void scan(int initial)
 	pthread_mutex_unlock(&S.proc_lock);
 }
 
-void maps_record_all(void)
+void objects_record_all(void)
 {
 	nknown = 0;
 	map_seq = 0;
 	scan(1);
 }
 
-void maps_rescan(void)
+void objects_rescan(void)
 {
 	scan(0);
-	maps_snapshot();
+	objects_snapshot();
 }

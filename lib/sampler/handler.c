@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * handler: the sampling signal and what it runs.  handler_install() makes
+ * handler_signal() the action of the sampling signal (cfg.signo); each
+ * thread's timer (timer.c) sends it that signal.  Modules that want to do
+ * something at each sample register a callback with handler_register()
+ * from the constructor, before the handler is installed, as clients of
+ * gperftools' profile-handler do: the stack sample (sample.c) first, then
+ * the metric host's tick (mhost.c).  The handler itself knows neither.
+ *
+ * handler_signal() is async-signal-safe end to end, and so must be every
+ * callback: no malloc, no stdio, no locks the interrupted code may hold.
+ * It saves and restores errno, finds the thread's slot (slot.c), takes
+ * the slot's `busy` flag, which is both the recursion guard (a signal
+ * that lands while the thread is already inside the handler is dropped
+ * and counted) and one half of the handshake with a closer (see
+ * sampler_i.h), and leaves at once when the slot or the process is
+ * closing.  A signal that interrupted the sampler's own code is dropped
+ * (counted) before any callback runs.  Otherwise the callbacks run in
+ * the order registered, on the slot they are given, whose only writer
+ * they are while they run; then the one-shot perf event is re-enabled.
+ *
+ * Calls slot.c and timer.c below it, and the callbacks through pointers.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <ucontext.h>
+
+#include "sampler/sampler_i.h"
+
+static handler_fn callbacks[HANDLER_MAX_CALLBACKS];
+static int ncallbacks;
+
+int handler_register(handler_fn fn)
+{
+	int n = __atomic_load_n(&ncallbacks, __ATOMIC_RELAXED);
+	if (n >= HANDLER_MAX_CALLBACKS)
+		return -1;
+	callbacks[n] = fn;
+	__atomic_store_n(&ncallbacks, n + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Is pc inside libmapsampler itself? */
+static int in_self(uint64_t pc)
+{
+	return pc >= S.self_lo && pc < S.self_hi;
+}
+
+/* The action of the sampling signal.  Async-signal-safe. */
+static void handler_signal(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig;
+	int saved_errno = errno;
+	struct tslot *t = slot_self();
+	if (!t || !__atomic_load_n(&S.enabled, __ATOMIC_ACQUIRE)) {
+		__atomic_fetch_add(&S.unregistered, 1, __ATOMIC_RELAXED);
+		errno = saved_errno;
+		return;
+	}
+	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST)) {
+		/* landed inside our own handler on this thread: this overflow
+		 * disabled the one-shot perf event again, so re-enable it */
+		t->dropped[MAPLOG_DROP_IN_SAMPLER]++;
+		timer_rearm(t);
+		errno = saved_errno;
+		return;
+	}
+	if (__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST) ||
+	    __atomic_load_n(&S.stopping, __ATOMIC_ACQUIRE))
+		goto out;
+
+	struct handler_tick tick;
+	tick.ts = now_ns();
+	tick.weight = S.period_ns;
+	if (si->si_code == SI_TIMER && si->si_overrun > 0)
+		tick.weight *= (uint64_t)si->si_overrun + 1;
+	tick.uc = ucv;
+	tick.ip = (uint64_t)tick.uc->uc_mcontext.gregs[REG_RIP];
+	tick.tramp = (uint64_t)__builtin_return_address(0);
+	if (in_self(tick.ip)) {
+		t->dropped[MAPLOG_DROP_IN_SAMPLER]++;
+		goto rearm;
+	}
+	int n = __atomic_load_n(&ncallbacks, __ATOMIC_ACQUIRE);
+	for (int i = 0; i < n; i++)
+		callbacks[i](t, &tick);
+rearm:
+	timer_rearm(t);
+out:
+	__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
+	errno = saved_errno;
+}
+
+void handler_install(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = handler_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	real_sigaction(S.cfg.signo, &sa, NULL);
+}
+
+void handler_unblock(void)
+{
+	sigset_t one;
+	sigemptyset(&one);
+	sigaddset(&one, S.cfg.signo);
+	real_pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+}

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * process: the life of a sampled process image.  process_init() and
+ * process_write_initialize() start it (the constructor, sampler.c);
+ * process_adopt_threads() takes in the threads that existed before the
+ * constructor; process_finish() closes every stream at exit, _exit and
+ * fatal signals (with only async-signal-safe steps from a signal handler
+ * or _exit); process_before_exec() closes them before an exec, and
+ * process_exec_failed() reopens them when it failed; a fork child starts
+ * afresh with process_after_fork_child().
+ *
+ * Calls, below it: thread.c, the writer (writer.c), the metric host
+ * (mhost.c), the stack walks' report (sample.c), slot.c, timer.c,
+ * objects.c, stream.c, io.c and lib/pluginapi's warnings.  Called by
+ * sampler.c, fatal.c and interpose.c.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pluginapi/pluginapi.h"
+#include "sampler/sampler_i.h"
+
+static char exe_path[4096];
+static char host[256];
+static int saved_argc;
+static char **saved_argv;
+static uint32_t parent_pid;
+
+/* The exec generation: MAPSAMPLE_IMAGE=pid:n when this pid exec'd us. */
+static uint32_t read_image(void)
+{
+	const char *v = getenv("MAPSAMPLE_IMAGE");
+	unsigned long pid, n;
+	if (v && sscanf(v, "%lu:%lu", &pid, &n) == 2 && pid == (unsigned long)getpid())
+		return (uint32_t)n;
+	return 0;
+}
+
+/* Common set-up for a new process image or a fork child. */
+static void start_process(void)
+{
+	S.pid = (uint32_t)getpid();
+	S.samples_closed = 0;
+	memset(&S.proc, 0, sizeof(S.proc));
+	S.proc.tid = 0;
+	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path) - 1);
+	exe_path[n > 0 ? n : 0] = 0;
+	struct utsname u;
+	if (uname(&u) == 0)
+		snprintf(host, sizeof(host), "%s", u.nodename);
+}
+
+void process_init(int argc, char **argv)
+{
+	saved_argc = argc;
+	saved_argv = argv;
+	parent_pid = (uint32_t)getppid();
+	S.image = read_image();
+	start_process();
+}
+
+void process_write_initialize(void)
+{
+	struct maplog_ev ev;
+	memset(&ev, 0, sizeof(ev));
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	ev.ev_type = MAPLOG_TYPE_INITIALIZE;
+	ev.ev_ts = now_ns();
+	struct maplog_ev_initialize *in = &ev.ev_u.init;
+	in->in_version_major = MAPLOG_VERSION_MAJOR;
+	in->in_version_minor = MAPLOG_VERSION_MINOR;
+	in->in_clock = S.cfg.wall ? MAPLOG_CLOCK_WALL : MAPLOG_CLOCK_CPU;
+	in->in_timer = S.tk == TK_PERF ? MAPLOG_TIMER_PERF_TASK_CLOCK
+		       : S.cfg.wall   ? MAPLOG_TIMER_POSIX_MONOTONIC
+				      : MAPLOG_TIMER_POSIX_THREAD_CPU;
+	in->in_rate_asked = S.cfg.freq;
+	in->in_period_ns = S.period_ns;
+	in->in_signal = (uint32_t)S.cfg.signo;
+	in->in_max_depth = S.cfg.depth;
+	in->in_pid = S.pid;
+	in->in_ppid = parent_pid;
+	in->in_wall_sec = wall.tv_sec;
+	in->in_wall_nsec = (uint32_t)wall.tv_nsec;
+	in->in_host = host;
+	in->in_exe = exe_path;
+	in->in_argc = (uint32_t)saved_argc;
+	in->in_argv = (const char *const *)saved_argv;
+	stream_proc_put(&ev);
+}
+
+void process_adopt_threads(uint32_t self)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		if (tid <= 0 || (uint32_t)tid == self)
+			continue;
+		struct tslot *t = slot_claim(tid);
+		if (t)
+			thread_begin(t, 0);
+	}
+	closedir(d);
+}
+
+/* Closes every stream of the process.  how/code: the exit, if known
+ * (how < 0: unknown).  sigctx: called from a signal handler or _exit,
+ * where only async-signal-safe steps are taken. */
+static void close_all(int how, int code, int sigctx, const char *exec_path)
+{
+	__atomic_store_n(&S.stopping, 1, __ATOMIC_SEQ_CST);
+	int proc_ok = sigctx ? pthread_mutex_trylock(&S.proc_lock) == 0
+			     : pthread_mutex_lock(&S.proc_lock) == 0;
+	if (proc_ok)
+		mhost_end(sigctx);
+	sample_walk_report(sigctx);
+	if (!sigctx && __atomic_load_n(&S.app_wants_signal, __ATOMIC_RELAXED))
+		pluginapi_warn("warning: pid %u set a handler of its own "
+			       "for signal %d, which carries mapsample's "
+			       "samples; it never ran: leave --signal at its "
+			       "default (RTMIN+4) or pick a signal the program "
+			       "does not use",
+			       S.pid, S.cfg.signo);
+	uint64_t samples = 0, dropped = 0, threads = 0;
+	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
+		struct tslot *t = &S.slots[i];
+		if (__atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) <= 0)
+			continue;
+		thread_close(t, proc_ok);
+		samples += t->samples;
+		for (int r = 0; r < 6; r++)
+			dropped += t->dropped[r];
+		threads++;
+	}
+	struct maplog_ev ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.ev_ts = now_ns();
+	if (exec_path) {
+		ev.ev_type = MAPLOG_TYPE_PROC_EXEC;
+		ev.ev_u.exec.ex_pid = S.pid;
+		ev.ev_u.exec.ex_image = S.image + 1;
+		ev.ev_u.exec.ex_path = exec_path;
+	} else if (how >= 0) {
+		ev.ev_type = MAPLOG_TYPE_PROC_EXIT;
+		ev.ev_u.exit.px_pid = S.pid;
+		ev.ev_u.exit.px_how = (uint32_t)how;
+		ev.ev_u.exit.px_code = code;
+	}
+	struct maplog_ev cl;
+	memset(&cl, 0, sizeof(cl));
+	cl.ev_type = MAPLOG_TYPE_CLOSE;
+	cl.ev_ts = ev.ev_ts;
+	cl.ev_u.close.cl_samples = samples;
+	cl.ev_u.close.cl_dropped = dropped;
+	cl.ev_u.close.cl_threads = threads;
+	if (proc_ok) {
+		if (ev.ev_type)
+			stream_put(&S.proc, &ev);
+		stream_put(&S.proc, &cl);
+		stream_seal(&S.proc);
+		pthread_mutex_unlock(&S.proc_lock);
+	}
+}
+
+void process_finish(int how, int code, int sigctx)
+{
+	if (__atomic_exchange_n(&S.finished, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (!S.enabled)
+		return;
+	close_all(how, code, sigctx, NULL);
+	S.enabled = 0;
+}
+
+void process_before_exec(const char *path)
+{
+	if (!S.enabled || __atomic_load_n(&S.finished, __ATOMIC_ACQUIRE))
+		return;
+	/* tell the next image which generation it is */
+	char v[64];
+	snprintf(v, sizeof(v), "%u:%u", S.pid, S.image + 1);
+	setenv("MAPSAMPLE_IMAGE", v, 1);
+	writer_stop();
+	close_all(-1, 0, 0, path);
+}
+
+void process_exec_failed(void)
+{
+	if (!S.enabled || __atomic_load_n(&S.finished, __ATOMIC_ACQUIRE))
+		return;
+	/* the old image goes on: new chunks, timers back on */
+	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
+		struct tslot *t = &S.slots[i];
+		if (__atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) <= 0)
+			continue;
+		__atomic_store_n(&t->closing, 0, __ATOMIC_SEQ_CST);
+		timer_arm(t);
+	}
+	__atomic_store_n(&S.stopping, 0, __ATOMIC_SEQ_CST);
+	writer_start();
+}
+
+void process_after_fork_child(void)
+{
+	/* Only this thread exists now.  Everything mapped from the parent
+	 * belongs to the parent: forget it without sealing. */
+	slot_forget_self();
+	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
+		struct tslot *t = &S.slots[i];
+		if (t->tid == 0)
+			continue;
+		timer_forget(t);
+		stream_slot_forget(t);
+		t->tid = 0;
+		t->closing = 0;
+		t->busy = 0;
+	}
+	stream_slot_forget(&S.proc);
+	stream_forget_spares();
+	writer_after_fork_child();
+	pthread_mutex_init(&S.proc_lock, NULL);
+	parent_pid = S.pid;
+	S.image = 0;
+	S.stopping = 0;
+	start_process();
+	mhost_after_fork_child();
+	io_after_fork_child();
+	process_write_initialize();
+	objects_record_all();
+	mhost_start();
+	struct tslot *t = slot_claim((int)sys_gettid());
+	if (t)
+		thread_begin(t, 0);
+	/* a fork child gets no writer thread (a second thread would change
+	 * what it may do, e.g. unshare(2)), except for the idle metric
+	 * ticks when it has metrics */
+	if (mhost_poll_ms() >= 0)
+		writer_start();
+}

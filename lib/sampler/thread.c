@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * thread: the life of a sampled thread.  thread_begin() records the
+ * thread (THREAD_BEGIN with its name) and arms its timer; thread_close()
+ * stops it, writes what is pending and THREAD_END, and seals its chunk;
+ * thread_end() is thread_close() for a thread that exits while the
+ * process goes on (interpose.c's thread-key destructor).  Calls slot.c,
+ * timer.c, stream.c and io.c below it.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sampler/sampler_i.h"
+
+void thread_begin(struct tslot *t, uint32_t creator)
+{
+	/* the thread's own CPU clock: threads adopted at start-up are
+	 * begun from the constructor's thread */
+	struct timespec cpu = {0, 0};
+	clock_gettime((clockid_t)((~(unsigned)t->tid << 3) | 6), &cpu);
+	t->cpu_start_ns = (uint64_t)cpu.tv_sec * 1000000000u +
+			  (uint64_t)cpu.tv_nsec;
+	t->start_ts = now_ns();
+	t->creator = creator;
+	struct maplog_ev ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.ev_type = MAPLOG_TYPE_THREAD_BEGIN;
+	ev.ev_ts = t->start_ts;
+	ev.ev_u.tbegin.tb_tid = (uint32_t)t->tid;
+	ev.ev_u.tbegin.tb_creator = creator;
+	char name[32] = "";
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", t->tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, name, sizeof(name) - 1);
+		io_own(&io_own_bytes_read, n);
+		name[n > 0 ? n : 0] = 0;
+		char *nl = strchr(name, '\n');
+		if (nl)
+			*nl = 0;
+		close(fd);
+	}
+	ev.ev_u.tbegin.tb_name = name;
+	stream_proc_put(&ev);
+	timer_arm(t);
+}
+
+void thread_close(struct tslot *t, int proc_ok)
+{
+	if (t != slot_self())
+		slot_quiesce(t);
+	else
+		__atomic_store_n(&t->closing, 1, __ATOMIC_SEQ_CST);
+	timer_disarm(t);
+	stream_flush_drops(t);
+	struct maplog_ev ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.ev_type = MAPLOG_TYPE_THREAD_END;
+	ev.ev_ts = now_ns();
+	ev.ev_u.tend.te_tid = (uint32_t)t->tid;
+	ev.ev_u.tend.te_samples = t->samples;
+	__atomic_fetch_add(&S.samples_closed, t->samples, __ATOMIC_RELAXED);
+	uint64_t d = 0;
+	for (int r = 0; r < 6; r++)
+		d += t->dropped[r];
+	ev.ev_u.tend.te_dropped = d;
+	struct timespec cpu;
+	clockid_t clk = (clockid_t)((~(unsigned)t->tid << 3) | 6);
+	if (clock_gettime(clk, &cpu) == 0) {
+		uint64_t c = (uint64_t)cpu.tv_sec * 1000000000u +
+			     (uint64_t)cpu.tv_nsec;
+		ev.ev_u.tend.te_cpu_ns = c > t->cpu_start_ns ? c - t->cpu_start_ns
+							     : 0;
+	}
+	ev.ev_u.tend.te_wall_ns = ev.ev_ts - t->start_ts;
+	if (proc_ok)
+		stream_put(&S.proc, &ev);
+	else
+		stream_put(t, &ev);
+	stream_seal(t);
+}
+
+void thread_end(struct tslot *t)
+{
+	if (!t || __atomic_load_n(&S.finished, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&S.proc_lock);
+	thread_close(t, 1);
+	pthread_mutex_unlock(&S.proc_lock);
+	slot_release(t);
+}

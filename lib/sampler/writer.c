@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * writer: the sampler's one thread of its own.  It keeps spare chunks
+ * mapped ahead for the signal handlers (stream_refill()), woken through
+ * the eventfd S.wake_fd whenever a handler took one, and, when a client
+ * set one with writer_set_idle(), calls an idle callback once per
+ * interval: the metric host's tick for a program that is idle or blocked,
+ * whose CPU-time timers do not fire (mhost.c).  It blocks every signal,
+ * is started with real_pthread_create() (so it is not sampled or
+ * recorded) and is stopped before the process closes its streams.
+ *
+ * Calls stream.c and real.c below it, and its idle callback through a
+ * pointer: it names no module above it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "sampler/sampler_i.h"
+
+static int writer_stop_flag;
+static pthread_t writer_thread;
+static int writer_running;
+static void (*idle_fn)(void);
+static int idle_ms = -1;
+
+void writer_set_idle(void (*fn)(void), int ms)
+{
+	idle_fn = fn;
+	idle_ms = fn ? ms : -1;
+}
+
+static void *writer_main(void *arg)
+{
+	(void)arg;
+	sigset_t all;
+	sigfillset(&all);
+	real_pthread_sigmask(SIG_BLOCK, &all, NULL);
+	while (!__atomic_load_n(&writer_stop_flag, __ATOMIC_ACQUIRE)) {
+		stream_refill();
+		/* wake for chunks, and once per idle interval for the idle
+		 * callback (the idle metric tick) */
+		struct pollfd pfd = {.fd = S.wake_fd, .events = POLLIN};
+		int r = poll(&pfd, 1, idle_ms);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (r > 0) {
+			uint64_t v;
+			io_own_pre(&io_own_bytes_read, 8);
+			long n = io_own_post(&io_own_bytes_read, 8,
+					     read(S.wake_fd, &v, 8));
+			if (n < 0 && errno != EINTR && errno != EAGAIN)
+				break;
+		}
+		if (idle_fn)
+			idle_fn();
+	}
+	return NULL;
+}
+
+void writer_start(void)
+{
+	if (writer_running)
+		return;
+	S.wake_fd = eventfd(0, EFD_CLOEXEC);
+	if (S.wake_fd < 0)
+		return;
+	int hi = fcntl(S.wake_fd, F_DUPFD_CLOEXEC, 1000);
+	if (hi >= 0) {
+		close(S.wake_fd);
+		S.wake_fd = hi;
+	}
+	writer_stop_flag = 0;
+	stream_refill();
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	pthread_attr_setstacksize(&a, 64 << 10);
+	if (real_pthread_create(&writer_thread, &a, writer_main, NULL) == 0)
+		writer_running = 1;
+	pthread_attr_destroy(&a);
+}
+
+void writer_stop(void)
+{
+	if (writer_running) {
+		__atomic_store_n(&writer_stop_flag, 1, __ATOMIC_RELEASE);
+		uint64_t one = 1;
+		io_own_pre(&io_own_bytes_written, 8);
+		long n = io_own_post(&io_own_bytes_written, 8,
+				     write(S.wake_fd, &one, 8));
+		if (n == 8)
+			pthread_join(writer_thread, NULL);
+		writer_running = 0;
+	}
+	if (S.wake_fd >= 0)
+		close(S.wake_fd);
+	S.wake_fd = -1;
+}
+
+void writer_after_fork_child(void)
+{
+	if (S.wake_fd >= 0)
+		close(S.wake_fd);
+	S.wake_fd = -1;
+	writer_running = 0;
+}
