@@ -17,11 +17,10 @@
  * constructor registers with handler.c after the stack sample), and the
  * writer thread takes it when no handler has for a whole interval (the
  * program is idle or blocked: CPU-time timers do not fire then;
- * mhost_idle(), the writer's idle callback).
- * `busy` admits one tick at a time, so the getters of a process are never
- * called concurrently; a thread inside an allinea_* function
- * (pluginapi_depth > 0) never starts one, so the API's own locks are
- * never re-entered.  Values are stored raw with the time the getter left
+ * mhost_idle(), the writer's idle callback).  `busy` admits one tick at
+ * a time, so the getters of a process are never called concurrently; a
+ * thread inside an allinea_* function (pluginapi_depth > 0) never starts
+ * one, so the API's own locks are never re-entered.  Values are stored raw with the time the getter left
  * in currentSampleTime.  Out values are pre-set to the sentinel (~0,
  * NaN): a getter that does not write one records "no value".
  *
@@ -234,7 +233,7 @@ static int parse_plan(const char *plan)
 	return 0;
 }
 
-/* ---- hooks called by lib/pluginapi (async-signal-safe) ---- */
+/* ---- the hooks passed down to lib/pluginapi (async-signal-safe) ---- */
 
 static void copy_msg(char *dst, const char *src)
 {

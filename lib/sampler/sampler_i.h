@@ -233,7 +233,9 @@ MAPS_HIDDEN void *dlsearch_open(const void *caller, const char *file,
 				int mode, void *(*open_fn)(const char *, int));
 
 /* ---- io.c: I/O accounting for mapsample_io_bytes() ---- */
+/* Opens /proc/self/io and takes the baseline (constructor). */
 MAPS_HIDDEN void io_start(void);
+/* Counts from now on (after the plugins have loaded). */
 MAPS_HIDDEN void io_rebase(void);
 /* libunwind's address checks (io.c): FIFOs before its initialization,
  * then find its pipe; io_unw_checks counts checks in our handler
@@ -241,6 +243,7 @@ MAPS_HIDDEN void io_rebase(void);
 MAPS_HIDDEN void io_fifos(uint64_t set[16]);
 MAPS_HIDDEN void io_find_unwind_pipe(const uint64_t before[16]);
 MAPS_HIDDEN extern uint64_t io_unw_checks;
+/* A fork child counts from zero in its own /proc entry. */
 MAPS_HIDDEN void io_after_fork_child(void);
 /* The sampler's own bytes through read/write-like calls, excluded from
  * the program's I/O (relaxed atomics). */
@@ -381,8 +384,10 @@ MAPS_HIDDEN void mhost_load(void);
 /* Writes the definitions, plugin errors and a first tick (constructor,
  * fork child; normal context). */
 MAPS_HIDDEN void mhost_start(void);
-/* Caller holds proc_lock (or is alone); sigctx: async-signal-safe only */
+/* The process ends: last tick, backfill, <stop>, error counts.  Caller
+ * holds proc_lock (or is alone); sigctx: async-signal-safe steps only */
 MAPS_HIDDEN void mhost_end(int sigctx);
+/* A fork child: counts, tick times and the node lock start afresh. */
 MAPS_HIDDEN void mhost_after_fork_child(void);
 /* The handler callback: a metric tick when one is due.
  * Async-signal-safe as far as the plugins' getters are. */
@@ -428,8 +433,13 @@ MAPS_HIDDEN void process_adopt_threads(uint32_t self);
  * unknown); sigctx: only async-signal-safe steps (signal handler,
  * _exit). */
 MAPS_HIDDEN void process_finish(int how, int code, int sigctx);
+/* In a fork child (fork wrapper): forgets the parent's slots, chunks,
+ * timers and writer without sealing, and starts afresh. */
 MAPS_HIDDEN void process_after_fork_child(void);
+/* Before an exec of path: tells the next image its generation
+ * (MAPSAMPLE_IMAGE), stops the writer, closes every stream. */
 MAPS_HIDDEN void process_before_exec(const char *path);
+/* The exec failed: timers back on, the writer again. */
 MAPS_HIDDEN void process_exec_failed(void);
 
 /* ---- fatal.c: fatal signals ---- */
