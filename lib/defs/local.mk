@@ -6,7 +6,7 @@ noinst_LTLIBRARIES += lib/defs/libdefs.la
 lib_defs_libdefs_la_SOURCES = lib/defs/metricdef.c \
 	lib/defs/colour.c lib/defs/search.c lib/defs/check.c \
 	lib/defs/readfile.c lib/defs/partial.c lib/defs/partial.h \
-	lib/defs/metricdef.h lib/defs/metricdef_i.h
+	lib/defs/metricdef.h lib/defs/metricdef_i.h lib/defs/colour.h
 lib_defs_libdefs_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPKGDATADIR='"$(pkgdatadir)"'
 lib_defs_libdefs_la_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS)

@@ -53,6 +53,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "defs/colour.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -80,33 +82,6 @@ enum metricdef_data_type {
 	METRICDEF_UINT64 = 0,  /* <dataType>uint64_t</dataType> */
 	METRICDEF_DOUBLE = 1,  /* <dataType>double</dataType> */
 };
-
-/* A parsed colour (metricdef_colour_parse()). */
-enum metricdef_colour_kind {
-	METRICDEF_COLOUR_NONE = 0,  /* absent or not understood */
-	METRICDEF_COLOUR_HEX,       /* #RGB ... #RRRRGGGGBBBB: c_rgb16 */
-	METRICDEF_COLOUR_NAME,      /* SVG 1.1 keyword: c_name, lower case */
-	METRICDEF_COLOUR_PALETTE,   /* Arm MAP "SpecialLineN": c_index = N */
-	METRICDEF_COLOUR_RGB,       /* rgb(R, G, B), 0-255: c_v */
-	METRICDEF_COLOUR_HSV,       /* hsv(H, S, V): c_v */
-	METRICDEF_COLOUR_HSL,       /* hsl(H, S, L): c_v */
-};
-
-struct metricdef_colour {
-	enum metricdef_colour_kind c_kind;
-	uint16_t c_rgb16[3];   /* HEX: red, green, blue scaled to 0-65535 */
-	uint8_t c_rgb8[3];     /* HEX: the same scaled to 0-255 */
-	const char *c_name;    /* NAME: the keyword (static string) */
-	unsigned c_index;      /* PALETTE */
-	unsigned c_v[3];       /* RGB, HSV, HSL: the three numbers */
-};
-
-/* Flags of metricdef_colour_parse(): which forms beyond #hex and SVG
- * names are accepted. */
-#define METRICDEF_COLOUR_PALETTE_OK   0x1u  /* Arm MAP SpecialLineN */
-#define METRICDEF_COLOUR_FUNCTIONS_OK 0x2u  /* rgb(), hsv(), hsl() (the
-					       partial-report forms of
-					       reference section 3.5) */
 
 struct metricdef_file;
 struct metricdef_source;
@@ -344,21 +319,6 @@ struct metricdef_metric *metricdef_find_metric(const struct metricdef *md,
 /* The group of that id loaded first, or NULL. */
 struct metricdef_group *metricdef_find_group(const struct metricdef *md,
 					     const char *id);
-
-/*
- * Parses a colour: #RGB, #RRGGBB, #RRRGGGBBB, #RRRRGGGGBBBB (hex digits of
- * either case) or an SVG 1.1 colour keyword (any case), and with flags the
- * forms METRICDEF_COLOUR_PALETTE_OK and METRICDEF_COLOUR_FUNCTIONS_OK add.
- * Surrounding white space is ignored.  Returns 0 and fills *out, or
- * MAPS_EINVAL (out->c_kind = METRICDEF_COLOUR_NONE), or MAPS_ENOMEM.
- */
-int metricdef_colour_parse(const char *s, unsigned flags,
-			   struct metricdef_colour *out);
-
-/* The SVG 1.1 colour keywords, lower case, sorted, NULL-ended, and how
- * many there are (147). */
-extern const char *const metricdef_svg_colours[];
-extern const size_t metricdef_nsvg_colours;
 
 /*
  * Where definitions are searched, in order (mapsample-metrics(5)):

@@ -396,75 +396,6 @@ static int parse_stat(const char *s, int allow_sum)
 	return -1;
 }
 
-static double hue2rgb(double p, double q, double t)
-{
-	if (t < 0)
-		t += 1;
-	if (t > 1)
-		t -= 1;
-	if (t < 1.0 / 6)
-		return p + (q - p) * 6 * t;
-	if (t < 0.5)
-		return q;
-	if (t < 2.0 / 3)
-		return p + (q - p) * (2.0 / 3 - t) * 6;
-	return p;
-}
-
-/* The CSS form of a parsed colour into css (24 bytes). */
-static void colour_css(const struct metricdef_colour *c, char *css)
-{
-	double r = 0, g = 0, b = 0;
-	switch (c->c_kind) {
-	case METRICDEF_COLOUR_HEX:
-		snprintf(css, 24, "#%02x%02x%02x", c->c_rgb8[0], c->c_rgb8[1],
-			 c->c_rgb8[2]);
-		return;
-	case METRICDEF_COLOUR_NAME:
-		snprintf(css, 24, "%s", c->c_name);
-		return;
-	case METRICDEF_COLOUR_RGB:
-		snprintf(css, 24, "#%02x%02x%02x", c->c_v[0], c->c_v[1],
-			 c->c_v[2]);
-		return;
-	case METRICDEF_COLOUR_HSV: {
-		double h = c->c_v[0] / 60.0, s = c->c_v[1] / 100.0,
-		       v = c->c_v[2] / 100.0;
-		int i = (int)h;
-		double f = h - i, p = v * (1 - s), q = v * (1 - s * f),
-		       t = v * (1 - s * (1 - f));
-		switch (i % 6) {
-		case 0: r = v; g = t; b = p; break;
-		case 1: r = q; g = v; b = p; break;
-		case 2: r = p; g = v; b = t; break;
-		case 3: r = p; g = q; b = v; break;
-		case 4: r = t; g = p; b = v; break;
-		default: r = v; g = p; b = q; break;
-		}
-		break;
-	}
-	case METRICDEF_COLOUR_HSL: {
-		double h = c->c_v[0] / 360.0, s = c->c_v[1] / 100.0,
-		       l = c->c_v[2] / 100.0;
-		if (s == 0) {
-			r = g = b = l;
-		} else {
-			double q = l < 0.5 ? l * (1 + s) : l + s - l * s;
-			double p = 2 * l - q;
-			r = hue2rgb(p, q, h + 1.0 / 3);
-			g = hue2rgb(p, q, h);
-			b = hue2rgb(p, q, h - 1.0 / 3);
-		}
-		break;
-	}
-	default:
-		css[0] = '\0';
-		return;
-	}
-	snprintf(css, 24, "#%02x%02x%02x", (unsigned)(r * 255 + 0.5),
-		 (unsigned)(g * 255 + 0.5), (unsigned)(b * 255 + 0.5));
-}
-
 /* ------------------------------------------------------------------ */
 /* The elements */
 
@@ -608,13 +539,8 @@ static void check_colour(struct parse *p, struct ppos pos, const char *el,
 	if (!v)
 		return;
 	c->pc_text = sdup(p, v);
-	int rc = metricdef_colour_parse(v, METRICDEF_COLOUR_FUNCTIONS_OK,
-					&c->pc_parsed);
-	if (rc == MAPS_ENOMEM) {
-		p->ld->ps->ps_oom = 1;
-		return;
-	}
-	if (rc) {
+	if (metricdef_colour_parse(v, METRICDEF_COLOUR_FUNCTIONS_OK,
+				   &c->pc_parsed)) {
 		diag(p->ld, pos, PARTIAL_ERROR, PARTIAL_R_COLOUR, el,
 		     "colour %s is no colour of section 3.5; use #RGB, "
 		     "#RRGGBB, #RRRGGGBBB, #RRRRGGGGBBBB, rgb(R, G, B), "
@@ -622,7 +548,7 @@ static void check_colour(struct parse *p, struct ppos pos, const char *el,
 		     quote(q, v));
 		return;
 	}
-	colour_css(&c->pc_parsed, c->pc_css);
+	metricdef_colour_css(&c->pc_parsed, c->pc_css, sizeof(c->pc_css));
 }
 
 /* Checks a required attribute: present and, unless may_be_empty, not
