@@ -85,6 +85,7 @@ enum metricdef_data_type {
 
 struct metricdef_file;
 struct metricdef_source;
+struct xmlcheck_log;
 struct metricdef_metric;
 
 /* <rel type="integral" name="other"/> inside <display>. */
@@ -131,6 +132,7 @@ struct metricdef_metric {
 	struct metricdef_text m_accumulate;           /* Arm MAP extension */
 	struct metricdef_rel *m_rels;
 	size_t m_nrels;
+	size_t m_caprels;                  /* internal */
 
 	/* Another metric of this id was loaded earlier (an error): this one
 	 * is not in the set's index (metricdef_find_metric()). */
@@ -152,6 +154,7 @@ struct metricdef_group {
 	struct metricdef_text g_description;
 	struct metricdef_ref *g_refs;
 	size_t g_nrefs;
+	size_t g_caprefs;                  /* internal */
 	bool g_duplicate;
 };
 
@@ -174,6 +177,7 @@ struct metricdef_source {
 	char *s_library_path;
 	struct metricdef_preload *s_preloads;
 	size_t s_npreloads;
+	size_t s_cappreloads;                 /* internal */
 	struct metricdef_pos s_functions_pos; /* <functions> */
 	struct metricdef_text s_start;        /* <start>: function name */
 	struct metricdef_text s_stop;         /* <stop>: function name */
@@ -193,8 +197,9 @@ struct metricdef_file {
 	bool f_unreadable;   /* not read, not well-formed or not a metric
 				definition file: no content */
 	/* internal */
-	size_t f_seq;        /* index in md_files */
-	unsigned f_nshown;   /* diagnostics shown (METRICDEF_MAX_DIAGS) */
+	int f_seq;           /* its number in the diagnostics log: its
+				index in md_files */
+	size_t f_capmetrics, f_capgroups, f_capsources;
 };
 
 enum metricdef_severity {
@@ -237,23 +242,28 @@ struct metricdef_diag {
 	char *d_file;            /* path as given; NULL for none */
 	unsigned d_line, d_col;  /* 0 when not about one place */
 	char *d_text;            /* the whole message, without a program
-				    name and without a newline */
-	/* internal: sort keys */
-	size_t d_fileseq, d_seq;
+				    name and without a newline: printable
+				    characters only */
 };
 
 struct metricdef {
 	struct metricdef_file **md_files;   /* in load order */
 	size_t md_nfiles;
-	struct metricdef_diag *md_diags;    /* in the order found, each
-					       file's sorted by position */
+	struct metricdef_diag *md_diags;    /* by file in load order (those
+					       about no file before the next
+					       file's), each file's sorted by
+					       position; the strings belong
+					       to md */
 	size_t md_ndiags;
 	unsigned md_nerrors;
 	unsigned md_nwarnings;
 	/* internal */
 	struct metricdef_index *md_metric_index;   /* first definitions */
 	struct metricdef_index *md_group_index;
-	size_t md_diag_cap;
+	struct xmlcheck_log *md_log;   /* the diagnostics, which md_diags
+					  and the counts show after each
+					  call */
+	size_t md_capfiles, md_diag_cap;
 	bool md_oom;                                /* sticky */
 };
 

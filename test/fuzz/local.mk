@@ -70,7 +70,11 @@ fuzz-seeds: test/fuzz/mkseeds$(EXEEXT)
 	test/fuzz/mkseeds $(srcdir)/test/fuzz/corpus/maplog
 .PHONY: fuzz-seeds
 
-# The metric definition parser (lib/metricdef): test/fuzz/replay_metricdef
+# lib/defs' XML-checking core and colours, compiled into both XML fuzzers
+# so that they carry coverage instrumentation too.
+FUZZ_DEFS_CORE = lib/defs/xmlcheck.c lib/defs/colour.c lib/common/mem.c
+
+# The metric definition parser (lib/defs): test/fuzz/replay_metricdef
 # runs fuzz_metricdef.c over test/fuzz/corpus/metricdef in every make check
 # (replay-metricdef.sh names that corpus); with --enable-fuzzing,
 # test/fuzz/fuzz_metricdef is its libFuzzer binary.
@@ -82,8 +86,8 @@ test_fuzz_replay_metricdef_LDADD = lib/defs/libdefs.la
 if FUZZING
 noinst_PROGRAMS += test/fuzz/fuzz_metricdef
 test_fuzz_fuzz_metricdef_SOURCES = test/fuzz/fuzz_metricdef.c \
-	lib/defs/metricdef.c lib/defs/colour.c \
-	lib/defs/search.c lib/defs/check.c lib/defs/readfile.c
+	$(FUZZ_DEFS_CORE) lib/defs/metricdef.c lib/defs/metricdef_parse.c \
+	lib/defs/metricdef_check.c lib/defs/metricdef_search.c
 test_fuzz_fuzz_metricdef_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPKGDATADIR='"$(pkgdatadir)"'
 test_fuzz_fuzz_metricdef_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS) -g \
