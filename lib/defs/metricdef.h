@@ -313,15 +313,6 @@ int metricdef_finish(struct metricdef *md);
  */
 int metricdef_check_libraries(struct metricdef *md);
 
-/*
- * Reads the file at path whole into a new buffer *out (free() it) of *len
- * bytes.  Returns 0, an errno value, EISDIR for a directory or EFBIG when
- * the file holds more than limit bytes.  Shared with the partial-report
- * parser.
- */
-int metricdef_read_file(const char *path, size_t limit, char **out,
-			size_t *len);
-
 /* The metric of that id loaded first, or NULL. */
 struct metricdef_metric *metricdef_find_metric(const struct metricdef *md,
 					       const char *id);

@@ -119,9 +119,9 @@ test_fuzz_replay_partial_LDADD = lib/report/out/libreportout.la
 if FUZZING
 noinst_PROGRAMS += test/fuzz/fuzz_partial
 test_fuzz_fuzz_partial_SOURCES = test/fuzz/fuzz_partial.c \
-	lib/defs/partial.c lib/report/partial_eval.c \
-	lib/report/out/partial_text.c lib/model/units.c lib/defs/colour.c \
-	lib/defs/readfile.c
+	$(FUZZ_DEFS_CORE) lib/defs/partial.c lib/defs/partial_parse.c \
+	lib/defs/partial_plain.c lib/report/partial_eval.c \
+	lib/report/out/partial_text.c lib/model/units.c
 test_fuzz_fuzz_partial_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS) -g \
 	-fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 test_fuzz_fuzz_partial_LDFLAGS = -fsanitize=fuzzer $(FUZZ_SAN)
