@@ -37,10 +37,6 @@ const char *const metricdef_types[] = {
 /* ------------------------------------------------------------------ */
 /* Diagnostics */
 
-_Static_assert((int)METRICDEF_ERROR == XMLCHECK_ERROR &&
-		       (int)METRICDEF_WARNING == XMLCHECK_WARNING,
-	       "severities have the core's numbers");
-
 void metricdef_diag(struct metricdef *md, struct metricdef_file *f,
 		    const char *path, struct metricdef_pos pos,
 		    enum metricdef_severity sev, enum metricdef_rule rule,
@@ -49,8 +45,11 @@ void metricdef_diag(struct metricdef *md, struct metricdef_file *f,
 	va_list ap;
 	va_start(ap, fmt);
 	xmlcheck_vreport(md->md_log, f ? f->f_seq : XMLCHECK_NOFILE,
-			 f ? f->f_path : path, metricdef_xpos(pos),
-			 (enum xmlcheck_severity)sev, (int)rule, elem, fmt, ap);
+			 f ? f->f_path : path,
+			 (struct xmlcheck_pos){pos.p_line, pos.p_col},
+			 sev == METRICDEF_WARNING ? XMLCHECK_WARNING
+						 : XMLCHECK_ERROR,
+			 (int)rule, elem, fmt, ap);
 	va_end(ap);
 }
 
@@ -82,7 +81,8 @@ void metricdef_publish(struct metricdef *md)
 	for (size_t i = 0; i < lg->lg_ndiags; i++) {
 		const struct xmlcheck_diag *x = &lg->lg_diags[i];
 		md->md_diags[i] = (struct metricdef_diag){
-			(enum metricdef_severity)x->xd_severity,
+			x->xd_severity == XMLCHECK_WARNING ? METRICDEF_WARNING
+							   : METRICDEF_ERROR,
 			(enum metricdef_rule)x->xd_rule, x->xd_file,
 			x->xd_line, x->xd_col, x->xd_text};
 	}
@@ -92,7 +92,9 @@ void metricdef_publish(struct metricdef *md)
 /* ------------------------------------------------------------------ */
 /* Paths */
 
-char *metricdef_absdir(const char *dir)
+/* The absolute form of directory dir (realpath when it exists, else
+ * joined to the current directory); NULL when out of memory. */
+static char *absdir(const char *dir)
 {
 	char *r, *cwd;
 	if (!dir || !*dir)
@@ -286,10 +288,10 @@ int metricdef_load_buffer(struct metricdef *md, const char *name,
 	if (!md || !name || (!buf && len))
 		return MAPS_EINVAL;
 	if (dir) {
-		d = metricdef_absdir(dir);
+		d = absdir(dir);
 	} else {
 		char *nd = dir_of(name);
-		d = nd ? metricdef_absdir(nd) : NULL;
+		d = nd ? absdir(nd) : NULL;
 		free(nd);
 	}
 	if (!d) {
@@ -313,7 +315,7 @@ int metricdef_load_file(struct metricdef *md, const char *path)
 	if (!md || !path)
 		return MAPS_EINVAL;
 	nd = dir_of(path);
-	d = nd ? metricdef_absdir(nd) : NULL;
+	d = nd ? absdir(nd) : NULL;
 	free(nd);
 	if (!d) {
 		md->md_oom = true;

@@ -9,8 +9,6 @@
 #ifndef MAPSAMPLE_METRICDEF_I_H
 #define MAPSAMPLE_METRICDEF_I_H
 
-#include <stdarg.h>
-
 #include "defs/metricdef.h"
 #include "defs/xmlcheck.h"
 
@@ -24,12 +22,6 @@ void *metricdef_index_get(const struct metricdef_index *ix, const char *key);
 /* Adds key unless present; returns 0 or MAPS_ENOMEM. */
 int metricdef_index_put(struct metricdef_index *ix, const char *key,
 			void *val);
-
-/* A metricdef_pos as the core's. */
-static inline struct xmlcheck_pos metricdef_xpos(struct metricdef_pos p)
-{
-	return (struct xmlcheck_pos){p.p_line, p.p_col};
-}
 
 /*
  * Adds a diagnostic to md.  f: the file it is about (counts go there), or
@@ -74,9 +66,5 @@ void metricdef_clear_file(struct metricdef_file *f);
 
 /* The "larger than METRICDEF_MAX_FILE_SIZE" error of file f. */
 void metricdef_too_large(struct metricdef *md, struct metricdef_file *f);
-
-/* The absolute form of directory dir (realpath when it exists, else
- * joined to the current directory); NULL when out of memory. */
-char *metricdef_absdir(const char *dir);
 
 #endif

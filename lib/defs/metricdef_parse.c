@@ -30,14 +30,6 @@
 
 #include "defs/metricdef_i.h"
 
-/* The rules the core reports have the core's numbers. */
-_Static_assert((int)METRICDEF_R_XML == XMLCHECK_R_XML, "rule number");
-_Static_assert((int)METRICDEF_R_ROOT == XMLCHECK_R_ROOT, "rule number");
-_Static_assert((int)METRICDEF_R_UNKNOWN_ELEMENT == XMLCHECK_R_UNKNOWN_ELEMENT,
-	       "rule number");
-_Static_assert((int)METRICDEF_R_UNKNOWN_ATTRIBUTE ==
-		       XMLCHECK_R_UNKNOWN_ATTRIBUTE, "rule number");
-
 enum kind {
 	K_DOC = XMLCHECK_DOC, /* outside the root element */
 	K_ROOT,
@@ -380,6 +372,10 @@ static void on_close(struct xmlcheck *x, const struct xmlcheck_frame *fr,
 static const struct xmlcheck_grammar grammar = {
 	.xg_rules = rules,
 	.xg_nrules = NRULES,
+	.xg_r_xml = METRICDEF_R_XML,
+	.xg_r_root = METRICDEF_R_ROOT,
+	.xg_r_unknown_element = METRICDEF_R_UNKNOWN_ELEMENT,
+	.xg_r_unknown_attribute = METRICDEF_R_UNKNOWN_ATTRIBUTE,
 	.xg_bad_root =
 		"the root element must be <metricdefinitions "
 		"version=\"1\">; this is not a metric definition file",

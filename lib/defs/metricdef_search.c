@@ -69,9 +69,7 @@ int metricdef_search_dirs(const struct metricdef_search *sp,
 
 void metricdef_free_files(char **files, size_t n)
 {
-	for (size_t i = 0; files && i < n; i++)
-		free(files[i]);
-	free(files);
+	xmlcheck_names_free(files, n);
 }
 
 /* Appends the definition files of sd to *files (of *n, capacity *cap),
@@ -110,9 +108,7 @@ static int list_dir(struct metricdef *md, const struct metricdef_dir *sd,
 		else
 			(*files)[(*n)++] = path;
 	}
-	for (size_t i = 0; i < nnames; i++)
-		free(names[i]);
-	free(names);
+	xmlcheck_names_free(names, nnames);
 	return rc;
 }
 

@@ -30,10 +30,6 @@
 /* ------------------------------------------------------------------ */
 /* Diagnostics */
 
-_Static_assert((int)PARTIAL_ERROR == XMLCHECK_ERROR &&
-		       (int)PARTIAL_WARNING == XMLCHECK_WARNING,
-	       "severities have the core's numbers");
-
 /* Adds a diagnostic about file fi of ps (its index in ps_files) at pos
  * (line 0: the whole file), about element el (NULL: none). */
 __attribute__((format(printf, 7, 8)))
@@ -45,15 +41,17 @@ static void diag(struct partial_set *ps, size_t fi, struct ppos pos,
 	va_start(ap, fmt);
 	xmlcheck_vreport(ps->ps_log, (int)fi, ps->ps_files[fi].pf_path,
 			 (struct xmlcheck_pos){pos.line, pos.col},
-			 (enum xmlcheck_severity)sev, (int)rule, el, fmt, ap);
+			 sev == PARTIAL_WARNING ? XMLCHECK_WARNING
+						 : XMLCHECK_ERROR,
+			 (int)rule, el, fmt, ap);
 	va_end(ap);
 }
 
 void partial_too_large(struct partial_set *ps, size_t fi)
 {
-	diag(ps, fi, (struct ppos){0, 0}, PARTIAL_ERROR, PARTIAL_R_IO,
-		     NULL, "larger than %u bytes; this is no partial report "
-		     "definition file", (unsigned)PARTIAL_MAX_FILE_SIZE);
+	diag(ps, fi, (struct ppos){0, 0}, PARTIAL_ERROR, PARTIAL_R_IO, NULL,
+	     "larger than %u bytes; this is no partial report definition "
+	     "file", (unsigned)PARTIAL_MAX_FILE_SIZE);
 }
 
 /* Sorts the log and shows it, and the counts, in ps's public fields. */
@@ -75,7 +73,8 @@ static void publish(struct partial_set *ps)
 	for (size_t i = 0; i < lg->lg_ndiags; i++) {
 		const struct xmlcheck_diag *x = &lg->lg_diags[i];
 		ps->ps_diags[i] = (struct partial_diag){
-			(enum partial_severity)x->xd_severity,
+			x->xd_severity == XMLCHECK_WARNING ? PARTIAL_WARNING
+							   : PARTIAL_ERROR,
 			(enum partial_rule)x->xd_rule, x->xd_file, x->xd_line,
 			x->xd_col, x->xd_text};
 	}
@@ -159,10 +158,10 @@ static int load_file(struct partial_set *ps, const char *path,
 	else if (rc && errno == EFBIG)
 		partial_too_large(ps, (size_t)fi);
 	else if (rc)
-		diag(ps, (size_t)fi, (struct ppos){0, 0},
-			     PARTIAL_ERROR, PARTIAL_R_IO, NULL,
-			     "cannot be read: %s; check the path given by %s",
-			     strerror(errno), origin);
+		diag(ps, (size_t)fi, (struct ppos){0, 0}, PARTIAL_ERROR,
+		     PARTIAL_R_IO, NULL,
+		     "cannot be read: %s; check the path given by %s",
+		     strerror(errno), origin);
 	else
 		partial_parse(ps, (size_t)fi, buf, len);
 	free(buf);
@@ -176,9 +175,8 @@ static void folder_diag(struct partial_set *ps, const char *dir,
 {
 	long fi = begin_file(ps, dir);
 	if (fi >= 0)
-		diag(ps, (size_t)fi, (struct ppos){0, 0}, sev,
-			     PARTIAL_R_IO, NULL, "%s; check the path given "
-			     "by %s", what, origin);
+		diag(ps, (size_t)fi, (struct ppos){0, 0}, sev, PARTIAL_R_IO,
+		     NULL, "%s; check the path given by %s", what, origin);
 }
 
 /* Loads the *.xml files of folder dir in name order.  quiet: a folder
@@ -199,19 +197,17 @@ static int load_dir(struct partial_set *ps, const char *dir,
 		folder_diag(ps, dir, PARTIAL_ERROR, what, origin);
 		return ps->ps_oom ? MAPS_ENOMEM : 0;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !rc; i++) {
+		const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
 		char *path;
-		if (!rc && asprintf(&path, "%s%s%s", dir,
-				    dir[strlen(dir) - 1] == '/' ? "" : "/",
-				    names[i]) < 0)
+		if (asprintf(&path, "%s%s%s", dir, sep, names[i]) < 0) {
 			rc = MAPS_ENOMEM;
-		else if (!rc) {
-			rc = load_file(ps, path, origin);
-			free(path);
+			break;
 		}
-		free(names[i]);
+		rc = load_file(ps, path, origin);
+		free(path);
 	}
-	free(names);
+	xmlcheck_names_free(names, n);
 	if (!rc && !n && !quiet)
 		folder_diag(ps, dir, PARTIAL_WARNING,
 			    "folder holds no *.xml file, so no partial report "

@@ -39,14 +39,6 @@
 #include "common/mem.h"
 #include "defs/partial_i.h"
 
-/* The rules the core reports have the core's numbers. */
-_Static_assert((int)PARTIAL_R_XML == XMLCHECK_R_XML, "rule number");
-_Static_assert((int)PARTIAL_R_ROOT == XMLCHECK_R_ROOT, "rule number");
-_Static_assert((int)PARTIAL_R_UNKNOWN_ELEMENT == XMLCHECK_R_UNKNOWN_ELEMENT,
-	       "rule number");
-_Static_assert((int)PARTIAL_R_UNKNOWN_ATTRIBUTE ==
-		       XMLCHECK_R_UNKNOWN_ATTRIBUTE, "rule number");
-
 const char *partial_stat_name(enum partial_stat s)
 {
 	switch (s) {
@@ -552,6 +544,10 @@ static void on_close(struct xmlcheck *x, const struct xmlcheck_frame *fr,
 static const struct xmlcheck_grammar grammar = {
 	.xg_rules = rules,
 	.xg_nrules = NRULES,
+	.xg_r_xml = PARTIAL_R_XML,
+	.xg_r_root = PARTIAL_R_ROOT,
+	.xg_r_unknown_element = PARTIAL_R_UNKNOWN_ELEMENT,
+	.xg_r_unknown_attribute = PARTIAL_R_UNKNOWN_ATTRIBUTE,
 	.xg_bad_root =
 		"the root element is not <partialReport>, so this is no "
 		"partial report definition (section 3.4); start the "

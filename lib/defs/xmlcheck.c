@@ -496,7 +496,7 @@ void xmlcheck_unknown(struct xmlcheck *x, struct xmlcheck_pos pos,
 	xmlcheck_elem(pel, sizeof(pel),
 		      top->xf_rule ? top->xf_rule->xr_name : "", 0);
 	children(list, sizeof(list), x, top->xf_kind, angle);
-	xmlcheck_diag(x, pos, XMLCHECK_WARNING, XMLCHECK_R_UNKNOWN_ELEMENT,
+	xmlcheck_diag(x, pos, XMLCHECK_WARNING, x->xc_g->xg_r_unknown_element,
 		      xmlcheck_elem(el, sizeof(el), name, 0),
 		      "unknown element in %s, ignored; allowed there: %s", pel,
 		      list);
@@ -529,7 +529,7 @@ static void check_attrs(struct xmlcheck *x, struct xmlcheck_pos pos,
 		if (ok)
 			continue;
 		xmlcheck_diag(x, pos, XMLCHECK_WARNING,
-			      XMLCHECK_R_UNKNOWN_ATTRIBUTE,
+			      x->xc_g->xg_r_unknown_attribute,
 			      xmlcheck_elem(el, sizeof(el), r->xr_name, 1,
 					    atts[i], atts[i + 1]),
 			      "unknown attribute %s of <%s>, ignored; "
@@ -565,7 +565,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *name,
 	r = find_rule(x, top->xf_kind, name);
 	if (top->xf_kind == XMLCHECK_DOC && !r) {
 		char el[XMLCHECK_ELEM_MAX];
-		xmlcheck_diag(x, pos, XMLCHECK_ERROR, XMLCHECK_R_ROOT,
+		xmlcheck_diag(x, pos, XMLCHECK_ERROR, x->xc_g->xg_r_root,
 			      xmlcheck_elem(el, sizeof(el), name, 0), "%s",
 			      x->xc_g->xg_bad_root);
 		x->xc_failed = true;
@@ -737,7 +737,7 @@ int xmlcheck_parse(struct xmlcheck *x, const void *buf, size_t len)
 	if (st == XML_STATUS_ERROR && !x->xc_stopped) {
 		const char *es = XML_ErrorString(XML_GetErrorCode(x->xc_xp));
 		xmlcheck_diag(x, xmlcheck_here(x), XMLCHECK_ERROR,
-			      XMLCHECK_R_XML, NULL,
+			      x->xc_g->xg_r_xml, NULL,
 			      "not well-formed XML: %s; correct the XML "
 			      "syntax here", es ? es : "unknown error");
 		x->xc_failed = true;
@@ -839,9 +839,7 @@ int xmlcheck_xml_names(const char *dir, char ***names, size_t *n)
 	}
 	closedir(dh);
 	if (rc) {
-		for (size_t i = 0; i < *n; i++)
-			free((*names)[i]);
-		free(*names);
+		xmlcheck_names_free(*names, *n);
 		*names = NULL;
 		*n = 0;
 		return rc;
@@ -849,6 +847,13 @@ int xmlcheck_xml_names(const char *dir, char ***names, size_t *n)
 	if (*n > 1)
 		qsort(*names, *n, sizeof(**names), by_name);
 	return 0;
+}
+
+void xmlcheck_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
 }
 
 const char *xmlcheck_home(void)

@@ -95,21 +95,6 @@ const char *xmlcheck_reserved_prefix(const char *id);
 
 /* ---- Diagnostics ---- */
 
-/* Rules both parsers report with the same number (their enums' values;
- * each parser has its own others, up to its own LIMIT). */
-enum xmlcheck_rule_id {
-	XMLCHECK_R_IO = 1,             /* file or folder cannot be read */
-	XMLCHECK_R_XML = 2,            /* not well-formed XML */
-	XMLCHECK_R_ROOT = 3,           /* not the parser's root element */
-	XMLCHECK_R_UNKNOWN_ELEMENT = 5,
-	XMLCHECK_R_UNKNOWN_ATTRIBUTE = 6,
-	XMLCHECK_R_TEXT = 7,           /* text where only elements belong */
-	XMLCHECK_R_MISSING = 8,
-	XMLCHECK_R_EMPTY = 9,
-	XMLCHECK_R_REPEATED = 10,
-};
-
-/* The two parsers' severities have these values too. */
 enum xmlcheck_severity {
 	XMLCHECK_ERROR = 0,        /* the file is not used as it is */
 	XMLCHECK_WARNING = 1,      /* it is, but should be fixed */
@@ -120,7 +105,7 @@ enum xmlcheck_severity {
 
 struct xmlcheck_diag {
 	enum xmlcheck_severity xd_severity;
-	int xd_rule;               /* the parser's rule number */
+	int xd_rule;               /* the parser's number for the rule */
 	char *xd_file;             /* the path printed; NULL for none */
 	unsigned xd_line, xd_col;  /* 0 when about a whole file */
 	char *xd_text;             /* the whole message: one line of
@@ -231,9 +216,14 @@ struct xmlcheck;
 struct xmlcheck_grammar {
 	const struct xmlcheck_rule *xg_rules;
 	size_t xg_nrules;                 /* at most XMLCHECK_MAX_RULES */
+	/* The parser's numbers for the rules the core reports. */
+	int xg_r_xml;                     /* not well-formed XML */
+	int xg_r_root;                    /* not the parser's root element */
+	int xg_r_unknown_element;         /* xmlcheck_unknown() */
+	int xg_r_unknown_attribute;
 	/* What is said of a root element that is none of the table's (an
-	 * error of rule XMLCHECK_R_ROOT at it; the parse then stops and the
-	 * file has no content: xc_failed). */
+	 * error of rule xg_r_root at it; the parse then stops and the file
+	 * has no content: xc_failed). */
 	const char *xg_bad_root;
 	/* name may not stand in top (or is nested too deep); it is skipped
 	 * whole.  xmlcheck_unknown() reports it in the common words. */
@@ -290,7 +280,7 @@ void xmlcheck_init(struct xmlcheck *x, const struct xmlcheck_grammar *g,
 
 /*
  * Parses len bytes at buf (at most INT_MAX) with x's grammar.
- * Not well-formed XML is an error diagnostic (rule XMLCHECK_R_XML) and
+ * Not well-formed XML is an error diagnostic (rule xg_r_xml) and
  * sets xc_failed, as a bad root does.  Returns 0 or MAPS_ENOMEM.
  */
 int xmlcheck_parse(struct xmlcheck *x, const void *buf, size_t len);
@@ -333,10 +323,13 @@ int xmlcheck_read_file(const char *path, size_t limit, char **out,
 /*
  * The names of the regular files of folder dir whose names end in ".xml"
  * and do not start with '.', in byte order, in a new array *names of *n
- * new strings (free each, then the array).  Returns 0, MAPS_ENOMEM, or
+ * new strings (xmlcheck_names_free()).  Returns 0, MAPS_ENOMEM, or
  * MAPS_EIO with errno set by opendir().
  */
 int xmlcheck_xml_names(const char *dir, char ***names, size_t *n);
+
+/* Frees the n strings of names, then names; NULL is allowed. */
+void xmlcheck_names_free(char **names, size_t n);
 
 /* The user's home directory: $HOME, else the password database; NULL
  * when neither says. */
