@@ -108,7 +108,7 @@ FUZZ_METRICDEF_CORPUS = \
 	test/fuzz/corpus/metricdef/valid-template1.xml
 EXTRA_DIST += test/fuzz/replay-metricdef.sh $(FUZZ_METRICDEF_CORPUS)
 
-# The partial report parser (lib/defs/partial.c): test/fuzz/replay_partial
+# The partial report parser (lib/defs/partial*.c): test/fuzz/replay_partial
 # runs fuzz_partial.c over test/fuzz/corpus/partial in every make check
 # (replay-partial.sh names that corpus); with --enable-fuzzing,
 # test/fuzz/fuzz_partial is its libFuzzer binary.
