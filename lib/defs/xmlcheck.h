@@ -36,10 +36,14 @@
 
 #include <expat.h>
 
-/* Longest value quoted in a message, in bytes of the value, and a buffer
- * that holds any quoted value (each byte may take 8 as an escape). */
+/* Longest value quoted in a message, in bytes of the value, and the
+ * buffer a value is quoted into: room for XMLCHECK_QUOTE_MAX bytes that
+ * each take up to 4 as an escape, so that an element descriptor with two
+ * quoted values fits XMLCHECK_ELEM_MAX.  (A C1 control character takes 8
+ * for its 2 bytes of UTF-8: a value of more than 32 of them is cut
+ * earlier, without "...".) */
 #define XMLCHECK_QUOTE_MAX 64
-#define XMLCHECK_QBUF (XMLCHECK_QUOTE_MAX * 8 + 16)
+#define XMLCHECK_QBUF (XMLCHECK_QUOTE_MAX * 4 + 18)
 /* A buffer for an element descriptor or a list of names. */
 #define XMLCHECK_ELEM_MAX 512
 /* Deepest nesting checked, and most rules in a table. */
@@ -57,8 +61,9 @@ struct xmlcheck_pos {
 /*
  * Writes s (NULL: "") to dst (size n) in double quotes, with '"', '\\' and
  * control characters (C0, DEL, C1 in UTF-8) escaped as \xNN, and anything
- * past XMLCHECK_QUOTE_MAX bytes replaced by "..."; a dst smaller than
- * XMLCHECK_QBUF may end the value earlier, without "...".  Returns dst.
+ * past XMLCHECK_QUOTE_MAX bytes replaced by "..."; when the escapes do not
+ * fit n (XMLCHECK_QBUF, or less) the value ends earlier, without "...".
+ * Returns dst.
  */
 char *xmlcheck_quote(char *dst, size_t n, const char *s);
 
