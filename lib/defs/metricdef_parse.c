@@ -121,9 +121,16 @@ static struct metricdef_pos pos_of(struct xmlcheck_pos p)
 	return (struct metricdef_pos){p.line, p.col};
 }
 
-static char *dup(struct parse *ps, const char *s)
+static char *copy_of(struct parse *ps, const char *s)
 {
 	return xmlcheck_strdup(&ps->md->md_oom, s);
+}
+
+/* A copy of attribute name of atts; NULL when it is absent. */
+static char *attr_copy(struct parse *ps, const XML_Char **atts,
+		       const char *name)
+{
+	return copy_of(ps, xmlcheck_attr(atts, name));
 }
 
 /* The descriptor of the open element of kind k, with its id when it is a
@@ -240,15 +247,14 @@ static void on_open(struct xmlcheck *x, const struct xmlcheck_frame *fr,
 			return;
 		m->m_file = f;
 		m->m_pos = pos;
-		m->m_id = dup(ps, xmlcheck_attr(atts, "id"));
+		m->m_id = attr_copy(ps, atts, "id");
 		ps->metric = m;
 		break;
 	case K_M_SOURCE:
 		m->m_source_pos = pos;
-		m->m_source_ref = dup(ps, xmlcheck_attr(atts, "ref"));
-		m->m_function = dup(ps, xmlcheck_attr(atts, "functionName"));
-		m->m_divide_text =
-			dup(ps, xmlcheck_attr(atts, "divideBySampleTime"));
+		m->m_source_ref = attr_copy(ps, atts, "ref");
+		m->m_function = attr_copy(ps, atts, "functionName");
+		m->m_divide_text = attr_copy(ps, atts, "divideBySampleTime");
 		break;
 	case K_DISPLAY:
 		m->m_display_pos = pos;
@@ -259,8 +265,8 @@ static void on_open(struct xmlcheck *x, const struct xmlcheck_frame *fr,
 					sizeof(*r))))
 			return;
 		r->r_pos = pos;
-		r->r_type = dup(ps, xmlcheck_attr(atts, "type"));
-		r->r_name = dup(ps, xmlcheck_attr(atts, "name"));
+		r->r_type = attr_copy(ps, atts, "type");
+		r->r_name = attr_copy(ps, atts, "name");
 		break;
 	case K_GROUP:
 		if (!(g = new_object(ps, &f->f_groups, &f->f_capgroups,
@@ -268,7 +274,7 @@ static void on_open(struct xmlcheck *x, const struct xmlcheck_frame *fr,
 			return;
 		g->g_file = f;
 		g->g_pos = pos;
-		g->g_id = dup(ps, xmlcheck_attr(atts, "id"));
+		g->g_id = attr_copy(ps, atts, "id");
 		ps->group = g;
 		break;
 	case K_G_METRIC:
@@ -277,7 +283,7 @@ static void on_open(struct xmlcheck *x, const struct xmlcheck_frame *fr,
 					 sizeof(*gr))))
 			return;
 		gr->gr_pos = pos;
-		gr->gr_ref = dup(ps, xmlcheck_attr(atts, "ref"));
+		gr->gr_ref = attr_copy(ps, atts, "ref");
 		break;
 	case K_SOURCE:
 		if (!(s = new_object(ps, &f->f_sources, &f->f_capsources,
@@ -285,7 +291,7 @@ static void on_open(struct xmlcheck *x, const struct xmlcheck_frame *fr,
 			return;
 		s->s_file = f;
 		s->s_pos = pos;
-		s->s_id = dup(ps, xmlcheck_attr(atts, "id"));
+		s->s_id = attr_copy(ps, atts, "id");
 		ps->source = s;
 		break;
 	case K_S_FUNCTIONS:
@@ -339,7 +345,7 @@ static void add_preloads(struct parse *ps, struct metricdef_pos pos,
 		if (!l)
 			return;
 		l->l_pos = pos;
-		l->l_name = dup(ps, t);
+		l->l_name = copy_of(ps, t);
 		any = true;
 	}
 	if (!any)
@@ -358,7 +364,7 @@ static void on_close(struct xmlcheck *x, const struct xmlcheck_frame *fr,
 		add_preloads(ps, pos_of(fr->xf_pos), text);
 	} else if (text && (slot = text_slot(ps, fr->xf_kind)) &&
 		   !slot->t_val) {
-		slot->t_val = dup(ps, text);
+		slot->t_val = copy_of(ps, text);
 		slot->t_pos = pos_of(fr->xf_pos);
 	} else if (fr->xf_kind == K_METRIC) {
 		ps->metric = NULL;

@@ -107,7 +107,7 @@ static struct ppos ppos_of(struct xmlcheck_pos p)
 	return (struct ppos){p.line, p.col};
 }
 
-static char *dup(struct parse *p, const char *s)
+static char *copy_of(struct parse *p, const char *s)
 {
 	return xmlcheck_strdup(&p->ps->ps_oom, s);
 }
@@ -131,7 +131,7 @@ static void check_colour(struct parse *p, struct ppos pos, const char *el,
 	char q[XMLCHECK_QBUF];
 	if (!v)
 		return;
-	c->pc_text = dup(p, v);
+	c->pc_text = copy_of(p, v);
 	if (metricdef_colour_parse(v, METRICDEF_COLOUR_FUNCTIONS_OK,
 				   &c->pc_parsed)) {
 		err(p, pos, PARTIAL_R_COLOUR, el,
@@ -206,7 +206,7 @@ static void open_root(struct parse *p, struct ppos pos, const XML_Char **atts)
 			"name=\"com.example.myReport\", a name of your own "
 			"that identifies the report");
 	if (name) {
-		d->name = dup(p, name);
+		d->name = copy_of(p, name);
 		check_name(p, pos, el, "name", name, 0, NULL);
 	}
 	if (!ns)
@@ -235,16 +235,16 @@ static void open_rm(struct parse *p, struct ppos pos, const XML_Char **atts)
 	if ((v = required(p, pos, el, atts, "id", 0,
 			  "id=\"com.example.metrics.myMetric\", a unique name "
 			  "for this report metric"))) {
-		rm->id = dup(p, v);
+		rm->id = copy_of(p, v);
 		check_name(p, pos, el, "id", v, 1, "com.example.metric_1");
 	}
 	if ((v = required(p, pos, el, atts, "displayName", 0,
 			  "displayName=\"...\", the name the report shows")))
-		rm->name = dup(p, v);
+		rm->name = copy_of(p, v);
 	if ((v = required(p, pos, el, atts, "units", 1,
 			  "units=\"...\" (e.g. units=\"/s\"; units=\"\" for a "
 			  "plain number)")))
-		rm->units = dup(p, v);
+		rm->units = copy_of(p, v);
 	check_colour(p, pos, elem_of(el, "reportMetric", atts, "id", "colour"),
 		     xmlcheck_attr(atts, "colour"), &rm->colour);
 	elem_of(el, "reportMetric", atts, "id", "source");
@@ -283,7 +283,7 @@ static void open_sd(struct parse *p, struct ppos pos, const XML_Char **atts)
 			  "metricRef=\"...\", the id of the metric to show "
 			  "(e.g. metricRef=\"com.mapsample.metrics.cpu."
 			  "user\")")))
-		rm->ref = dup(p, v);
+		rm->ref = copy_of(p, v);
 	elem_of(el, "sourceDetails", atts, "metricRef", "sampleValue");
 	if ((v = required(p, pos, el, atts, "sampleValue", 0,
 			  "sampleValue=\"min\", \"max\", \"mean\" or "
@@ -321,12 +321,12 @@ static void open_ss(struct parse *p, struct ppos pos, const XML_Char **atts)
 	if ((v = required(p, pos, el, atts, "id", 0,
 			  "id=\"my_metrics\", a unique name for this "
 			  "subsection"))) {
-		ss->id = dup(p, v);
+		ss->id = copy_of(p, v);
 		check_name(p, pos, el, "id", v, 1, "my_metrics");
 	}
 	if ((v = required(p, pos, el, atts, "heading", 0,
 			  "heading=\"...\", the title the report shows")))
-		ss->heading = dup(p, v);
+		ss->heading = copy_of(p, v);
 	check_colour(p, pos, elem_of(el, "subsection", atts, "id", "colour"),
 		     xmlcheck_attr(atts, "colour"), &ss->colour);
 }
@@ -346,10 +346,10 @@ static void open_entry(struct parse *p, struct ppos pos, const XML_Char **atts)
 	if ((v = required(p, pos, el, atts, "reportMetric", 0,
 			  "reportMetric=\"...\", the id of a <reportMetric> "
 			  "of this file")))
-		en->rm = dup(p, v);
+		en->rm = copy_of(p, v);
 	v = xmlcheck_attr(atts, "group");
 	if (v && *v)
-		en->group = dup(p, v);
+		en->group = copy_of(p, v);
 }
 
 /* Whether s (n bytes) is UTF-8 without NUL. */
