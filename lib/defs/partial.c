@@ -111,22 +111,22 @@ void partial_set_free(struct partial_set *ps)
 	free(ps);
 }
 
-/* Adds a file named path to ps and to its log; returns its index, or -1
- * when out of memory. */
+/* Adds a file named path to ps and to its log; returns its index, or
+ * MAPS_ENOMEM. */
 static long begin_file(struct partial_set *ps, const char *path)
 {
 	struct partial_file *pf = xmlcheck_push(&ps->ps_oom, &ps->ps_files,
 						&ps->ps_capfiles,
 						&ps->ps_nfiles, sizeof(*pf));
 	if (!pf)
-		return -1;
+		return MAPS_ENOMEM;
 	if (!(pf->pf_path = strdup(path)) ||
 	    xmlcheck_log_file(ps->ps_log) < 0) {
 		/* the entry and the log's file stay at the same index */
 		free(pf->pf_path);
 		ps->ps_nfiles--;
 		ps->ps_oom = true;
-		return -1;
+		return MAPS_ENOMEM;
 	}
 	return (long)ps->ps_nfiles - 1;
 }
