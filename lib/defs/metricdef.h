@@ -53,6 +53,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "defs/colour.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -81,35 +83,9 @@ enum metricdef_data_type {
 	METRICDEF_DOUBLE = 1,  /* <dataType>double</dataType> */
 };
 
-/* A parsed colour (metricdef_colour_parse()). */
-enum metricdef_colour_kind {
-	METRICDEF_COLOUR_NONE = 0,  /* absent or not understood */
-	METRICDEF_COLOUR_HEX,       /* #RGB ... #RRRRGGGGBBBB: c_rgb16 */
-	METRICDEF_COLOUR_NAME,      /* SVG 1.1 keyword: c_name, lower case */
-	METRICDEF_COLOUR_PALETTE,   /* Arm MAP "SpecialLineN": c_index = N */
-	METRICDEF_COLOUR_RGB,       /* rgb(R, G, B), 0-255: c_v */
-	METRICDEF_COLOUR_HSV,       /* hsv(H, S, V): c_v */
-	METRICDEF_COLOUR_HSL,       /* hsl(H, S, L): c_v */
-};
-
-struct metricdef_colour {
-	enum metricdef_colour_kind c_kind;
-	uint16_t c_rgb16[3];   /* HEX: red, green, blue scaled to 0-65535 */
-	uint8_t c_rgb8[3];     /* HEX: the same scaled to 0-255 */
-	const char *c_name;    /* NAME: the keyword (static string) */
-	unsigned c_index;      /* PALETTE */
-	unsigned c_v[3];       /* RGB, HSV, HSL: the three numbers */
-};
-
-/* Flags of metricdef_colour_parse(): which forms beyond #hex and SVG
- * names are accepted. */
-#define METRICDEF_COLOUR_PALETTE_OK   0x1u  /* Arm MAP SpecialLineN */
-#define METRICDEF_COLOUR_FUNCTIONS_OK 0x2u  /* rgb(), hsv(), hsl() (the
-					       partial-report forms of
-					       reference section 3.5) */
-
 struct metricdef_file;
 struct metricdef_source;
+struct xmlcheck_log;
 struct metricdef_metric;
 
 /* <rel type="integral" name="other"/> inside <display>. */
@@ -156,6 +132,7 @@ struct metricdef_metric {
 	struct metricdef_text m_accumulate;           /* Arm MAP extension */
 	struct metricdef_rel *m_rels;
 	size_t m_nrels;
+	size_t m_caprels;                  /* internal */
 
 	/* Another metric of this id was loaded earlier (an error): this one
 	 * is not in the set's index (metricdef_find_metric()). */
@@ -177,6 +154,7 @@ struct metricdef_group {
 	struct metricdef_text g_description;
 	struct metricdef_ref *g_refs;
 	size_t g_nrefs;
+	size_t g_caprefs;                  /* internal */
 	bool g_duplicate;
 };
 
@@ -199,6 +177,7 @@ struct metricdef_source {
 	char *s_library_path;
 	struct metricdef_preload *s_preloads;
 	size_t s_npreloads;
+	size_t s_cappreloads;                 /* internal */
 	struct metricdef_pos s_functions_pos; /* <functions> */
 	struct metricdef_text s_start;        /* <start>: function name */
 	struct metricdef_text s_stop;         /* <stop>: function name */
@@ -218,8 +197,9 @@ struct metricdef_file {
 	bool f_unreadable;   /* not read, not well-formed or not a metric
 				definition file: no content */
 	/* internal */
-	size_t f_seq;        /* index in md_files */
-	unsigned f_nshown;   /* diagnostics shown (METRICDEF_MAX_DIAGS) */
+	int f_seq;           /* its number in the diagnostics log: its
+				index in md_files */
+	size_t f_capmetrics, f_capgroups, f_capsources;
 };
 
 enum metricdef_severity {
@@ -262,23 +242,28 @@ struct metricdef_diag {
 	char *d_file;            /* path as given; NULL for none */
 	unsigned d_line, d_col;  /* 0 when not about one place */
 	char *d_text;            /* the whole message, without a program
-				    name and without a newline */
-	/* internal: sort keys */
-	size_t d_fileseq, d_seq;
+				    name and without a newline: printable
+				    characters only */
 };
 
 struct metricdef {
 	struct metricdef_file **md_files;   /* in load order */
 	size_t md_nfiles;
-	struct metricdef_diag *md_diags;    /* in the order found, each
-					       file's sorted by position */
+	struct metricdef_diag *md_diags;    /* by file in load order (those
+					       about no file before the next
+					       file's), each file's sorted by
+					       position; the strings belong
+					       to md */
 	size_t md_ndiags;
 	unsigned md_nerrors;
 	unsigned md_nwarnings;
 	/* internal */
 	struct metricdef_index *md_metric_index;   /* first definitions */
 	struct metricdef_index *md_group_index;
-	size_t md_diag_cap;
+	struct xmlcheck_log *md_log;   /* the diagnostics, which md_diags
+					  and the counts show after each
+					  call */
+	size_t md_capfiles, md_diag_cap;
 	bool md_oom;                                /* sticky */
 };
 
@@ -328,15 +313,6 @@ int metricdef_finish(struct metricdef *md);
  */
 int metricdef_check_libraries(struct metricdef *md);
 
-/*
- * Reads the file at path whole into a new buffer *out (free() it) of *len
- * bytes.  Returns 0, an errno value, EISDIR for a directory or EFBIG when
- * the file holds more than limit bytes.  Shared with the partial-report
- * parser.
- */
-int metricdef_read_file(const char *path, size_t limit, char **out,
-			size_t *len);
-
 /* The metric of that id loaded first, or NULL. */
 struct metricdef_metric *metricdef_find_metric(const struct metricdef *md,
 					       const char *id);
@@ -344,21 +320,6 @@ struct metricdef_metric *metricdef_find_metric(const struct metricdef *md,
 /* The group of that id loaded first, or NULL. */
 struct metricdef_group *metricdef_find_group(const struct metricdef *md,
 					     const char *id);
-
-/*
- * Parses a colour: #RGB, #RRGGBB, #RRRGGGBBB, #RRRRGGGGBBBB (hex digits of
- * either case) or an SVG 1.1 colour keyword (any case), and with flags the
- * forms METRICDEF_COLOUR_PALETTE_OK and METRICDEF_COLOUR_FUNCTIONS_OK add.
- * Surrounding white space is ignored.  Returns 0 and fills *out, or
- * MAPS_EINVAL (out->c_kind = METRICDEF_COLOUR_NONE), or MAPS_ENOMEM.
- */
-int metricdef_colour_parse(const char *s, unsigned flags,
-			   struct metricdef_colour *out);
-
-/* The SVG 1.1 colour keywords, lower case, sorted, NULL-ended, and how
- * many there are (147). */
-extern const char *const metricdef_svg_colours[];
-extern const size_t metricdef_nsvg_colours;
 
 /*
  * Where definitions are searched, in order (mapsample-metrics(5)):

@@ -46,6 +46,7 @@
 #ifndef MAPSAMPLE_DEFS_PARTIAL_H
 #define MAPSAMPLE_DEFS_PARTIAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -136,18 +137,24 @@ struct partial_file {
 
 struct partial_def;            /* one parsed <partialReport> (internal) */
 
+struct xmlcheck_log;
+
 /* The loaded definitions. */
 struct partial_set {
 	struct partial_file *ps_files;  /* in load order */
 	size_t ps_nfiles;
-	struct partial_diag *ps_diags;  /* by file, then position */
+	struct partial_diag *ps_diags;  /* by file, then position; the
+					   strings belong to ps */
 	size_t ps_ndiags;
 	unsigned ps_nerrors, ps_nwarnings;
 	/* internal */
 	struct partial_def **ps_defs;   /* used files' reports, load order */
 	size_t ps_ndefs;
-	size_t ps_capdiags;
-	int ps_oom;
+	struct xmlcheck_log *ps_log;    /* the diagnostics, which ps_diags
+					   and the counts show after each
+					   call */
+	size_t ps_capfiles, ps_capdefs, ps_capdiags;
+	bool ps_oom;                    /* sticky */
 };
 
 /* Returns a new empty set, or NULL when out of memory. */
@@ -239,7 +246,7 @@ struct pdef_ss {
 	char *text;             /* raw <text> content, NULL if none */
 	struct ppos text_pos;
 	struct pdef_entry *en;
-	size_t nen;
+	size_t nen, capen;
 };
 
 /* One <partialReport>; only files without errors are kept, so every
@@ -250,9 +257,9 @@ struct partial_def {
 	char *name;
 	struct ppos rms_pos, sss_pos;   /* <reportMetrics>, <subsections> */
 	struct pdef_rm *rm;
-	size_t nrm;
+	size_t nrm, caprm;
 	struct pdef_ss *ss;
-	size_t nss;
+	size_t nss, capss;
 };
 
 void partial_def_free(struct partial_def *d);

@@ -15,7 +15,7 @@
  *   - the second copy defines no metric id that is not reported as a
  *     duplicate (each is defined in the first copy already);
  *   - the colour parser, given the input as a string, accepts or refuses
- *     it cleanly.
+ *     it cleanly, and what it accepts has a well-formed CSS form.
  * Libraries are never loaded (metricdef_check_libraries() is not called):
  * inputs name arbitrary paths.  test/fuzz/replay runs this target over
  * test/fuzz/corpus/metricdef in every make check.
@@ -136,10 +136,21 @@ static void check_colour(const uint8_t *data, size_t size)
 	int rc = metricdef_colour_parse(
 		s, METRICDEF_COLOUR_PALETTE_OK | METRICDEF_COLOUR_FUNCTIONS_OK,
 		&c);
-	CHECK(rc == 0 || rc == MAPS_EINVAL || rc == MAPS_ENOMEM);
+	CHECK(rc == 0 || rc == MAPS_EINVAL);
 	CHECK((rc == 0) == (c.c_kind != METRICDEF_COLOUR_NONE));
 	if (c.c_kind == METRICDEF_COLOUR_NAME)
 		CHECK(c.c_name != NULL);
+	/* every colour but a palette name has a CSS form, "#rrggbb" or a
+	 * keyword of letters */
+	char css[24];
+	rc = metricdef_colour_css(&c, css, sizeof(css));
+	CHECK((rc == 0) == (c.c_kind != METRICDEF_COLOUR_NONE &&
+			    c.c_kind != METRICDEF_COLOUR_PALETTE));
+	if (!rc && css[0] == '#')
+		CHECK(strlen(css) == 7 &&
+		      strspn(css + 1, "0123456789abcdef") == 6);
+	else if (!rc)
+		CHECK(strspn(css, "abcdefghijklmnopqrstuvwxyz") == strlen(css));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

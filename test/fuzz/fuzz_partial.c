@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz_partial: libFuzzer target for the partial report parser
- * (lib/defs/partial.c), which reads XML files users install and anyone
+ * (lib/defs/partial*.c), which reads XML files users install and anyone
  * may write.  Each input is loaded twice into one set, as a.xml and
  * b.xml; the used reports are evaluated against an empty run and printed
  * as the text report does; everything the API promises is checked,

@@ -71,7 +71,11 @@ fuzz-seeds: test/fuzz/mkseeds$(EXEEXT)
 	test/fuzz/mkseeds $(srcdir)/test/fuzz/corpus/maplog
 .PHONY: fuzz-seeds
 
-# The metric definition parser (lib/metricdef): test/fuzz/replay_metricdef
+# lib/defs' XML-checking core and colours, compiled into both XML fuzzers
+# so that they carry coverage instrumentation too.
+FUZZ_DEFS_CORE = lib/defs/xmlcheck.c lib/defs/colour.c lib/common/mem.c
+
+# The metric definition parser (lib/defs): test/fuzz/replay_metricdef
 # runs fuzz_metricdef.c over test/fuzz/corpus/metricdef in every make check
 # (replay-metricdef.sh names that corpus); with --enable-fuzzing,
 # test/fuzz/fuzz_metricdef is its libFuzzer binary.
@@ -83,8 +87,8 @@ test_fuzz_replay_metricdef_LDADD = lib/defs/libdefs.la
 if FUZZING
 noinst_PROGRAMS += test/fuzz/fuzz_metricdef
 test_fuzz_fuzz_metricdef_SOURCES = test/fuzz/fuzz_metricdef.c \
-	lib/defs/metricdef.c lib/defs/colour.c \
-	lib/defs/search.c lib/defs/check.c lib/defs/readfile.c
+	$(FUZZ_DEFS_CORE) lib/defs/metricdef.c lib/defs/metricdef_parse.c \
+	lib/defs/metricdef_check.c lib/defs/metricdef_search.c
 test_fuzz_fuzz_metricdef_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPKGDATADIR='"$(pkgdatadir)"'
 test_fuzz_fuzz_metricdef_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS) -g \
@@ -105,7 +109,7 @@ FUZZ_METRICDEF_CORPUS = \
 	test/fuzz/corpus/metricdef/valid-template1.xml
 EXTRA_DIST += test/fuzz/replay-metricdef.sh $(FUZZ_METRICDEF_CORPUS)
 
-# The partial report parser (lib/defs/partial.c): test/fuzz/replay_partial
+# The partial report parser (lib/defs/partial*.c): test/fuzz/replay_partial
 # runs fuzz_partial.c over test/fuzz/corpus/partial in every make check
 # (replay-partial.sh names that corpus); with --enable-fuzzing,
 # test/fuzz/fuzz_partial is its libFuzzer binary.
@@ -116,9 +120,9 @@ test_fuzz_replay_partial_LDADD = lib/report/out/libreportout.la
 if FUZZING
 noinst_PROGRAMS += test/fuzz/fuzz_partial
 test_fuzz_fuzz_partial_SOURCES = test/fuzz/fuzz_partial.c \
-	lib/defs/partial.c lib/report/partial_eval.c \
-	lib/report/out/partial_text.c lib/model/units.c lib/defs/colour.c \
-	lib/defs/readfile.c
+	$(FUZZ_DEFS_CORE) lib/defs/partial.c lib/defs/partial_parse.c \
+	lib/defs/partial_plain.c lib/report/partial_eval.c \
+	lib/report/out/partial_text.c lib/model/units.c
 test_fuzz_fuzz_partial_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS) -g \
 	-fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 test_fuzz_fuzz_partial_LDFLAGS = -fsanitize=fuzzer $(FUZZ_SAN)

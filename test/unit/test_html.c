@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Unit tests of lib/report/out/htmlsafe (escaping, JSON in <script>, the
- * partial-report HTML sanitiser, colours) and of the HTML report as a
+ * partial-report HTML sanitiser; its colours are lib/defs' and tested in
+ * test_metricdef) and of the HTML report as a
  * whole on a log whose every string is an attack: command line, host,
  * executable and mapping paths (so function names), thread names, metric
  * ids, names and units, plugin and metric errors, marks, and partial
@@ -424,38 +425,6 @@ START_TEST(html_sanitize_fuzzish)
 }
 END_TEST
 
-START_TEST(html_colours)
-{
-	char b[32];
-	ck_assert_int_eq(htmlsafe_colour("#abc", b, sizeof(b)), 0);
-	ck_assert_str_eq(b, "#aabbcc");
-	ck_assert_int_eq(htmlsafe_colour("#A0B1C2", b, sizeof(b)), 0);
-	ck_assert_str_eq(b, "#a0b1c2");
-	ck_assert_int_eq(htmlsafe_colour("#fff000fff", b, sizeof(b)), 0);
-	ck_assert_str_eq(b, "#ff00ff");
-	ck_assert_int_eq(htmlsafe_colour("#ffff00000000", b, sizeof(b)), 0);
-	ck_assert_str_eq(b, "#ff0000");
-	ck_assert_int_eq(htmlsafe_colour("rgb(255, 0, 10)", b, sizeof(b)), 0);
-	ck_assert_str_eq(b, "#ff000a");
-	ck_assert_int_eq(htmlsafe_colour("hsl(0, 100, 50)", b, sizeof(b)), 0);
-	ck_assert_str_eq(b, "#ff0000");
-	ck_assert_int_eq(htmlsafe_colour("hsv (120, 100, 100)", b, sizeof(b)), 0);
-	ck_assert_str_eq(b, "#00ff00");
-	ck_assert_int_eq(htmlsafe_colour(" SteelBlue ", b, sizeof(b)), 0);
-	ck_assert_str_eq(b, "steelblue");
-	static const char *const bad[] = {
-		"", "#ab", "#abcd", "#ggg", "rgb(256,0,0)", "rgb(1,2)",
-		"hsl(360,0,0)", "hsl(1,101,0)", "notacolour",
-		"red;background:url(x)", "red\" onclick=\"x", "expression(1)",
-		"rgb(1,2,3) x", NULL,
-	};
-	for (int i = 0; bad[i]; i++)
-		ck_assert_msg(htmlsafe_colour(bad[i], b, sizeof(b)) == -1,
-			      "%s accepted", bad[i]);
-	ck_assert_int_eq(htmlsafe_colour(NULL, b, sizeof(b)), -1);
-}
-END_TEST
-
 /* ---- the whole page on a hostile log ---- */
 
 #define EVIL_EXE "/x/<script>alert(1)<!--"
@@ -772,7 +741,6 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, html_sanitize_styles);
 	tcase_add_test(tc, html_sanitize_structure);
 	tcase_add_test(tc, html_sanitize_fuzzish);
-	tcase_add_test(tc, html_colours);
 	tcase_add_test(tc, html_page_escapes_log_strings);
 	tcase_add_test(tc, html_page_partial_reports);
 	suite_add_tcase(s, tc);

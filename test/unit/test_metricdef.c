@@ -1572,6 +1572,53 @@ START_TEST(metricdef_colour_forms)
 }
 END_TEST
 
+/* A colour as CSS, NULL when it is none (partial-report forms). */
+static const char *css_of(const char *s, char *b, size_t n)
+{
+	struct metricdef_colour c;
+	if (metricdef_colour_parse(s, METRICDEF_COLOUR_FUNCTIONS_OK, &c) ||
+	    metricdef_colour_css(&c, b, n))
+		return NULL;
+	return b;
+}
+
+/* The CSS of colours, as the HTML report's sanitiser writes <font color>
+ * (formerly htmlsafe_colour() of lib/report/out, test_html.c). */
+START_TEST(metricdef_colour_css_forms)
+{
+	char b[32];
+	ck_assert_str_eq(css_of("#abc", b, sizeof(b)), "#aabbcc");
+	ck_assert_str_eq(css_of("#A0B1C2", b, sizeof(b)), "#a0b1c2");
+	ck_assert_str_eq(css_of("#fff000fff", b, sizeof(b)), "#ff00ff");
+	ck_assert_str_eq(css_of("#ffff00000000", b, sizeof(b)), "#ff0000");
+	ck_assert_str_eq(css_of("rgb(255, 0, 10)", b, sizeof(b)), "#ff000a");
+	ck_assert_str_eq(css_of("hsl(0, 100, 50)", b, sizeof(b)), "#ff0000");
+	ck_assert_str_eq(css_of("hsv (120, 100, 100)", b, sizeof(b)),
+			 "#00ff00");
+	ck_assert_str_eq(css_of(" SteelBlue ", b, sizeof(b)), "steelblue");
+	static const char *const bad[] = {
+		"", "#ab", "#abcd", "#ggg", "rgb(256,0,0)", "rgb(1,2)",
+		"hsl(360,0,0)", "hsl(1,101,0)", "notacolour",
+		"red;background:url(x)", "red\" onclick=\"x", "expression(1)",
+		"rgb(1,2,3) x", NULL,
+	};
+	for (int i = 0; bad[i]; i++)
+		ck_assert_msg(css_of(bad[i], b, sizeof(b)) == NULL,
+			      "%s accepted", bad[i]);
+	ck_assert_ptr_null(css_of(NULL, b, sizeof(b)));
+	/* no CSS for a palette colour, nor into a buffer too small */
+	struct metricdef_colour c;
+	ck_assert_int_eq(metricdef_colour_parse("SpecialLine2",
+						METRICDEF_COLOUR_PALETTE_OK,
+						&c),
+			 0);
+	ck_assert_int_eq(metricdef_colour_css(&c, b, sizeof(b)), MAPS_EINVAL);
+	ck_assert_int_eq(metricdef_colour_parse("#abc", 0, &c), 0);
+	ck_assert_int_eq(metricdef_colour_css(&c, b, 7), MAPS_EINVAL);
+	ck_assert_str_eq(b, "");
+}
+END_TEST
+
 START_TEST(metricdef_svg_keywords)
 {
 	struct metricdef_colour c;
@@ -1968,6 +2015,7 @@ static Suite *metricdef_suite(void)
 
 	tc = tcase_create("colours");
 	tcase_add_test(tc, metricdef_colour_forms);
+	tcase_add_test(tc, metricdef_colour_css_forms);
 	tcase_add_test(tc, metricdef_svg_keywords);
 	suite_add_tcase(s, tc);
 

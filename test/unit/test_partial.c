@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Unit tests of the partial reports (lib/defs/partial.c, definition
+ * Unit tests of the partial reports (lib/defs/partial*.c, definition
  * files, and lib/report/partial_eval.c, values; reference section 3;
  * mapreport(1), PARTIAL REPORTS).  One case per rule of sections 3.4-3.6,
  * each asserting the exact message of a file with that one problem and

@@ -1234,7 +1234,11 @@ static void functions(FILE *out, const struct analysis *a,
 static const char *colour_css(const struct partial_colour *c, char *buf,
 			      size_t len)
 {
-	if (!c->pc_css[0] || htmlsafe_colour(c->pc_css, buf, len))
+	struct metricdef_colour mc;
+	if (!c->pc_css[0] ||
+	    metricdef_colour_parse(c->pc_css, METRICDEF_COLOUR_FUNCTIONS_OK,
+				   &mc) ||
+	    metricdef_colour_css(&mc, buf, len))
 		return NULL;
 	return buf;
 }

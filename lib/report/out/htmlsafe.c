@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * htmlsafe: escaping for HTML text and JSON in <script>, the sanitiser of
- * partial reports' HTML and their colours (see htmlsafe.h).
+ * htmlsafe: escaping for HTML text and JSON in <script>, and the
+ * sanitiser of partial reports' HTML (see htmlsafe.h).  Colours (<font
+ * color>) are parsed and written as CSS by lib/defs (defs/colour.h).
  *
  * DESIGN NOTES
  *   The sanitiser is a small tokenizer, not a parser: text, character
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "defs/colour.h"
 #include "report/out/htmlsafe.h"
 
 /* ---- output: a FILE or a growing buffer ---- */
@@ -228,41 +230,7 @@ void htmlsafe_json(FILE *out, const char *s)
 	puts_(&o, "\"");
 }
 
-/* ---- colours ---- */
-
-/* The SVG 1.1 colour keywords (CSS's named colours). */
-static const char *const colour_names[] = {
-	"aliceblue", "antiquewhite", "aqua", "aquamarine", "azure", "beige",
-	"bisque", "black", "blanchedalmond", "blue", "blueviolet", "brown",
-	"burlywood", "cadetblue", "chartreuse", "chocolate", "coral",
-	"cornflowerblue", "cornsilk", "crimson", "cyan", "darkblue",
-	"darkcyan", "darkgoldenrod", "darkgray", "darkgreen", "darkgrey",
-	"darkkhaki", "darkmagenta", "darkolivegreen", "darkorange",
-	"darkorchid", "darkred", "darksalmon", "darkseagreen",
-	"darkslateblue", "darkslategray", "darkslategrey", "darkturquoise",
-	"darkviolet", "deeppink", "deepskyblue", "dimgray", "dimgrey",
-	"dodgerblue", "firebrick", "floralwhite", "forestgreen", "fuchsia",
-	"gainsboro", "ghostwhite", "gold", "goldenrod", "gray", "grey",
-	"green", "greenyellow", "honeydew", "hotpink", "indianred", "indigo",
-	"ivory", "khaki", "lavender", "lavenderblush", "lawngreen",
-	"lemonchiffon", "lightblue", "lightcoral", "lightcyan",
-	"lightgoldenrodyellow", "lightgray", "lightgreen", "lightgrey",
-	"lightpink", "lightsalmon", "lightseagreen", "lightskyblue",
-	"lightslategray", "lightslategrey", "lightsteelblue", "lightyellow",
-	"lime", "limegreen", "linen", "magenta", "maroon",
-	"mediumaquamarine", "mediumblue", "mediumorchid", "mediumpurple",
-	"mediumseagreen", "mediumslateblue", "mediumspringgreen",
-	"mediumturquoise", "mediumvioletred", "midnightblue", "mintcream",
-	"mistyrose", "moccasin", "navajowhite", "navy", "oldlace", "olive",
-	"olivedrab", "orange", "orangered", "orchid", "palegoldenrod",
-	"palegreen", "paleturquoise", "palevioletred", "papayawhip",
-	"peachpuff", "peru", "pink", "plum", "powderblue", "purple", "red",
-	"rosybrown", "royalblue", "saddlebrown", "salmon", "sandybrown",
-	"seagreen", "seashell", "sienna", "silver", "skyblue", "slateblue",
-	"slategray", "slategrey", "snow", "springgreen", "steelblue", "tan",
-	"teal", "thistle", "tomato", "turquoise", "violet", "wheat", "white",
-	"whitesmoke", "yellow", "yellowgreen",
-};
+/* ---- the sanitiser ---- */
 
 static int hexval(int c)
 {
@@ -271,136 +239,6 @@ static int hexval(int c)
 	c = tolower(c);
 	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
-
-/* Parses "name ( a , b , c )" with integers; returns 0 and the three
- * numbers, or -1. */
-static int parse_triple(const char *s, const char *name, long v[3])
-{
-	size_t n = strlen(name);
-	if (strncasecmp(s, name, n))
-		return -1;
-	s += n;
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (*s++ != '(')
-		return -1;
-	for (int k = 0; k < 3; k++) {
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!isdigit((unsigned char)*s))
-			return -1;
-		char *e;
-		v[k] = strtol(s, &e, 10);
-		if (e - s > 4)
-			return -1;
-		s = e;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (*s++ != (k < 2 ? ',' : ')'))
-			return -1;
-	}
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return *s ? -1 : 0;
-}
-
-static void hue_rgb(double h, double c, double x, double m, int rgb[3])
-{
-	double r, g, b;
-	if (h < 60)
-		r = c, g = x, b = 0;
-	else if (h < 120)
-		r = x, g = c, b = 0;
-	else if (h < 180)
-		r = 0, g = c, b = x;
-	else if (h < 240)
-		r = 0, g = x, b = c;
-	else if (h < 300)
-		r = x, g = 0, b = c;
-	else
-		r = c, g = 0, b = x;
-	rgb[0] = (int)((r + m) * 255 + 0.5);
-	rgb[1] = (int)((g + m) * 255 + 0.5);
-	rgb[2] = (int)((b + m) * 255 + 0.5);
-}
-
-static double fmod_pos(double a, double b)
-{
-	while (a >= b)
-		a -= b;
-	return a;
-}
-
-int htmlsafe_colour(const char *s, char *buf, size_t len)
-{
-	if (!s || len < 8)
-		return -1;
-	while (*s == ' ' || *s == '\t' || *s == '\n')
-		s++;
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
-		n--;
-	char t[64];
-	if (n == 0 || n >= sizeof(t))
-		return -1;
-	memcpy(t, s, n);
-	t[n] = 0;
-	int rgb[3];
-	long v[3];
-	if (t[0] == '#') {
-		size_t d = n - 1;
-		if (d != 3 && d != 6 && d != 9 && d != 12)
-			return -1;
-		for (size_t i = 1; i < n; i++)
-			if (hexval(t[i]) < 0)
-				return -1;
-		size_t w = d / 3; /* digits per component */
-		for (int k = 0; k < 3; k++) {
-			const char *c = t + 1 + k * w;
-			int x = hexval(c[0]);
-			rgb[k] = w == 1 ? x * 17 : x * 16 + hexval(c[1]);
-		}
-	} else if (parse_triple(t, "rgb", v) == 0) {
-		for (int k = 0; k < 3; k++) {
-			if (v[k] > 255)
-				return -1;
-			rgb[k] = (int)v[k];
-		}
-	} else if (parse_triple(t, "hsl", v) == 0 ||
-		   parse_triple(t, "hsv", v) == 0) {
-		if (v[0] > 359 || v[1] > 100 || v[2] > 100)
-			return -1;
-		double h = (double)v[0], sat = (double)v[1] / 100,
-		       l = (double)v[2] / 100, c, m;
-		if (tolower((unsigned char)t[2]) == 'l') {
-			c = (1 - (2 * l - 1 < 0 ? 1 - 2 * l : 2 * l - 1)) * sat;
-			m = l - c / 2;
-		} else {
-			c = l * sat;
-			m = l - c;
-		}
-		double hp = fmod_pos(h / 60, 2) - 1;
-		double x = c * (1 - (hp < 0 ? -hp : hp));
-		hue_rgb(h, c, x, m, rgb);
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			if (!isalpha((unsigned char)t[i]))
-				return -1;
-			t[i] = (char)tolower((unsigned char)t[i]);
-		}
-		for (size_t i = 0; i < sizeof(colour_names) / sizeof(*colour_names);
-		     i++)
-			if (!strcmp(t, colour_names[i])) {
-				snprintf(buf, len, "%s", t);
-				return strlen(t) < len ? 0 : -1;
-			}
-		return -1;
-	}
-	snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
-	return 0;
-}
-
-/* ---- the sanitiser ---- */
 
 enum atype {
 	A_TEXT,   /* any text */
@@ -411,7 +249,7 @@ enum atype {
 	A_LEN,    /* digits, optional % */
 	A_FSIZE,  /* font size: optional + or -, one digit */
 	A_OLTYPE, /* 1 a A i I */
-	A_COLOUR, /* htmlsafe_colour() */
+	A_COLOUR, /* a colour of lib/defs (colour.h), written as CSS */
 	A_HREF,   /* URL for a link */
 	A_SRC,    /* relative URL for an image */
 	A_STYLE,  /* inline style */
@@ -905,8 +743,11 @@ static int attr_put(struct out *o, const struct attr *a, const char *val)
 		ok = style_put(&c, val);
 		break;
 	case A_COLOUR: {
+		struct metricdef_colour mc;
 		char col[32];
-		ok = htmlsafe_colour(val, col, sizeof(col)) == 0;
+		ok = !metricdef_colour_parse(val, METRICDEF_COLOUR_FUNCTIONS_OK,
+					     &mc) &&
+		     !metricdef_colour_css(&mc, col, sizeof(col));
 		if (ok)
 			str_put(&c, col, strlen(col));
 		break;

@@ -12,7 +12,6 @@
  *                        3.7): whitelisted elements and attributes only,
  *                        URLs and inline styles checked, everything else
  *                        dropped or escaped; the result is well-formed
- *   htmlsafe_colour()    a partial report colour (section 3.5) as CSS
  *
  * Bytes that are not UTF-8 become U+FFFD and control characters other
  * than tab and newline become spaces, so the output is valid UTF-8.
@@ -42,8 +41,10 @@ void htmlsafe_json(FILE *out, const char *s);
  * values hold no url(), expression(), escapes or other functions than
  * rgb/rgba/hsl/hsla), a href (http, https, mailto, relative or #fragment;
  * given rel="noopener noreferrer"), img src (relative only: a report
- * loads nothing from the network), alt, width, height, font color and
- * size, ol start and type, li value, th/td colspan, rowspan, valign.
+ * loads nothing from the network), alt, width, height, font color (a
+ * colour of defs/colour.h with its rgb()/hsv()/hsl() forms, written as
+ * "#rrggbb" or a keyword) and size, ol start and type, li value, th/td
+ * colspan, rowspan, valign.
  * URLs are checked after character references are decoded and ASCII
  * whitespace and control characters removed, so "java&#115;cript:",
  * " JaVa\tScRiPt:" and the like are caught; javascript:, vbscript:,
@@ -57,15 +58,5 @@ void htmlsafe_json(FILE *out, const char *s);
  * CDATA sections is kept (escaped).
  */
 char *htmlsafe_sanitize(const char *in);
-
-/*
- * Parses a colour of a partial report: #RGB, #RRGGBB, #RRRGGGBBB,
- * #RRRRGGGGBBBB, rgb(R, G, B) (0-255), hsv(H, S, V) or hsl(H, S, L) (H
- * 0-359, S, V, L 0-100; a space may come before the parenthesis), or an
- * SVG colour keyword (letters only).  Writes the CSS for it ("#rrggbb" or
- * the keyword in lower case) into buf and returns 0, or returns -1 when
- * s is none of these.
- */
-int htmlsafe_colour(const char *s, char *buf, size_t len);
 
 #endif
