@@ -375,8 +375,10 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 		m->first_ts = ev->ev_ts;
 	if (ev->ev_ts > m->last_ts)
 		m->last_ts = ev->ev_ts;
-	if (m->timeline_on)
-		timeline_fold(&m->timeline, ev);
+	if (m->timeline_on && timeline_fold(&m->timeline, ev)) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
 
 	switch (ev->ev_type) {
 	case MAPLOG_TYPE_SAMPLE: {
@@ -465,7 +467,10 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 	case MAPLOG_TYPE_METRIC_VALUE:
 	case MAPLOG_TYPE_PLUGIN_ERROR:
 	case MAPLOG_TYPE_METRIC_ERROR:
-		metrics_fold(&m->metrics, ev);
+		if (metrics_fold(&m->metrics, ev)) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			exit(1);
+		}
 		break;
 	case MAPLOG_TYPE_PROC_EXIT:
 		p->exited = 1;
