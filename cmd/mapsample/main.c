@@ -197,22 +197,25 @@ static void summary(const char *path, double secs)
 	struct model m;
 	model_init(&m);
 	int rc = model_load(&m, path, NULL, NULL);
-	const char *clock = model_clock(&m) == MAPLOG_CLOCK_WALL ? "wall"
-								  : "CPU";
+	if (rc < 0) {
+		/* the program's status matters more than the summary */
+		fprintf(stderr, "mapsample: %s: %s reading the log back; no "
+				"summary\n", path, maps_strerror(rc));
+		model_free(&m);
+		return;
+	}
 	fprintf(stderr,
 		"mapsample: %s: %.2f s, %zu process%s, %zu thread%s, %" PRIu64
 		" samples (%.0f per %s-second per thread), %" PRIu64
 		" dropped\n",
 		path, secs, m.nprocs, m.nprocs == 1 ? "" : "es", m.nthreads,
-		m.nthreads == 1 ? "" : "s", m.samples,
-		model_rate(&m),
-		clock, m.dropped);
+		m.nthreads == 1 ? "" : "s", m.samples, model_rate(&m),
+		model_clock_unit((uint32_t)model_clock(&m)), m.dropped);
 	char line[1024];
 	for (size_t i = 0; i < m.nnotes; i++)
 		fprintf(stderr, "mapsample: %s\n",
 			model_note_str(&m.notes[i], line, sizeof(line)));
 	metrics_report_errors(&m.metrics);
-	(void)rc;
 	model_free(&m);
 }
 

@@ -365,7 +365,9 @@ void metrics_report_errors(const struct rmetrics *x)
 
 /* Runs `true` under the sampler with every available metric, into a
  * temporary log, and loads that log into m (model_init() done by the
- * caller): m->metrics holds what the plugins said.  0 or -1. */
+ * caller): m->metrics holds what the plugins said.  Returns 0, -1 when
+ * the probe could not run, or -2 when memory ran out reading its log
+ * (message printed). */
 static int probe(const char *sampler, const char *plan, const char *preload,
 		 struct model *m)
 {
@@ -402,8 +404,13 @@ static int probe(const char *sampler, const char *plan, const char *preload,
 		unlink(tmpl);
 		return -1;
 	}
-	model_load(m, tmpl, NULL, NULL);
+	int rc = model_load(m, tmpl, NULL, NULL);
 	unlink(tmpl);
+	if (rc < 0) {
+		fprintf(stderr, "mapsample: --list-metrics: %s reading the "
+				"probe's log\n", maps_strerror(rc));
+		return -2;
+	}
 	return 0;
 }
 
@@ -433,10 +440,16 @@ int metrics_list(const struct metrics_opts *o, const char *sampler)
 	char *plan = build_plan(&L, 1, &nm, &preload);
 	struct model pm;
 	model_init(&pm);
-	int probed = nm && plan && probe(sampler, plan, preload, &pm) == 0;
+	int pr = nm && plan ? probe(sampler, plan, preload, &pm) : -1;
+	int probed = pr == 0;
 	const struct rmetrics *px = &pm.metrics;
 	free(plan);
 	free(preload);
+	if (pr == -2) {
+		model_free(&pm);
+		free_loaded(&L);
+		return 125;
+	}
 	const char *lastfile = NULL;
 	for (size_t i = 0; i < L.nc; i++) {
 		struct cand *c = &L.c[i];
