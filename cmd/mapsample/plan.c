@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The launcher's side of metric plugins (see metrics.h).
+ * plan: the launcher's side of metric plugins (see plan.h).
  *
  * Selection (--metrics LIST, items separated by commas, applied in
  * order): "default" (every metric whose <enabled> is not false), "all",
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 
-#include "cmd/mapsample/metrics.h"
+#include "cmd/mapsample/plan.h"
 #include "launch/logfile.h"
 #include "launch/target.h"
 #include "model/model.h"
@@ -76,7 +76,7 @@ static int is_false(const struct metricdef_text *t)
 }
 
 /* Loads every definition of the search path and marks what can run. */
-static int load_all(const struct metrics_opts *o, struct loaded *L,
+static int load_all(const struct plan_opts *o, struct loaded *L,
 		    int print)
 {
 	memset(L, 0, sizeof(*L));
@@ -267,7 +267,7 @@ static char *build_plan(struct loaded *L, int all_available, size_t *nm,
 	return buf;
 }
 
-int metrics_prepare(const struct metrics_opts *o, struct metrics_plan *out)
+int plan_prepare(const struct plan_opts *o, struct plan *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct loaded L;
@@ -312,14 +312,14 @@ int metrics_prepare(const struct metrics_opts *o, struct metrics_plan *out)
 	return rc;
 }
 
-void metrics_plan_free(struct metrics_plan *p)
+void plan_free(struct plan *p)
 {
 	free(p->plan);
 	free(p->preload);
 	memset(p, 0, sizeof(*p));
 }
 
-void metrics_set_run_id(void)
+void plan_set_run_id(void)
 {
 	const char *v = getenv("MAPSAMPLE_RUN_ID");
 	if (v && *v)
@@ -345,7 +345,7 @@ void metrics_set_run_id(void)
 
 /* ---- errors from the log ---- */
 
-void metrics_report_errors(const struct rmetrics *x)
+void plan_report_errors(const struct rmetrics *x)
 {
 	for (size_t i = 0; i < x->npe; i++)
 		fprintf(stderr, "mapsample: metric plugin %s: %s\n",
@@ -414,7 +414,7 @@ static int probe(const char *sampler, const char *plan, const char *preload,
 	return 0;
 }
 
-int metrics_list(const struct metrics_opts *o, const char *sampler)
+int plan_list(const struct plan_opts *o, const char *sampler)
 {
 	struct metricdef_dir *dirs;
 	size_t nd;
