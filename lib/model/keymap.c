@@ -7,6 +7,7 @@
 
 #include <mapsample/maps_error.h>
 
+#include "common/mem.h"
 #include "model/keymap.h"
 
 static uint64_t key_hash(uint32_t pid, uint32_t image, uint32_t id)
@@ -60,6 +61,19 @@ int keymap_put(struct keymap *k, uint32_t pid, uint32_t image, uint32_t id,
 		(struct keymap_slot){pid, image, id, (uint32_t)index + 1};
 	k->n++;
 	return 0;
+}
+
+long keymap_add(struct keymap *k, uint32_t pid, uint32_t image, uint32_t id,
+		void *arr, size_t *n, size_t *cap, size_t size, int *added)
+{
+	long i = keymap_find(k, pid, image, id);
+	*added = i < 0;
+	if (i >= 0)
+		return i;
+	if (mem_grow(arr, cap, *n, size) || keymap_put(k, pid, image, id, *n))
+		return -1;
+	memset(*(char **)arr + *n * size, 0, size);
+	return (long)(*n)++;
 }
 
 void keymap_free(struct keymap *k)

@@ -34,6 +34,16 @@ long keymap_find(const struct keymap *k, uint32_t pid, uint32_t image,
 int keymap_put(struct keymap *k, uint32_t pid, uint32_t image, uint32_t id,
 	       size_t index);
 
+/*
+ * The index of (pid, image, id) in the caller's array *arr of *n elements
+ * of size bytes (room for *cap): the one stored in k, or a new element
+ * appended, zeroed, and stored in k (*added then 1, else 0).  The array
+ * grows with mem_grow().  Returns the index, or -1 when out of memory
+ * (nothing added).
+ */
+long keymap_add(struct keymap *k, uint32_t pid, uint32_t image, uint32_t id,
+		void *arr, size_t *n, size_t *cap, size_t size, int *added);
+
 /* Frees k's memory and makes it empty. */
 void keymap_free(struct keymap *k);
 

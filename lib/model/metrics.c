@@ -74,19 +74,18 @@ void metrics_free(struct rmetrics *x)
 static struct rmseries *series_get(struct rmetrics *x, uint32_t pid,
 				   uint32_t image, uint32_t index)
 {
-	long i = keymap_find(&x->keys, pid, image, index);
-	if (i >= 0)
-		return &x->s[i];
-	if (mem_grow(&x->s, &x->caps, x->ns, sizeof(*x->s)) ||
-	    keymap_put(&x->keys, pid, image, index, x->ns))
+	int added;
+	long i = keymap_add(&x->keys, pid, image, index, &x->s, &x->ns,
+			    &x->caps, sizeof(*x->s), &added);
+	if (i < 0)
 		return NULL;
-	struct rmseries *s = &x->s[x->ns++];
-	memset(s, 0, sizeof(*s));
-	s->pid = pid;
-	s->image = image;
-	s->index = index;
-	s->rates = 1; /* until the definition says otherwise */
-	return s;
+	if (added) {
+		x->s[i].pid = pid;
+		x->s[i].image = image;
+		x->s[i].index = index;
+		x->s[i].rates = 1; /* until the definition says otherwise */
+	}
+	return &x->s[i];
 }
 
 /* The index of the metric d defines, added if new; -1 when out of

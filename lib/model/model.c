@@ -426,6 +426,38 @@ static int sample(struct model *m, struct rproc *p, const struct maplog_ev *ev,
 	return stack_count(m, ev);
 }
 
+/* A thread begin, drop or thread end record of process p. */
+static int thread_record(struct model *m, struct rproc *p,
+			 const struct maplog_ev *ev)
+{
+	uint32_t tid = ev->ev_u.tend.te_tid;
+	if (ev->ev_type == MAPLOG_TYPE_THREAD_BEGIN)
+		tid = ev->ev_u.tbegin.tb_tid;
+	else if (ev->ev_type == MAPLOG_TYPE_DROP)
+		tid = ev->ev_u.drop.dr_tid;
+	struct rthread *t = thread_get(m, ev->ev_pid, ev->ev_image, tid);
+	if (!t)
+		return MAPS_ENOMEM;
+	if (ev->ev_type == MAPLOG_TYPE_THREAD_BEGIN) {
+		if (ev->ev_u.tbegin.tb_name[0]) {
+			char *name = mem_strdup(ev->ev_u.tbegin.tb_name);
+			if (!name)
+				return MAPS_ENOMEM;
+			free(t->name);
+			t->name = name;
+		}
+	} else if (ev->ev_type == MAPLOG_TYPE_DROP) {
+		t->dropped += ev->ev_u.drop.dr_count;
+		p->dropped += ev->ev_u.drop.dr_count;
+		m->dropped += ev->ev_u.drop.dr_count;
+	} else {
+		t->ended = 1;
+		t->cpu_ns = ev->ev_u.tend.te_cpu_ns;
+		t->wall_ns = ev->ev_u.tend.te_wall_ns;
+	}
+	return 0;
+}
+
 /* Folds one record into m.  Returns 0 or MAPS_ENOMEM. */
 static int fold(struct model *m, const struct maplog_ev *ev,
 		struct rthread **tcache, struct rproc **pcache)
@@ -446,7 +478,6 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 	if (m->timeline_on && timeline_fold(&m->timeline, ev))
 		return MAPS_ENOMEM;
 
-	struct rthread *t;
 	switch (ev->ev_type) {
 	case MAPLOG_TYPE_SAMPLE:
 		return sample(m, p, ev, tcache);
@@ -455,39 +486,10 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 	case MAPLOG_TYPE_MAP_IN:
 		return map_in(p, &ev->ev_u.map_in);
 	case MAPLOG_TYPE_THREAD_BEGIN:
-		*tcache = NULL;
-		t = thread_get(m, ev->ev_pid, ev->ev_image,
-			       ev->ev_u.tbegin.tb_tid);
-		if (!t)
-			return MAPS_ENOMEM;
-		if (ev->ev_u.tbegin.tb_name[0]) {
-			char *name = mem_strdup(ev->ev_u.tbegin.tb_name);
-			if (!name)
-				return MAPS_ENOMEM;
-			free(t->name);
-			t->name = name;
-		}
-		return 0;
 	case MAPLOG_TYPE_DROP:
-		*tcache = NULL;
-		t = thread_get(m, ev->ev_pid, ev->ev_image,
-			       ev->ev_u.drop.dr_tid);
-		if (!t)
-			return MAPS_ENOMEM;
-		t->dropped += ev->ev_u.drop.dr_count;
-		p->dropped += ev->ev_u.drop.dr_count;
-		m->dropped += ev->ev_u.drop.dr_count;
-		return 0;
 	case MAPLOG_TYPE_THREAD_END:
 		*tcache = NULL;
-		t = thread_get(m, ev->ev_pid, ev->ev_image,
-			       ev->ev_u.tend.te_tid);
-		if (!t)
-			return MAPS_ENOMEM;
-		t->ended = 1;
-		t->cpu_ns = ev->ev_u.tend.te_cpu_ns;
-		t->wall_ns = ev->ev_u.tend.te_wall_ns;
-		return 0;
+		return thread_record(m, p, ev);
 	case MAPLOG_TYPE_METRIC_DEF:
 	case MAPLOG_TYPE_METRIC_VALUE:
 	case MAPLOG_TYPE_PLUGIN_ERROR:

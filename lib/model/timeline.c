@@ -195,19 +195,15 @@ const struct rtlthread *timeline_thread(const struct rtimeline *tl,
 static struct rtlseries *series_get(struct rtimeline *tl, uint32_t pid,
 				    uint32_t image, uint32_t index)
 {
-	long i = keymap_find(&tl->skeys, pid, image, index);
-	if (i >= 0)
-		return &tl->s[i];
-	if (mem_grow(&tl->s, &tl->caps, tl->ns, sizeof(*tl->s)) ||
-	    keymap_put(&tl->skeys, pid, image, index, tl->ns))
+	int added;
+	long i = keymap_add(&tl->skeys, pid, image, index, &tl->s, &tl->ns,
+			    &tl->caps, sizeof(*tl->s), &added);
+	if (i < 0)
 		return NULL;
-	struct rtlseries *s = &tl->s[tl->ns++];
-	memset(s, 0, sizeof(*s));
-	s->pid = pid;
-	s->image = image;
-	s->index = index;
-	s->rates = 1; /* until the definition says otherwise */
-	return s;
+	if (added)
+		tl->s[i] = (struct rtlseries){.pid = pid, .image = image,
+					      .index = index, .rates = 1};
+	return &tl->s[i];
 }
 
 /* The thread (pid, image, tid), created if new; NULL when out of
@@ -222,15 +218,16 @@ static struct rtlthread *thread_get(struct rtimeline *tl, uint32_t pid,
 	}
 	long i = keymap_find(&tl->tkeys, pid, image, tid);
 	if (i < 0) {
+		/* its bins first: a thread is never without them */
+		int added;
 		uint32_t *bins = calloc(TIMELINE_BINS, sizeof(*bins));
-		if (!bins ||
-		    mem_grow(&tl->t, &tl->capt, tl->nt, sizeof(*tl->t)) ||
-		    keymap_put(&tl->tkeys, pid, image, tid, tl->nt)) {
+		if (!bins || (i = keymap_add(&tl->tkeys, pid, image, tid,
+					     &tl->t, &tl->nt, &tl->capt,
+					     sizeof(*tl->t), &added)) < 0) {
 			free(bins);
 			return NULL;
 		}
-		tl->t[tl->nt] = (struct rtlthread){pid, image, tid, bins};
-		i = (long)tl->nt++;
+		tl->t[i] = (struct rtlthread){pid, image, tid, bins};
 	}
 	tl->tlast = (size_t)i + 1;
 	return &tl->t[i];
