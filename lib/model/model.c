@@ -578,6 +578,8 @@ int model_load(struct model *m, const char *path,
 	m->files++;
 	int rc = logread_fd(fd, path, &tool, &ld, &st);
 	close(fd);
+	if (rc == MAPS_ENOMEM && !m->error)
+		m->error = rc; /* in logread or the parser: sticky too */
 	if (m->error)
 		return m->error;
 	if (rc < 0)
