@@ -191,9 +191,13 @@ int main(int argc, char **argv)
 		if (stat(argv[i], &sb) == 0 && S_ISREG(sb.st_mode))
 			base += (uint64_t)sb.st_size;
 		int rc = model_load(&m, argv[i], dump ? &dump_tool : NULL, stdout);
+		if (rc < 0) {
+			fprintf(stderr, "mapreport: %s\n", maps_strerror(rc));
+			return 1;
+		}
 		if (rc)
 			status = 1;
-		if (rc >= 0)
+		if (rc != LOGREAD_UNREADABLE)
 			readable++;
 	}
 	progress_end(&prog);

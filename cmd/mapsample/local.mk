@@ -3,6 +3,6 @@
 # summary through lib/model, never the symbolizer or the report writers.
 bin_PROGRAMS += cmd/mapsample/mapsample
 cmd_mapsample_mapsample_SOURCES = cmd/mapsample/main.c \
-	cmd/mapsample/metrics.c cmd/mapsample/metrics.h
+	cmd/mapsample/plan.c cmd/mapsample/plan.h
 cmd_mapsample_mapsample_LDADD = lib/launch/liblaunch.la lib/model/libmodel.la \
 	lib/defs/libdefs.la lib/common/libcli.la

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/mapsample/metrics.h"
+#include "cmd/mapsample/plan.h"
 #include "common/cli.h"
 #include "config.h"
 #include "launch/logfile.h"
@@ -197,22 +197,25 @@ static void summary(const char *path, double secs)
 	struct model m;
 	model_init(&m);
 	int rc = model_load(&m, path, NULL, NULL);
-	const char *clock = model_clock(&m) == MAPLOG_CLOCK_WALL ? "wall"
-								  : "CPU";
+	if (rc < 0) {
+		/* the program's status matters more than the summary */
+		fprintf(stderr, "mapsample: %s: %s reading the log back; no "
+				"summary\n", path, maps_strerror(rc));
+		model_free(&m);
+		return;
+	}
 	fprintf(stderr,
 		"mapsample: %s: %.2f s, %zu process%s, %zu thread%s, %" PRIu64
 		" samples (%.0f per %s-second per thread), %" PRIu64
 		" dropped\n",
 		path, secs, m.nprocs, m.nprocs == 1 ? "" : "es", m.nthreads,
-		m.nthreads == 1 ? "" : "s", m.samples,
-		model_rate(&m),
-		clock, m.dropped);
+		m.nthreads == 1 ? "" : "s", m.samples, model_rate(&m),
+		model_clock_unit((uint32_t)model_clock(&m)), m.dropped);
 	char line[1024];
 	for (size_t i = 0; i < m.nnotes; i++)
 		fprintf(stderr, "mapsample: %s\n",
 			model_note_str(&m.notes[i], line, sizeof(line)));
-	metrics_report_errors(&m.metrics);
-	(void)rc;
+	plan_report_errors(&m.metrics);
 	model_free(&m);
 }
 
@@ -324,7 +327,7 @@ int main(int argc, char **argv)
 	/* program-long: kept in statics, so no early return leaks them */
 	static char *builtin;
 	builtin = builtin_metrics_dir();
-	struct metrics_opts mo = {mdirs, nmdirs, mselect, builtin, quiet};
+	struct plan_opts mo = {mdirs, nmdirs, mselect, builtin, quiet};
 	if (list_metrics) {
 		char slib[PATH_MAX];
 		if (find_library(slib, sizeof(slib))) {
@@ -333,7 +336,7 @@ int main(int argc, char **argv)
 					"MAPSAMPLE_LIBRARY\n", slib);
 			return EXIT_OWN;
 		}
-		int lrc = metrics_list(&mo, slib);
+		int lrc = plan_list(&mo, slib);
 		free(builtin);
 		free(mselect);
 		return lrc;
@@ -367,8 +370,8 @@ int main(int argc, char **argv)
 		return EXIT_OWN;
 	}
 
-	struct metrics_plan plan;
-	if (metrics_prepare(&mo, &plan))
+	struct plan plan;
+	if (plan_prepare(&mo, &plan))
 		return EXIT_OWN;
 	free(builtin);
 	free(mselect);
@@ -419,12 +422,12 @@ int main(int argc, char **argv)
 		setenv("MAPSAMPLE_METRICS_PLAN", plan.plan, 1);
 		snprintf(num, sizeof(num), "%lu", metric_ms);
 		setenv("MAPSAMPLE_METRIC_INTERVAL", num, 1);
-		metrics_set_run_id();
+		plan_set_run_id();
 	} else {
 		unsetenv("MAPSAMPLE_METRICS_PLAN");
 		unsetenv("MAPSAMPLE_METRIC_INTERVAL");
 	}
-	metrics_plan_free(&plan);
+	plan_free(&plan);
 	free(preload);
 
 	struct sigaction sa;

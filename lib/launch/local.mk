@@ -4,4 +4,4 @@
 noinst_LTLIBRARIES += lib/launch/liblaunch.la
 lib_launch_liblaunch_la_SOURCES = lib/launch/target.c lib/launch/target.h \
 	lib/launch/logfile.c lib/launch/logfile.h
-lib_launch_liblaunch_la_LIBADD = lib/log/libmaplog_core.la
+lib_launch_liblaunch_la_LIBADD = lib/model/libmodel.la lib/log/libmaplog_core.la

@@ -15,6 +15,7 @@
 
 #include "launch/logfile.h"
 #include "log/mapwrite.h"
+#include "model/logread.h"
 
 int launch_make_log(const char *path)
 {
@@ -37,39 +38,44 @@ int launch_make_log(const char *path)
 /* What the log holds of one process: its last image, the last chunk of
  * that image's process stream, and whether that image's exit is in. */
 struct seen {
+	uint32_t pid;
 	int any;
 	uint32_t image, seq;
 	int exited;
 };
 
-static int scan_for(int fd, uint32_t pid, struct seen *sn)
+/* A record of the log (a logread_fn: ctx is the struct seen). */
+static int seen_record(void *ctx, const struct maplog_ev *ev)
 {
-	maplog *p = maplog_open(fd);
-	if (!p)
-		return -1;
-	struct maplog_ev ev;
-	for (;;) {
-		if (maplog_read(p, &ev) == 0) {
-			if (ev.ev_pid != pid)
-				continue;
-			if (!sn->any || ev.ev_image > sn->image) {
-				sn->any = 1;
-				sn->image = ev.ev_image;
-				sn->seq = 0;
-				sn->exited = 0;
-			}
-			if (ev.ev_image != sn->image)
-				continue;
-			if (ev.ev_tid == 0 && ev.ev_chunk_seq > sn->seq)
-				sn->seq = ev.ev_chunk_seq;
-			if (ev.ev_type == MAPLOG_TYPE_PROC_EXIT)
-				sn->exited = 1;
-		} else if (ev.ev_state != MAPLOG_ERROR) {
-			break; /* EOF; a file parser never needs data */
-		}
-		/* damage: the parser goes on at the next good chunk */
+	struct seen *sn = ctx;
+	if (ev->ev_pid != sn->pid)
+		return 0;
+	if (!sn->any || ev->ev_image > sn->image) {
+		sn->any = 1;
+		sn->image = ev->ev_image;
+		sn->seq = 0;
+		sn->exited = 0;
 	}
-	maplog_close(p);
+	if (ev->ev_image != sn->image)
+		return 0;
+	if (ev->ev_tid == 0 && ev->ev_chunk_seq > sn->seq)
+		sn->seq = ev->ev_chunk_seq;
+	if (ev->ev_type == MAPLOG_TYPE_PROC_EXIT)
+		sn->exited = 1;
+	return 0;
+}
+
+/* Reads the log open on fd from its start (the offset is left at its
+ * end; what follows uses pwrite and mmap, which do not care).
+ * Damage is skipped: the parser goes on at the next good chunk.  Returns
+ * 0, or -1 with errno ENOMEM. */
+static int scan_for(int fd, const char *path, struct seen *sn)
+{
+	static const struct logread_tool tool = {.lt_any = seen_record};
+	if (logread_fd(fd, path, &tool, sn, NULL) < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
 	return 0;
 }
 
@@ -78,10 +84,10 @@ int launch_note_exit(const char *path, uint32_t pid, int how, int code)
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	struct seen sn = {0, 0, 0, 0};
+	struct seen sn = {pid, 0, 0, 0, 0};
 	int rc = -1;
 	uint8_t *hdr = MAP_FAILED;
-	if (scan_for(fd, pid, &sn))
+	if (scan_for(fd, path, &sn))
 		goto out;
 	rc = 0;
 	if (!sn.any || sn.exited)

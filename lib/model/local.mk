@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # lib/model: the run model, what a set of logs says (processes, threads,
 # stacks, metric statistics, the timeline), read in one pass.  Calls
-# lib/log only.
+# lib/log and lib/common only.
 noinst_LTLIBRARIES += lib/model/libmodel.la
 lib_model_libmodel_la_SOURCES = lib/model/model.c lib/model/model.h \
 	lib/model/metrics.c lib/model/metrics.h \
 	lib/model/timeline.c lib/model/timeline.h \
 	lib/model/units.c lib/model/units.h \
-	lib/model/logread.c lib/model/logread.h
+	lib/model/logread.c lib/model/logread.h \
+	lib/model/window.c lib/model/window.h \
+	lib/model/keymap.c lib/model/keymap.h
 lib_model_libmodel_la_LIBADD = lib/common/libcommon.la lib/log/libmaplog_core.la -lm

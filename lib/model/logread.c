@@ -104,8 +104,13 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 				continue;
 			}
 			if (maplog_feed(lp, block, (size_t)r)) {
-				problem(tool, ctx, LOGREAD_IO, name, done, 0,
-					maplog_error(lp), records);
+				int e = maplog_error(lp);
+				if (e == MAPS_ENOMEM) {
+					rc = MAPS_ENOMEM; /* no problem */
+					break;
+				}
+				problem(tool, ctx, LOGREAD_IO, name, done, 0, e,
+					records);
 				rc = LOGREAD_DAMAGED;
 				break;
 			}
@@ -134,7 +139,11 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 			rc = LOGREAD_UNREADABLE;
 			break;
 		}
-		if (ev.ev_error == MAPS_EIO || ev.ev_error == MAPS_ENOMEM) {
+		if (ev.ev_error == MAPS_ENOMEM) {
+			rc = MAPS_ENOMEM; /* not the log's fault: no problem */
+			break;
+		}
+		if (ev.ev_error == MAPS_EIO) {
 			problem(tool, ctx, LOGREAD_IO, name, ev.ev_offset, 0,
 				ev.ev_error, records);
 			rc = LOGREAD_DAMAGED;

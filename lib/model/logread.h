@@ -25,7 +25,7 @@
 enum logread_kind {
 	LOGREAD_DAMAGE,      /* damaged data skipped; reading went on */
 	LOGREAD_TRUNCATED,   /* the log ends inside a chunk */
-	LOGREAD_IO,          /* a read failed, or memory ran out */
+	LOGREAD_IO,          /* a read failed */
 	LOGREAD_FATAL,       /* not a log, or cannot be opened: nothing read */
 };
 
@@ -73,7 +73,9 @@ struct logread_tool {
  * when it was damaged or truncated (the tool had every record that could
  * be read), LOGREAD_UNREADABLE when nothing could be read (not a log, or a
  * format version this parser does not know), or a negative MAPS_E* code:
- * the one a callback returned, or MAPS_ENOMEM.
+ * the one a callback returned, or MAPS_ENOMEM when memory ran out (here
+ * or in the parser; not a problem of the log, so not reported to
+ * lt_problem).
  */
 int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 	       void *ctx, struct maplog_stats *st);

@@ -18,52 +18,28 @@
  *   earliest time (so a rate metric's mean, the sum of its deltas after
  *   the first over the time from first to last value, is exact too).
  *   Only the per-interval rates (for MIN and MAX of a rate metric) need
- *   each value's predecessor in time.  For those a series keeps a min-heap
- *   of up to METRICS_WINDOW values; when it is full the earliest value is
- *   placed: its rate is its delta over the time since the value placed
- *   before it.  A value older than one already placed is counted as late
- *   and left out of MIN and MAX (it still counts in TOTAL, MEAN and
- *   VALUES); the report says how many.  So the result is exact whenever
- *   no value arrives more than METRICS_WINDOW values of its series out of
- *   place, and memory is at most METRICS_WINDOW values per series,
- *   whatever the number of values.  Series of plain metrics keep no
+ *   each value's predecessor in time: a rate series puts its values
+ *   through a time-order window (model/window.h).  A value too late to
+ *   place is left out of MIN and MAX (it still counts in TOTAL, MEAN and
+ *   VALUES); the report says how many.  Series of plain metrics keep no
  *   window.  The window is drained on a copy when a row is computed, so
  *   reports can be asked for at any time.
+ *
+ *   Memory runs out: metrics_fold() returns MAPS_ENOMEM with x as it
+ *   was, or with the record half folded (a series made but its value not
+ *   added); x stays freeable, and the model stops reading.
  *
  *   A value with no value (NONE) is counted and skipped; it does not end
  *   an interval: the next delta is over the time since the last value.
  */
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <mapsample/maps_error.h>
+
+#include "common/mem.h"
 #include "model/metrics.h"
-#include "model/units.h"
-
-static void *xgrow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return p;
-	size_t c = *cap ? *cap * 2 : 8;
-	void *q = realloc(p, c * size);
-	if (!q) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
-	*cap = c;
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-	if (!d) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
-	return d;
-}
 
 void metrics_init(struct rmetrics *x)
 {
@@ -79,7 +55,7 @@ void metrics_free(struct rmetrics *x)
 		free(x->m[i].plugin);
 	}
 	for (size_t i = 0; i < x->ns; i++) {
-		free(x->s[i].win);
+		window_free(&x->s[i].win);
 		free(x->s[i].err_msg);
 	}
 	for (size_t i = 0; i < x->npe; i++) {
@@ -88,162 +64,72 @@ void metrics_free(struct rmetrics *x)
 	}
 	free(x->m);
 	free(x->s);
-	free(x->hash);
+	keymap_free(&x->keys);
 	free(x->pe);
 	memset(x, 0, sizeof(*x));
 }
 
-static uint64_t key_hash(uint32_t pid, uint32_t image, uint32_t index)
-{
-	uint64_t h = ((uint64_t)pid << 32 | image) * 0x9e3779b97f4a7c15ull;
-	h ^= index * 0xff51afd7ed558ccdull;
-	return h ^ (h >> 29);
-}
-
-static void hash_put(struct rmetrics *x, size_t si)
-{
-	const struct rmseries *s = &x->s[si];
-	size_t mask = x->caphash - 1;
-	size_t j = key_hash(s->pid, s->image, s->index) & mask;
-	while (x->hash[j])
-		j = (j + 1) & mask;
-	x->hash[j] = (uint32_t)(si + 1);
-}
-
-/* The series of (pid, image, index), created if new. */
+/* The series of (pid, image, index), created if new; NULL when out of
+ * memory. */
 static struct rmseries *series_get(struct rmetrics *x, uint32_t pid,
 				   uint32_t image, uint32_t index)
 {
-	if (x->caphash) {
-		size_t mask = x->caphash - 1;
-		size_t j = key_hash(pid, image, index) & mask;
-		for (; x->hash[j]; j = (j + 1) & mask) {
-			struct rmseries *s = &x->s[x->hash[j] - 1];
-			if (s->pid == pid && s->image == image &&
-			    s->index == index)
-				return s;
-		}
+	int added;
+	long i = keymap_add(&x->keys, pid, image, index, &x->s, &x->ns,
+			    &x->caps, sizeof(*x->s), &added);
+	if (i < 0)
+		return NULL;
+	if (added) {
+		x->s[i].pid = pid;
+		x->s[i].image = image;
+		x->s[i].index = index;
+		x->s[i].rates = 1; /* until the definition says otherwise */
 	}
-	if ((x->ns + 1) * 2 > x->caphash) {
-		size_t cap = x->caphash ? x->caphash * 2 : 64;
-		free(x->hash);
-		x->hash = calloc(cap, sizeof(*x->hash));
-		if (!x->hash) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
-		x->caphash = cap;
-		for (size_t i = 0; i < x->ns; i++)
-			hash_put(x, i);
-	}
-	x->s = xgrow(x->s, &x->caps, x->ns, sizeof(*x->s));
-	struct rmseries *s = &x->s[x->ns];
-	memset(s, 0, sizeof(*s));
-	s->pid = pid;
-	s->image = image;
-	s->index = index;
-	s->rates = 1; /* until the definition says otherwise */
-	hash_put(x, x->ns++);
-	return s;
+	return &x->s[i];
 }
 
-static size_t metric_get(struct rmetrics *x, const struct maplog_ev_metric_def *d)
+/* The index of the metric d defines, added if new; -1 when out of
+ * memory. */
+static long metric_get(struct rmetrics *x,
+		       const struct maplog_ev_metric_def *d)
 {
 	for (size_t i = 0; i < x->nm; i++)
 		if (!strcmp(x->m[i].id, d->md_id))
-			return i;
-	x->m = xgrow(x->m, &x->capm, x->nm, sizeof(*x->m));
-	struct rmetric *m = &x->m[x->nm];
-	m->id = xstrdup(d->md_id);
-	m->name = xstrdup(d->md_name);
-	m->units = xstrdup(d->md_units);
-	m->plugin = xstrdup(d->md_plugin);
-	m->flags = d->md_flags;
-	m->datatype = d->md_datatype;
-	return x->nm++;
+			return (long)i;
+	if (mem_grow(&x->m, &x->capm, x->nm, sizeof(*x->m)))
+		return -1;
+	struct rmetric m = {
+		mem_strdup(d->md_id), mem_strdup(d->md_name),
+		mem_strdup(d->md_units), mem_strdup(d->md_plugin),
+		d->md_flags, d->md_datatype,
+	};
+	if (!m.id || !m.name || !m.units || !m.plugin) {
+		free(m.id);
+		free(m.name);
+		free(m.units);
+		free(m.plugin);
+		return -1;
+	}
+	x->m[x->nm] = m;
+	return (long)x->nm++;
 }
 
-/* Places the value (ts, d) after the ones placed so far (time order). */
-static void rate_place(struct rmrate *r, uint64_t ts, double d)
+/* A rate placed in time order (window_rate_fn): ctx is a struct rmrate. */
+static void rate_seen(void *ctx, uint64_t ts, double rate)
 {
-	if (r->have_wm && ts > r->wm) {
-		double rate = d / ((double)(ts - r->wm) / 1e9);
-		if (!r->n || rate < r->min)
-			r->min = rate;
-		if (!r->n || rate > r->max)
-			r->max = rate;
-		r->n++;
-	}
-	/* the first value, or one at the time of the last, has no rate */
-	if (!r->have_wm || ts > r->wm)
-		r->wm = ts;
-	r->have_wm = 1;
+	struct rmrate *r = ctx;
+	(void)ts;
+	if (!r->n || rate < r->min)
+		r->min = rate;
+	if (!r->n || rate > r->max)
+		r->max = rate;
+	r->n++;
 }
 
-static void heap_up(struct rmpoint *h, uint32_t i)
+static int value_add(struct rmseries *s, uint64_t ts, double v)
 {
-	while (i) {
-		uint32_t p = (i - 1) / 2;
-		if (h[p].ts <= h[i].ts)
-			break;
-		struct rmpoint t = h[p];
-		h[p] = h[i];
-		h[i] = t;
-		i = p;
-	}
-}
-
-static void heap_down(struct rmpoint *h, uint32_t n, uint32_t i)
-{
-	for (;;) {
-		uint32_t l = 2 * i + 1, m = i;
-		if (l < n && h[l].ts < h[m].ts)
-			m = l;
-		if (l + 1 < n && h[l + 1].ts < h[m].ts)
-			m = l + 1;
-		if (m == i)
-			break;
-		struct rmpoint t = h[m];
-		h[m] = h[i];
-		h[i] = t;
-		i = m;
-	}
-}
-
-static void window_add(struct rmseries *s, uint64_t ts, double v)
-{
-	if (s->rate.have_wm && ts <= s->rate.wm) {
-		s->late++;
-		return;
-	}
-	if (s->nwin == METRICS_WINDOW) {
-		if (ts < s->win[0].ts) {
-			rate_place(&s->rate, ts, v); /* the earliest of all */
-			return;
-		}
-		rate_place(&s->rate, s->win[0].ts, s->win[0].v);
-		s->win[0] = (struct rmpoint){ts, v};
-		heap_down(s->win, s->nwin, 0);
-		return;
-	}
-	if (s->nwin == s->capwin) {
-		uint32_t cap = s->capwin ? s->capwin * 2 : 16;
-		if (cap > METRICS_WINDOW)
-			cap = METRICS_WINDOW;
-		struct rmpoint *w = realloc(s->win, cap * sizeof(*w));
-		if (!w) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
-		s->win = w;
-		s->capwin = cap;
-	}
-	s->win[s->nwin] = (struct rmpoint){ts, v};
-	heap_up(s->win, s->nwin++);
-}
-
-static void value_add(struct rmseries *s, uint64_t ts, double v)
-{
+	if (s->rates && window_add(&s->win, ts, v, rate_seen, &s->rate))
+		return MAPS_ENOMEM;
 	if (!s->n || ts < s->first_ts) {
 		s->first_ts = ts;
 		s->first_v = v;
@@ -256,52 +142,83 @@ static void value_add(struct rmseries *s, uint64_t ts, double v)
 		s->vmax = v;
 	s->n++;
 	s->sum += v;
-	if (s->rates)
-		window_add(s, ts, v);
+	return 0;
 }
 
-static void define(struct rmetrics *x, const struct maplog_ev *ev)
+static int define(struct rmetrics *x, const struct maplog_ev *ev)
 {
 	const struct maplog_ev_metric_def *d = &ev->ev_u.mdef;
-	size_t mi = metric_get(x, d);
-	struct rmseries *s = series_get(x, ev->ev_pid, ev->ev_image,
-					d->md_index);
+	long mi = metric_get(x, d);
+	struct rmseries *s = mi < 0 ? NULL
+				    : series_get(x, ev->ev_pid, ev->ev_image,
+						 d->md_index);
+	if (!s)
+		return MAPS_ENOMEM;
 	if (s->metric)
-		return; /* defined twice: the first stands */
+		return 0; /* defined twice: the first stands */
 	s->metric = (uint32_t)mi + 1;
 	if (!(x->m[mi].flags & MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME)) {
 		s->rates = 0;
-		s->late = 0;
-		free(s->win);
-		s->win = NULL;
-		s->nwin = s->capwin = 0;
+		window_free(&s->win);
 		memset(&s->rate, 0, sizeof(s->rate));
 	}
+	return 0;
 }
 
-static void plugin_error(struct rmetrics *x, const struct maplog_ev_plugin_error *e)
+static int plugin_error(struct rmetrics *x,
+			const struct maplog_ev_plugin_error *e)
 {
 	for (size_t i = 0; i < x->npe; i++)
 		if (!strcmp(x->pe[i].plugin, e->pe_plugin) &&
 		    !strcmp(x->pe[i].message, e->pe_message)) {
 			x->pe[i].count++;
-			return;
+			return 0;
 		}
-	x->pe = xgrow(x->pe, &x->cappe, x->npe, sizeof(*x->pe));
-	x->pe[x->npe++] = (struct rperr){xstrdup(e->pe_plugin),
-					 xstrdup(e->pe_message), 1};
+	if (mem_grow(&x->pe, &x->cappe, x->npe, sizeof(*x->pe)))
+		return MAPS_ENOMEM;
+	struct rperr pe = {mem_strdup(e->pe_plugin),
+			   mem_strdup(e->pe_message), 1};
+	if (!pe.plugin || !pe.message) {
+		free(pe.plugin);
+		free(pe.message);
+		return MAPS_ENOMEM;
+	}
+	x->pe[x->npe++] = pe;
+	return 0;
 }
 
-void metrics_fold(struct rmetrics *x, const struct maplog_ev *ev)
+static int metric_error(struct rmetrics *x, const struct maplog_ev *ev)
+{
+	const struct maplog_ev_metric_error *e = &ev->ev_u.merr;
+	struct rmseries *s = series_get(x, ev->ev_pid, ev->ev_image,
+					e->me_index);
+	if (!s)
+		return MAPS_ENOMEM;
+	/* a running count: the largest is the last */
+	if (e->me_count > s->errors)
+		s->errors = e->me_count;
+	if (!s->err_msg || ev->ev_ts < s->err_ts) {
+		char *msg = mem_strdup(e->me_message);
+		if (!msg)
+			return MAPS_ENOMEM;
+		free(s->err_msg);
+		s->err_msg = msg;
+		s->err_ts = ev->ev_ts;
+	}
+	return 0;
+}
+
+int metrics_fold(struct rmetrics *x, const struct maplog_ev *ev)
 {
 	switch (ev->ev_type) {
 	case MAPLOG_TYPE_METRIC_DEF:
-		define(x, ev);
-		break;
+		return define(x, ev);
 	case MAPLOG_TYPE_METRIC_VALUE: {
 		const struct maplog_ev_metric_value *v = &ev->ev_u.mval;
 		struct rmseries *s = series_get(x, ev->ev_pid, ev->ev_image,
 						v->mv_index);
+		if (!s)
+			return MAPS_ENOMEM;
 		double d;
 		if (v->mv_kind == MAPLOG_VALUE_U64)
 			d = (double)v->mv_v.u64;
@@ -309,60 +226,20 @@ void metrics_fold(struct rmetrics *x, const struct maplog_ev *ev)
 			d = v->mv_v.dbl;
 		else
 			d = NAN;
-		if (isfinite(d)) {
-			value_add(s, ev->ev_ts, d);
-		} else {
-			if (!s->none || ev->ev_ts < s->none_first_ts)
-				s->none_first_ts = ev->ev_ts;
-			s->none++;
-		}
-		break;
+		if (isfinite(d))
+			return value_add(s, ev->ev_ts, d);
+		if (!s->none || ev->ev_ts < s->none_first_ts)
+			s->none_first_ts = ev->ev_ts;
+		s->none++;
+		return 0;
 	}
 	case MAPLOG_TYPE_PLUGIN_ERROR:
-		plugin_error(x, &ev->ev_u.perr);
-		break;
-	case MAPLOG_TYPE_METRIC_ERROR: {
-		const struct maplog_ev_metric_error *e = &ev->ev_u.merr;
-		struct rmseries *s = series_get(x, ev->ev_pid, ev->ev_image,
-						e->me_index);
-		/* a running count: the largest is the last */
-		if (e->me_count > s->errors)
-			s->errors = e->me_count;
-		if (!s->err_msg || ev->ev_ts < s->err_ts) {
-			free(s->err_msg);
-			s->err_msg = xstrdup(e->me_message);
-			s->err_ts = ev->ev_ts;
-		}
-		break;
-	}
+		return plugin_error(x, &ev->ev_u.perr);
+	case MAPLOG_TYPE_METRIC_ERROR:
+		return metric_error(x, ev);
 	default:
-		break;
+		return 0;
 	}
-}
-
-static int cmp_point(const void *a, const void *b)
-{
-	const struct rmpoint *p = a, *q = b;
-	return p->ts < q->ts ? -1 : p->ts > q->ts;
-}
-
-/* The series' rates once its window is drained, computed on a copy. */
-static struct rmrate drained(const struct rmseries *s)
-{
-	struct rmrate r = s->rate;
-	if (!s->nwin)
-		return r;
-	struct rmpoint *w = malloc(s->nwin * sizeof(*w));
-	if (!w) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
-	memcpy(w, s->win, s->nwin * sizeof(*w));
-	qsort(w, s->nwin, sizeof(*w), cmp_point);
-	for (uint32_t i = 0; i < s->nwin; i++)
-		rate_place(&r, w[i].ts, w[i].v);
-	free(w);
-	return r;
 }
 
 void metrics_summary(const struct rmetrics *x, size_t i, struct rmsummary *r)
@@ -404,8 +281,10 @@ void metrics_summary(const struct rmetrics *x, size_t i, struct rmsummary *r)
 			continue;
 		}
 		r->total += s->sum;
-		r->late += s->late;
-		struct rmrate rr = drained(s);
+		r->late += s->win.late;
+		/* the rates once the window is drained, on a copy */
+		struct rmrate rr = s->rate;
+		window_drain(&s->win, rate_seen, &rr);
 		/* a series that starts with no value: that was the getter's
 		 * first call, and the first delta is since then */
 		int lead = s->none && s->none_first_ts < s->first_ts;

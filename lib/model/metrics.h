@@ -9,7 +9,7 @@
  * Memory grows with the number of metrics and processes, never with the
  * number of values: a series of a metric divided by sample time also
  * keeps a window of at most METRICS_WINDOW values to put them back in
- * time order (see metrics.c).  metrics_summary() turns a metric's series
+ * time order (model/window.h).  metrics_summary() turns a metric's series
  * into one row of the report (lib/report/out prints the section).
  */
 #ifndef MAPSAMPLE_MODEL_METRICS_H
@@ -20,8 +20,11 @@
 
 #include <mapsample/maplog.h>
 
+#include "model/keymap.h"
+#include "model/window.h"
+
 /* Values of one series a rate metric holds back to restore time order. */
-#define METRICS_WINDOW 4096
+#define METRICS_WINDOW WINDOW_MAX
 
 /* One metric id of the run, from its first definition. */
 struct rmetric {
@@ -30,15 +33,8 @@ struct rmetric {
 	uint32_t datatype;  /* enum maplog_datatype */
 };
 
-struct rmpoint {
-	uint64_t ts;
-	double v;
-};
-
-/* Rates of a series in time order: per-interval min and max. */
+/* Rates of a series placed in time order: their min and max. */
 struct rmrate {
-	int have_wm;
-	uint64_t wm;        /* time of the last value placed */
 	uint64_t n;         /* rates */
 	double min, max;
 };
@@ -51,14 +47,13 @@ struct rmseries {
 	uint64_t n;         /* values */
 	uint64_t none;      /* times with no value (or not a finite number) */
 	uint64_t none_first_ts; /* earliest of those (valid when none) */
-	uint64_t late;      /* values too far out of time order to place */
 	double sum;         /* of all values (deltas, for rate metrics) */
 	double vmin, vmax;  /* of all values */
 	uint64_t first_ts, last_ts;
 	double first_v;     /* the value at first_ts */
-	struct rmrate rate;
-	struct rmpoint *win;/* min-heap on ts, at most METRICS_WINDOW */
-	uint32_t nwin, capwin;
+	struct rmrate rate; /* of the values placed */
+	struct window win;  /* time order; win.late: values too far out of
+			     * order to place */
 	uint64_t errors;    /* largest running error count seen */
 	uint64_t err_ts;
 	char *err_msg;      /* message of the earliest error record */
@@ -74,8 +69,7 @@ struct rmetrics {
 	size_t nm, capm;
 	struct rmseries *s;
 	size_t ns, caps;
-	uint32_t *hash;     /* (pid, image, index) -> series index + 1 */
-	size_t caphash;
+	struct keymap keys; /* (pid, image, index) -> series index */
 	struct rperr *pe;
 	size_t npe, cappe;
 };
@@ -99,9 +93,10 @@ void metrics_free(struct rmetrics *x);
 /*
  * Folds ev into x if it is a metric definition, value, plugin error or
  * metric error record; ignores other records.  Strings are copied.
- * Exits the program with a message when out of memory.
+ * Returns 0, or MAPS_ENOMEM when memory ran out: x then holds what was
+ * folded before (perhaps not all of ev) and can still be freed.
  */
-void metrics_fold(struct rmetrics *x, const struct maplog_ev *ev);
+int metrics_fold(struct rmetrics *x, const struct maplog_ev *ev);
 
 /* Fills *r with the row of metric i (0 <= i < x->nm); x is not changed,
  * so it can be called again after more records were folded. */

@@ -1,7 +1,20 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * report model: reads logs with libmaplog into per-process, per-thread
+ * report model: reads logs through logread into per-process, per-thread
  * totals, distinct stacks and metric statistics (see model.h).
+ *
+ * DESIGN NOTES
+ *   One pass: model_load() hands logread a tool whose lt_any callback
+ *   folds every record (fold()), giving it first to the caller's tool
+ *   when there is one, and whose lt_problem callback keeps problems as
+ *   notes.  metrics.c and timeline.c fold their records when fold()
+ *   calls them; they call nothing here.
+ *
+ *   Memory runs out: every allocation goes through lib/common/mem.h and
+ *   its failure comes back up as MAPS_ENOMEM.  The first one is kept in
+ *   m->error (sticky): the record callback returns it, so logread stops,
+ *   and every later model_load() returns it at once.  The model stays
+ *   consistent enough to be freed, nothing more.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,32 +24,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <mapsample/maps_error.h>
+
+#include "common/mem.h"
 #include "model/logread.h"
 #include "model/model.h"
-
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return p;
-	size_t c = *cap ? *cap * 2 : 16;
-	void *q = realloc(p, c * size);
-	if (!q) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
-	*cap = c;
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-	if (!d) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
-	return d;
-}
 
 void model_init(struct model *m)
 {
@@ -72,12 +64,14 @@ void model_free(struct model *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* The process image (pid, image), added if new; NULL when out of memory. */
 static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
 {
 	for (size_t i = m->nprocs; i-- > 0;)
 		if (m->procs[i].pid == pid && m->procs[i].image == image)
 			return &m->procs[i];
-	m->procs = grow(m->procs, &m->capprocs, m->nprocs, sizeof(*m->procs));
+	if (mem_grow(&m->procs, &m->capprocs, m->nprocs, sizeof(*m->procs)))
+		return NULL;
 	struct rproc *p = &m->procs[m->nprocs++];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
@@ -86,6 +80,7 @@ static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
 	return p;
 }
 
+/* The thread (pid, image, tid), added if new; NULL when out of memory. */
 static struct rthread *thread_get(struct model *m, uint32_t pid,
 				  uint32_t image, uint32_t tid)
 {
@@ -93,8 +88,9 @@ static struct rthread *thread_get(struct model *m, uint32_t pid,
 		if (m->threads[i].tid == tid && m->threads[i].pid == pid &&
 		    m->threads[i].image == image)
 			return &m->threads[i];
-	m->threads = grow(m->threads, &m->capthreads, m->nthreads,
-			  sizeof(*m->threads));
+	if (mem_grow(&m->threads, &m->capthreads, m->nthreads,
+		     sizeof(*m->threads)))
+		return NULL;
 	struct rthread *t = &m->threads[m->nthreads++];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
@@ -104,17 +100,19 @@ static struct rthread *thread_get(struct model *m, uint32_t pid,
 	return t;
 }
 
-static void note_add(struct model *m, enum rnote_kind kind, const char *file,
-		     uint64_t off, uint64_t len, int code)
+/* Keeps a problem of the log as a note.  Returns 0 or MAPS_ENOMEM. */
+static int note_add(struct model *m, enum rnote_kind kind, const char *file,
+		    uint64_t off, uint64_t len, int code)
 {
-	m->notes = grow(m->notes, &m->capnotes, m->nnotes, sizeof(*m->notes));
-	struct rnote *n = &m->notes[m->nnotes++];
-	n->kind = kind;
-	n->file = xstrdup(file);
-	n->offset = off;
-	n->length = len;
-	n->code = code;
-	n->records_before = m->records;
+	char *f = mem_strdup(file);
+	if (!f || mem_grow(&m->notes, &m->capnotes, m->nnotes,
+			   sizeof(*m->notes))) {
+		free(f);
+		return MAPS_ENOMEM;
+	}
+	m->notes[m->nnotes++] = (struct rnote){kind, f, off, len, code,
+					       m->records};
+	return 0;
 }
 
 static uint64_t stack_hash(uint32_t pid, uint32_t image, uint32_t n,
@@ -130,17 +128,16 @@ static uint64_t stack_hash(uint32_t pid, uint32_t image, uint32_t n,
 	return h;
 }
 
-/* Index of the stack (pid, image, pc[0..n)), added if new. */
-static uint32_t stack_get(struct model *m, uint32_t pid, uint32_t image,
-			  uint32_t n, const uint64_t *pc)
+/* Index of the stack (pid, image, pc[0..n)), added if new; -1 when out
+ * of memory. */
+static long stack_get(struct model *m, uint32_t pid, uint32_t image,
+		      uint32_t n, const uint64_t *pc)
 {
 	if ((m->nstacks + 1) * 2 > m->capstacks) {
 		size_t cap = m->capstacks ? m->capstacks * 2 : 1024;
 		struct rstack *t = calloc(cap, sizeof(*t));
-		if (!t) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
+		if (!t)
+			return -1;
 		for (size_t i = 0; i < m->capstacks; i++) {
 			if (!m->stacks[i].used)
 				continue;
@@ -162,31 +159,24 @@ static uint32_t stack_get(struct model *m, uint32_t pid, uint32_t image,
 		if (s->hash == h && s->pid == pid && s->image == image &&
 		    s->npc == n &&
 		    memcmp(m->spc + s->off, pc, n * sizeof(*pc)) == 0)
-			return (uint32_t)j;
+			return (long)j;
 		j = (j + 1) & mask;
 	}
-	if (m->nspc + n > m->capspc) {
-		size_t cap = m->capspc ? m->capspc : 4096;
-		while (cap < m->nspc + n)
-			cap *= 2;
-		m->spc = realloc(m->spc, cap * sizeof(*m->spc));
-		if (!m->spc) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
-		m->capspc = cap;
-	}
+	if (mem_reserve(&m->spc, &m->capspc, m->nspc + n, sizeof(*m->spc),
+			4096))
+		return -1;
 	memcpy(m->spc + m->nspc, pc, n * sizeof(*pc));
 	struct rstack *s = &m->stacks[j];
 	*s = (struct rstack){h, pid, image, n, (uint32_t)m->nspc, 0, 0, 1};
 	m->nspc += n;
 	m->nstacks++;
-	return (uint32_t)j;
+	return (long)j;
 }
 
 /* Counts a sample on its stack; stack ids are remembered per chunk so a
- * repeated stack is found without hashing its frames again. */
-static void stack_count(struct model *m, const struct maplog_ev *ev)
+ * repeated stack is found without hashing its frames again.  Returns 0
+ * or MAPS_ENOMEM. */
+static int stack_count(struct model *m, const struct maplog_ev *ev)
 {
 	const struct maplog_ev_sample *s = &ev->ev_u.sample;
 	if (!m->c_valid || m->c_pid != ev->ev_pid || m->c_tid != ev->ev_tid ||
@@ -200,27 +190,26 @@ static void stack_count(struct model *m, const struct maplog_ev *ev)
 		m->c_valid = 1;
 	}
 	if (s->sa_stack >= m->capsid) {
-		size_t cap = m->capsid ? m->capsid : 1024;
-		while (cap <= s->sa_stack)
-			cap *= 2;
-		m->sidmap = realloc(m->sidmap, cap * sizeof(*m->sidmap));
-		if (!m->sidmap) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
-		memset(m->sidmap + m->capsid, 0,
-		       (cap - m->capsid) * sizeof(*m->sidmap));
-		m->capsid = cap;
+		size_t old = m->capsid;
+		if (mem_reserve(&m->sidmap, &m->capsid, (size_t)s->sa_stack + 1,
+				sizeof(*m->sidmap), 1024))
+			return MAPS_ENOMEM;
+		memset(m->sidmap + old, 0,
+		       (m->capsid - old) * sizeof(*m->sidmap));
 	}
 	uint32_t idx = m->sidmap[s->sa_stack];
 	if (!idx) {
-		idx = stack_get(m, ev->ev_pid, ev->ev_image, s->sa_npc,
-				s->sa_pc) + 1;
+		long j = stack_get(m, ev->ev_pid, ev->ev_image, s->sa_npc,
+				   s->sa_pc);
+		if (j < 0)
+			return MAPS_ENOMEM;
+		idx = (uint32_t)j + 1;
 		if (m->c_valid)
 			m->sidmap[s->sa_stack] = idx;
 	}
 	m->stacks[idx - 1].count++;
 	m->stacks[idx - 1].weight += s->sa_weight;
+	return 0;
 }
 
 double model_thread_seconds(const struct rthread *t, int wall)
@@ -277,6 +266,11 @@ const char *model_clock_id(uint32_t clock)
 	return clock == MAPLOG_CLOCK_WALL ? "wall" : "cpu";
 }
 
+const char *model_clock_unit(uint32_t clock)
+{
+	return clock == MAPLOG_CLOCK_WALL ? "wall" : "CPU";
+}
+
 const char *model_timer_name(uint32_t timer)
 {
 	switch (timer) {
@@ -328,17 +322,15 @@ double model_run_seconds(const struct model *m)
 }
 
 /* The command line as a shell would take it back: arguments with
- * spaces or quotes are single-quoted. */
+ * spaces or quotes are single-quoted.  NULL when out of memory. */
 static char *join_argv(const struct maplog_ev_initialize *in)
 {
 	size_t n = 1;
 	for (uint32_t i = 0; i < in->in_argc; i++)
 		n += 4 * strlen(in->in_argv[i]) + 3;
 	char *s = malloc(n), *o = s;
-	if (!s) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
+	if (!s)
+		return NULL;
 	for (uint32_t i = 0; i < in->in_argc; i++) {
 		const char *a = in->in_argv[i];
 		if (i)
@@ -361,12 +353,120 @@ static char *join_argv(const struct maplog_ev_initialize *in)
 	return s;
 }
 
-static void fold(struct model *m, const struct maplog_ev *ev,
-		 struct rthread **tcache, struct rproc **pcache)
+static int initialize(struct rproc *p, const struct maplog_ev_initialize *in)
+{
+	char *host = mem_strdup(in->in_host), *exe = mem_strdup(in->in_exe);
+	char *cmdline = join_argv(in);
+	if (!host || !exe || !cmdline) {
+		free(host);
+		free(exe);
+		free(cmdline);
+		return MAPS_ENOMEM;
+	}
+	p->have_init = 1;
+	p->ppid = in->in_ppid;
+	p->clock = in->in_clock;
+	p->timer = in->in_timer;
+	p->signal = in->in_signal;
+	p->rate_asked = in->in_rate_asked;
+	p->period_ns = in->in_period_ns;
+	p->wall_sec = in->in_wall_sec;
+	p->wall_nsec = in->in_wall_nsec;
+	free(p->host);
+	free(p->exe);
+	free(p->cmdline);
+	p->host = host;
+	p->exe = exe;
+	p->cmdline = cmdline;
+	return 0;
+}
+
+static int map_in(struct rproc *p, const struct maplog_ev_map_in *mi)
+{
+	char *path = mem_strdup(mi->mi_path);
+	if (!path || mem_grow(&p->maps, &p->capmaps, p->nmaps,
+			      sizeof(*p->maps))) {
+		free(path);
+		return MAPS_ENOMEM;
+	}
+	struct rmap *r = &p->maps[p->nmaps++];
+	memset(r, 0, sizeof(*r));
+	r->start = mi->mi_start;
+	r->end = mi->mi_end;
+	r->offset = mi->mi_offset;
+	r->bias = mi->mi_bias;
+	r->flags = mi->mi_flags;
+	r->path = path;
+	r->buildid_len = mi->mi_buildid_len < sizeof(r->buildid)
+				 ? mi->mi_buildid_len
+				 : (uint32_t)sizeof(r->buildid);
+	memcpy(r->buildid, mi->mi_buildid, r->buildid_len);
+	return 0;
+}
+
+static int sample(struct model *m, struct rproc *p, const struct maplog_ev *ev,
+		  struct rthread **tcache)
+{
+	const struct maplog_ev_sample *s = &ev->ev_u.sample;
+	struct rthread *t = *tcache;
+	if (!t || t->tid != s->sa_tid || t->pid != ev->ev_pid ||
+	    t->image != ev->ev_image)
+		t = *tcache = thread_get(m, ev->ev_pid, ev->ev_image,
+					 s->sa_tid);
+	if (!t)
+		return MAPS_ENOMEM;
+	t->samples++;
+	t->weight += s->sa_weight;
+	if (ev->ev_ts < t->first_ts)
+		t->first_ts = ev->ev_ts;
+	if (ev->ev_ts > t->last_ts)
+		t->last_ts = ev->ev_ts;
+	p->samples++;
+	m->samples++;
+	return stack_count(m, ev);
+}
+
+/* A thread begin, drop or thread end record of process p. */
+static int thread_record(struct model *m, struct rproc *p,
+			 const struct maplog_ev *ev)
+{
+	uint32_t tid = ev->ev_u.tend.te_tid;
+	if (ev->ev_type == MAPLOG_TYPE_THREAD_BEGIN)
+		tid = ev->ev_u.tbegin.tb_tid;
+	else if (ev->ev_type == MAPLOG_TYPE_DROP)
+		tid = ev->ev_u.drop.dr_tid;
+	struct rthread *t = thread_get(m, ev->ev_pid, ev->ev_image, tid);
+	if (!t)
+		return MAPS_ENOMEM;
+	if (ev->ev_type == MAPLOG_TYPE_THREAD_BEGIN) {
+		if (ev->ev_u.tbegin.tb_name[0]) {
+			char *name = mem_strdup(ev->ev_u.tbegin.tb_name);
+			if (!name)
+				return MAPS_ENOMEM;
+			free(t->name);
+			t->name = name;
+		}
+	} else if (ev->ev_type == MAPLOG_TYPE_DROP) {
+		t->dropped += ev->ev_u.drop.dr_count;
+		p->dropped += ev->ev_u.drop.dr_count;
+		m->dropped += ev->ev_u.drop.dr_count;
+	} else {
+		t->ended = 1;
+		t->cpu_ns = ev->ev_u.tend.te_cpu_ns;
+		t->wall_ns = ev->ev_u.tend.te_wall_ns;
+	}
+	return 0;
+}
+
+/* Folds one record into m.  Returns 0 or MAPS_ENOMEM. */
+static int fold(struct model *m, const struct maplog_ev *ev,
+		struct rthread **tcache, struct rproc **pcache)
 {
 	struct rproc *p = *pcache;
 	if (!p || p->pid != ev->ev_pid || p->image != ev->ev_image)
 		p = *pcache = proc_get(m, ev->ev_pid, ev->ev_image);
+	if (!p)
+		return MAPS_ENOMEM;
 	if (ev->ev_ts < p->start_ts)
 		p->start_ts = ev->ev_ts;
 	if (ev->ev_ts > p->end_ts)
@@ -375,105 +475,33 @@ static void fold(struct model *m, const struct maplog_ev *ev,
 		m->first_ts = ev->ev_ts;
 	if (ev->ev_ts > m->last_ts)
 		m->last_ts = ev->ev_ts;
-	if (m->timeline_on)
-		timeline_fold(&m->timeline, ev);
+	if (m->timeline_on && timeline_fold(&m->timeline, ev))
+		return MAPS_ENOMEM;
 
 	switch (ev->ev_type) {
-	case MAPLOG_TYPE_SAMPLE: {
-		const struct maplog_ev_sample *s = &ev->ev_u.sample;
-		struct rthread *t = *tcache;
-		if (!t || t->tid != s->sa_tid || t->pid != ev->ev_pid ||
-		    t->image != ev->ev_image)
-			t = *tcache = thread_get(m, ev->ev_pid, ev->ev_image,
-						 s->sa_tid);
-		t->samples++;
-		t->weight += s->sa_weight;
-		if (ev->ev_ts < t->first_ts)
-			t->first_ts = ev->ev_ts;
-		if (ev->ev_ts > t->last_ts)
-			t->last_ts = ev->ev_ts;
-		p->samples++;
-		m->samples++;
-		stack_count(m, ev);
-		break;
-	}
-	case MAPLOG_TYPE_INITIALIZE: {
-		const struct maplog_ev_initialize *in = &ev->ev_u.init;
-		p->have_init = 1;
-		p->ppid = in->in_ppid;
-		p->clock = in->in_clock;
-		p->timer = in->in_timer;
-		p->signal = in->in_signal;
-		p->rate_asked = in->in_rate_asked;
-		p->period_ns = in->in_period_ns;
-		p->wall_sec = in->in_wall_sec;
-		p->wall_nsec = in->in_wall_nsec;
-		free(p->host);
-		free(p->exe);
-		free(p->cmdline);
-		p->host = xstrdup(in->in_host);
-		p->exe = xstrdup(in->in_exe);
-		p->cmdline = join_argv(in);
-		break;
-	}
-	case MAPLOG_TYPE_MAP_IN: {
-		const struct maplog_ev_map_in *mi = &ev->ev_u.map_in;
-		p->maps = grow(p->maps, &p->capmaps, p->nmaps, sizeof(*p->maps));
-		struct rmap *r = &p->maps[p->nmaps++];
-		memset(r, 0, sizeof(*r));
-		r->start = mi->mi_start;
-		r->end = mi->mi_end;
-		r->offset = mi->mi_offset;
-		r->bias = mi->mi_bias;
-		r->flags = mi->mi_flags;
-		r->path = xstrdup(mi->mi_path);
-		r->buildid_len = mi->mi_buildid_len < sizeof(r->buildid)
-					 ? mi->mi_buildid_len
-					 : (uint32_t)sizeof(r->buildid);
-		memcpy(r->buildid, mi->mi_buildid, r->buildid_len);
-		break;
-	}
-	case MAPLOG_TYPE_THREAD_BEGIN: {
-		struct rthread *t = thread_get(m, ev->ev_pid, ev->ev_image,
-					       ev->ev_u.tbegin.tb_tid);
-		if (ev->ev_u.tbegin.tb_name[0]) {
-			free(t->name);
-			t->name = xstrdup(ev->ev_u.tbegin.tb_name);
-		}
+	case MAPLOG_TYPE_SAMPLE:
+		return sample(m, p, ev, tcache);
+	case MAPLOG_TYPE_INITIALIZE:
+		return initialize(p, &ev->ev_u.init);
+	case MAPLOG_TYPE_MAP_IN:
+		return map_in(p, &ev->ev_u.map_in);
+	case MAPLOG_TYPE_THREAD_BEGIN:
+	case MAPLOG_TYPE_DROP:
+	case MAPLOG_TYPE_THREAD_END:
 		*tcache = NULL;
-		break;
-	}
-	case MAPLOG_TYPE_DROP: {
-		struct rthread *t = thread_get(m, ev->ev_pid, ev->ev_image,
-					       ev->ev_u.drop.dr_tid);
-		t->dropped += ev->ev_u.drop.dr_count;
-		p->dropped += ev->ev_u.drop.dr_count;
-		m->dropped += ev->ev_u.drop.dr_count;
-		*tcache = NULL;
-		break;
-	}
-	case MAPLOG_TYPE_THREAD_END: {
-		struct rthread *t = thread_get(m, ev->ev_pid, ev->ev_image,
-					       ev->ev_u.tend.te_tid);
-		t->ended = 1;
-		t->cpu_ns = ev->ev_u.tend.te_cpu_ns;
-		t->wall_ns = ev->ev_u.tend.te_wall_ns;
-		*tcache = NULL;
-		break;
-	}
+		return thread_record(m, p, ev);
 	case MAPLOG_TYPE_METRIC_DEF:
 	case MAPLOG_TYPE_METRIC_VALUE:
 	case MAPLOG_TYPE_PLUGIN_ERROR:
 	case MAPLOG_TYPE_METRIC_ERROR:
-		metrics_fold(&m->metrics, ev);
-		break;
+		return metrics_fold(&m->metrics, ev);
 	case MAPLOG_TYPE_PROC_EXIT:
 		p->exited = 1;
 		p->exit_how = ev->ev_u.exit.px_how;
 		p->exit_code = ev->ev_u.exit.px_code;
-		break;
+		return 0;
 	default:
-		break;
+		return 0;
 	}
 }
 
@@ -488,6 +516,8 @@ struct load {
 static int load_record(void *ctx, const struct maplog_ev *ev)
 {
 	struct load *ld = ctx;
+	if (ld->m->error)
+		return ld->m->error; /* a problem's note could not be kept */
 	ld->m->records++;
 	if (ld->also) {
 		int rc = ld->also->lt_any ? ld->also->lt_any(ld->also_ctx, ev)
@@ -500,17 +530,23 @@ static int load_record(void *ctx, const struct maplog_ev *ev)
 		if (rc)
 			return rc;
 	}
-	fold(ld->m, ev, &ld->tcache, &ld->pcache);
-	return 0;
+	int rc = fold(ld->m, ev, &ld->tcache, &ld->pcache);
+	if (rc)
+		ld->m->error = rc;
+	return rc;
 }
 
 static void load_problem(void *ctx, const struct logread_problem *p)
 {
 	struct load *ld = ctx;
-	note_add(ld->m, (enum rnote_kind)p->lp_kind, p->lp_file, p->lp_offset,
-		 p->lp_length, p->lp_code);
-	if (p->lp_kind == LOGREAD_FATAL && p->lp_code == MAPS_EIO)
-		ld->m->notes[ld->m->nnotes - 1].length = (uint64_t)p->lp_errno;
+	/* a file that cannot be opened keeps its errno in length */
+	uint64_t len = p->lp_kind == LOGREAD_FATAL && p->lp_code == MAPS_EIO
+			       ? (uint64_t)p->lp_errno
+			       : p->lp_length;
+	if (note_add(ld->m, (enum rnote_kind)p->lp_kind, p->lp_file,
+		     p->lp_offset, len, p->lp_code) &&
+	    !ld->m->error)
+		ld->m->error = MAPS_ENOMEM;
 }
 
 static void load_progress(void *ctx, uint64_t done, uint64_t size)
@@ -528,29 +564,33 @@ int model_load(struct model *m, const char *path,
 		.lt_problem = load_problem,
 		.lt_progress = load_progress,
 	};
+	if (m->error)
+		return m->error;
 	struct load ld = {m, also, also_ctx, NULL, NULL};
 	struct maplog_stats st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		note_add(m, RNOTE_FATAL, path, 0, 0, MAPS_EIO);
-		m->notes[m->nnotes - 1].length = (uint64_t)errno;
-		return -1;
+		int e = errno;
+		if (note_add(m, RNOTE_FATAL, path, 0, (uint64_t)e, MAPS_EIO))
+			return m->error = MAPS_ENOMEM;
+		return LOGREAD_UNREADABLE;
 	}
 	m->files++;
 	int rc = logread_fd(fd, path, &tool, &ld, &st);
 	close(fd);
-	if (rc < 0) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
-	if (rc == LOGREAD_UNREADABLE)
-		rc = -1;
+	if (rc == MAPS_ENOMEM && !m->error)
+		m->error = rc; /* in logread or the parser: sticky too */
+	if (m->error)
+		return m->error;
+	if (rc < 0)
+		return rc;
 	m->bytes += st.st_bytes;
 	m->chunks += st.st_chunks;
 	m->open_chunks += st.st_open_chunks;
-	if (rc == 0 && st.st_records == 0 && !m->nprocs) {
-		note_add(m, RNOTE_FATAL, path, 0, 0, MAPS_ETRUNCATED);
-		rc = -1;
+	if (rc == LOGREAD_CLEAN && st.st_records == 0 && !m->nprocs) {
+		if (note_add(m, RNOTE_FATAL, path, 0, 0, MAPS_ETRUNCATED))
+			return m->error = MAPS_ENOMEM;
+		rc = LOGREAD_UNREADABLE;
 	}
 	return rc;
 }

@@ -2,13 +2,16 @@
 /*
  * report model: what mapreport knows about a run after reading its logs.
  *
- * model_load() reads one log with libmaplog and folds it into a model:
- * processes (with their initialize record and mappings), threads with
- * their sample counts, the distinct stacks with theirs, and the metric
- * plugins' values as running statistics (report/metrics.h).  Memory grows
- * with distinct processes, threads, mappings, stacks and metrics, never
- * with the number of samples or metric values.  Damage and truncation are recorded as notes, one
- * per event, so the CLI can name them and still report what was read.
+ * model_load() reads one log (through model/logread.h) and folds it into
+ * a model: processes (with their initialize record and mappings), threads
+ * with their sample counts, the distinct stacks with theirs, the metric
+ * plugins' values as running statistics (model/metrics.h) and, when asked
+ * for, the timeline (model/timeline.h).  Memory grows with distinct
+ * processes, threads, mappings, stacks and metrics, never with the number
+ * of samples or metric values.  Damage and truncation are recorded as
+ * notes, one per event, so the CLI can name them and still report what
+ * was read.  Running out of memory is returned (MAPS_ENOMEM), never acted
+ * on: the CLI says so and exits.
  */
 #ifndef MAPSAMPLE_MODEL_MODEL_H
 #define MAPSAMPLE_MODEL_MODEL_H
@@ -116,6 +119,9 @@ struct model {
 	void *progress_ctx;
 	int timeline_on;          /* set before model_load to fill timeline */
 	struct rtimeline timeline;/* samples and metrics over time */
+	int error;                /* the first MAPS_E* that stopped reading
+				   * (MAPS_ENOMEM); 0: none.  Once set, m can
+				   * only be freed. */
 };
 
 void model_init(struct model *m);
@@ -125,9 +131,16 @@ void model_free(struct model *m);
  * Reads the log at path into m.  also, if not NULL, is another tool
  * (model/logread.h) given every record in the same pass, with also_ctx
  * (its lt_any and lt_record callbacks; problems go to the model only).
- * Returns 0 when the log read cleanly, 1 when it was damaged or truncated
- * (what was readable is in m, the damage in m->notes), or -1 when it
- * could not be read at all (note added).
+ * Returns, as logread_fd() does, a code that cannot be taken for another:
+ *   LOGREAD_CLEAN (0)       the log read cleanly;
+ *   LOGREAD_DAMAGED (1)     it was damaged or truncated: what was
+ *                           readable is in m, the damage in m->notes;
+ *   LOGREAD_UNREADABLE (2)  it could not be read at all (note added);
+ *   negative MAPS_E*        MAPS_ENOMEM: memory ran out (m->error is set,
+ *                           m holds part of the log and can only be
+ *                           freed; later calls return it at once); or
+ *                           the code an also callback returned to stop
+ *                           reading (m holds the records before it).
  */
 int model_load(struct model *m, const char *path,
 	       const struct logread_tool *also, void *also_ctx);
@@ -147,10 +160,13 @@ double model_thread_seconds(const struct rthread *t, int wall);
 /*
  * Names every output uses.  For the sampling clock (MAPLOG_CLOCK_*) and
  * the timer (MAPLOG_TIMER_*): a phrase for people ("CPU time", "perf
- * task-clock event") and an id for programs ("cpu", "perf-task-clock").
+ * task-clock event") and an id for programs ("cpu", "perf-task-clock");
+ * for the clock also the word of its unit in a rate ("CPU" in "per
+ * CPU-second", "wall").
  */
 const char *model_clock_name(uint32_t clock);
 const char *model_clock_id(uint32_t clock);
+const char *model_clock_unit(uint32_t clock);
 const char *model_timer_name(uint32_t timer);
 const char *model_timer_id(uint32_t timer);
 

@@ -15,50 +15,26 @@
  *   only doubles, so that happens at most 64 times.
  *
  *   Rates.  As in metrics.c, a series of a metric divided by sample time
- *   (or of a metric whose definition has not been read yet) keeps a
- *   min-heap of up to METRICS_WINDOW values; the earliest is placed when
- *   it is full, its rate being its delta over the time since the value
- *   placed before it.  The rate goes into the bin of its own time.  A
- *   value older than one already placed is late: counted, left out.
- *   When the definition says the metric is not divided, the window's
- *   values are placed as plain values.
+ *   (or of a metric whose definition has not been read yet) puts its
+ *   values through a time-order window (model/window.h); each rate goes
+ *   into the bin of its own time.  When the definition says the metric
+ *   is not divided, the window's values are placed as plain values.
  *
- *   Threads and series are found with open-addressing hashes; the last
+ *   Threads and series are found with keymaps (model/keymap.h); the last
  *   sample's thread is remembered, since consecutive samples in a chunk
  *   are one thread's.
+ *
+ *   Memory runs out: timeline_fold() returns MAPS_ENOMEM with tl whole
+ *   (freeable), the record perhaps half folded; the model stops reading.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <mapsample/maps_error.h>
+
+#include "common/mem.h"
 #include "model/timeline.h"
-
-static void oom(void)
-{
-	fprintf(stderr, "mapreport: out of memory\n");
-	exit(1);
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-	if (!p)
-		oom();
-	return p;
-}
-
-static void *xgrow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return p;
-	size_t c = *cap ? *cap * 2 : 16;
-	void *q = realloc(p, c * size);
-	if (!q)
-		oom();
-	*cap = c;
-	return q;
-}
 
 void timeline_init(struct rtimeline *tl)
 {
@@ -69,16 +45,16 @@ void timeline_free(struct rtimeline *tl)
 {
 	for (size_t i = 0; i < tl->ns; i++) {
 		free(tl->s[i].bins);
-		free(tl->s[i].win);
+		window_free(&tl->s[i].win);
 	}
 	for (size_t i = 0; i < tl->nt; i++)
 		free(tl->t[i].bins);
 	for (size_t i = 0; i < tl->nmarks; i++)
 		free(tl->marks[i].text);
 	free(tl->s);
-	free(tl->shash);
+	keymap_free(&tl->skeys);
 	free(tl->t);
-	free(tl->thash);
+	keymap_free(&tl->tkeys);
 	free(tl->marks);
 	memset(tl, 0, sizeof(*tl));
 }
@@ -196,88 +172,13 @@ long timeline_bin_of(const struct rtimeline *tl, uint64_t ts)
 	return b < TIMELINE_BINS ? (long)b : TIMELINE_BINS;
 }
 
-/* ---- hashes ---- */
-
-static uint64_t key_hash(uint32_t pid, uint32_t image, uint32_t id)
-{
-	uint64_t h = ((uint64_t)pid << 32 | image) * 0x9e3779b97f4a7c15ull;
-	h ^= id * 0xff51afd7ed558ccdull;
-	return h ^ (h >> 29);
-}
-
-/* Puts index i with hash h into the table *tab of *cap slots (a power
- * of two, or 0) holding n entries, growing it at half full; rehash(arg,
- * k) gives the hash of entry k < n when it grows. */
-static void hash_put(uint32_t **tab, size_t *cap, size_t n, uint64_t h,
-		     size_t i, uint64_t (*rehash)(const void *, size_t),
-		     const void *arg)
-{
-	if ((n + 1) * 2 > *cap) {
-		size_t nc = *cap ? *cap * 2 : 64;
-		uint32_t *t = xcalloc(nc, sizeof(*t));
-		for (size_t k = 0; k < n; k++) {
-			size_t j = rehash(arg, k) & (nc - 1);
-			while (t[j])
-				j = (j + 1) & (nc - 1);
-			t[j] = (uint32_t)k + 1;
-		}
-		free(*tab);
-		*tab = t;
-		*cap = nc;
-	}
-	size_t j = h & (*cap - 1);
-	while ((*tab)[j])
-		j = (j + 1) & (*cap - 1);
-	(*tab)[j] = (uint32_t)i + 1;
-}
-
-static uint64_t series_key(const void *arg, size_t k)
-{
-	const struct rtlseries *s = &((const struct rtimeline *)arg)->s[k];
-	return key_hash(s->pid, s->image, s->index);
-}
-
-static uint64_t thread_key(const void *arg, size_t k)
-{
-	const struct rtlthread *t = &((const struct rtimeline *)arg)->t[k];
-	return key_hash(t->pid, t->image, t->tid);
-}
-
-static long series_find(const struct rtimeline *tl, uint32_t pid,
-			uint32_t image, uint32_t index)
-{
-	if (!tl->capshash)
-		return -1;
-	size_t mask = tl->capshash - 1;
-	for (size_t j = key_hash(pid, image, index) & mask; tl->shash[j];
-	     j = (j + 1) & mask) {
-		const struct rtlseries *s = &tl->s[tl->shash[j] - 1];
-		if (s->pid == pid && s->image == image && s->index == index)
-			return (long)tl->shash[j] - 1;
-	}
-	return -1;
-}
-
-static long thread_find(const struct rtimeline *tl, uint32_t pid,
-			uint32_t image, uint32_t tid)
-{
-	if (!tl->capthash)
-		return -1;
-	size_t mask = tl->capthash - 1;
-	for (size_t j = key_hash(pid, image, tid) & mask; tl->thash[j];
-	     j = (j + 1) & mask) {
-		const struct rtlthread *t = &tl->t[tl->thash[j] - 1];
-		if (t->pid == pid && t->image == image && t->tid == tid)
-			return (long)tl->thash[j] - 1;
-	}
-	return -1;
-}
+/* ---- series and threads ---- */
 
 const struct rtlseries *timeline_series(const struct rtimeline *tl,
 					uint32_t pid, uint32_t image,
 					uint32_t index)
 {
-	long i = series_find(tl, pid, image, index);
+	long i = keymap_find(&tl->skeys, pid, image, index);
 	return i < 0 ? NULL : &tl->s[i];
 }
 
@@ -285,28 +186,28 @@ const struct rtlthread *timeline_thread(const struct rtimeline *tl,
 					uint32_t pid, uint32_t image,
 					uint32_t tid)
 {
-	long i = thread_find(tl, pid, image, tid);
+	long i = keymap_find(&tl->tkeys, pid, image, tid);
 	return i < 0 ? NULL : &tl->t[i];
 }
 
+/* The series of (pid, image, index), created if new; NULL when out of
+ * memory. */
 static struct rtlseries *series_get(struct rtimeline *tl, uint32_t pid,
 				    uint32_t image, uint32_t index)
 {
-	long i = series_find(tl, pid, image, index);
-	if (i >= 0)
-		return &tl->s[i];
-	hash_put(&tl->shash, &tl->capshash, tl->ns,
-		 key_hash(pid, image, index), tl->ns, series_key, tl);
-	tl->s = xgrow(tl->s, &tl->caps, tl->ns, sizeof(*tl->s));
-	struct rtlseries *s = &tl->s[tl->ns++];
-	memset(s, 0, sizeof(*s));
-	s->pid = pid;
-	s->image = image;
-	s->index = index;
-	s->rates = 1; /* until the definition says otherwise */
-	return s;
+	int added;
+	long i = keymap_add(&tl->skeys, pid, image, index, &tl->s, &tl->ns,
+			    &tl->caps, sizeof(*tl->s), &added);
+	if (i < 0)
+		return NULL;
+	if (added)
+		tl->s[i] = (struct rtlseries){.pid = pid, .image = image,
+					      .index = index, .rates = 1};
+	return &tl->s[i];
 }
 
+/* The thread (pid, image, tid), created if new; NULL when out of
+ * memory. */
 static struct rtlthread *thread_get(struct rtimeline *tl, uint32_t pid,
 				    uint32_t image, uint32_t tid)
 {
@@ -315,17 +216,18 @@ static struct rtlthread *thread_get(struct rtimeline *tl, uint32_t pid,
 		if (t->tid == tid && t->pid == pid && t->image == image)
 			return t;
 	}
-	long i = thread_find(tl, pid, image, tid);
+	long i = keymap_find(&tl->tkeys, pid, image, tid);
 	if (i < 0) {
-		hash_put(&tl->thash, &tl->capthash, tl->nt,
-			 key_hash(pid, image, tid), tl->nt, thread_key, tl);
-		tl->t = xgrow(tl->t, &tl->capt, tl->nt, sizeof(*tl->t));
-		struct rtlthread *t = &tl->t[tl->nt];
-		t->pid = pid;
-		t->image = image;
-		t->tid = tid;
-		t->bins = xcalloc(TIMELINE_BINS, sizeof(*t->bins));
-		i = (long)tl->nt++;
+		/* its bins first: a thread is never without them */
+		int added;
+		uint32_t *bins = calloc(TIMELINE_BINS, sizeof(*bins));
+		if (!bins || (i = keymap_add(&tl->tkeys, pid, image, tid,
+					     &tl->t, &tl->nt, &tl->capt,
+					     sizeof(*tl->t), &added)) < 0) {
+			free(bins);
+			return NULL;
+		}
+		tl->t[i] = (struct rtlthread){pid, image, tid, bins};
 	}
 	tl->tlast = (size_t)i + 1;
 	return &tl->t[i];
@@ -333,125 +235,79 @@ static struct rtlthread *thread_get(struct rtimeline *tl, uint32_t pid,
 
 /* ---- metric values ---- */
 
-static void plain_add(struct rtimeline *tl, struct rtlseries *s, uint64_t ts,
-		      double v)
+/* The series' bins, made on its first value; NULL when out of memory. */
+static struct rtlbin *series_bins(struct rtlseries *s)
+{
+	if (!s->bins)
+		s->bins = calloc(TIMELINE_BINS, sizeof(*s->bins));
+	return s->bins;
+}
+
+static int plain_add(struct rtimeline *tl, struct rtlseries *s, uint64_t ts,
+		     double v)
 {
 	size_t b = bin_get(tl, ts);
-	if (!s->bins)
-		s->bins = xcalloc(TIMELINE_BINS, sizeof(*s->bins));
+	if (!series_bins(s))
+		return MAPS_ENOMEM;
 	bin_add(&s->bins[b], v);
+	return 0;
 }
 
-/* Places (ts, d) after the values placed so far; bins is where its rate
- * goes (the series' own bins, or a copy). */
-static void rate_place(int *have_wm, uint64_t *wm, uint64_t ts, double d,
-		       struct rtlbin *bins, long b)
+struct placing {
+	struct rtimeline *tl;  /* NULL: draining on a copy */
+	const struct rtimeline *range;
+	struct rtlbin *bins;   /* where rates go: the series' or a copy */
+};
+
+/* A rate placed in time order (window_rate_fn) into the bin of its
+ * time. */
+static void rate_seen(void *ctx, uint64_t ts, double rate)
 {
-	if (*have_wm && ts > *wm && b >= 0 && b < TIMELINE_BINS)
-		bin_add(&bins[b], d / ((double)(ts - *wm) / 1e9));
-	if (!*have_wm || ts > *wm)
-		*wm = ts;
-	*have_wm = 1;
+	struct placing *pl = ctx;
+	long b = pl->tl ? (long)bin_get(pl->tl, ts)
+			: timeline_bin_of(pl->range, ts);
+	if (b >= 0 && b < TIMELINE_BINS)
+		bin_add(&pl->bins[b], rate);
 }
 
-static void heap_up(struct rmpoint *h, uint32_t i)
+static int rate_add(struct rtimeline *tl, struct rtlseries *s, uint64_t ts,
+		    double v)
 {
-	while (i) {
-		uint32_t p = (i - 1) / 2;
-		if (h[p].ts <= h[i].ts)
-			break;
-		struct rmpoint t = h[p];
-		h[p] = h[i];
-		h[i] = t;
-		i = p;
+	if (!window_late(&s->win, ts)) {
+		/* the range follows every value, placed or not, so that
+		 * the bins a copy drains into already exist */
+		(void)bin_get(tl, ts);
+		if (!series_bins(s))
+			return MAPS_ENOMEM;
 	}
+	struct placing pl = {tl, tl, s->bins};
+	return window_add(&s->win, ts, v, rate_seen, &pl);
 }
 
-static void heap_down(struct rmpoint *h, uint32_t n, uint32_t i)
-{
-	for (;;) {
-		uint32_t l = 2 * i + 1, m = i;
-		if (l < n && h[l].ts < h[m].ts)
-			m = l;
-		if (l + 1 < n && h[l + 1].ts < h[m].ts)
-			m = l + 1;
-		if (m == i)
-			break;
-		struct rmpoint t = h[m];
-		h[m] = h[i];
-		h[i] = t;
-		i = m;
-	}
-}
-
-static void rate_place_own(struct rtimeline *tl, struct rtlseries *s,
-			   uint64_t ts, double d)
-{
-	long b = (long)bin_get(tl, ts);
-	if (!s->bins)
-		s->bins = xcalloc(TIMELINE_BINS, sizeof(*s->bins));
-	rate_place(&s->have_wm, &s->wm, ts, d, s->bins, b);
-}
-
-static void window_add(struct rtimeline *tl, struct rtlseries *s, uint64_t ts,
-		       double v)
-{
-	if (s->have_wm && ts <= s->wm) {
-		s->late++;
-		return;
-	}
-	/* the range follows every value, placed or not, so that the bins
-	 * a copy drains into already exist */
-	(void)bin_get(tl, ts);
-	if (s->nwin == METRICS_WINDOW) {
-		if (ts < s->win[0].ts) {
-			rate_place_own(tl, s, ts, v);
-			return;
-		}
-		struct rmpoint p = s->win[0];
-		s->win[0] = (struct rmpoint){ts, v};
-		heap_down(s->win, s->nwin, 0);
-		rate_place_own(tl, s, p.ts, p.v);
-		return;
-	}
-	if (s->nwin == s->capwin) {
-		uint32_t cap = s->capwin ? s->capwin * 2 : 16;
-		if (cap > METRICS_WINDOW)
-			cap = METRICS_WINDOW;
-		struct rmpoint *w = realloc(s->win, cap * sizeof(*w));
-		if (!w)
-			oom();
-		s->win = w;
-		s->capwin = cap;
-	}
-	s->win[s->nwin] = (struct rmpoint){ts, v};
-	heap_up(s->win, s->nwin++);
-}
-
-static void define(struct rtimeline *tl, const struct maplog_ev *ev)
+static int define(struct rtimeline *tl, const struct maplog_ev *ev)
 {
 	const struct maplog_ev_metric_def *d = &ev->ev_u.mdef;
 	struct rtlseries *s = series_get(tl, ev->ev_pid, ev->ev_image,
 					 d->md_index);
+	if (!s)
+		return MAPS_ENOMEM;
 	if (s->defined)
-		return; /* defined twice: the first stands, as in metrics.c */
+		return 0; /* defined twice: the first stands, as in metrics.c */
 	s->defined = 1;
 	if (d->md_flags & MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME)
-		return;
+		return 0;
 	/* not a rate after all: what waited in the window are plain values,
 	 * and no rate was placed (the window only places when full, and a
 	 * full window of a plain metric is unlikely but possible) */
 	s->rates = 0;
-	for (uint32_t i = 0; i < s->nwin; i++)
-		plain_add(tl, s, s->win[i].ts, s->win[i].v);
-	free(s->win);
-	s->win = NULL;
-	s->nwin = s->capwin = 0;
-	s->late = 0;
-	s->have_wm = 0;
+	for (size_t i = 0; i < s->win.n; i++)
+		if (plain_add(tl, s, s->win.pt[i].ts, s->win.pt[i].v))
+			return MAPS_ENOMEM;
+	window_free(&s->win);
+	return 0;
 }
 
-static void value(struct rtimeline *tl, const struct maplog_ev *ev)
+static int value(struct rtimeline *tl, const struct maplog_ev *ev)
 {
 	const struct maplog_ev_metric_value *v = &ev->ev_u.mval;
 	double d;
@@ -460,64 +316,59 @@ static void value(struct rtimeline *tl, const struct maplog_ev *ev)
 	else if (v->mv_kind == MAPLOG_VALUE_DOUBLE)
 		d = v->mv_v.dbl;
 	else
-		return;
+		return 0;
 	if (!isfinite(d))
-		return;
+		return 0;
 	struct rtlseries *s = series_get(tl, ev->ev_pid, ev->ev_image,
 					 v->mv_index);
-	if (s->rates)
-		window_add(tl, s, ev->ev_ts, d);
-	else
-		plain_add(tl, s, ev->ev_ts, d);
+	if (!s)
+		return MAPS_ENOMEM;
+	return s->rates ? rate_add(tl, s, ev->ev_ts, d)
+			: plain_add(tl, s, ev->ev_ts, d);
 }
 
-static void mark(struct rtimeline *tl, const struct maplog_ev *ev)
+static int mark(struct rtimeline *tl, const struct maplog_ev *ev)
 {
 	(void)bin_get(tl, ev->ev_ts);
 	if (tl->nmarks == TIMELINE_MARKS) {
 		tl->marks_left_out++;
-		return;
+		return 0;
 	}
 	if (!tl->marks)
-		tl->marks = xcalloc(TIMELINE_MARKS, sizeof(*tl->marks));
-	struct rtlmark *k = &tl->marks[tl->nmarks++];
+		tl->marks = calloc(TIMELINE_MARKS, sizeof(*tl->marks));
+	if (!tl->marks)
+		return MAPS_ENOMEM;
 	const char *txt = ev->ev_u.mark.mk_text ? ev->ev_u.mark.mk_text : "";
-	k->ts = ev->ev_ts;
-	k->pid = ev->ev_pid;
-	k->tid = ev->ev_u.mark.mk_tid;
-	k->value = ev->ev_u.mark.mk_value;
-	k->text = strndup(txt, TIMELINE_MARK_TEXT);
-	if (!k->text)
-		oom();
+	char *text = strndup(txt, TIMELINE_MARK_TEXT);
+	if (!text)
+		return MAPS_ENOMEM;
+	tl->marks[tl->nmarks++] = (struct rtlmark){
+		ev->ev_ts, ev->ev_pid, ev->ev_u.mark.mk_tid,
+		ev->ev_u.mark.mk_value, text,
+	};
+	return 0;
 }
 
-void timeline_fold(struct rtimeline *tl, const struct maplog_ev *ev)
+int timeline_fold(struct rtimeline *tl, const struct maplog_ev *ev)
 {
 	switch (ev->ev_type) {
 	case MAPLOG_TYPE_SAMPLE: {
 		struct rtlthread *t = thread_get(tl, ev->ev_pid, ev->ev_image,
 						 ev->ev_u.sample.sa_tid);
+		if (!t)
+			return MAPS_ENOMEM;
 		t->bins[bin_get(tl, ev->ev_ts)]++;
-		break;
+		return 0;
 	}
 	case MAPLOG_TYPE_METRIC_DEF:
-		define(tl, ev);
-		break;
+		return define(tl, ev);
 	case MAPLOG_TYPE_METRIC_VALUE:
-		value(tl, ev);
-		break;
+		return value(tl, ev);
 	case MAPLOG_TYPE_MARK:
-		mark(tl, ev);
-		break;
+		return mark(tl, ev);
 	default:
-		break;
+		return 0;
 	}
-}
-
-static int cmp_point(const void *a, const void *b)
-{
-	const struct rmpoint *p = a, *q = b;
-	return p->ts < q->ts ? -1 : p->ts > q->ts;
 }
 
 void timeline_series_bins(const struct rtimeline *tl,
@@ -527,18 +378,6 @@ void timeline_series_bins(const struct rtimeline *tl,
 		memcpy(out, s->bins, TIMELINE_BINS * sizeof(*out));
 	else
 		memset(out, 0, TIMELINE_BINS * sizeof(*out));
-	if (!s->nwin)
-		return;
-	struct rmpoint *w = malloc(s->nwin * sizeof(*w));
-	if (!w)
-		oom();
-	memcpy(w, s->win, s->nwin * sizeof(*w));
-	qsort(w, s->nwin, sizeof(*w), cmp_point);
-	int have_wm = s->have_wm;
-	uint64_t wm = s->wm;
-	for (uint32_t i = 0; i < s->nwin; i++) {
-		long b = timeline_bin_of(tl, w[i].ts);
-		rate_place(&have_wm, &wm, w[i].ts, w[i].v, out, b);
-	}
-	free(w);
+	struct placing pl = {NULL, tl, out};
+	window_drain(&s->win, rate_seen, &pl);
 }

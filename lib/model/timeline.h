@@ -15,10 +15,10 @@
  * the bin width doubles; when one falls before it, the same merge moves
  * the old bins to the upper half.  So memory is TIMELINE_BINS x (series +
  * threads) bins, whatever the number of samples, plus the time-order
- * window of rate series (at most METRICS_WINDOW values each, see
- * metrics.h: values land in their threads' chunks, out of time order)
- * and at most TIMELINE_MARKS user marks.  Nothing here depends on the
- * record order except the rates, which follow the rules of metrics.c.
+ * window of rate series (at most WINDOW_MAX values each, model/window.h:
+ * values land in their threads' chunks, out of time order) and at most
+ * TIMELINE_MARKS user marks.  Nothing here depends on the record order
+ * except the rates, which follow the rules of metrics.c.
  */
 #ifndef MAPSAMPLE_MODEL_TIMELINE_H
 #define MAPSAMPLE_MODEL_TIMELINE_H
@@ -28,7 +28,8 @@
 
 #include <mapsample/maplog.h>
 
-#include "model/metrics.h"
+#include "model/keymap.h"
+#include "model/window.h"
 
 #define TIMELINE_BINS 512
 #define TIMELINE_SHIFT0 20      /* first bin width: 2^20 ns, about 1 ms */
@@ -47,11 +48,8 @@ struct rtlseries {
 	int defined;           /* its METRIC_DEF was seen */
 	int rates;             /* divided by sample time, or not yet defined */
 	struct rtlbin *bins;   /* TIMELINE_BINS, from the first value */
-	struct rmpoint *win;   /* rate series: min-heap on ts */
-	uint32_t nwin, capwin;
-	int have_wm;
-	uint64_t wm;           /* time of the last value placed */
-	uint64_t late;         /* values older than one already placed */
+	struct window win;     /* rate series: time order; win.late: values
+				* older than one already placed */
 };
 
 /* Samples of one thread per bin. */
@@ -73,12 +71,10 @@ struct rtimeline {
 	unsigned shift;        /* bin width is 1 << shift ns */
 	struct rtlseries *s;
 	size_t ns, caps;
-	uint32_t *shash;       /* (pid, image, index) -> s index + 1 */
-	size_t capshash;
+	struct keymap skeys;   /* (pid, image, index) -> s index */
 	struct rtlthread *t;
 	size_t nt, capt;
-	uint32_t *thash;       /* (pid, image, tid) -> t index + 1 */
-	size_t capthash;
+	struct keymap tkeys;   /* (pid, image, tid) -> t index */
 	size_t tlast;          /* t index + 1 of the last sample's thread */
 	struct rtlmark *marks;
 	size_t nmarks;
@@ -90,10 +86,11 @@ void timeline_free(struct rtimeline *tl);
 
 /*
  * Folds ev into tl if it is a sample, metric definition, metric value or
- * user mark; ignores other records.  Exits the program with a message
- * when out of memory (as the model does).
+ * user mark; ignores other records.  Returns 0, or MAPS_ENOMEM when
+ * memory ran out: tl then holds what was folded before (perhaps not all
+ * of ev) and can still be freed.
  */
-void timeline_fold(struct rtimeline *tl, const struct maplog_ev *ev);
+int timeline_fold(struct rtimeline *tl, const struct maplog_ev *ev);
 
 /* Bin width in ns, and the start time of bin i (CLOCK_MONOTONIC ns);
  * both 0 before the first record. */

@@ -187,13 +187,11 @@ static int choose_bins(struct eval *e, const struct rmetrics *x,
 	return 0;
 }
 
-/* Bytes of a log read at a time: the logs are fed to the parser in
- * blocks, not mapped, so the resident set does not grow with them. */
-#define READ_BLOCK (1u << 20)
-
-/* One value of the second pass into its cell. */
-static void place(struct eval *e, const struct maplog_ev *ev)
+/* One value of the second pass into its cell (a logread_fn: ctx is the
+ * struct eval).  Always 0: a value that fits no cell is left out. */
+static int place(void *ctx, const struct maplog_ev *ev)
 {
+	struct eval *e = ctx;
 	const struct maplog_ev_metric_value *v = &ev->ev_u.mval;
 	double d;
 	if (v->mv_kind == MAPLOG_VALUE_U64)
@@ -201,15 +199,15 @@ static void place(struct eval *e, const struct maplog_ev *ev)
 	else if (v->mv_kind == MAPLOG_VALUE_DOUBLE)
 		d = v->mv_v.dbl;
 	else
-		return;
+		return 0;
 	if (!isfinite(d))
-		return;
+		return 0;
 	struct slot *s = slot_find(e, ev->ev_pid, ev->ev_image, v->mv_index);
 	if (!s)
-		return;
+		return 0;
 	uint64_t b = bin_of(e, ev->ev_ts);
 	if (b < s->b0 || b > s->b1)
-		return; /* the log changed since it was loaded */
+		return 0; /* the log changed since it was loaded */
 	struct cell *c = &e->cells[s->off + (b - s->b0)];
 	if (!c->n || ev->ev_ts < c->min_ts) {
 		c->min_ts = ev->ev_ts;
@@ -219,56 +217,20 @@ static void place(struct eval *e, const struct maplog_ev *ev)
 		c->max_ts = ev->ev_ts;
 	c->sum += d;
 	c->n++;
+	return 0;
 }
 
-/* Step 2: the values of the log at path into the cells.  Damage was
- * reported when the log was loaded; here the parser goes on after it.
- * Returns 0 or MAPS_ENOMEM. */
+/* Step 2: the values of the log at path into the cells, read by logread
+ * (in blocks, so the resident set does not grow with the logs).  Damage
+ * was reported when the log was loaded: problems are not listened to,
+ * and the parser goes on after damage.  Returns 0 or MAPS_ENOMEM. */
 static int read_log(struct eval *e, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	uint8_t *block = malloc(READ_BLOCK);
-	maplog *lp = block ? maplog_open(MAPLOG_FD_NONE) : NULL;
-	int ended = 0, rc = 0;
-	if (!lp) {
-		free(block);
-		close(fd);
-		return MAPS_ENOMEM;
-	}
-	struct maplog_ev ev;
-	for (;;) {
-		if (!maplog_read(lp, &ev)) {
-			if (ev.ev_type == MAPLOG_TYPE_METRIC_VALUE)
-				place(e, &ev);
-			continue;
-		}
-		if (ev.ev_state == MAPLOG_REQUIRE_DATA && !ended) {
-			ssize_t r = read(fd, block, READ_BLOCK);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				ended = 1;
-				maplog_feed(lp, NULL, 0);
-				continue;
-			}
-			if (maplog_feed(lp, block, (size_t)r)) {
-				rc = maplog_error(lp) == MAPS_ENOMEM ? MAPS_ENOMEM
-								      : 0;
-				break;
-			}
-			continue;
-		}
-		if (ev.ev_state != MAPLOG_ERROR ||
-		    ev.ev_error == MAPS_EMAGIC || ev.ev_error == MAPS_EVERSION ||
-		    ev.ev_error == MAPS_EIO || ev.ev_error == MAPS_ENOMEM)
-			break;
-	}
-	maplog_close(lp);
-	free(block);
-	close(fd);
-	return rc;
+	static const struct logread_tool tool = {
+		.lt_record[MAPLOG_TYPE_METRIC_VALUE] = place,
+	};
+	return logread_file(path, &tool, e, NULL) == MAPS_ENOMEM ? MAPS_ENOMEM
+								  : 0;
 }
 
 /* Step 3 for one slot: its values per bin (val, NAN for none), then

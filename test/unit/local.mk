@@ -60,6 +60,16 @@ test_unit_test_metrics_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_metrics_LDADD = lib/report/out/libreportout.la $(CHECK_LIBS)
 TESTS += test/unit/test_units test/unit/test_metrics
 
+# lib/model: logread, the one loop that reads logs, on logsynth logs:
+# every record type, block boundaries, damage and truncation with their
+# offsets, callbacks that stop reading, unreadable files.
+check_PROGRAMS += test/unit/test_logread
+test_unit_test_logread_SOURCES = test/unit/test_logread.c
+test_unit_test_logread_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_logread_LDADD = lib/model/libmodel.la \
+	test/common/liblogsynth.la $(CHECK_LIBS)
+TESTS += test/unit/test_logread
+
 # --- plugins: the built-in metric plugins (plugins/<name>/) ---
 # dlopen()s each plugin the build tree's plugins/metrics/<name>.xml names
 # and checks its values; lib/pluginapi provides the plugin API, exported

@@ -137,7 +137,7 @@ START_TEST(metrics_plain)
 	NEAR(r.mean, 40);
 	ck_assert_uint_eq(r.late, 0);
 	/* plain series keep no window */
-	ck_assert_ptr_null(X.s[0].win);
+	ck_assert_ptr_null(X.s[0].win.pt);
 }
 END_TEST
 
@@ -251,8 +251,8 @@ START_TEST(metrics_window_bounds)
 	for (uint64_t k = 1; k <= n; k++)
 		val(10, 0, (1 + k) * S, (double)(k % 7));
 	val(10, 0, 2 * S + S / 2, 1000);
-	ck_assert_uint_le(X.s[0].capwin, METRICS_WINDOW);
-	ck_assert_uint_le(X.s[0].nwin, METRICS_WINDOW);
+	ck_assert_uint_le(X.s[0].win.cap, METRICS_WINDOW);
+	ck_assert_uint_le(X.s[0].win.n, METRICS_WINDOW);
 	struct rmsummary r = row(0);
 	ck_assert_uint_eq(r.late, 1);
 	ck_assert_uint_eq(r.values, n + 2);
@@ -303,7 +303,7 @@ START_TEST(metrics_value_before_definition)
 	val(10, 2, 2 * S, 7);
 	ck_assert_uint_eq(X.nm, 0);
 	def(10, 2, "rss", "B", 0);
-	ck_assert_ptr_null(X.s[0].win); /* a plain metric: window gone */
+	ck_assert_ptr_null(X.s[0].win.pt); /* a plain metric: window gone */
 	val(10, 2, 3 * S, 9);
 	struct rmsummary r = row(0);
 	ck_assert_uint_eq(r.values, 3);
@@ -446,7 +446,7 @@ START_TEST(metrics_memory_bounded)
 	ck_assert_uint_eq(X.ns, 6);
 	ck_assert_uint_eq(X.nm, 2);
 	for (size_t i = 0; i < X.ns; i++)
-		ck_assert_uint_le(X.s[i].capwin, METRICS_WINDOW);
+		ck_assert_uint_le(X.s[i].win.cap, METRICS_WINDOW);
 	struct rmsummary r = row(1);
 	ck_assert_uint_eq(r.values, ncpu);
 	NEAR(r.max, 10);

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The launcher's side of metric plugins: find and validate the metric
- * definition files, choose the metrics (--metrics), pass the plan to the
- * sampler (MAPSAMPLE_METRICS_PLAN), list them (--list-metrics) and show
- * the plugins' errors when the run ends.
+ * plan: the launcher's side of metric plugins: find and validate the
+ * metric definition files, choose the metrics (--metrics), make the plan
+ * the sampler reads (MAPSAMPLE_METRICS_PLAN), list them (--list-metrics)
+ * and show the plugins' errors when the run ends.  (lib/model's metrics_*
+ * are what a log says the metrics measured; plan_* is what to measure.)
  */
-#ifndef MAPSAMPLE_CMD_METRICS_H
-#define MAPSAMPLE_CMD_METRICS_H
+#ifndef MAPSAMPLE_CMD_PLAN_H
+#define MAPSAMPLE_CMD_PLAN_H
 
 #include <stddef.h>
 
-struct metrics_opts {
+struct plan_opts {
 	const char **dirs;     /* --metrics-dir, in order */
 	size_t ndirs;
 	const char *select;    /* --metrics, items joined by ',' ; NULL: default */
@@ -18,32 +19,35 @@ struct metrics_opts {
 	int quiet;
 };
 
-struct metrics_plan {
+struct plan {
 	char *plan;            /* MAPSAMPLE_METRICS_PLAN value, NULL: none */
 	char *preload;         /* ':'-separated <preload> libraries, or NULL */
 	size_t nmetrics;
 };
 
-/* Loads, checks and selects.  Prints diagnostics (stderr).  Returns 0, or
- * -1 when the run must not go on (an explicitly asked metric that is not
- * available, an unknown --metrics item, a --metrics-dir that is missing). */
-int metrics_prepare(const struct metrics_opts *o, struct metrics_plan *out);
-void metrics_plan_free(struct metrics_plan *p);
+/* Loads, checks and selects into *out.  Prints diagnostics (stderr).
+ * Returns 0, or -1 when the run must not go on (an explicitly asked metric
+ * that is not available, an unknown --metrics item, a --metrics-dir that
+ * is missing). */
+int plan_prepare(const struct plan_opts *o, struct plan *out);
+
+/* Frees what plan_prepare() put in p and clears it. */
+void plan_free(struct plan *p);
 
 /* --list-metrics: prints every definition found and whether it can run
  * (probe: runs `true` under the sampler with every metric).  sampler is
  * the sampler library path.  Returns the exit status. */
-int metrics_list(const struct metrics_opts *o, const char *sampler);
+int plan_list(const struct plan_opts *o, const char *sampler);
 
 struct rmetrics;
 /* After the run: one line per plugin error and per metric with errors,
  * from the metrics of the loaded log.  Prints nothing when there are
  * none. */
-void metrics_report_errors(const struct rmetrics *x);
+void plan_report_errors(const struct rmetrics *x);
 
 /* Sets MAPSAMPLE_RUN_ID unless set: the MPI job (PMIx namespace, Open MPI
  * job id, Slurm job and step) or this launcher's pid and start time, so
  * that onePerNode metrics are computed once per node per run. */
-void metrics_set_run_id(void);
+void plan_set_run_id(void);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The launcher's side of metric plugins (see metrics.h).
+ * plan: the launcher's side of metric plugins (see plan.h).
  *
  * Selection (--metrics LIST, items separated by commas, applied in
  * order): "default" (every metric whose <enabled> is not false), "all",
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 
-#include "cmd/mapsample/metrics.h"
+#include "cmd/mapsample/plan.h"
 #include "launch/logfile.h"
 #include "launch/target.h"
 #include "model/model.h"
@@ -76,7 +76,7 @@ static int is_false(const struct metricdef_text *t)
 }
 
 /* Loads every definition of the search path and marks what can run. */
-static int load_all(const struct metrics_opts *o, struct loaded *L,
+static int load_all(const struct plan_opts *o, struct loaded *L,
 		    int print)
 {
 	memset(L, 0, sizeof(*L));
@@ -267,7 +267,7 @@ static char *build_plan(struct loaded *L, int all_available, size_t *nm,
 	return buf;
 }
 
-int metrics_prepare(const struct metrics_opts *o, struct metrics_plan *out)
+int plan_prepare(const struct plan_opts *o, struct plan *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct loaded L;
@@ -312,14 +312,14 @@ int metrics_prepare(const struct metrics_opts *o, struct metrics_plan *out)
 	return rc;
 }
 
-void metrics_plan_free(struct metrics_plan *p)
+void plan_free(struct plan *p)
 {
 	free(p->plan);
 	free(p->preload);
 	memset(p, 0, sizeof(*p));
 }
 
-void metrics_set_run_id(void)
+void plan_set_run_id(void)
 {
 	const char *v = getenv("MAPSAMPLE_RUN_ID");
 	if (v && *v)
@@ -345,7 +345,7 @@ void metrics_set_run_id(void)
 
 /* ---- errors from the log ---- */
 
-void metrics_report_errors(const struct rmetrics *x)
+void plan_report_errors(const struct rmetrics *x)
 {
 	for (size_t i = 0; i < x->npe; i++)
 		fprintf(stderr, "mapsample: metric plugin %s: %s\n",
@@ -365,7 +365,9 @@ void metrics_report_errors(const struct rmetrics *x)
 
 /* Runs `true` under the sampler with every available metric, into a
  * temporary log, and loads that log into m (model_init() done by the
- * caller): m->metrics holds what the plugins said.  0 or -1. */
+ * caller): m->metrics holds what the plugins said.  Returns 0, -1 when
+ * the probe could not run, or -2 when memory ran out reading its log
+ * (message printed). */
 static int probe(const char *sampler, const char *plan, const char *preload,
 		 struct model *m)
 {
@@ -402,12 +404,17 @@ static int probe(const char *sampler, const char *plan, const char *preload,
 		unlink(tmpl);
 		return -1;
 	}
-	model_load(m, tmpl, NULL, NULL);
+	int rc = model_load(m, tmpl, NULL, NULL);
 	unlink(tmpl);
+	if (rc < 0) {
+		fprintf(stderr, "mapsample: --list-metrics: %s reading the "
+				"probe's log\n", maps_strerror(rc));
+		return -2;
+	}
 	return 0;
 }
 
-int metrics_list(const struct metrics_opts *o, const char *sampler)
+int plan_list(const struct plan_opts *o, const char *sampler)
 {
 	struct metricdef_dir *dirs;
 	size_t nd;
@@ -433,10 +440,16 @@ int metrics_list(const struct metrics_opts *o, const char *sampler)
 	char *plan = build_plan(&L, 1, &nm, &preload);
 	struct model pm;
 	model_init(&pm);
-	int probed = nm && plan && probe(sampler, plan, preload, &pm) == 0;
+	int pr = nm && plan ? probe(sampler, plan, preload, &pm) : -1;
+	int probed = pr == 0;
 	const struct rmetrics *px = &pm.metrics;
 	free(plan);
 	free(preload);
+	if (pr == -2) {
+		model_free(&pm);
+		free_loaded(&L);
+		return 125;
+	}
 	const char *lastfile = NULL;
 	for (size_t i = 0; i < L.nc; i++) {
 		struct cand *c = &L.c[i];
