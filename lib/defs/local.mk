@@ -9,6 +9,7 @@ lib_defs_libdefs_la_SOURCES = lib/defs/xmlcheck.c lib/defs/xmlcheck.h \
 	lib/defs/colour.c lib/defs/colour.h \
 	lib/defs/metricdef.c lib/defs/metricdef_parse.c \
 	lib/defs/metricdef_check.c lib/defs/metricdef_search.c \
+	lib/defs/metricdef_file.c \
 	lib/defs/metricdef.h lib/defs/metricdef_i.h \
 	lib/defs/partial.c lib/defs/partial_parse.c lib/defs/partial_plain.c \
 	lib/defs/partial.h lib/defs/partial_i.h

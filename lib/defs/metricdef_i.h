@@ -3,8 +3,8 @@
  * Internals shared by the metric definition files of lib/defs
  * (metricdef.c: the set; metricdef_parse.c: reading a file;
  * metricdef_check.c: its checks and the library checks;
- * metricdef_search.c: the search path): the string index and the
- * diagnostics.  Not for other modules: they use metricdef.h.
+ * metricdef_search.c: the search path; metricdef_file.c: diagnostics
+ * and freeing a file's data): the string index and the diagnostics.  Not for other modules: they use metricdef.h.
  */
 #ifndef MAPSAMPLE_METRICDEF_I_H
 #define MAPSAMPLE_METRICDEF_I_H

@@ -47,13 +47,6 @@ static void diag(struct partial_set *ps, size_t fi, struct ppos pos,
 	va_end(ap);
 }
 
-void partial_too_large(struct partial_set *ps, size_t fi)
-{
-	diag(ps, fi, (struct ppos){0, 0}, PARTIAL_ERROR, PARTIAL_R_IO, NULL,
-	     "larger than %u bytes; this is no partial report definition "
-	     "file", (unsigned)PARTIAL_MAX_FILE_SIZE);
-}
-
 /* Sorts the log and shows it, and the counts, in ps's public fields. */
 static void publish(struct partial_set *ps)
 {

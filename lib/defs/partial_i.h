@@ -10,7 +10,8 @@
 #include "defs/partial.h"
 #include "defs/xmlcheck.h"
 
-/* The "larger than PARTIAL_MAX_FILE_SIZE" error of file fi. */
+/* The "larger than PARTIAL_MAX_FILE_SIZE" error of file fi (in
+ * partial_parse.c, which partial.c calls, never the other way). */
 void partial_too_large(struct partial_set *ps, size_t fi);
 
 /*

@@ -708,6 +708,16 @@ static void free_colour(struct partial_colour *c)
 	free(c->pc_text);
 }
 
+void partial_too_large(struct partial_set *ps, size_t fi)
+{
+	xmlcheck_report(ps->ps_log, (int)fi, ps->ps_files[fi].pf_path,
+			(struct xmlcheck_pos){0, 0}, XMLCHECK_ERROR,
+			(int)PARTIAL_R_IO, NULL,
+			"larger than %u bytes; this is no partial report "
+			"definition file",
+			(unsigned)PARTIAL_MAX_FILE_SIZE);
+}
+
 void partial_def_free(struct partial_def *d)
 {
 	if (!d)

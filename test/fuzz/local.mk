@@ -88,6 +88,7 @@ if FUZZING
 noinst_PROGRAMS += test/fuzz/fuzz_metricdef
 test_fuzz_fuzz_metricdef_SOURCES = test/fuzz/fuzz_metricdef.c \
 	$(FUZZ_DEFS_CORE) lib/defs/metricdef.c lib/defs/metricdef_parse.c \
+	lib/defs/metricdef_file.c \
 	lib/defs/metricdef_check.c lib/defs/metricdef_search.c
 test_fuzz_fuzz_metricdef_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPKGDATADIR='"$(pkgdatadir)"'
