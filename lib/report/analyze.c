@@ -228,6 +228,14 @@ static const struct addrent *addr_get(struct analysis *a,
 	return e;
 }
 
+/* Whether (file, line) comes before (rfile, rline): by name, then line. */
+static int line_before(const char *file, int line, const char *rfile,
+		       int rline)
+{
+	int c = strcmp(file, rfile);
+	return c < 0 || (c == 0 && line < rline);
+}
+
 void analysis_run(struct analysis *a, const struct model *m)
 {
 	memset(a, 0, sizeof(*a));
@@ -295,13 +303,18 @@ void analysis_run(struct analysis *a, const struct model *m)
 			a->funcs[f].total += s->count;
 		}
 	}
-	/* each function's location: its hottest leaf line */
+	/* each function's location: its hottest leaf line; of lines with as
+	 * many samples, the first by file name and line (the table's order
+	 * follows addresses, which change from run to run) */
 	for (size_t i = 0; i < caplines; i++) {
 		struct lineent *e = &lines[i];
 		if (!e->count)
 			continue;
 		struct rfunc *r = &a->funcs[e->func];
-		if (e->file && e->count > r->line_count) {
+		if (e->file && (e->count > r->line_count ||
+				(e->count == r->line_count &&
+				 line_before(e->file, e->line, r->file,
+					     r->line)))) {
 			r->line_count = e->count;
 			r->file = e->file;
 			r->line = e->line;
