@@ -20,6 +20,7 @@
 #include "config.h"
 #include "report/analyze.h"
 #include "report/out/dump.h"
+#include "report/out/folded.h"
 #include "report/out/html.h"
 #include "report/out/json.h"
 #include "model/model.h"

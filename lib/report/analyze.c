@@ -8,6 +8,7 @@
  * counted once).  Also writes collapsed stacks for flame graphs.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,6 +229,56 @@ static const struct addrent *addr_get(struct analysis *a,
 	return e;
 }
 
+/* ---- functions by self and by total samples ---- */
+
+static const struct rfunc *sort_base; /* qsort has no context argument */
+
+static int cmp_self(const void *x, const void *y)
+{
+	const struct rfunc *a = &sort_base[*(const uint32_t *)x];
+	const struct rfunc *b = &sort_base[*(const uint32_t *)y];
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static int cmp_total(const void *x, const void *y)
+{
+	const struct rfunc *a = &sort_base[*(const uint32_t *)x];
+	const struct rfunc *b = &sort_base[*(const uint32_t *)y];
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/* Fills a->top_self (by_total 0) or a->top_total: the functions with
+ * samples of that kind, most first, then by the other count and name. */
+static void rank(struct analysis *a, int by_total)
+{
+	uint32_t *ord = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof(*ord));
+	if (!ord) {
+		fprintf(stderr, "mapreport: out of memory\n");
+		exit(1);
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < a->nfuncs; i++)
+		if (by_total ? a->funcs[i].total : a->funcs[i].self)
+			ord[n++] = (uint32_t)i;
+	sort_base = a->funcs;
+	qsort(ord, n, sizeof(*ord), by_total ? cmp_total : cmp_self);
+	if (by_total) {
+		a->top_total = ord;
+		a->ntop_total = n;
+	} else {
+		a->top_self = ord;
+		a->ntop_self = n;
+	}
+}
+
 /* Whether (file, line) comes before (rfile, rline): by name, then line. */
 static int line_before(const char *file, int line, const char *rfile,
 		       int rline)
@@ -324,11 +375,15 @@ void analysis_run(struct analysis *a, const struct model *m)
 	free(mark);
 	free(cache.t);
 	free(cache.fids);
+	rank(a, 0);
+	rank(a, 1);
 }
 
 void analysis_free(struct analysis *a)
 {
 	sym_free(a->st);
+	free(a->top_self);
+	free(a->top_total);
 	free(a->funcs);
 	free(a->idx);
 	free(a->exp);
@@ -337,147 +392,3 @@ void analysis_free(struct analysis *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* ---- folded stacks ---- */
-
-struct fold {
-	char *s;
-	uint64_t count;
-};
-
-static int cmp_fold(const void *x, const void *y)
-{
-	return strcmp(((const struct fold *)x)->s, ((const struct fold *)y)->s);
-}
-
-/* Appends name to buf, with ';' (the separator) and newlines replaced. */
-static void put_frame(char **buf, size_t *len, size_t *cap, const char *name)
-{
-	size_t n = strlen(name);
-	if (*len + n + 2 > *cap) {
-		*cap = (*len + n + 2) * 2;
-		*buf = xrealloc(*buf, *cap);
-	}
-	if (*len)
-		(*buf)[(*len)++] = ';';
-	for (size_t i = 0; i < n; i++) {
-		char c = name[i];
-		(*buf)[(*len)++] = c == ';' ? ':' : c == '\n' ? ' ' : c;
-	}
-	(*buf)[*len] = 0;
-}
-
-int report_folded(const struct analysis *a, const struct model *m, FILE *out)
-{
-	struct fold *v = NULL;
-	size_t nv = 0, capv = 0;
-	char *buf = NULL;
-	size_t cap = 0;
-	for (size_t si = 0; si < m->capstacks; si++) {
-		const struct rstack *s = &m->stacks[si];
-		if (!s->used || !s->count)
-			continue;
-		size_t len = 0;
-		put_frame(&buf, &len, &cap, model_proc_name(m, s->pid, s->image));
-		const uint32_t *e = a->exp + a->exp_off[si];
-		for (uint32_t k = a->exp_n[si]; k-- > 0;)
-			put_frame(&buf, &len, &cap, a->funcs[e[k]].name);
-		if (nv == capv) {
-			capv = capv ? capv * 2 : 1024;
-			v = xrealloc(v, capv * sizeof(*v));
-		}
-		v[nv].s = strdup(buf);
-		if (!v[nv].s) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
-		v[nv++].count = s->count;
-	}
-	free(buf);
-	qsort(v, nv, sizeof(*v), cmp_fold);
-	for (size_t i = 0; i < nv; i++) {
-		/* identical symbolized stacks from different addresses merge */
-		uint64_t c = v[i].count;
-		while (i + 1 < nv && strcmp(v[i].s, v[i + 1].s) == 0) {
-			free(v[i].s);
-			c += v[++i].count;
-		}
-		fprintf(out, "%s %" PRIu64 "\n", v[i].s, c);
-		free(v[i].s);
-	}
-	free(v);
-	return ferror(out) ? -1 : 0;
-}
-
-/* ---- text tables ---- */
-
-static const struct rfunc *sort_base;
-
-static int cmp_self(const void *x, const void *y)
-{
-	const struct rfunc *a = &sort_base[*(const uint32_t *)x];
-	const struct rfunc *b = &sort_base[*(const uint32_t *)y];
-	if (a->self != b->self)
-		return a->self < b->self ? 1 : -1;
-	if (a->total != b->total)
-		return a->total < b->total ? 1 : -1;
-	return strcmp(a->name, b->name);
-}
-
-static int cmp_total(const void *x, const void *y)
-{
-	const struct rfunc *a = &sort_base[*(const uint32_t *)x];
-	const struct rfunc *b = &sort_base[*(const uint32_t *)y];
-	if (a->total != b->total)
-		return a->total < b->total ? 1 : -1;
-	if (a->self != b->self)
-		return a->self < b->self ? 1 : -1;
-	return strcmp(a->name, b->name);
-}
-
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
-
-static void table(const struct analysis *a, const struct model *m, FILE *out,
-		  unsigned top, int by_total)
-{
-	uint32_t *ord = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof(*ord));
-	if (!ord)
-		return;
-	size_t n = 0;
-	for (size_t i = 0; i < a->nfuncs; i++)
-		if (by_total ? a->funcs[i].total : a->funcs[i].self)
-			ord[n++] = (uint32_t)i;
-	sort_base = a->funcs;
-	qsort(ord, n, sizeof(*ord), by_total ? cmp_total : cmp_self);
-	fprintf(out, "\nTop functions by %s samples\n",
-		by_total ? "total" : "self");
-	fprintf(out, "  %7s %8s %7s %8s  %-40s %s\n", "SELF%", "SELF", "TOTAL%",
-		"TOTAL", "FUNCTION", "LOCATION");
-	for (size_t i = 0; i < n && i < top; i++) {
-		const struct rfunc *f = &a->funcs[ord[i]];
-		char loc[512];
-		if (f->file) {
-			const char *b = strrchr(f->file, '/');
-			snprintf(loc, sizeof(loc), "%s:%d (%s)", b ? b + 1 : f->file,
-				 f->line, f->module);
-		} else {
-			snprintf(loc, sizeof(loc), "(%s)", f->module);
-		}
-		fprintf(out, "  %6.2f%% %8" PRIu64 " %6.2f%% %8" PRIu64
-			     "  %-40s %s\n",
-			pct(f->self, m->samples), f->self,
-			pct(f->total, m->samples), f->total, f->name, loc);
-	}
-	free(ord);
-}
-
-void report_functions(const struct analysis *a, const struct model *m,
-		      FILE *out, unsigned top)
-{
-	if (!top || !m->samples)
-		return;
-	table(a, m, out, top, 0);
-	table(a, m, out, top, 1);
-}

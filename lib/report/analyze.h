@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * analyze: functions from stacks (self and total samples), their hottest
- * source lines, and collapsed stacks for flame graphs.
+ * source lines, and the functions ranked by each count, for the outputs
+ * (lib/report/out) to show.  No formatting here.
  */
 #ifndef MAPSAMPLE_ANALYZE_H
 #define MAPSAMPLE_ANALYZE_H
-
-#include <stdio.h>
 
 #include "model/model.h"
 #include "report/symbolize.h"
@@ -30,18 +29,14 @@ struct analysis {
 	uint32_t *exp;             /* every stack's function ids, leaf first */
 	size_t nexp, capexp;
 	uint32_t *exp_off, *exp_n; /* by stack table slot */
+	/* ids of the functions with self (total) samples, most first, then
+	 * by total (self) samples and name */
+	uint32_t *top_self, *top_total;
+	size_t ntop_self, ntop_total;
 };
 
 /* Symbolizes and aggregates every stack of m. */
 void analysis_run(struct analysis *a, const struct model *m);
 void analysis_free(struct analysis *a);
-
-/* The top-functions tables (by self, by total), top rows each. */
-void report_functions(const struct analysis *a, const struct model *m,
-		      FILE *out, unsigned top);
-
-/* Collapsed stacks, "program;outer;...;leaf COUNT", one line per distinct
- * stack, sorted.  Returns 0 or -1 on a write error. */
-int report_folded(const struct analysis *a, const struct model *m, FILE *out);
 
 #endif

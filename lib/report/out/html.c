@@ -1150,35 +1150,11 @@ static void flame(FILE *out, const struct model *m, const struct analysis *a)
 
 /* ---- top functions ---- */
 
-static const struct rfunc *sort_funcs;
-static int sort_by_total;
-
-static int cmp_func(const void *x, const void *y)
-{
-	const struct rfunc *a = &sort_funcs[*(const uint32_t *)x];
-	const struct rfunc *b = &sort_funcs[*(const uint32_t *)y];
-	uint64_t a1 = sort_by_total ? a->total : a->self;
-	uint64_t b1 = sort_by_total ? b->total : b->self;
-	uint64_t a2 = sort_by_total ? a->self : a->total;
-	uint64_t b2 = sort_by_total ? b->self : b->total;
-	if (a1 != b1)
-		return a1 < b1 ? 1 : -1;
-	if (a2 != b2)
-		return a2 < b2 ? 1 : -1;
-	return strcmp(a->name, b->name);
-}
-
 static void func_table(FILE *out, const struct analysis *a,
 		       const struct model *m, unsigned top, int by_total)
 {
-	uint32_t *ord = xcalloc(a->nfuncs, sizeof(*ord));
-	size_t n = 0;
-	for (size_t i = 0; i < a->nfuncs; i++)
-		if (by_total ? a->funcs[i].total : a->funcs[i].self)
-			ord[n++] = (uint32_t)i;
-	sort_funcs = a->funcs;
-	sort_by_total = by_total;
-	qsort(ord, n, sizeof(*ord), cmp_func);
+	const uint32_t *ord = by_total ? a->top_total : a->top_self;
+	size_t n = by_total ? a->ntop_total : a->ntop_self;
 	fprintf(out, "<h3>By %s samples</h3>\n<table>\n<thead><tr>"
 		     "<th class=\"n\">Self</th><th class=\"n\">Self %%</th>"
 		     "<th class=\"n\">Total</th><th class=\"n\">Total %%</th>"
@@ -1207,7 +1183,6 @@ static void func_table(FILE *out, const struct analysis *a,
 		fputs(")</td></tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n", out);
-	free(ord);
 }
 
 static void functions(FILE *out, const struct analysis *a,

@@ -390,49 +390,16 @@ static void threads(struct jsonw *w, const struct model *m)
 	jsonw_array_end(w);
 }
 
-/* Function order of the text report's tables. */
-static const struct rfunc *order_base;
-
-static int cmp_by_self(const void *x, const void *y)
-{
-	const struct rfunc *a = &order_base[*(const uint32_t *)x];
-	const struct rfunc *b = &order_base[*(const uint32_t *)y];
-	if (a->self != b->self)
-		return a->self < b->self ? 1 : -1;
-	if (a->total != b->total)
-		return a->total < b->total ? 1 : -1;
-	return strcmp(a->name, b->name);
-}
-
-static int cmp_by_total(const void *x, const void *y)
-{
-	const struct rfunc *a = &order_base[*(const uint32_t *)x];
-	const struct rfunc *b = &order_base[*(const uint32_t *)y];
-	if (a->total != b->total)
-		return a->total < b->total ? 1 : -1;
-	if (a->self != b->self)
-		return a->self < b->self ? 1 : -1;
-	return strcmp(a->name, b->name);
-}
-
 static void functions(struct jsonw *w, const struct model *m,
 		      const struct analysis *a, unsigned top, int by_total)
 {
 	jsonw_key(w, by_total ? "top_total" : "top_self");
 	jsonw_array(w);
-	uint32_t *ord = NULL;
+	const uint32_t *ord = NULL;
 	size_t n = 0;
-	if (a && a->nfuncs && top) {
-		ord = malloc(a->nfuncs * sizeof(*ord));
-		if (!ord) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
-		for (size_t i = 0; i < a->nfuncs; i++)
-			if (by_total ? a->funcs[i].total : a->funcs[i].self)
-				ord[n++] = (uint32_t)i;
-		order_base = a->funcs;
-		qsort(ord, n, sizeof(*ord), by_total ? cmp_by_total : cmp_by_self);
+	if (a && top) {
+		ord = by_total ? a->top_total : a->top_self;
+		n = by_total ? a->ntop_total : a->ntop_self;
 	}
 	for (size_t i = 0; i < n && i < top; i++) {
 		const struct rfunc *f = &a->funcs[ord[i]];
@@ -451,7 +418,6 @@ static void functions(struct jsonw *w, const struct model *m,
 		k_dbl(w, "total_share", share(f->total, m->samples));
 		jsonw_object_end(w);
 	}
-	free(ord);
 	jsonw_array_end(w);
 }
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The text report's first part: run header, processes, threads, and the
- * metrics section (metrics.c).  The function tables that follow come from
- * analyze.c.
+ * metrics section (text_metrics.c); and its last: the top-functions
+ * tables.
  */
 #include <inttypes.h>
+#include <string.h>
 #include <time.h>
 
 #include "report/out/text.h"
@@ -87,4 +88,40 @@ void report_text(const struct model *m, FILE *out)
 			break;
 		}
 	report_metrics(&m->metrics, out);
+}
+
+/* One top-functions table: by self or by total samples. */
+static void table(const struct analysis *a, const struct model *m, FILE *out,
+		  unsigned top, int by_total)
+{
+	const uint32_t *ord = by_total ? a->top_total : a->top_self;
+	size_t n = by_total ? a->ntop_total : a->ntop_self;
+	fprintf(out, "\nTop functions by %s samples\n",
+		by_total ? "total" : "self");
+	fprintf(out, "  %7s %8s %7s %8s  %-40s %s\n", "SELF%", "SELF", "TOTAL%",
+		"TOTAL", "FUNCTION", "LOCATION");
+	for (size_t i = 0; i < n && i < top; i++) {
+		const struct rfunc *f = &a->funcs[ord[i]];
+		char loc[512];
+		if (f->file) {
+			const char *b = strrchr(f->file, '/');
+			snprintf(loc, sizeof(loc), "%s:%d (%s)", b ? b + 1 : f->file,
+				 f->line, f->module);
+		} else {
+			snprintf(loc, sizeof(loc), "(%s)", f->module);
+		}
+		fprintf(out, "  %6.2f%% %8" PRIu64 " %6.2f%% %8" PRIu64
+			     "  %-40s %s\n",
+			pct(f->self, m->samples), f->self,
+			pct(f->total, m->samples), f->total, f->name, loc);
+	}
+}
+
+void report_functions(const struct analysis *a, const struct model *m,
+		      FILE *out, unsigned top)
+{
+	if (!top || !m->samples)
+		return;
+	table(a, m, out, top, 0);
+	table(a, m, out, top, 1);
 }

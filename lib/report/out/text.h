@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "model/model.h"
+#include "report/analyze.h"
 #include "report/partial_eval.h"
 
 /* The text report's partial-report sections; nothing when r has no
@@ -20,5 +21,10 @@ void report_text(const struct model *m, FILE *out);
 /* The report's "Metrics" and "Metric plugin errors" parts; nothing when
  * the logs hold no metric records. */
 void report_metrics(const struct rmetrics *x, FILE *out);
+
+/* The top-functions tables (by self, by total samples) of the analysis a
+ * of m, top rows each; nothing when top is 0 or m has no samples. */
+void report_functions(const struct analysis *a, const struct model *m,
+		      FILE *out, unsigned top);
 
 #endif
