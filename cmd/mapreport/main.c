@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <mapsample/maps_error.h>
+
 #include "common/cli.h"
 #include "config.h"
 #include "report/analyze.h"
@@ -215,8 +217,20 @@ int main(int argc, char **argv)
 					strerror(errno));
 				status = 1;
 			} else {
-				if (report_folded(&a, &m, f) ||
-				    (f != stdout && fclose(f))) {
+				struct calltree t;
+				if (calltree_build(&t, &m, &a)) {
+					fprintf(stderr, "mapreport: out of "
+							"memory\n");
+					return 1;
+				}
+				int rc = folded_write(&t, f);
+				calltree_free(&t);
+				if (rc == MAPS_ENOMEM) {
+					fprintf(stderr, "mapreport: out of "
+							"memory\n");
+					return 1;
+				}
+				if (rc || (f != stdout && fclose(f))) {
 					fprintf(stderr, "mapreport: %s: write "
 							"failed\n",
 						folded_path ? folded_path

@@ -1,27 +1,32 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * folded: collapsed stacks for flame graph tools (mapreport --folded),
- * one line per distinct symbolized stack (see folded.h).
+ * folded: collapsed stacks for flame graph tools (mapreport --folded; see
+ * folded.h), from the call tree (report/calltree.h): a line per node with
+ * self samples, its path from the program down, sorted.  Names that read
+ * the same once ';' and newlines are replaced merge into one line.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/out/folded.h"
+#include <mapsample/maps_error.h>
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
-	return q;
-}
+#include "common/mem.h"
+#include "report/out/folded.h"
 
 struct fold {
 	char *s;
 	uint64_t count;
+};
+
+/* The walk's state: the path to the node visited and the lines so far. */
+struct folding {
+	char *buf;          /* the path, names separated by ';' */
+	size_t cap;
+	size_t *len;        /* the path's length after depth d, by d */
+	size_t caplen;
+	struct fold *v;
+	size_t nv, capv;
 };
 
 static int cmp_fold(const void *x, const void *y)
@@ -29,61 +34,59 @@ static int cmp_fold(const void *x, const void *y)
 	return strcmp(((const struct fold *)x)->s, ((const struct fold *)y)->s);
 }
 
-/* Appends name to buf, with ';' (the separator) and newlines replaced. */
-static void put_frame(char **buf, size_t *len, size_t *cap, const char *name)
+/* Visits node i: its name after its parent's path; a line if stacks end
+ * there. */
+static int fold_node(const struct calltree *t, uint32_t i, void *arg)
 {
-	size_t n = strlen(name);
-	if (*len + n + 2 > *cap) {
-		*cap = (*len + n + 2) * 2;
-		*buf = xrealloc(*buf, *cap);
+	struct folding *g = arg;
+	const struct calltree_node *f = &t->ct_nodes[i];
+	uint32_t d = f->cn_depth;
+	if (d == 0)
+		return 0; /* the root is no frame */
+	const char *name = t->ct_names[f->cn_name];
+	size_t at = d > 1 ? g->len[d - 1] : 0, n = strlen(name);
+	if (mem_reserve(&g->buf, &g->cap, at + n + 2, 1, 256) ||
+	    mem_reserve(&g->len, &g->caplen, (size_t)d + 1, sizeof(*g->len),
+			64))
+		return MAPS_ENOMEM;
+	if (at)
+		g->buf[at++] = ';';
+	for (size_t k = 0; k < n; k++) {
+		char c = name[k];
+		g->buf[at++] = c == ';' ? ':' : c == '\n' ? ' ' : c;
 	}
-	if (*len)
-		(*buf)[(*len)++] = ';';
-	for (size_t i = 0; i < n; i++) {
-		char c = name[i];
-		(*buf)[(*len)++] = c == ';' ? ':' : c == '\n' ? ' ' : c;
-	}
-	(*buf)[*len] = 0;
+	g->buf[at] = 0;
+	g->len[d] = at;
+	if (!f->cn_self)
+		return 0;
+	if (mem_grow(&g->v, &g->capv, g->nv, sizeof(*g->v)))
+		return MAPS_ENOMEM;
+	if (!(g->v[g->nv].s = mem_strdup(g->buf)))
+		return MAPS_ENOMEM;
+	g->v[g->nv++].count = f->cn_self;
+	return 0;
 }
 
-int report_folded(const struct analysis *a, const struct model *m, FILE *out)
+int folded_write(const struct calltree *t, FILE *out)
 {
-	struct fold *v = NULL;
-	size_t nv = 0, capv = 0;
-	char *buf = NULL;
-	size_t cap = 0;
-	for (size_t si = 0; si < m->capstacks; si++) {
-		const struct rstack *s = &m->stacks[si];
-		if (!s->used || !s->count)
-			continue;
-		size_t len = 0;
-		put_frame(&buf, &len, &cap, model_proc_name(m, s->pid, s->image));
-		const uint32_t *e = a->exp + a->exp_off[si];
-		for (uint32_t k = a->exp_n[si]; k-- > 0;)
-			put_frame(&buf, &len, &cap, a->funcs[e[k]].name);
-		if (nv == capv) {
-			capv = capv ? capv * 2 : 1024;
-			v = xrealloc(v, capv * sizeof(*v));
+	struct folding g = {0};
+	int rc = calltree_walk(t, 1, fold_node, &g);
+	if (!rc) {
+		qsort(g.v, g.nv, sizeof(*g.v), cmp_fold);
+		for (size_t i = 0; i < g.nv; i++) {
+			/* identical lines from different names merge */
+			uint64_t c = g.v[i].count;
+			while (i + 1 < g.nv && strcmp(g.v[i].s, g.v[i + 1].s) == 0)
+				c += g.v[++i].count;
+			fprintf(out, "%s %" PRIu64 "\n", g.v[i].s, c);
 		}
-		v[nv].s = strdup(buf);
-		if (!v[nv].s) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
-		v[nv++].count = s->count;
 	}
-	free(buf);
-	qsort(v, nv, sizeof(*v), cmp_fold);
-	for (size_t i = 0; i < nv; i++) {
-		/* identical symbolized stacks from different addresses merge */
-		uint64_t c = v[i].count;
-		while (i + 1 < nv && strcmp(v[i].s, v[i + 1].s) == 0) {
-			free(v[i].s);
-			c += v[++i].count;
-		}
-		fprintf(out, "%s %" PRIu64 "\n", v[i].s, c);
-		free(v[i].s);
-	}
-	free(v);
-	return ferror(out) ? -1 : 0;
+	for (size_t i = 0; i < g.nv; i++)
+		free(g.v[i].s);
+	free(g.v);
+	free(g.buf);
+	free(g.len);
+	if (rc)
+		return rc;
+	return ferror(out) ? MAPS_EIO : 0;
 }

@@ -9,12 +9,12 @@
 
 #include <stdio.h>
 
-#include "model/model.h"
-#include "report/analyze.h"
+#include "report/calltree.h"
 
-/* Writes the collapsed stacks of m (analysed in a) to out, sorted, with
+/* Writes the collapsed stacks of the call tree t to out, sorted, with
  * ';' in names written as ':' and newlines as spaces; stacks that read
- * the same merge.  Returns 0 or -1 on a write error. */
-int report_folded(const struct analysis *a, const struct model *m, FILE *out);
+ * the same merge.  Returns 0, MAPS_ENOMEM (nothing written), or MAPS_EIO
+ * when out has a write error. */
+int folded_write(const struct calltree *t, FILE *out);
 
 #endif

@@ -7,9 +7,9 @@
  *   analysis and the timeline: summary, processes and threads, metric
  *   charts, thread activity, flame graph, top functions, errors.  Charts
  *   and activity are SVG made here, so they need no script; the flame
- *   graph's tree is built here from the distinct stacks, merged across
- *   processes by function name as --folded does, and written as JSON for
- *   report.js, with a static call-tree table in <noscript>.
+ *   graph is the call tree (report/calltree.h, merged across processes
+ *   by function name as --folded is) written as JSON for report.js, with
+ *   a static call-tree table in <noscript>.
  *
  *   Safety: every string from a log, a binary or an XML file is written
  *   with htmlsafe_text() (HTML) or htmlsafe_json() (the JSON data); the
@@ -29,6 +29,7 @@
 
 #include "config.h"
 #include "report/out/html.h"
+#include "report/calltree.h"
 #include "report/out/htmlsafe.h"
 #include "report/partial_eval.h"
 #include "model/units.h"
@@ -53,14 +54,6 @@ static void *xcalloc(size_t n, size_t size)
 	if (!p)
 		oom();
 	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q)
-		oom();
-	return q;
 }
 
 #define H(s) htmlsafe_text(out, s)
@@ -849,189 +842,6 @@ static void activity(FILE *out, const struct model *m, const struct cols *c)
 
 /* ---- flame graph ---- */
 
-/* Strings interned by content: the flame graph's names. */
-struct names {
-	const char **s;
-	size_t n, cap;
-	uint32_t *hash;
-	size_t caph;
-};
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static uint32_t name_id(struct names *t, const char *s)
-{
-	if ((t->n + 1) * 2 > t->caph) {
-		size_t cap = t->caph ? t->caph * 2 : 1024;
-		uint32_t *h = xcalloc(cap, sizeof(*h));
-		for (size_t i = 0; i < t->n; i++) {
-			size_t j = str_hash(t->s[i]) & (cap - 1);
-			while (h[j])
-				j = (j + 1) & (cap - 1);
-			h[j] = (uint32_t)i + 1;
-		}
-		free(t->hash);
-		t->hash = h;
-		t->caph = cap;
-	}
-	size_t j = str_hash(s) & (t->caph - 1);
-	for (; t->hash[j]; j = (j + 1) & (t->caph - 1))
-		if (!strcmp(t->s[t->hash[j] - 1], s))
-			return t->hash[j] - 1;
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 1024;
-		t->s = xrealloc(t->s, t->cap * sizeof(*t->s));
-	}
-	t->s[t->n] = s;
-	t->hash[j] = (uint32_t)++t->n;
-	return (uint32_t)t->n - 1;
-}
-
-struct fnode {
-	uint32_t name, parent, depth;
-	uint32_t kid0, nkids;   /* children: kids[kid0 .. kid0 + nkids) */
-	uint64_t value;
-};
-
-struct ftree {
-	struct fnode *n;
-	size_t nn, cap;
-	uint32_t *hash;         /* (parent, name) -> node + 1 */
-	size_t caph;
-	uint32_t *kids;         /* children by parent, biggest first */
-	struct names names;
-};
-
-static uint64_t node_key(uint32_t parent, uint32_t name)
-{
-	uint64_t h = ((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15ull;
-	return h ^ (h >> 31);
-}
-
-static uint32_t node_get(struct ftree *t, uint32_t parent, uint32_t name)
-{
-	if ((t->nn + 1) * 2 > t->caph) {
-		size_t cap = t->caph ? t->caph * 2 : 4096;
-		uint32_t *h = xcalloc(cap, sizeof(*h));
-		for (size_t i = 1; i < t->nn; i++) {
-			size_t j = node_key(t->n[i].parent, t->n[i].name) &
-				   (cap - 1);
-			while (h[j])
-				j = (j + 1) & (cap - 1);
-			h[j] = (uint32_t)i + 1;
-		}
-		free(t->hash);
-		t->hash = h;
-		t->caph = cap;
-	}
-	size_t j = node_key(parent, name) & (t->caph - 1);
-	for (; t->hash[j]; j = (j + 1) & (t->caph - 1)) {
-		const struct fnode *f = &t->n[t->hash[j] - 1];
-		if (f->parent == parent && f->name == name)
-			return t->hash[j] - 1;
-	}
-	if (t->nn == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 4096;
-		t->n = xrealloc(t->n, t->cap * sizeof(*t->n));
-	}
-	struct fnode *f = &t->n[t->nn];
-	memset(f, 0, sizeof(*f));
-	f->name = name;
-	f->parent = parent;
-	f->depth = t->n[parent].depth + 1;
-	t->hash[j] = (uint32_t)++t->nn;
-	return (uint32_t)t->nn - 1;
-}
-
-static const struct ftree *sort_tree;
-
-static int cmp_kid(const void *a, const void *b)
-{
-	const struct fnode *x = &sort_tree->n[*(const uint32_t *)a];
-	const struct fnode *y = &sort_tree->n[*(const uint32_t *)b];
-	if (x->parent != y->parent)
-		return x->parent < y->parent ? -1 : 1;
-	if (x->value != y->value)
-		return x->value < y->value ? 1 : -1;
-	return strcmp(sort_tree->names.s[x->name], sort_tree->names.s[y->name]);
-}
-
-static void tree_build(struct ftree *t, const struct model *m,
-		       const struct analysis *a)
-{
-	memset(t, 0, sizeof(*t));
-	t->cap = 4096;
-	t->n = xcalloc(t->cap, sizeof(*t->n));
-	t->nn = 1;
-	t->n[0].name = name_id(&t->names, "all");
-	for (size_t si = 0; si < m->capstacks; si++) {
-		const struct rstack *s = &m->stacks[si];
-		if (!s->used || !s->count)
-			continue;
-		uint32_t cur = node_get(t, 0, name_id(&t->names,
-					model_proc_name(m, s->pid, s->image)));
-		t->n[0].value += s->count;
-		t->n[cur].value += s->count;
-		const uint32_t *e = a->exp + a->exp_off[si];
-		for (uint32_t k = a->exp_n[si]; k-- > 0;) {
-			cur = node_get(t, cur, name_id(&t->names,
-						       a->funcs[e[k]].name));
-			t->n[cur].value += s->count;
-		}
-	}
-	/* children of each node, contiguous, biggest first */
-	t->kids = xcalloc(t->nn, sizeof(*t->kids));
-	size_t nk = 0;
-	for (size_t i = 1; i < t->nn; i++)
-		t->kids[nk++] = (uint32_t)i;
-	sort_tree = t;
-	qsort(t->kids, nk, sizeof(*t->kids), cmp_kid);
-	for (size_t k = 0; k < nk; k++) {
-		struct fnode *p = &t->n[t->n[t->kids[k]].parent];
-		if (!p->nkids)
-			p->kid0 = (uint32_t)k;
-		p->nkids++;
-	}
-}
-
-static void tree_free(struct ftree *t)
-{
-	free(t->n);
-	free(t->hash);
-	free(t->kids);
-	free(t->names.s);
-	free(t->names.hash);
-}
-
-/* Visits node i and its children of at least min samples depth first,
- * calling fn; iterative (stacks can be 2000 frames deep). */
-static void tree_walk(const struct ftree *t, uint64_t min,
-		      void (*fn)(const struct ftree *, uint32_t, void *),
-		      void *arg)
-{
-	uint32_t *stack = xcalloc(t->nn + 1, sizeof(*stack));
-	size_t sp = 0;
-	stack[sp++] = 0;
-	while (sp) {
-		uint32_t i = stack[--sp];
-		fn(t, i, arg);
-		const struct fnode *f = &t->n[i];
-		/* push in reverse so the biggest child comes out first */
-		for (uint32_t k = f->nkids; k-- > 0;) {
-			uint32_t c = t->kids[f->kid0 + k];
-			if (t->n[c].value >= min)
-				stack[sp++] = c;
-		}
-	}
-	free(stack);
-}
-
 struct flame_emit {
 	FILE *out;
 	uint32_t *remap;   /* name -> index in the page's names + 1 */
@@ -1040,20 +850,21 @@ struct flame_emit {
 	int pass;          /* 0: collect names, 1: write nodes */
 };
 
-static void flame_visit(const struct ftree *t, uint32_t i, void *arg)
+static int flame_visit(const struct calltree *t, uint32_t i, void *arg)
 {
 	struct flame_emit *e = arg;
-	const struct fnode *f = &t->n[i];
+	const struct calltree_node *f = &t->ct_nodes[i];
 	if (e->pass == 0) {
-		if (!e->remap[f->name])
-			e->remap[f->name] = ++e->nnames;
+		if (!e->remap[f->cn_name])
+			e->remap[f->cn_name] = ++e->nnames;
 		e->nodes++;
-		return;
+		return 0;
 	}
 	fprintf(e->out, "%s%u,%" PRIu64 ",%u", e->nodes++ ? "," : "",
-		e->remap[f->name] - 1, f->value, f->depth);
+		e->remap[f->cn_name] - 1, f->cn_value, f->cn_depth);
 	if (e->nodes % 16 == 0)
 		fputc('\n', e->out);
+	return 0;
 }
 
 struct tree_rows {
@@ -1062,19 +873,20 @@ struct tree_rows {
 	size_t rows;
 };
 
-static void tree_row(const struct ftree *t, uint32_t i, void *arg)
+static int tree_row(const struct calltree *t, uint32_t i, void *arg)
 {
 	struct tree_rows *r = arg;
 	if (r->rows++ >= TREE_ROWS)
-		return;
-	const struct fnode *f = &t->n[i];
-	unsigned ind = f->depth < 60 ? f->depth : 60;
+		return 0;
+	const struct calltree_node *f = &t->ct_nodes[i];
+	unsigned ind = f->cn_depth < 60 ? f->cn_depth : 60;
 	fprintf(r->out, "<tr><td class=\"f\" style=\"padding-left:%upx\">",
 		ind * 12);
-	htmlsafe_text(r->out, t->names.s[f->name]);
-	fprintf(r->out, "</td><td class=\"n\">%" PRIu64 "</td>", f->value);
-	pct_cell(r->out, pct(f->value, r->total));
+	htmlsafe_text(r->out, t->ct_names[f->cn_name]);
+	fprintf(r->out, "</td><td class=\"n\">%" PRIu64 "</td>", f->cn_value);
+	pct_cell(r->out, pct(f->cn_value, r->total));
 	fputs("</tr>\n", r->out);
+	return 0;
 }
 
 static void flame(FILE *out, const struct model *m, const struct analysis *a)
@@ -1084,9 +896,10 @@ static void flame(FILE *out, const struct model *m, const struct analysis *a)
 		fputs("<p class=\"nodata\">No samples.</p>\n</section>\n", out);
 		return;
 	}
-	struct ftree t;
-	tree_build(&t, m, a);
-	uint64_t total = t.n[0].value;
+	struct calltree t;
+	if (calltree_build(&t, m, a))
+		oom();
+	uint64_t total = t.ct_nodes[0].cn_value;
 	uint64_t min = total / FLAME_MIN_SHARE;
 	if (min < 1)
 		min = 1;
@@ -1110,21 +923,21 @@ static void flame(FILE *out, const struct model *m, const struct analysis *a)
 	      out);
 	struct tree_rows tr = {out, total, 0};
 	uint64_t pmin = (total + 99) / 100;
-	tree_walk(&t, pmin ? pmin : 1, tree_row, &tr);
+	calltree_walk(&t, pmin ? pmin : 1, tree_row, &tr);
 	fputs("</tbody>\n</table>\n", out);
 	if (tr.rows > TREE_ROWS)
 		fprintf(out, "<p class=\"note\">%zu more rows not shown.</p>\n",
 			tr.rows - TREE_ROWS);
 	fputs("</noscript>\n", out);
 
-	struct flame_emit e = {out, xcalloc(t.names.n, sizeof(uint32_t)), 0, 0,
-			       0};
-	tree_walk(&t, min, flame_visit, &e);
+	struct flame_emit e = {out, xcalloc(t.ct_nnames, sizeof(uint32_t)), 0,
+			       0, 0};
+	calltree_walk(&t, min, flame_visit, &e);
 	size_t kept = e.nodes;
 	const char **page = xcalloc(e.nnames, sizeof(*page));
-	for (size_t i = 0; i < t.names.n; i++)
+	for (size_t i = 0; i < t.ct_nnames; i++)
 		if (e.remap[i])
-			page[e.remap[i] - 1] = t.names.s[i];
+			page[e.remap[i] - 1] = t.ct_names[i];
 	fprintf(out, "<script type=\"application/json\" id=\"fg-data\">\n"
 		     "{\"total\":%" PRIu64 ",\"names\":[",
 		total);
@@ -1136,16 +949,16 @@ static void flame(FILE *out, const struct model *m, const struct analysis *a)
 	fputs("],\n\"nodes\":[", out);
 	e.pass = 1;
 	e.nodes = 0;
-	tree_walk(&t, min, flame_visit, &e);
+	calltree_walk(&t, min, flame_visit, &e);
 	fputs("]}\n</script>\n", out);
-	if (kept < t.nn)
+	if (kept < t.ct_n)
 		fprintf(out, "<p class=\"note\">%zu of %zu frames, each under "
 			     "1/%d of the samples, left out of the graph.</p>\n",
-			t.nn - kept, t.nn, FLAME_MIN_SHARE);
+			t.ct_n - kept, t.ct_n, FLAME_MIN_SHARE);
 	fputs("</section>\n", out);
 	free(page);
 	free(e.remap);
-	tree_free(&t);
+	calltree_free(&t);
 }
 
 /* ---- top functions ---- */

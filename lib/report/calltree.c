@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * calltree: the run's call tree from the analysis's stacks (calltree.h).
+ *
+ * Names are interned by content (open addressing on an FNV-1a hash), so
+ * the same function name from two processes or two modules is one name;
+ * nodes are found by (parent, name) in a second table.  Once every stack
+ * is in, the children of each node are made contiguous in ct_kids by one
+ * sort of all nodes by (parent, value descending, name).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <mapsample/maps_error.h>
+
+#include "common/mem.h"
+#include "report/calltree.h"
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The id of name s, added if new; -1 when out of memory. */
+static int64_t name_id(struct calltree *t, const char *s)
+{
+	if ((t->ct_nnames + 1) * 2 > t->ct_capnamehash) {
+		size_t cap = t->ct_capnamehash ? t->ct_capnamehash * 2 : 1024;
+		uint32_t *h = calloc(cap, sizeof(*h));
+		if (!h)
+			return -1;
+		for (size_t i = 0; i < t->ct_nnames; i++) {
+			size_t j = str_hash(t->ct_names[i]) & (cap - 1);
+			while (h[j])
+				j = (j + 1) & (cap - 1);
+			h[j] = (uint32_t)i + 1;
+		}
+		free(t->ct_namehash);
+		t->ct_namehash = h;
+		t->ct_capnamehash = cap;
+	}
+	size_t mask = t->ct_capnamehash - 1;
+	size_t j = str_hash(s) & mask;
+	for (; t->ct_namehash[j]; j = (j + 1) & mask)
+		if (!strcmp(t->ct_names[t->ct_namehash[j] - 1], s))
+			return t->ct_namehash[j] - 1;
+	if (mem_reserve(&t->ct_names, &t->ct_capnames, t->ct_nnames + 1,
+			sizeof(*t->ct_names), 1024))
+		return -1;
+	t->ct_names[t->ct_nnames] = s;
+	t->ct_namehash[j] = (uint32_t)++t->ct_nnames;
+	return (int64_t)t->ct_nnames - 1;
+}
+
+static uint64_t node_key(uint32_t parent, uint32_t name)
+{
+	uint64_t h = ((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 31);
+}
+
+/* The node of name under parent, added if new; -1 when out of memory. */
+static int64_t node_get(struct calltree *t, uint32_t parent, int64_t name)
+{
+	if (name < 0)
+		return -1;
+	if ((t->ct_n + 1) * 2 > t->ct_caphash) {
+		size_t cap = t->ct_caphash ? t->ct_caphash * 2 : 4096;
+		uint32_t *h = calloc(cap, sizeof(*h));
+		if (!h)
+			return -1;
+		for (size_t i = 1; i < t->ct_n; i++) {
+			const struct calltree_node *f = &t->ct_nodes[i];
+			size_t j = node_key(f->cn_parent, f->cn_name) & (cap - 1);
+			while (h[j])
+				j = (j + 1) & (cap - 1);
+			h[j] = (uint32_t)i + 1;
+		}
+		free(t->ct_hash);
+		t->ct_hash = h;
+		t->ct_caphash = cap;
+	}
+	size_t mask = t->ct_caphash - 1;
+	size_t j = node_key(parent, (uint32_t)name) & mask;
+	for (; t->ct_hash[j]; j = (j + 1) & mask) {
+		const struct calltree_node *f = &t->ct_nodes[t->ct_hash[j] - 1];
+		if (f->cn_parent == parent && f->cn_name == name)
+			return t->ct_hash[j] - 1;
+	}
+	if (mem_reserve(&t->ct_nodes, &t->ct_cap, t->ct_n + 1,
+			sizeof(*t->ct_nodes), 4096))
+		return -1;
+	struct calltree_node *f = &t->ct_nodes[t->ct_n];
+	memset(f, 0, sizeof(*f));
+	f->cn_name = (uint32_t)name;
+	f->cn_parent = parent;
+	f->cn_depth = t->ct_nodes[parent].cn_depth + 1;
+	t->ct_hash[j] = (uint32_t)++t->ct_n;
+	return (int64_t)t->ct_n - 1;
+}
+
+static const struct calltree *sort_tree; /* qsort has no context */
+
+static int cmp_kid(const void *a, const void *b)
+{
+	const struct calltree_node *x = &sort_tree->ct_nodes[*(const uint32_t *)a];
+	const struct calltree_node *y = &sort_tree->ct_nodes[*(const uint32_t *)b];
+	if (x->cn_parent != y->cn_parent)
+		return x->cn_parent < y->cn_parent ? -1 : 1;
+	if (x->cn_value != y->cn_value)
+		return x->cn_value < y->cn_value ? 1 : -1;
+	return strcmp(sort_tree->ct_names[x->cn_name],
+		      sort_tree->ct_names[y->cn_name]);
+}
+
+/* Adds the stack in slot si of m's stack table; fname maps the
+ * analysis's function ids to name ids. */
+static int add_stack(struct calltree *t, const struct model *m,
+		     const struct analysis *a, const uint32_t *fname, size_t si)
+{
+	const struct rstack *s = &m->stacks[si];
+	int64_t cur = node_get(t, 0, name_id(t, model_proc_name(m, s->pid,
+								 s->image)));
+	if (cur < 0)
+		return MAPS_ENOMEM;
+	t->ct_nodes[0].cn_value += s->count;
+	t->ct_nodes[cur].cn_value += s->count;
+	const uint32_t *e = a->exp + a->exp_off[si];
+	for (uint32_t k = a->exp_n[si]; k-- > 0;) {
+		cur = node_get(t, (uint32_t)cur, fname[e[k]]);
+		if (cur < 0)
+			return MAPS_ENOMEM;
+		t->ct_nodes[cur].cn_value += s->count;
+	}
+	t->ct_nodes[cur].cn_self += s->count;
+	return 0;
+}
+
+int calltree_build(struct calltree *t, const struct model *m,
+		   const struct analysis *a)
+{
+	uint32_t *fname = NULL;
+	memset(t, 0, sizeof(*t));
+	if (mem_reserve(&t->ct_nodes, &t->ct_cap, 1, sizeof(*t->ct_nodes),
+			4096))
+		goto fail;
+	memset(&t->ct_nodes[0], 0, sizeof(t->ct_nodes[0]));
+	t->ct_n = 1;
+	int64_t root = name_id(t, "all");
+	if (root < 0)
+		goto fail;
+	t->ct_nodes[0].cn_name = (uint32_t)root;
+	/* each function's name looked up once, not once per frame */
+	fname = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof(*fname));
+	if (!fname)
+		goto fail;
+	for (size_t i = 0; i < a->nfuncs; i++) {
+		int64_t id = name_id(t, a->funcs[i].name);
+		if (id < 0)
+			goto fail;
+		fname[i] = (uint32_t)id;
+	}
+	for (size_t si = 0; si < m->capstacks; si++)
+		if (m->stacks[si].used && m->stacks[si].count &&
+		    add_stack(t, m, a, fname, si))
+			goto fail;
+	free(fname);
+	fname = NULL;
+	/* children of each node, contiguous, biggest first */
+	t->ct_kids = calloc(t->ct_n, sizeof(*t->ct_kids));
+	if (!t->ct_kids)
+		goto fail;
+	size_t nk = 0;
+	for (size_t i = 1; i < t->ct_n; i++)
+		t->ct_kids[nk++] = (uint32_t)i;
+	sort_tree = t;
+	qsort(t->ct_kids, nk, sizeof(*t->ct_kids), cmp_kid);
+	for (size_t k = 0; k < nk; k++) {
+		struct calltree_node *p =
+			&t->ct_nodes[t->ct_nodes[t->ct_kids[k]].cn_parent];
+		if (!p->cn_nkids)
+			p->cn_kid0 = (uint32_t)k;
+		p->cn_nkids++;
+	}
+	/* the lookup tables are for building only */
+	free(t->ct_hash);
+	free(t->ct_namehash);
+	t->ct_hash = t->ct_namehash = NULL;
+	t->ct_caphash = t->ct_capnamehash = 0;
+	return 0;
+fail:
+	free(fname);
+	calltree_free(t);
+	return MAPS_ENOMEM;
+}
+
+void calltree_free(struct calltree *t)
+{
+	free(t->ct_nodes);
+	free(t->ct_kids);
+	free(t->ct_names);
+	free(t->ct_hash);
+	free(t->ct_namehash);
+	memset(t, 0, sizeof(*t));
+}
+
+int calltree_walk(const struct calltree *t, uint64_t min,
+		  int (*fn)(const struct calltree *t, uint32_t node,
+			    void *arg),
+		  void *arg)
+{
+	uint32_t *stack = calloc(t->ct_n + 1, sizeof(*stack));
+	if (!stack)
+		return MAPS_ENOMEM;
+	size_t sp = 0;
+	int rc = 0;
+	stack[sp++] = 0;
+	while (sp && !rc) {
+		uint32_t i = stack[--sp];
+		rc = fn(t, i, arg);
+		const struct calltree_node *f = &t->ct_nodes[i];
+		/* push in reverse so the biggest child comes out first */
+		for (uint32_t k = f->cn_nkids; k-- > 0;) {
+			uint32_t c = t->ct_kids[f->cn_kid0 + k];
+			if (t->ct_nodes[c].cn_value >= min)
+				stack[sp++] = c;
+		}
+	}
+	free(stack);
+	return rc;
+}
