@@ -202,7 +202,10 @@ int main(int argc, char **argv)
 	progress_end(&prog);
 	if (readable && !dump) {
 		struct analysis a;
-		analysis_run(&a, &m);
+		if (analysis_run(&a, &m)) {
+			fprintf(stderr, "mapreport: out of memory\n");
+			return 1;
+		}
 		if (pset && pset->ps_ndefs &&
 		    partial_eval(pset, &m, (const char *const *)argv + optind,
 				 (size_t)(argc - optind), &presult)) {
@@ -255,6 +258,7 @@ int main(int argc, char **argv)
 			}
 		}
 		if (json) {
+			int rc;
 			struct json_opts jo = {
 				(const char *const *)argv + optind,
 				(size_t)(argc - optind), (unsigned)top,
@@ -265,8 +269,11 @@ int main(int argc, char **argv)
 						"%s\n", json_path,
 					strerror(errno));
 				status = 1;
-			} else if (report_json(&m, &a, &jo, f) |
-				   (f != stdout && fclose(f))) {
+			} else if ((rc = report_json(&m, &a, &jo, f)) ==
+				   MAPS_ENOMEM) {
+				fprintf(stderr, "mapreport: out of memory\n");
+				return 1;
+			} else if (rc | (f != stdout && fclose(f))) {
 				fprintf(stderr, "mapreport: %s: write failed; "
 						"the JSON report is incomplete\n",
 					json_path ? json_path : "stdout");
@@ -274,8 +281,11 @@ int main(int argc, char **argv)
 			}
 		}
 		if ((!folded || folded_path) && (!json || json_path)) {
-			report_text(&m, stdout);
-			report_partial(presult, stdout);
+			if (report_text(&m, stdout) ||
+			    report_partial(presult, stdout)) {
+				fprintf(stderr, "mapreport: out of memory\n");
+				return 1;
+			}
 			report_functions(&a, &m, stdout, (unsigned)top);
 		}
 		const char *const *lines;

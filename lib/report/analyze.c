@@ -5,26 +5,19 @@
  * first) with the symbolizer, which itself looks each address up once.
  * A function's self count is the samples whose innermost frame it is; its
  * total count the samples whose stack holds it at least once (recursion
- * counted once).  Also writes collapsed stacks for flame graphs.
+ * counted once).  The functions are then ranked by each count; writing
+ * them out is lib/report/out's.
  */
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <mapsample/maps_error.h>
+
+#include "common/mem.h"
 #include "report/analyze.h"
 
 #define MAX_EXP 2048
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
-	return q;
-}
 
 static uint64_t ptr_hash(const void *a, const void *b)
 {
@@ -33,17 +26,17 @@ static uint64_t ptr_hash(const void *a, const void *b)
 	return h ^ (h >> 29);
 }
 
-/* Function id of (name, module): names and modules are interned by the
- * symbolizer, so pointers compare. */
-static uint32_t func_get(struct analysis *a, const struct symframe *f)
+/* The function id of (name, module) into *id, added if new: names and
+ * modules are interned by the symbolizer, so pointers compare.  0 or
+ * MAPS_ENOMEM. */
+static int func_get(struct analysis *a, const struct symframe *f,
+		    uint32_t *id)
 {
 	if ((a->nfuncs + 1) * 2 > a->capidx) {
 		size_t cap = a->capidx ? a->capidx * 2 : 1024;
 		uint32_t *t = calloc(cap, sizeof(*t));
-		if (!t) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
+		if (!t)
+			return MAPS_ENOMEM;
 		for (size_t i = 0; i < a->nfuncs; i++) {
 			size_t j = ptr_hash(a->funcs[i].name, a->funcs[i].module) &
 				   (cap - 1);
@@ -59,14 +52,15 @@ static uint32_t func_get(struct analysis *a, const struct symframe *f)
 	size_t j = ptr_hash(f->func, f->module) & mask;
 	while (a->idx[j]) {
 		struct rfunc *r = &a->funcs[a->idx[j] - 1];
-		if (r->name == f->func && r->module == f->module)
-			return a->idx[j] - 1;
+		if (r->name == f->func && r->module == f->module) {
+			*id = a->idx[j] - 1;
+			return 0;
+		}
 		j = (j + 1) & mask;
 	}
-	if (a->nfuncs == a->capfuncs) {
-		a->capfuncs = a->capfuncs ? a->capfuncs * 2 : 1024;
-		a->funcs = xrealloc(a->funcs, a->capfuncs * sizeof(*a->funcs));
-	}
+	if (mem_reserve(&a->funcs, &a->capfuncs, a->nfuncs + 1,
+			sizeof(*a->funcs), 1024))
+		return MAPS_ENOMEM;
 	struct rfunc *r = &a->funcs[a->nfuncs];
 	memset(r, 0, sizeof(*r));
 	r->name = f->func;
@@ -74,7 +68,8 @@ static uint32_t func_get(struct analysis *a, const struct symframe *f)
 	r->file = f->file;
 	r->line = f->line;
 	a->idx[j] = (uint32_t)++a->nfuncs;
-	return (uint32_t)a->nfuncs - 1;
+	*id = (uint32_t)a->nfuncs - 1;
+	return 0;
 }
 
 /* Samples per (function, file, line) of leaf frames: the hottest line
@@ -86,17 +81,16 @@ struct lineent {
 	uint64_t count;
 };
 
-static void line_add(struct analysis *a, uint32_t func, const char *file,
-		     int line, uint64_t n, struct lineent **tab, size_t *cnt,
-		     size_t *cap)
+/* Adds n samples to (func, file, line) in the table *tab; 0 or
+ * MAPS_ENOMEM. */
+static int line_add(uint32_t func, const char *file, int line, uint64_t n,
+		    struct lineent **tab, size_t *cnt, size_t *cap)
 {
 	if ((*cnt + 1) * 2 > *cap) {
 		size_t nc = *cap ? *cap * 2 : 1024;
 		struct lineent *t = calloc(nc, sizeof(*t));
-		if (!t) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
+		if (!t)
+			return MAPS_ENOMEM;
 		for (size_t i = 0; i < *cap; i++) {
 			if (!(*tab)[i].count)
 				continue;
@@ -116,13 +110,13 @@ static void line_add(struct analysis *a, uint32_t func, const char *file,
 		struct lineent *e = &(*tab)[j];
 		if (e->func == func && e->file == file && e->line == line) {
 			e->count += n;
-			return;
+			return 0;
 		}
 		j = (j + 1) & mask;
 	}
 	(*tab)[j] = (struct lineent){func, file, line, n};
 	(*cnt)++;
-	(void)a;
+	return 0;
 }
 
 static int is_sampler(const char *path)
@@ -161,7 +155,8 @@ static uint64_t addr_hash(uint64_t pc, uint32_t pid, uint32_t image, int leaf)
 	return h ^ (h >> 31);
 }
 
-/* The entry of (pid, image, pc, leaf), filled if new. */
+/* The entry of (pid, image, pc, leaf), filled if new; NULL when out of
+ * memory. */
 static const struct addrent *addr_get(struct analysis *a,
 				      struct addrcache *c,
 				      const struct model *m, uint32_t pid,
@@ -170,10 +165,8 @@ static const struct addrent *addr_get(struct analysis *a,
 	if ((c->n + 1) * 2 > c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 4096;
 		struct addrent *t = calloc(cap, sizeof(*t));
-		if (!t) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
+		if (!t)
+			return NULL;
 		for (size_t i = 0; i < c->cap; i++) {
 			const struct addrent *e = &c->t[i];
 			if (!e->used)
@@ -206,10 +199,12 @@ static const struct addrent *addr_get(struct analysis *a,
 			       32);
 	else
 		n = sym_unknown(a->st, pc, fr);
-	if (c->nfids + (size_t)n > c->capfids) {
-		c->capfids = c->capfids ? c->capfids * 2 : 65536;
-		c->fids = xrealloc(c->fids, c->capfids * sizeof(*c->fids));
-	}
+	if (n < 0 || mem_reserve(&c->fids, &c->capfids, c->nfids + (size_t)n,
+				 sizeof(*c->fids), 65536))
+		return NULL;
+	for (int k = 0; k < n; k++)
+		if (func_get(a, &fr[k], &c->fids[c->nfids + (size_t)k]))
+			return NULL;
 	struct addrent *e = &c->t[j];
 	e->pc = pc;
 	e->pid = pid;
@@ -223,8 +218,7 @@ static const struct addrent *addr_get(struct analysis *a,
 	e->line = fr[0].line;
 	e->first = (uint32_t)c->nfids;
 	e->n = (uint8_t)n;
-	for (int k = 0; k < n; k++)
-		c->fids[c->nfids++] = func_get(a, &fr[k]);
+	c->nfids += (size_t)n;
 	c->n++;
 	return e;
 }
@@ -256,14 +250,13 @@ static int cmp_total(const void *x, const void *y)
 }
 
 /* Fills a->top_self (by_total 0) or a->top_total: the functions with
- * samples of that kind, most first, then by the other count and name. */
-static void rank(struct analysis *a, int by_total)
+ * samples of that kind, most first, then by the other count and name.
+ * 0 or MAPS_ENOMEM. */
+static int rank(struct analysis *a, int by_total)
 {
 	uint32_t *ord = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof(*ord));
-	if (!ord) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
+	if (!ord)
+		return MAPS_ENOMEM;
 	size_t n = 0;
 	for (size_t i = 0; i < a->nfuncs; i++)
 		if (by_total ? a->funcs[i].total : a->funcs[i].self)
@@ -277,6 +270,7 @@ static void rank(struct analysis *a, int by_total)
 		a->top_self = ord;
 		a->ntop_self = n;
 	}
+	return 0;
 }
 
 /* Whether (file, line) comes before (rfile, rline): by name, then line. */
@@ -287,22 +281,21 @@ static int line_before(const char *file, int line, const char *rfile,
 	return c < 0 || (c == 0 && line < rline);
 }
 
-void analysis_run(struct analysis *a, const struct model *m)
+int analysis_run(struct analysis *a, const struct model *m)
 {
 	memset(a, 0, sizeof(*a));
 	a->st = sym_new();
-	if (!a->st) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
 	a->exp_off = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
 	a->exp_n = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
+	int rc = MAPS_ENOMEM;
 	uint32_t *mark = NULL;
 	size_t capmark = 0;
 	struct lineent *lines = NULL;
 	size_t nlines = 0, caplines = 0;
 	uint32_t gen = 0;
 	struct addrcache cache = {0};
+	if (!a->st || !a->exp_off || !a->exp_n)
+		goto out;
 	for (size_t si = 0; si < m->capstacks; si++) {
 		const struct rstack *s = &m->stacks[si];
 		if (!s->used)
@@ -315,19 +308,17 @@ void analysis_run(struct analysis *a, const struct model *m)
 			const struct addrent *e = addr_get(a, &cache, m, s->pid,
 							   s->image, pc[i],
 							   i == 0);
+			if (!e)
+				goto out;
 			if (e->skip)
 				continue;
 			if (i == 0) {
 				leaf_file = e->file;
 				leaf_line = e->line;
 			}
-			if (a->nexp + e->n > a->capexp) {
-				while (a->nexp + e->n > a->capexp)
-					a->capexp = a->capexp ? a->capexp * 2
-							      : 65536;
-				a->exp = xrealloc(a->exp,
-						  a->capexp * sizeof(uint32_t));
-			}
+			if (mem_reserve(&a->exp, &a->capexp, a->nexp + e->n,
+					sizeof(uint32_t), 65536))
+				goto out;
 			memcpy(a->exp + a->nexp, cache.fids + e->first,
 			       e->n * sizeof(uint32_t));
 			a->nexp += e->n;
@@ -337,15 +328,17 @@ void analysis_run(struct analysis *a, const struct model *m)
 		if (a->exp_n[si] == 0)
 			continue;
 		if (a->nfuncs > capmark) {
-			size_t nc = a->nfuncs * 2;
-			mark = xrealloc(mark, nc * sizeof(*mark));
-			memset(mark + capmark, 0, (nc - capmark) * sizeof(*mark));
-			capmark = nc;
+			size_t had = capmark;
+			if (mem_reserve(&mark, &capmark, a->nfuncs, sizeof(*mark),
+					1024))
+				goto out;
+			memset(mark + had, 0, (capmark - had) * sizeof(*mark));
 		}
 		gen++;
 		a->funcs[a->exp[start]].self += s->count;
-		line_add(a, a->exp[start], leaf_file, leaf_line, s->count,
-			 &lines, &nlines, &caplines);
+		if (line_add(a->exp[start], leaf_file, leaf_line, s->count,
+			     &lines, &nlines, &caplines))
+			goto out;
 		for (uint32_t k = start; k < a->nexp; k++) {
 			uint32_t f = a->exp[k];
 			if (mark[f] == gen)
@@ -371,12 +364,16 @@ void analysis_run(struct analysis *a, const struct model *m)
 			r->line = e->line;
 		}
 	}
+	if (!rank(a, 0) && !rank(a, 1))
+		rc = 0;
+out:
 	free(lines);
 	free(mark);
 	free(cache.t);
 	free(cache.fids);
-	rank(a, 0);
-	rank(a, 1);
+	if (rc)
+		analysis_free(a);
+	return rc;
 }
 
 void analysis_free(struct analysis *a)

@@ -35,8 +35,14 @@ struct analysis {
 	size_t ntop_self, ntop_total;
 };
 
-/* Symbolizes and aggregates every stack of m. */
-void analysis_run(struct analysis *a, const struct model *m);
+/*
+ * Symbolizes and aggregates every stack of m into a, and ranks the
+ * functions.  Returns 0, or MAPS_ENOMEM with a left empty.  The names in
+ * a live as long as a; m must outlive a.
+ */
+int analysis_run(struct analysis *a, const struct model *m);
+
+/* Frees what a holds (a emptied or failed analysis too). */
 void analysis_free(struct analysis *a);
 
 #endif

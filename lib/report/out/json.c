@@ -18,8 +18,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "report/out/json.h"
+#include <mapsample/maps_error.h>
+
+#include "common/mem.h"
 #include "model/units.h"
+#include "report/out/json.h"
 
 /* ---- the writer ---- */
 
@@ -29,21 +32,18 @@ void jsonw_init(struct jsonw *w, FILE *out)
 	w->out = out;
 }
 
-/* The "no member yet" flag of level d, the array grown as needed. */
+/* The "no member yet" flag of level d, the array grown as needed; when
+ * out of memory, a spare flag (and the writer's error is set). */
 static unsigned char *empty_at(struct jsonw *w, int d)
 {
-	if ((size_t)d >= w->capempty) {
-		size_t cap = w->capempty ? w->capempty * 2 : 16;
-		while (cap <= (size_t)d)
-			cap *= 2;
-		unsigned char *e = realloc(w->empty, cap);
-		if (!e) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
+	size_t had = w->capempty;
+	if ((size_t)d >= had) {
+		if (mem_reserve(&w->empty, &w->capempty, (size_t)d + 1, 1, 16)) {
+			w->err = MAPS_ENOMEM;
+			w->spare = 0;
+			return &w->spare;
 		}
-		memset(e + w->capempty, 1, cap - w->capempty);
-		w->empty = e;
-		w->capempty = cap;
+		memset(w->empty + had, 1, w->capempty - had);
 	}
 	return &w->empty[d];
 }
@@ -225,7 +225,9 @@ int jsonw_finish(struct jsonw *w)
 	free(w->empty);
 	w->empty = NULL;
 	w->capempty = 0;
-	return ferror(w->out) ? -1 : 0;
+	if (w->err)
+		return w->err;
+	return ferror(w->out) ? MAPS_EIO : 0;
 }
 
 /* ---- shorthands for members ---- */
@@ -650,10 +652,8 @@ static void partial(struct jsonw *w, const struct json_opts *o)
 			k_colour(w, "colour", &ss->ss_colour);
 			char *plain = ss->ss_text ? partial_plain_text(ss->ss_text)
 						  : NULL;
-			if (ss->ss_text && !plain) {
-				fprintf(stderr, "mapreport: out of memory\n");
-				exit(1);
-			}
+			if (ss->ss_text && !plain)
+				w->err = MAPS_ENOMEM;
 			k_str(w, "text", plain);
 			free(plain);
 			jsonw_key(w, "entries");

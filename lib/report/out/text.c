@@ -15,7 +15,7 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
-void report_text(const struct model *m, FILE *out)
+int report_text(const struct model *m, FILE *out)
 {
 	const struct rproc *first = model_first_proc(m);
 	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
@@ -87,7 +87,7 @@ void report_text(const struct model *m, FILE *out)
 				     "from its samples' weights\n");
 			break;
 		}
-	report_metrics(&m->metrics, out);
+	return report_metrics(&m->metrics, out);
 }
 
 /* One top-functions table: by self or by total samples. */
