@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mapreport: turn mapsample logs into reports.  Option parsing and exit
- * codes only; the work is in lib/report.
+ * mapreport: turn mapsample logs into reports.  Option parsing, choosing
+ * the output back-ends (lib/report/out/output.h) and exit codes only; the
+ * work is in lib/model, lib/report and lib/report/out.
  *
  * Exit status: 0 all logs read cleanly, 1 bad input (damaged, truncated or
  * unreadable log; whatever could be read is still reported), 2 usage.
@@ -20,15 +21,12 @@
 
 #include "common/cli.h"
 #include "config.h"
-#include "report/analyze.h"
-#include "report/out/dump.h"
-#include "report/out/folded.h"
-#include "report/out/html.h"
-#include "report/out/json.h"
 #include "model/model.h"
+#include "report/analyze.h"
+#include "report/calltree.h"
+#include "report/out/output.h"
 #include "report/partial_eval.h"
 #include "report/progress.h"
-#include "report/out/text.h"
 
 static void usage(FILE *f)
 {
@@ -56,6 +54,46 @@ static void usage(FILE *f)
 #define OPT_JSON 0x180 /* --json[=FILE] */
 #define OPT_NO_PROGRESS 0x181
 
+static int out_of_memory(void)
+{
+	fprintf(stderr, "mapreport: out of memory\n");
+	return 1;
+}
+
+/* Picks the back-end named name to write to path (NULL: standard output)
+ * into outs, which has a slot per row of output_backends. */
+static void pick(struct output *outs, const char *name, const char *path)
+{
+	const struct output_backend *b = output_find(name);
+	struct output *o = &outs[b - output_backends];
+	o->ou_backend = b;
+	o->ou_path = path;
+}
+
+/* Runs the picked output o over in: init, emit, finish.  Returns 0, 1
+ * when it could not be written (said on standard error), or MAPS_ENOMEM. */
+static int run_output(struct output *o, const struct output_in *in)
+{
+	const struct output_backend *b = o->ou_backend;
+	const char *where = o->ou_path ? o->ou_path : "stdout";
+	if (b->ob_init(o)) {
+		fprintf(stderr, "mapreport: %s: cannot write: %s\n", where,
+			strerror(errno));
+		return 1;
+	}
+	int rc = b->ob_emit(in, o->ou_file);
+	int done = b->ob_finish(o);
+	if (rc == MAPS_ENOMEM)
+		return rc;
+	if (rc || done) {
+		fprintf(stderr, "mapreport: %s: write failed%s%s%s\n", where,
+			b->ob_what ? "; the " : "", b->ob_what ? b->ob_what : "",
+			b->ob_what ? " is incomplete" : "");
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -80,10 +118,10 @@ int main(int argc, char **argv)
 	/* --partial-report paths; at most one per argument */
 	const char **partial_paths = calloc((size_t)argc, sizeof(char *));
 	size_t npartial = 0;
-	if (!partial_paths) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		return 1;
-	}
+	/* the back-ends picked, by row of output_backends */
+	struct output *outs = calloc(output_nbackends, sizeof(*outs));
+	if (!partial_paths || !outs)
+		return out_of_memory();
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, OPTSTRING, lo, NULL)) != -1) {
 		switch (c) {
@@ -112,6 +150,7 @@ int main(int argc, char **argv)
 						"number from 0 to 100000\n",
 					optarg);
 				free(partial_paths);
+				free(outs);
 				return 2;
 			}
 			break;
@@ -122,14 +161,17 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			free(partial_paths);
+			free(outs);
 			return 0;
 		case 'V':
 			printf("mapreport %s\n", PACKAGE_VERSION);
 			free(partial_paths);
+			free(outs);
 			return 0;
 		default:
 			cli_bad_option(PROG, OPTSTRING, argv, optind, optopt);
 			free(partial_paths);
+			free(outs);
 			return 2;
 		}
 	}
@@ -137,25 +179,48 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mapreport: --folded and --json both write to "
 				"standard output; give one of them =FILE\n");
 		free(partial_paths);
+		free(outs);
 		return 2;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "mapreport: no log given; "
 				"usage: mapreport [options] LOG...\n");
 		free(partial_paths);
+		free(outs);
 		return 2;
+	}
+	/* -D alone; else the files asked for, and the text report when
+	 * standard output is not taken */
+	if (dump) {
+		pick(outs, "dump", NULL);
+	} else {
+		if (folded)
+			pick(outs, "folded", folded_path);
+		if (html_path)
+			pick(outs, "html", html_path);
+		if (json)
+			pick(outs, "json", json_path);
+		if ((!folded || folded_path) && (!json || json_path))
+			pick(outs, "text", NULL);
+	}
+	unsigned needs = 0;
+	struct output *tool = NULL; /* the output written as logs are read */
+	for (size_t i = 0; i < output_nbackends; i++) {
+		if (!outs[i].ou_backend)
+			continue;
+		needs |= outs[i].ou_backend->ob_needs;
+		if (outs[i].ou_backend->ob_tool)
+			tool = &outs[i];
 	}
 	int partial_status = 0;
 	/* partial reports (mapreport(1), PARTIAL REPORTS): a definition with
 	 * an error is left out and makes the exit status 1 */
 	struct partial_set *pset = NULL;
 	struct partial_result *presult = NULL;
-	if (!dump) {
+	if (needs & OUTPUT_NEED_ANALYSIS) {
 		pset = partial_set_new();
-		if (!pset || partial_load(pset, partial_paths, npartial)) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			return 1;
-		}
+		if (!pset || partial_load(pset, partial_paths, npartial))
+			return out_of_memory();
 		for (size_t i = 0; i < pset->ps_ndiags; i++)
 			fprintf(stderr, "mapreport: %s\n",
 				pset->ps_diags[i].pd_text);
@@ -173,7 +238,7 @@ int main(int argc, char **argv)
 	}
 	struct model m;
 	model_init(&m);
-	m.timeline_on = html_path != NULL;
+	m.timeline_on = (needs & OUTPUT_NEED_TIMELINE) != 0;
 	int status = 0, readable = 0;
 	/* a progress line on a terminal while large logs are read */
 	struct progress prog;
@@ -182,116 +247,63 @@ int main(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		if (stat(argv[i], &sb) == 0 && S_ISREG(sb.st_mode))
 			logbytes += (uint64_t)sb.st_size;
-	progress_init(&prog, show_progress && !dump && isatty(STDERR_FILENO) &&
+	progress_init(&prog, show_progress && !tool && isatty(STDERR_FILENO) &&
 				     logbytes >= PROGRESS_MIN_BYTES
 			     ? stderr
 			     : NULL,
 		      logbytes);
 	m.progress = progress_update;
 	m.progress_ctx = &prog;
+	if (tool && tool->ou_backend->ob_init(tool)) {
+		fprintf(stderr, "mapreport: %s: cannot write: %s\n",
+			tool->ou_path ? tool->ou_path : "stdout",
+			strerror(errno));
+		return 1;
+	}
 	for (int i = optind; i < argc; i++) {
 		progress_file(&prog, argv[i], base);
 		if (stat(argv[i], &sb) == 0 && S_ISREG(sb.st_mode))
 			base += (uint64_t)sb.st_size;
-		int rc = model_load(&m, argv[i], dump ? &dump_tool : NULL, stdout);
+		int rc = model_load(&m, argv[i],
+				    tool ? tool->ou_backend->ob_tool : NULL,
+				    tool ? tool->ou_file : NULL);
 		if (rc)
 			status = 1;
 		if (rc >= 0)
 			readable++;
 	}
 	progress_end(&prog);
-	if (readable && !dump) {
+	if (tool)
+		tool->ou_backend->ob_finish(tool);
+	if (readable && (needs & OUTPUT_NEED_ANALYSIS)) {
 		struct analysis a;
-		if (analysis_run(&a, &m)) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			return 1;
-		}
+		struct calltree t = {0};
+		if (analysis_run(&a, &m))
+			return out_of_memory();
 		if (pset && pset->ps_ndefs &&
 		    partial_eval(pset, &m, (const char *const *)argv + optind,
-				 (size_t)(argc - optind), &presult)) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			return 1;
-		}
-		if (folded) {
-			FILE *f = stdout;
-			if (folded_path && !(f = fopen(folded_path, "w"))) {
-				fprintf(stderr, "mapreport: %s: cannot write: "
-						"%s\n", folded_path,
-					strerror(errno));
-				status = 1;
-			} else {
-				struct calltree t;
-				if (calltree_build(&t, &m, &a)) {
-					fprintf(stderr, "mapreport: out of "
-							"memory\n");
-					return 1;
-				}
-				int rc = folded_write(&t, f);
-				calltree_free(&t);
-				if (rc == MAPS_ENOMEM) {
-					fprintf(stderr, "mapreport: out of "
-							"memory\n");
-					return 1;
-				}
-				if (rc || (f != stdout && fclose(f))) {
-					fprintf(stderr, "mapreport: %s: write "
-							"failed\n",
-						folded_path ? folded_path
-							    : "stdout");
-					status = 1;
-				}
-			}
-		}
-		if (html_path) {
-			struct html_opts ho = {(unsigned)top, presult, pset};
-			FILE *f = fopen(html_path, "w");
-			if (!f) {
-				fprintf(stderr, "mapreport: %s: cannot write: "
-						"%s\n", html_path,
-					strerror(errno));
-				status = 1;
-			} else if (report_html(&m, &a, &ho, f) | fclose(f)) {
-				fprintf(stderr, "mapreport: %s: write failed; "
-						"the HTML report is incomplete\n",
-					html_path);
-				status = 1;
-			}
-		}
-		if (json) {
-			int rc;
-			struct json_opts jo = {
-				(const char *const *)argv + optind,
-				(size_t)(argc - optind), (unsigned)top,
-				"mapreport " PACKAGE_VERSION, presult, pset};
-			FILE *f = json_path ? fopen(json_path, "w") : stdout;
-			if (!f) {
-				fprintf(stderr, "mapreport: %s: cannot write: "
-						"%s\n", json_path,
-					strerror(errno));
-				status = 1;
-			} else if ((rc = report_json(&m, &a, &jo, f)) ==
-				   MAPS_ENOMEM) {
-				fprintf(stderr, "mapreport: out of memory\n");
-				return 1;
-			} else if (rc | (f != stdout && fclose(f))) {
-				fprintf(stderr, "mapreport: %s: write failed; "
-						"the JSON report is incomplete\n",
-					json_path ? json_path : "stdout");
-				status = 1;
-			}
-		}
-		if ((!folded || folded_path) && (!json || json_path)) {
-			if (report_text(&m, stdout) ||
-			    report_partial(presult, stdout)) {
-				fprintf(stderr, "mapreport: out of memory\n");
-				return 1;
-			}
-			report_functions(&a, &m, stdout, (unsigned)top);
+				 (size_t)(argc - optind), &presult))
+			return out_of_memory();
+		if ((needs & OUTPUT_NEED_CALLTREE) && calltree_build(&t, &m, &a))
+			return out_of_memory();
+		struct output_in in = {
+			&m, &a, (needs & OUTPUT_NEED_CALLTREE) ? &t : NULL,
+			presult, pset, (const char *const *)argv + optind,
+			(size_t)(argc - optind), (unsigned)top,
+			"mapreport " PACKAGE_VERSION};
+		for (size_t i = 0; i < output_nbackends; i++) {
+			if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit)
+				continue;
+			int rc = run_output(&outs[i], &in);
+			if (rc == MAPS_ENOMEM)
+				return out_of_memory();
+			status |= rc;
 		}
 		const char *const *lines;
 		size_t np = sym_problems(a.st, &lines);
 		for (size_t i = 0; i < np; i++)
 			fprintf(stderr, "mapreport: %s\n", lines[i]);
+		calltree_free(&t);
 		analysis_free(&a);
 	}
 	fflush(stdout);
@@ -303,5 +315,6 @@ int main(int argc, char **argv)
 	partial_result_free(presult);
 	partial_set_free(pset);
 	free(partial_paths);
+	free(outs);
 	return status | partial_status;
 }

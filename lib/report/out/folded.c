@@ -67,10 +67,10 @@ static int fold_node(const struct calltree *t, uint32_t i, void *arg)
 	return 0;
 }
 
-int folded_write(const struct calltree *t, FILE *out)
+int folded_emit(const struct output_in *in, FILE *out)
 {
 	struct folding g = {0};
-	int rc = calltree_walk(t, 1, fold_node, &g);
+	int rc = calltree_walk(in->oi_calltree, 1, fold_node, &g);
 	if (!rc) {
 		qsort(g.v, g.nv, sizeof(*g.v), cmp_fold);
 		for (size_t i = 0; i < g.nv; i++) {

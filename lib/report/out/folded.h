@@ -9,12 +9,13 @@
 
 #include <stdio.h>
 
-#include "report/calltree.h"
+#include "report/out/output.h"
 
-/* Writes the collapsed stacks of the call tree t to out, sorted, with
- * ';' in names written as ':' and newlines as spaces; stacks that read
- * the same merge.  Returns 0, MAPS_ENOMEM (nothing written), or MAPS_EIO
- * when out has a write error. */
-int folded_write(const struct calltree *t, FILE *out);
+/* Writes the collapsed stacks of in's call tree to out, sorted, with ';'
+ * in names written as ':' and newlines as spaces; stacks that read the
+ * same merge: the "folded" back-end's emit (output.h).  Returns 0,
+ * MAPS_ENOMEM (nothing written), or MAPS_EIO when out has a write
+ * error. */
+int folded_emit(const struct output_in *in, FILE *out);
 
 #endif

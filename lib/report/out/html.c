@@ -27,6 +27,8 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include <mapsample/maps_error.h>
+
 #include "config.h"
 #include "report/out/html.h"
 #include "report/calltree.h"
@@ -889,17 +891,14 @@ static int tree_row(const struct calltree *t, uint32_t i, void *arg)
 	return 0;
 }
 
-static void flame(FILE *out, const struct model *m, const struct analysis *a)
+static void flame(FILE *out, const struct model *m, const struct calltree *t)
 {
 	fputs("<section id=\"flame\">\n<h2>Flame graph</h2>\n", out);
 	if (!m->samples) {
 		fputs("<p class=\"nodata\">No samples.</p>\n</section>\n", out);
 		return;
 	}
-	struct calltree t;
-	if (calltree_build(&t, m, a))
-		oom();
-	uint64_t total = t.ct_nodes[0].cn_value;
+	uint64_t total = t->ct_nodes[0].cn_value;
 	uint64_t min = total / FLAME_MIN_SHARE;
 	if (min < 1)
 		min = 1;
@@ -923,21 +922,21 @@ static void flame(FILE *out, const struct model *m, const struct analysis *a)
 	      out);
 	struct tree_rows tr = {out, total, 0};
 	uint64_t pmin = (total + 99) / 100;
-	calltree_walk(&t, pmin ? pmin : 1, tree_row, &tr);
+	calltree_walk(t, pmin ? pmin : 1, tree_row, &tr);
 	fputs("</tbody>\n</table>\n", out);
 	if (tr.rows > TREE_ROWS)
 		fprintf(out, "<p class=\"note\">%zu more rows not shown.</p>\n",
 			tr.rows - TREE_ROWS);
 	fputs("</noscript>\n", out);
 
-	struct flame_emit e = {out, xcalloc(t.ct_nnames, sizeof(uint32_t)), 0,
+	struct flame_emit e = {out, xcalloc(t->ct_nnames, sizeof(uint32_t)), 0,
 			       0, 0};
-	calltree_walk(&t, min, flame_visit, &e);
+	calltree_walk(t, min, flame_visit, &e);
 	size_t kept = e.nodes;
 	const char **page = xcalloc(e.nnames, sizeof(*page));
-	for (size_t i = 0; i < t.ct_nnames; i++)
+	for (size_t i = 0; i < t->ct_nnames; i++)
 		if (e.remap[i])
-			page[e.remap[i] - 1] = t.ct_names[i];
+			page[e.remap[i] - 1] = t->ct_names[i];
 	fprintf(out, "<script type=\"application/json\" id=\"fg-data\">\n"
 		     "{\"total\":%" PRIu64 ",\"names\":[",
 		total);
@@ -949,16 +948,15 @@ static void flame(FILE *out, const struct model *m, const struct analysis *a)
 	fputs("],\n\"nodes\":[", out);
 	e.pass = 1;
 	e.nodes = 0;
-	calltree_walk(&t, min, flame_visit, &e);
+	calltree_walk(t, min, flame_visit, &e);
 	fputs("]}\n</script>\n", out);
-	if (kept < t.ct_n)
+	if (kept < t->ct_n)
 		fprintf(out, "<p class=\"note\">%zu of %zu frames, each under "
 			     "1/%d of the samples, left out of the graph.</p>\n",
-			t.ct_n - kept, t.ct_n, FLAME_MIN_SHARE);
+			t->ct_n - kept, t->ct_n, FLAME_MIN_SHARE);
 	fputs("</section>\n", out);
 	free(page);
 	free(e.remap);
-	calltree_free(&t);
 }
 
 /* ---- top functions ---- */
@@ -1217,22 +1215,23 @@ static void make_nonce(char *buf, size_t len)
 		snprintf(buf + 2 * i, 3, "%02x", r[i]);
 }
 
-int report_html(const struct model *m, const struct analysis *a,
-		const struct html_opts *o, FILE *out)
+int html_emit(const struct output_in *in, FILE *out)
 {
+	const struct model *m = in->oi_model;
+	const struct analysis *a = in->oi_analysis;
 	char nonce[40] = "";
 	make_nonce(nonce, sizeof(nonce));
 	struct cols c;
 	cols_init(&c, m);
-	const struct partial_result *pr = o ? o->partial : NULL;
+	const struct partial_result *pr = in->oi_partial;
 	head(out, m, nonce, pr && pr->rs_nreports);
 	summary(out, m, a);
 	metrics_section(out, m, &c);
 	activity(out, m, &c);
-	flame(out, m, a);
-	functions(out, a, m, o ? o->top : 20);
+	flame(out, m, in->oi_calltree);
+	functions(out, a, m, in->oi_top);
 	partials(out, pr);
-	errors(out, m, o ? o->partial_set : NULL);
+	errors(out, m, in->oi_partial_set);
 	fprintf(out, "</main>\n<footer>Written by mapreport %s. One file: "
 		     "nothing in it is loaded from elsewhere.</footer>\n",
 		PACKAGE_VERSION);
@@ -1240,5 +1239,5 @@ int report_html(const struct model *m, const struct analysis *a,
 	fputs(html_js, out);
 	fputs("</script>\n</body>\n</html>\n", out);
 	fflush(out);
-	return ferror(out) ? -1 : 0;
+	return ferror(out) ? MAPS_EIO : 0;
 }

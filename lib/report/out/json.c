@@ -591,10 +591,10 @@ static void partial_entry(struct jsonw *w, const struct partial_entry *e)
 	jsonw_object_end(w);
 }
 
-static void partial(struct jsonw *w, const struct json_opts *o)
+static void partial(struct jsonw *w, const struct output_in *in)
 {
-	const struct partial_result *r = o->partial;
-	const struct partial_set *ps = o->partial_defs;
+	const struct partial_result *r = in->oi_partial;
+	const struct partial_set *ps = in->oi_partial_set;
 	jsonw_key(w, "partial_reports");
 	jsonw_object(w);
 	if (r && r->rs_bin_ns) {
@@ -670,28 +670,29 @@ static void partial(struct jsonw *w, const struct json_opts *o)
 	jsonw_object_end(w);
 }
 
-int report_json(const struct model *m, const struct analysis *a,
-		const struct json_opts *o, FILE *out)
+int json_emit(const struct output_in *in, FILE *out)
 {
+	const struct model *m = in->oi_model;
+	const struct analysis *a = in->oi_analysis;
 	struct jsonw w;
 	jsonw_init(&w, out);
 	jsonw_object(&w);
 	k_str(&w, "schema", JSON_SCHEMA);
 	jsonw_key(&w, "version");
 	jsonw_u64(&w, JSON_VERSION);
-	k_str(&w, "generator", o->generator);
+	k_str(&w, "generator", in->oi_generator);
 	jsonw_key(&w, "logs");
 	jsonw_array(&w);
-	for (size_t i = 0; i < o->nlogs; i++)
-		jsonw_string(&w, o->logs[i]);
+	for (size_t i = 0; i < in->oi_nlogs; i++)
+		jsonw_string(&w, in->oi_logs[i]);
 	jsonw_array_end(&w);
 	summary(&w, m);
 	processes(&w, m);
 	threads(&w, m);
-	functions(&w, m, a, o->top, 0);
-	functions(&w, m, a, o->top, 1);
+	functions(&w, m, a, in->oi_top, 0);
+	functions(&w, m, a, in->oi_top, 1);
 	metrics(&w, &m->metrics);
-	partial(&w, o);
+	partial(&w, in);
 	notes(&w, m, a);
 	jsonw_object_end(&w);
 	return jsonw_finish(&w);

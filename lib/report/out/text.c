@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The text report's first part: run header, processes, threads, and the
- * metrics section (text_metrics.c); and its last: the top-functions
- * tables.
+ * text: the text report, mapreport's default output on standard output
+ * (see text.h): run header, processes, threads, the metrics section
+ * (text_metrics.c), partial reports (partial_text.c), and the
+ * top-functions tables.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -15,7 +16,8 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
-int report_text(const struct model *m, FILE *out)
+/* The run header, processes and threads tables. */
+static void run_header(const struct model *m, FILE *out)
 {
 	const struct rproc *first = model_first_proc(m);
 	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
@@ -87,7 +89,6 @@ int report_text(const struct model *m, FILE *out)
 				     "from its samples' weights\n");
 			break;
 		}
-	return report_metrics(&m->metrics, out);
 }
 
 /* One top-functions table: by self or by total samples. */
@@ -117,11 +118,25 @@ static void table(const struct analysis *a, const struct model *m, FILE *out,
 	}
 }
 
-void report_functions(const struct analysis *a, const struct model *m,
+/* The top-functions tables (by self, by total samples), top rows each;
+ * nothing when top is 0 or m has no samples. */
+static void functions(const struct analysis *a, const struct model *m,
 		      FILE *out, unsigned top)
 {
 	if (!top || !m->samples)
 		return;
 	table(a, m, out, top, 0);
 	table(a, m, out, top, 1);
+}
+
+int text_emit(const struct output_in *in, FILE *out)
+{
+	const struct model *m = in->oi_model;
+	run_header(m, out);
+	int rc = report_metrics(&m->metrics, out);
+	if (!rc)
+		rc = report_partial(in->oi_partial, out);
+	if (!rc)
+		functions(in->oi_analysis, m, out, in->oi_top);
+	return rc;
 }
