@@ -278,7 +278,8 @@ int main(int argc, char **argv)
 	if (readable && (needs & OUTPUT_NEED_ANALYSIS)) {
 		struct analysis a;
 		struct calltree t = {0};
-		if (analysis_run(&a, &m))
+		if (analysis_run(&a, &m) ||
+		    ((needs & OUTPUT_NEED_RANKS) && analysis_rank(&a)))
 			return out_of_memory();
 		if (pset && pset->ps_ndefs &&
 		    partial_eval(pset, &m, (const char *const *)argv + optind,

@@ -5,8 +5,8 @@
  * first) with the symbolizer, which itself looks each address up once.
  * A function's self count is the samples whose innermost frame it is; its
  * total count the samples whose stack holds it at least once (recursion
- * counted once).  The functions are then ranked by each count; writing
- * them out is lib/report/out's.
+ * counted once).  On demand the functions are then ranked by each count;
+ * writing them out is lib/report/out's.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -58,7 +58,8 @@ static int func_get(struct analysis *a, const struct symframe *f,
 		}
 		j = (j + 1) & mask;
 	}
-	if (mem_reserve(&a->funcs, &a->capfuncs, a->nfuncs + 1,
+	if (a->nfuncs == a->capfuncs &&
+	    mem_reserve(&a->funcs, &a->capfuncs, a->nfuncs + 1,
 			sizeof(*a->funcs), 1024))
 		return MAPS_ENOMEM;
 	struct rfunc *r = &a->funcs[a->nfuncs];
@@ -199,8 +200,9 @@ static const struct addrent *addr_get(struct analysis *a,
 			       32);
 	else
 		n = sym_unknown(a->st, pc, fr);
-	if (n < 0 || mem_reserve(&c->fids, &c->capfids, c->nfids + (size_t)n,
-				 sizeof(*c->fids), 65536))
+	if (n < 0 || (c->nfids + (size_t)n > c->capfids &&
+		      mem_reserve(&c->fids, &c->capfids, c->nfids + (size_t)n,
+				  sizeof(*c->fids), 65536)))
 		return NULL;
 	for (int k = 0; k < n; k++)
 		if (func_get(a, &fr[k], &c->fids[c->nfids + (size_t)k]))
@@ -252,7 +254,7 @@ static int cmp_total(const void *x, const void *y)
 /* Fills a->top_self (by_total 0) or a->top_total: the functions with
  * samples of that kind, most first, then by the other count and name.
  * 0 or MAPS_ENOMEM. */
-static int rank(struct analysis *a, int by_total)
+static int rank_by(struct analysis *a, int by_total)
 {
 	uint32_t *ord = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof(*ord));
 	if (!ord)
@@ -316,7 +318,8 @@ int analysis_run(struct analysis *a, const struct model *m)
 				leaf_file = e->file;
 				leaf_line = e->line;
 			}
-			if (mem_reserve(&a->exp, &a->capexp, a->nexp + e->n,
+			if (a->nexp + e->n > a->capexp &&
+			    mem_reserve(&a->exp, &a->capexp, a->nexp + e->n,
 					sizeof(uint32_t), 65536))
 				goto out;
 			memcpy(a->exp + a->nexp, cache.fids + e->first,
@@ -364,8 +367,7 @@ int analysis_run(struct analysis *a, const struct model *m)
 			r->line = e->line;
 		}
 	}
-	if (!rank(a, 0) && !rank(a, 1))
-		rc = 0;
+	rc = 0;
 out:
 	free(lines);
 	free(mark);
@@ -374,6 +376,19 @@ out:
 	if (rc)
 		analysis_free(a);
 	return rc;
+}
+
+int analysis_rank(struct analysis *a)
+{
+	if (a->top_self)
+		return 0;
+	if (rank_by(a, 0) || rank_by(a, 1)) {
+		free(a->top_self);
+		a->top_self = NULL;
+		a->ntop_self = 0;
+		return MAPS_ENOMEM;
+	}
+	return 0;
 }
 
 void analysis_free(struct analysis *a)

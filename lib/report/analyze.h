@@ -29,20 +29,24 @@ struct analysis {
 	uint32_t *exp;             /* every stack's function ids, leaf first */
 	size_t nexp, capexp;
 	uint32_t *exp_off, *exp_n; /* by stack table slot */
-	/* ids of the functions with self (total) samples, most first, then
-	 * by total (self) samples and name */
+	/* after analysis_rank: ids of the functions with self (total)
+	 * samples, most first, then by total (self) samples and name */
 	uint32_t *top_self, *top_total;
 	size_t ntop_self, ntop_total;
 };
 
 /*
- * Symbolizes and aggregates every stack of m into a, and ranks the
- * functions.  Returns 0, or MAPS_ENOMEM with a left empty.  The names in
- * a live as long as a; m must outlive a.
+ * Symbolizes and aggregates every stack of m into a.  Returns 0, or
+ * MAPS_ENOMEM with a left empty.  The names in a live as long as a; m
+ * must outlive a.
  */
 int analysis_run(struct analysis *a, const struct model *m);
 
-/* Frees what a holds (a emptied or failed analysis too). */
+/* Ranks the functions of a by self and by total samples (top_self,
+ * top_total), once.  Returns 0, or MAPS_ENOMEM with a unranked. */
+int analysis_rank(struct analysis *a);
+
+/* Frees what a holds (an empty or failed analysis too). */
 void analysis_free(struct analysis *a);
 
 #endif

@@ -5,8 +5,8 @@
  * Names are interned by content (open addressing on an FNV-1a hash), so
  * the same function name from two processes or two modules is one name;
  * nodes are found by (parent, name) in a second table.  Once every stack
- * is in, the children of each node are made contiguous in ct_kids by one
- * sort of all nodes by (parent, value descending, name).
+ * is in, the children of each node are made contiguous in ct_kids, in
+ * parent order, and each node's sorted by (value descending, name).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +47,8 @@ static int64_t name_id(struct calltree *t, const char *s)
 	for (; t->ct_namehash[j]; j = (j + 1) & mask)
 		if (!strcmp(t->ct_names[t->ct_namehash[j] - 1], s))
 			return t->ct_namehash[j] - 1;
-	if (mem_reserve(&t->ct_names, &t->ct_capnames, t->ct_nnames + 1,
+	if (t->ct_nnames == t->ct_capnames &&
+	    mem_reserve(&t->ct_names, &t->ct_capnames, t->ct_nnames + 1,
 			sizeof(*t->ct_names), 1024))
 		return -1;
 	t->ct_names[t->ct_nnames] = s;
@@ -89,7 +90,8 @@ static int64_t node_get(struct calltree *t, uint32_t parent, int64_t name)
 		if (f->cn_parent == parent && f->cn_name == name)
 			return t->ct_hash[j] - 1;
 	}
-	if (mem_reserve(&t->ct_nodes, &t->ct_cap, t->ct_n + 1,
+	if (t->ct_n == t->ct_cap &&
+	    mem_reserve(&t->ct_nodes, &t->ct_cap, t->ct_n + 1,
 			sizeof(*t->ct_nodes), 4096))
 		return -1;
 	struct calltree_node *f = &t->ct_nodes[t->ct_n];
@@ -103,12 +105,11 @@ static int64_t node_get(struct calltree *t, uint32_t parent, int64_t name)
 
 static const struct calltree *sort_tree; /* qsort has no context */
 
+/* Siblings: biggest first, then by name (siblings' names differ). */
 static int cmp_kid(const void *a, const void *b)
 {
 	const struct calltree_node *x = &sort_tree->ct_nodes[*(const uint32_t *)a];
 	const struct calltree_node *y = &sort_tree->ct_nodes[*(const uint32_t *)b];
-	if (x->cn_parent != y->cn_parent)
-		return x->cn_parent < y->cn_parent ? -1 : 1;
 	if (x->cn_value != y->cn_value)
 		return x->cn_value < y->cn_value ? 1 : -1;
 	return strcmp(sort_tree->ct_names[x->cn_name],
@@ -135,6 +136,35 @@ static int add_stack(struct calltree *t, const struct model *m,
 		t->ct_nodes[cur].cn_value += s->count;
 	}
 	t->ct_nodes[cur].cn_self += s->count;
+	return 0;
+}
+
+/* Lists the children of each node in ct_kids, contiguous and in parent
+ * order (a counting sort), then sorts each node's, biggest first.  0 or
+ * MAPS_ENOMEM. */
+static int order_kids(struct calltree *t)
+{
+	t->ct_kids = calloc(t->ct_n, sizeof(*t->ct_kids));
+	if (!t->ct_kids)
+		return MAPS_ENOMEM;
+	struct calltree_node *n = t->ct_nodes;
+	for (size_t i = 1; i < t->ct_n; i++)
+		n[n[i].cn_parent].cn_nkids++;
+	uint32_t at = 0;
+	for (size_t i = 0; i < t->ct_n; i++) {
+		n[i].cn_kid0 = at;
+		at += n[i].cn_nkids;
+		n[i].cn_nkids = 0;
+	}
+	for (size_t i = 1; i < t->ct_n; i++) {
+		struct calltree_node *p = &n[n[i].cn_parent];
+		t->ct_kids[p->cn_kid0 + p->cn_nkids++] = (uint32_t)i;
+	}
+	sort_tree = t;
+	for (size_t i = 0; i < t->ct_n; i++)
+		if (n[i].cn_nkids > 1)
+			qsort(t->ct_kids + n[i].cn_kid0, n[i].cn_nkids,
+			      sizeof(*t->ct_kids), cmp_kid);
 	return 0;
 }
 
@@ -168,22 +198,8 @@ int calltree_build(struct calltree *t, const struct model *m,
 			goto fail;
 	free(fname);
 	fname = NULL;
-	/* children of each node, contiguous, biggest first */
-	t->ct_kids = calloc(t->ct_n, sizeof(*t->ct_kids));
-	if (!t->ct_kids)
+	if (order_kids(t))
 		goto fail;
-	size_t nk = 0;
-	for (size_t i = 1; i < t->ct_n; i++)
-		t->ct_kids[nk++] = (uint32_t)i;
-	sort_tree = t;
-	qsort(t->ct_kids, nk, sizeof(*t->ct_kids), cmp_kid);
-	for (size_t k = 0; k < nk; k++) {
-		struct calltree_node *p =
-			&t->ct_nodes[t->ct_nodes[t->ct_kids[k]].cn_parent];
-		if (!p->cn_nkids)
-			p->cn_kid0 = (uint32_t)k;
-		p->cn_nkids++;
-	}
 	/* the lookup tables are for building only */
 	free(t->ct_hash);
 	free(t->ct_namehash);

@@ -274,7 +274,8 @@ static const char *nice_name(struct symtab *st, const char *raw)
 /* Appends f to the frames; 0 or MAPS_ENOMEM. */
 static int push_frame(struct symtab *st, const struct symframe *f)
 {
-	if (mem_reserve(&st->frames, &st->capframes, st->nframes + 1,
+	if (st->nframes == st->capframes &&
+	    mem_reserve(&st->frames, &st->capframes, st->nframes + 1,
 			sizeof(*st->frames), 4096))
 		return MAPS_ENOMEM;
 	st->frames[st->nframes++] = *f;
@@ -285,16 +286,17 @@ static int push_frame(struct symtab *st, const struct symframe *f)
 static const char *offset_name(struct symtab *st, const struct smod *m,
 			       uint64_t fileoff)
 {
-	char buf[64];
-	snprintf(buf, sizeof(buf), "+%#" PRIx64, fileoff);
+	char off[32], buf[256];
+	size_t no = (size_t)snprintf(off, sizeof(off), "+%#" PRIx64, fileoff);
 	size_t nb = strlen(m->base);
-	char *s = malloc(nb + strlen(buf) + 1);
+	char *s = nb + no < sizeof(buf) ? buf : malloc(nb + no + 1);
 	if (!s)
 		return NULL;
 	memcpy(s, m->base, nb);
-	strcpy(s + nb, buf);
+	memcpy(s + nb, off, no + 1);
 	const char *r = intern(st, s);
-	free(s);
+	if (s != buf)
+		free(s);
 	return r;
 }
 

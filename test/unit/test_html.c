@@ -592,6 +592,7 @@ static char *page_of(const char *path, const struct partial_result *r)
 	ck_assert_int_ge(model_load(&m, path, NULL, NULL), 0);
 	struct analysis a;
 	ck_assert_int_eq(analysis_run(&a, &m), 0);
+	ck_assert_int_eq(analysis_rank(&a), 0);
 	struct calltree t;
 	ck_assert_int_eq(calltree_build(&t, &m, &a), 0);
 	char *buf = NULL;

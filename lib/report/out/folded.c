@@ -45,9 +45,11 @@ static int fold_node(const struct calltree *t, uint32_t i, void *arg)
 		return 0; /* the root is no frame */
 	const char *name = t->ct_names[f->cn_name];
 	size_t at = d > 1 ? g->len[d - 1] : 0, n = strlen(name);
-	if (mem_reserve(&g->buf, &g->cap, at + n + 2, 1, 256) ||
-	    mem_reserve(&g->len, &g->caplen, (size_t)d + 1, sizeof(*g->len),
-			64))
+	if ((at + n + 2 > g->cap &&
+	     mem_reserve(&g->buf, &g->cap, at + n + 2, 1, 256)) ||
+	    ((size_t)d >= g->caplen &&
+	     mem_reserve(&g->len, &g->caplen, (size_t)d + 1, sizeof(*g->len),
+			 64)))
 		return MAPS_ENOMEM;
 	if (at)
 		g->buf[at++] = ';';
@@ -59,7 +61,7 @@ static int fold_node(const struct calltree *t, uint32_t i, void *arg)
 	g->len[d] = at;
 	if (!f->cn_self)
 		return 0;
-	if (mem_grow(&g->v, &g->capv, g->nv, sizeof(*g->v)))
+	if (g->nv == g->capv && mem_grow(&g->v, &g->capv, g->nv, sizeof(*g->v)))
 		return MAPS_ENOMEM;
 	if (!(g->v[g->nv].s = mem_strdup(g->buf)))
 		return MAPS_ENOMEM;

@@ -19,12 +19,13 @@ const struct output_backend output_backends[] = {
 	{"folded", NULL, OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_CALLTREE, NULL,
 	 output_open, folded_emit, output_close},
 	{"html", "HTML report",
-	 OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_CALLTREE | OUTPUT_NEED_TIMELINE,
+	 OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_RANKS | OUTPUT_NEED_CALLTREE |
+		 OUTPUT_NEED_TIMELINE,
 	 NULL, output_open, html_emit, output_close},
-	{"json", "JSON report", OUTPUT_NEED_ANALYSIS, NULL, output_open,
-	 json_emit, output_close},
-	{"text", NULL, OUTPUT_NEED_ANALYSIS, NULL, output_open, text_emit,
-	 output_close},
+	{"json", "JSON report", OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_RANKS, NULL,
+	 output_open, json_emit, output_close},
+	{"text", NULL, OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_RANKS, NULL,
+	 output_open, text_emit, output_close},
 	{"dump", NULL, 0, &dump_tool, output_open, NULL, output_close},
 };
 

@@ -29,12 +29,14 @@ enum {
 	OUTPUT_NEED_ANALYSIS = 1, /* symbolized functions, partial reports */
 	OUTPUT_NEED_CALLTREE = 2, /* the call tree (report/calltree.h) */
 	OUTPUT_NEED_TIMELINE = 4, /* the model read with timeline_on */
+	OUTPUT_NEED_RANKS = 8,    /* functions ranked (analysis_rank) */
 };
 
 /* What the back-ends write from: the run and its analysis. */
 struct output_in {
 	const struct model *oi_model;
-	const struct analysis *oi_analysis;   /* NULL without NEED_ANALYSIS */
+	const struct analysis *oi_analysis;   /* NULL without NEED_ANALYSIS;
+					       * ranked with NEED_RANKS */
 	const struct calltree *oi_calltree;   /* NULL without NEED_CALLTREE */
 	const struct partial_result *oi_partial; /* values, or NULL */
 	const struct partial_set *oi_partial_set; /* definitions, or NULL */
