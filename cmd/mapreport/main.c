@@ -60,6 +60,100 @@ static int out_of_memory(void)
 	return 1;
 }
 
+/* What the command line asks for. */
+struct args {
+	int dump, folded, json, show_progress;
+	const char *folded_path, *html_path, *json_path;
+	unsigned top;
+	const char **partial_paths; /* --partial-report, npartial of them */
+	size_t npartial;
+	const char *const *logs;    /* the logs, nlogs of them */
+	size_t nlogs;
+};
+
+/*
+ * Parses argv into a (a->partial_paths has room for argc paths).
+ * Returns -1 to go on, else the exit status: 0 after --help or
+ * --version, 2 after a usage error (said on standard error).
+ */
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option lo[] = {
+		{"dump", no_argument, NULL, 'D'},
+		{"folded", optional_argument, NULL, 'f'},
+		{"html", required_argument, NULL, OPT_HTML},
+		{"json", optional_argument, NULL, OPT_JSON},
+		{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+		{"top", required_argument, NULL, 'n'},
+		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	a->show_progress = 1;
+	a->top = 20;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, OPTSTRING, lo, NULL)) != -1) {
+		switch (c) {
+		case 'D':
+			a->dump = 1;
+			break;
+		case 'f':
+			a->folded = 1;
+			a->folded_path = optarg;
+			break;
+		case OPT_HTML:
+			a->html_path = optarg;
+			break;
+		case OPT_JSON:
+			a->json = 1;
+			a->json_path = optarg;
+			break;
+		case OPT_NO_PROGRESS:
+			a->show_progress = 0;
+			break;
+		case 'n': {
+			char *e;
+			unsigned long top = strtoul(optarg, &e, 10);
+			if (!*optarg || *e || top > 100000) {
+				fprintf(stderr, "mapreport: --top %s: give a "
+						"number from 0 to 100000\n",
+					optarg);
+				return 2;
+			}
+			a->top = (unsigned)top;
+			break;
+		}
+		case OPT_PARTIAL_REPORT:
+			a->partial_paths[a->npartial++] = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("mapreport %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			cli_bad_option(PROG, OPTSTRING, argv, optind, optopt);
+			return 2;
+		}
+	}
+	if (a->folded && !a->folded_path && a->json && !a->json_path) {
+		fprintf(stderr, "mapreport: --folded and --json both write to "
+				"standard output; give one of them =FILE\n");
+		return 2;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "mapreport: no log given; "
+				"usage: mapreport [options] LOG...\n");
+		return 2;
+	}
+	a->logs = (const char *const *)argv + optind;
+	a->nlogs = (size_t)(argc - optind);
+	return -1;
+}
+
 /* Picks the back-end named name to write to path (NULL: standard output)
  * into outs, which has a slot per row of output_backends. */
 static void pick(struct output *outs, const char *name, const char *path)
@@ -68,6 +162,107 @@ static void pick(struct output *outs, const char *name, const char *path)
 	struct output *o = &outs[b - output_backends];
 	o->ou_backend = b;
 	o->ou_path = path;
+}
+
+/* The outputs a asks for, into outs: -D alone; else the files asked for,
+ * and the text report when standard output is not taken.  Returns what
+ * they need (OUTPUT_NEED_*); *tool is the one written as the logs are
+ * read, or NULL. */
+static unsigned pick_outputs(const struct args *a, struct output *outs,
+			     struct output **tool)
+{
+	if (a->dump) {
+		pick(outs, "dump", NULL);
+	} else {
+		if (a->folded)
+			pick(outs, "folded", a->folded_path);
+		if (a->html_path)
+			pick(outs, "html", a->html_path);
+		if (a->json)
+			pick(outs, "json", a->json_path);
+		if ((!a->folded || a->folded_path) && (!a->json || a->json_path))
+			pick(outs, "text", NULL);
+	}
+	unsigned needs = 0;
+	*tool = NULL;
+	for (size_t i = 0; i < output_nbackends; i++) {
+		if (!outs[i].ou_backend)
+			continue;
+		needs |= outs[i].ou_backend->ob_needs;
+		if (outs[i].ou_backend->ob_tool)
+			*tool = &outs[i];
+	}
+	return needs;
+}
+
+/*
+ * The partial report definitions (mapreport(1), PARTIAL REPORTS), their
+ * diagnostics said on standard error; a definition with an error is left
+ * out and sets *status to 1.  NULL when out of memory.
+ */
+static struct partial_set *load_partials(const struct args *a, int *status)
+{
+	struct partial_set *pset = partial_set_new();
+	if (!pset || partial_load(pset, a->partial_paths, a->npartial)) {
+		partial_set_free(pset);
+		return NULL;
+	}
+	for (size_t i = 0; i < pset->ps_ndiags; i++)
+		fprintf(stderr, "mapreport: %s\n", pset->ps_diags[i].pd_text);
+	for (size_t i = 0; i < pset->ps_nfiles; i++)
+		if (pset->ps_files[i].pf_nerrors)
+			fprintf(stderr, "mapreport: %s: partial report left out "
+					"(%u error%s); the rest of the report "
+					"is written\n",
+				pset->ps_files[i].pf_path,
+				pset->ps_files[i].pf_nerrors,
+				pset->ps_files[i].pf_nerrors == 1 ? "" : "s");
+	if (pset->ps_nerrors)
+		*status = 1;
+	return pset;
+}
+
+/*
+ * Reads every log of a into m, with a progress line on a terminal for
+ * large logs, giving each record to tool's logread tool too (when not
+ * NULL).  Returns 1 when a log was damaged, truncated or unreadable,
+ * else 0; *readable counts the logs read at least in part.
+ */
+static int read_logs(struct model *m, const struct args *a,
+		     struct output *tool, int *readable)
+{
+	struct progress prog;
+	uint64_t logbytes = 0, base = 0;
+	struct stat sb;
+	int status = 0;
+	for (size_t i = 0; i < a->nlogs; i++)
+		if (stat(a->logs[i], &sb) == 0 && S_ISREG(sb.st_mode))
+			logbytes += (uint64_t)sb.st_size;
+	progress_init(&prog, a->show_progress && !tool &&
+				     isatty(STDERR_FILENO) &&
+				     logbytes >= PROGRESS_MIN_BYTES
+			     ? stderr
+			     : NULL,
+		      logbytes);
+	m->progress = progress_update;
+	m->progress_ctx = &prog;
+	*readable = 0;
+	for (size_t i = 0; i < a->nlogs; i++) {
+		progress_file(&prog, a->logs[i], base);
+		if (stat(a->logs[i], &sb) == 0 && S_ISREG(sb.st_mode))
+			base += (uint64_t)sb.st_size;
+		int rc = model_load(m, a->logs[i],
+				    tool ? tool->ou_backend->ob_tool : NULL,
+				    tool ? tool->ou_file : NULL);
+		if (rc)
+			status = 1;
+		if (rc >= 0)
+			(*readable)++;
+	}
+	progress_end(&prog);
+	m->progress = NULL;
+	m->progress_ctx = NULL;
+	return status;
 }
 
 /* Runs the picked output o over in: init, emit, finish.  Returns 0, 1
@@ -94,218 +289,90 @@ static int run_output(struct output *o, const struct output_in *in)
 	return 0;
 }
 
+/*
+ * Analyses m as needs says, evaluates the partial reports of pset (into
+ * *presult) and runs the picked outputs that write after reading, in
+ * table order; then says the symbolizer's problems on standard error.
+ * Returns 0, 1 when an output could not be written, or MAPS_ENOMEM.
+ */
+static int write_reports(const struct model *m, const struct args *a,
+			 struct output *outs, unsigned needs,
+			 const struct partial_set *pset,
+			 struct partial_result **presult)
+{
+	struct analysis an;
+	struct calltree t = {0};
+	int status = 0, rc = analysis_run(&an, m);
+	if (rc)
+		return rc;
+	if (((needs & OUTPUT_NEED_RANKS) && analysis_rank(&an)) ||
+	    (pset && pset->ps_ndefs &&
+	     partial_eval(pset, m, a->logs, a->nlogs, presult)) ||
+	    ((needs & OUTPUT_NEED_CALLTREE) && calltree_build(&t, m, &an))) {
+		rc = MAPS_ENOMEM;
+		goto out;
+	}
+	struct output_in in = {
+		m, &an, (needs & OUTPUT_NEED_CALLTREE) ? &t : NULL, *presult,
+		pset, a->logs, a->nlogs, a->top,
+		"mapreport " PACKAGE_VERSION};
+	for (size_t i = 0; i < output_nbackends; i++) {
+		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit)
+			continue;
+		if ((rc = run_output(&outs[i], &in)) == MAPS_ENOMEM)
+			goto out;
+		status |= rc;
+	}
+	const char *const *lines;
+	size_t np = sym_problems(an.st, &lines);
+	for (size_t i = 0; i < np; i++)
+		fprintf(stderr, "mapreport: %s\n", lines[i]);
+	rc = status;
+out:
+	calltree_free(&t);
+	analysis_free(&an);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{"dump", no_argument, NULL, 'D'},
-		{"folded", optional_argument, NULL, 'f'},
-		{"html", required_argument, NULL, OPT_HTML},
-		{"json", optional_argument, NULL, OPT_JSON},
-		{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
-		{"top", required_argument, NULL, 'n'},
-		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},
-		{NULL, 0, NULL, 0},
-	};
-	int dump = 0, folded = 0, c;
-	const char *folded_path = NULL;
-	const char *html_path = NULL;
-	int json = 0;
-	const char *json_path = NULL;
-	int show_progress = 1;
-	unsigned long top = 20;
+	struct args a = {0};
 	/* --partial-report paths; at most one per argument */
-	const char **partial_paths = calloc((size_t)argc, sizeof(char *));
-	size_t npartial = 0;
+	a.partial_paths = calloc((size_t)argc, sizeof(char *));
 	/* the back-ends picked, by row of output_backends */
 	struct output *outs = calloc(output_nbackends, sizeof(*outs));
-	if (!partial_paths || !outs)
-		return out_of_memory();
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, OPTSTRING, lo, NULL)) != -1) {
-		switch (c) {
-		case 'D':
-			dump = 1;
-			break;
-		case 'f':
-			folded = 1;
-			folded_path = optarg;
-			break;
-		case OPT_HTML:
-			html_path = optarg;
-			break;
-		case OPT_JSON:
-			json = 1;
-			json_path = optarg;
-			break;
-		case OPT_NO_PROGRESS:
-			show_progress = 0;
-			break;
-		case 'n': {
-			char *e;
-			top = strtoul(optarg, &e, 10);
-			if (!*optarg || *e || top > 100000) {
-				fprintf(stderr, "mapreport: --top %s: give a "
-						"number from 0 to 100000\n",
-					optarg);
-				free(partial_paths);
-				free(outs);
-				return 2;
-			}
-			break;
-		}
-		case OPT_PARTIAL_REPORT:
-			partial_paths[npartial++] = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			free(partial_paths);
-			free(outs);
-			return 0;
-		case 'V':
-			printf("mapreport %s\n", PACKAGE_VERSION);
-			free(partial_paths);
-			free(outs);
-			return 0;
-		default:
-			cli_bad_option(PROG, OPTSTRING, argv, optind, optopt);
-			free(partial_paths);
-			free(outs);
-			return 2;
-		}
-	}
-	if (folded && !folded_path && json && !json_path) {
-		fprintf(stderr, "mapreport: --folded and --json both write to "
-				"standard output; give one of them =FILE\n");
-		free(partial_paths);
+	int rc = !a.partial_paths || !outs ? out_of_memory()
+					   : parse_args(argc, argv, &a);
+	if (rc >= 0) {
+		free(a.partial_paths);
 		free(outs);
-		return 2;
+		return rc;
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "mapreport: no log given; "
-				"usage: mapreport [options] LOG...\n");
-		free(partial_paths);
-		free(outs);
-		return 2;
-	}
-	/* -D alone; else the files asked for, and the text report when
-	 * standard output is not taken */
-	if (dump) {
-		pick(outs, "dump", NULL);
-	} else {
-		if (folded)
-			pick(outs, "folded", folded_path);
-		if (html_path)
-			pick(outs, "html", html_path);
-		if (json)
-			pick(outs, "json", json_path);
-		if ((!folded || folded_path) && (!json || json_path))
-			pick(outs, "text", NULL);
-	}
-	unsigned needs = 0;
-	struct output *tool = NULL; /* the output written as logs are read */
-	for (size_t i = 0; i < output_nbackends; i++) {
-		if (!outs[i].ou_backend)
-			continue;
-		needs |= outs[i].ou_backend->ob_needs;
-		if (outs[i].ou_backend->ob_tool)
-			tool = &outs[i];
-	}
+	struct output *tool;
+	unsigned needs = pick_outputs(&a, outs, &tool);
 	int partial_status = 0;
-	/* partial reports (mapreport(1), PARTIAL REPORTS): a definition with
-	 * an error is left out and makes the exit status 1 */
 	struct partial_set *pset = NULL;
 	struct partial_result *presult = NULL;
-	if (needs & OUTPUT_NEED_ANALYSIS) {
-		pset = partial_set_new();
-		if (!pset || partial_load(pset, partial_paths, npartial))
-			return out_of_memory();
-		for (size_t i = 0; i < pset->ps_ndiags; i++)
-			fprintf(stderr, "mapreport: %s\n",
-				pset->ps_diags[i].pd_text);
-		for (size_t i = 0; i < pset->ps_nfiles; i++)
-			if (pset->ps_files[i].pf_nerrors)
-				fprintf(stderr, "mapreport: %s: partial report "
-						"left out (%u error%s); the rest "
-						"of the report is written\n",
-					pset->ps_files[i].pf_path,
-					pset->ps_files[i].pf_nerrors,
-					pset->ps_files[i].pf_nerrors == 1
-						? "" : "s");
-		if (pset->ps_nerrors)
-			partial_status = 1;
-	}
+	if ((needs & OUTPUT_NEED_ANALYSIS) &&
+	    !(pset = load_partials(&a, &partial_status)))
+		return out_of_memory();
 	struct model m;
 	model_init(&m);
 	m.timeline_on = (needs & OUTPUT_NEED_TIMELINE) != 0;
-	int status = 0, readable = 0;
-	/* a progress line on a terminal while large logs are read */
-	struct progress prog;
-	uint64_t logbytes = 0, base = 0;
-	struct stat sb;
-	for (int i = optind; i < argc; i++)
-		if (stat(argv[i], &sb) == 0 && S_ISREG(sb.st_mode))
-			logbytes += (uint64_t)sb.st_size;
-	progress_init(&prog, show_progress && !tool && isatty(STDERR_FILENO) &&
-				     logbytes >= PROGRESS_MIN_BYTES
-			     ? stderr
-			     : NULL,
-		      logbytes);
-	m.progress = progress_update;
-	m.progress_ctx = &prog;
 	if (tool && tool->ou_backend->ob_init(tool)) {
 		fprintf(stderr, "mapreport: %s: cannot write: %s\n",
 			tool->ou_path ? tool->ou_path : "stdout",
 			strerror(errno));
 		return 1;
 	}
-	for (int i = optind; i < argc; i++) {
-		progress_file(&prog, argv[i], base);
-		if (stat(argv[i], &sb) == 0 && S_ISREG(sb.st_mode))
-			base += (uint64_t)sb.st_size;
-		int rc = model_load(&m, argv[i],
-				    tool ? tool->ou_backend->ob_tool : NULL,
-				    tool ? tool->ou_file : NULL);
-		if (rc)
-			status = 1;
-		if (rc >= 0)
-			readable++;
-	}
-	progress_end(&prog);
+	int readable, status = read_logs(&m, &a, tool, &readable);
 	if (tool)
 		tool->ou_backend->ob_finish(tool);
 	if (readable && (needs & OUTPUT_NEED_ANALYSIS)) {
-		struct analysis a;
-		struct calltree t = {0};
-		if (analysis_run(&a, &m) ||
-		    ((needs & OUTPUT_NEED_RANKS) && analysis_rank(&a)))
+		rc = write_reports(&m, &a, outs, needs, pset, &presult);
+		if (rc == MAPS_ENOMEM)
 			return out_of_memory();
-		if (pset && pset->ps_ndefs &&
-		    partial_eval(pset, &m, (const char *const *)argv + optind,
-				 (size_t)(argc - optind), &presult))
-			return out_of_memory();
-		if ((needs & OUTPUT_NEED_CALLTREE) && calltree_build(&t, &m, &a))
-			return out_of_memory();
-		struct output_in in = {
-			&m, &a, (needs & OUTPUT_NEED_CALLTREE) ? &t : NULL,
-			presult, pset, (const char *const *)argv + optind,
-			(size_t)(argc - optind), (unsigned)top,
-			"mapreport " PACKAGE_VERSION};
-		for (size_t i = 0; i < output_nbackends; i++) {
-			if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit)
-				continue;
-			int rc = run_output(&outs[i], &in);
-			if (rc == MAPS_ENOMEM)
-				return out_of_memory();
-			status |= rc;
-		}
-		const char *const *lines;
-		size_t np = sym_problems(a.st, &lines);
-		for (size_t i = 0; i < np; i++)
-			fprintf(stderr, "mapreport: %s\n", lines[i]);
-		calltree_free(&t);
-		analysis_free(&a);
+		status |= rc;
 	}
 	fflush(stdout);
 	char line[1024];
@@ -315,7 +382,7 @@ int main(int argc, char **argv)
 	model_free(&m);
 	partial_result_free(presult);
 	partial_set_free(pset);
-	free(partial_paths);
+	free(a.partial_paths);
 	free(outs);
 	return status | partial_status;
 }
