@@ -82,14 +82,13 @@ static void kv_row(FILE *out, const char *k, const char *v)
 	fputs("</td></tr>\n", out);
 }
 
-static void summary(FILE *out, const struct model *m,
-		    const struct analysis *a)
+/* The run's key facts, then the log's damage and symbol problems. */
+static void run_table(FILE *out, const struct model *m,
+		      const struct analysis *a)
 {
 	const struct rproc *p = model_first_proc(m);
 	char b[512];
-	fputs("<section id=\"summary\">\n<h2>Run summary</h2>\n"
-	      "<table class=\"kv\">\n",
-	      out);
+	fputs("<table class=\"kv\">\n", out);
 	if (p) {
 		kv_row(out, "Command", p->cmdline);
 		kv_row(out, "Host", p->host);
@@ -111,7 +110,8 @@ static void summary(FILE *out, const struct model *m,
 	kv_row(out, "Samples", b);
 	if (p) {
 		snprintf(b, sizeof(b), "%s, %s, signal %u",
-			 model_clock_name(p->clock), model_timer_name(p->timer), p->signal);
+			 model_clock_name(p->clock), model_timer_name(p->timer),
+			 p->signal);
 		kv_row(out, "Sampling", b);
 		snprintf(b, sizeof(b),
 			 "asked %" PRIu64 " Hz per thread; achieved %.1f "
@@ -137,8 +137,10 @@ static void summary(FILE *out, const struct model *m,
 		H(lines[i]);
 		fputs("</p>\n", out);
 	}
+}
 
-	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
+static void procs_table(FILE *out, const struct model *m)
+{
 	fputs("<h3>Processes</h3>\n<table>\n<thead><tr><th class=\"n\">PID"
 	      "</th><th class=\"n\">Image</th><th class=\"n\">Samples</th>"
 	      "<th class=\"n\">%</th><th>Exit</th><th>Command</th></tr>"
@@ -162,7 +164,11 @@ static void summary(FILE *out, const struct model *m,
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n", out);
+}
 
+static void threads_table(FILE *out, const struct model *m)
+{
+	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
 	fprintf(out, "<h3>Threads</h3>\n<table>\n<thead><tr><th class=\"n\">"
 		     "PID</th><th class=\"n\">Image</th><th class=\"n\">TID"
 		     "</th><th>Name</th><th class=\"n\">Samples</th>"
@@ -191,6 +197,16 @@ static void summary(FILE *out, const struct model *m,
 		fputs("<p class=\"note\">* no end recorded (killed?): time "
 		      "from its samples' weights</p>\n",
 		      out);
+}
+
+/* The "Run summary" section: the run, its processes and threads. */
+static void summary(FILE *out, const struct model *m,
+		    const struct analysis *a)
+{
+	fputs("<section id=\"summary\">\n<h2>Run summary</h2>\n", out);
+	run_table(out, m, a);
+	procs_table(out, m);
+	threads_table(out, m);
 	fputs("</section>\n", out);
 }
 

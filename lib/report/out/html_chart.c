@@ -665,41 +665,41 @@ static int cmp_index(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int activity(FILE *out, const struct model *m, const struct cols *c)
+/* Activity chart geometry: label width, row height, width. */
+#define ALX 190.0
+#define AROWH 16.0
+#define AW 1000.0
+
+/* The threads with samples into ord (n of them); returns how many are
+ * shown: all, or the MAX_THREAD_ROWS with the most samples, in their
+ * order in the model. */
+static size_t shown_threads(const struct model *m, size_t *ord, size_t *n)
 {
-	const struct rtimeline *tl = &m->timeline;
-	fputs("<section id=\"activity\">\n<h2>Thread activity</h2>\n", out);
-	if (!c->ok || !m->nthreads || !m->samples) {
-		fputs("<p class=\"nodata\">No samples over time.</p>\n"
-		      "</section>\n", out);
-		return 0;
-	}
-	size_t *ord = calloc(m->nthreads, sizeof(*ord));
-	if (!ord)
-		return MAPS_ENOMEM;
-	size_t n = 0;
+	*n = 0;
 	for (size_t i = 0; i < m->nthreads; i++)
 		if (m->threads[i].samples)
-			ord[n++] = i;
-	size_t shown = n;
+			ord[(*n)++] = i;
+	size_t shown = *n;
 	if (shown > MAX_THREAD_ROWS) {
 		sort_threads = m->threads;
-		qsort(ord, n, sizeof(*ord), cmp_thread_samples);
+		qsort(ord, *n, sizeof(*ord), cmp_thread_samples);
 		shown = MAX_THREAD_ROWS;
 		qsort(ord, shown, sizeof(*ord), cmp_index);
 	}
-	/* cells: samples per thread per column */
-	size_t ncell = shown * c->n;
-	uint64_t *cell = calloc(ncell ? ncell : 1, sizeof(*cell));
-	if (!cell) {
-		free(ord);
-		return MAPS_ENOMEM;
-	}
+	return shown;
+}
+
+/* Samples per shown thread per column into cell (a row per thread);
+ * returns the most in one cell. */
+static uint64_t activity_cells(const struct model *m, const struct cols *c,
+			       const size_t *ord, size_t shown, uint64_t *cell)
+{
 	uint64_t vmax = 0;
 	for (size_t r = 0; r < shown; r++) {
 		const struct rthread *t = &m->threads[ord[r]];
-		const struct rtlthread *tt = timeline_thread(tl, t->pid,
-							     t->image, t->tid);
+		const struct rtlthread *tt = timeline_thread(&m->timeline,
+							     t->pid, t->image,
+							     t->tid);
 		if (!tt)
 			continue;
 		for (size_t j = 0; j < c->n; j++) {
@@ -712,8 +712,85 @@ static int activity(FILE *out, const struct model *m, const struct cols *c)
 				vmax = v;
 		}
 	}
-	const double LX = 190.0, ROWH = 16.0, W = 1000.0;
-	double h = (double)shown * ROWH + 28.0;
+	return vmax;
+}
+
+/* Row r of the activity chart: thread t's lane, label and cells (its
+ * row of the cells). */
+static void activity_lane(FILE *out, const struct cols *c,
+			  const struct rtimeline *tl, const struct rthread *t,
+			  size_t r, const uint64_t *cells, uint64_t vmax)
+{
+	double cw = (AW - 10 - ALX) / (double)c->n;
+	double y = (double)r * AROWH;
+	fprintf(out, "<rect class=\"lane\" x=\"%.1f\" y=\"%.1f\" "
+		     "width=\"%.1f\" height=\"%.1f\"/>",
+		ALX, y + 1, AW - 10 - ALX, AROWH - 2);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+		     "%u/%u ",
+		ALX - 6, y + AROWH - 4, t->pid, t->tid);
+	char nm[40];
+	snprintf(nm, sizeof(nm), "%.24s", t->name ? t->name : "");
+	H(nm);
+	fputs("</text>", out);
+	for (size_t j = 0; j < c->n; j++) {
+		uint64_t v = cells[j];
+		if (!v)
+			continue;
+		double s, e;
+		col_range(c, tl, j, &s, &e);
+		double op = 0.12 + 0.88 * (double)v / (double)vmax;
+		fprintf(out, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" "
+			     "width=\"%.2f\" height=\"%.1f\" "
+			     "fill-opacity=\"%.2f\"><title>%u/%u, "
+			     "%.3f-%.3f s: %" PRIu64 " samples</title>"
+			     "</rect>",
+			ALX + (double)j * cw, y + 1, cw + 0.05, AROWH - 2, op,
+			t->pid, t->tid, s, e, v);
+	}
+}
+
+/* The time axis under shown rows. */
+static void activity_axis(FILE *out, const struct cols *c, size_t shown)
+{
+	double span = (double)(c->t1 - c->t0) / 1e9;
+	double ya = (double)shown * AROWH + 2;
+	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		     "y2=\"%.1f\"/>",
+		ALX, ya, AW - 10, ya);
+	double st = nice_step(span, 8, 0);
+	for (double s = 0; s <= span * 1.0001 && st > 0; s += st) {
+		double xx = ALX + (span > 0 ? s / span : 0) * (AW - 10 - ALX);
+		char b[UNITS_BUFSZ];
+		units_format(b, sizeof(b), s, "s");
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+			xx, ya + 16);
+		H(b);
+		fputs("</text>", out);
+	}
+}
+
+/* The "Thread activity" section: a heat map of samples per thread (a
+ * row each) over time. */
+static int activity(FILE *out, const struct model *m, const struct cols *c)
+{
+	fputs("<section id=\"activity\">\n<h2>Thread activity</h2>\n", out);
+	if (!c->ok || !m->nthreads || !m->samples) {
+		fputs("<p class=\"nodata\">No samples over time.</p>\n"
+		      "</section>\n", out);
+		return 0;
+	}
+	size_t n, *ord = calloc(m->nthreads, sizeof(*ord));
+	if (!ord)
+		return MAPS_ENOMEM;
+	size_t shown = shown_threads(m, ord, &n);
+	size_t ncell = shown * c->n;
+	uint64_t *cell = calloc(ncell ? ncell : 1, sizeof(*cell));
+	if (!cell) {
+		free(ord);
+		return MAPS_ENOMEM;
+	}
+	uint64_t vmax = activity_cells(m, c, ord, shown, cell);
 	fputs("<div class=\"legend\">Samples per thread over time; darker is "
 	      "more samples (the darkest cell holds ", out);
 	fprintf(out, "%" PRIu64 ").", vmax);
@@ -723,52 +800,11 @@ static int activity(FILE *out, const struct model *m, const struct cols *c)
 	fputs("</div>\n", out);
 	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		     "aria-label=\"samples per thread over time\">",
-		W, h);
-	double span = (double)(c->t1 - c->t0) / 1e9;
-	double cw = (W - 10 - LX) / (double)c->n;
-	for (size_t r = 0; r < shown; r++) {
-		const struct rthread *t = &m->threads[ord[r]];
-		double y = (double)r * ROWH;
-		fprintf(out, "<rect class=\"lane\" x=\"%.1f\" y=\"%.1f\" "
-			     "width=\"%.1f\" height=\"%.1f\"/>",
-			LX, y + 1, W - 10 - LX, ROWH - 2);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
-			     "%u/%u ",
-			LX - 6, y + ROWH - 4, t->pid, t->tid);
-		char nm[40];
-		snprintf(nm, sizeof(nm), "%.24s", t->name ? t->name : "");
-		H(nm);
-		fputs("</text>", out);
-		for (size_t j = 0; j < c->n; j++) {
-			uint64_t v = cell[r * c->n + j];
-			if (!v)
-				continue;
-			double s, e;
-			col_range(c, tl, j, &s, &e);
-			double op = 0.12 + 0.88 * (double)v / (double)vmax;
-			fprintf(out, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" "
-				     "width=\"%.2f\" height=\"%.1f\" "
-				     "fill-opacity=\"%.2f\"><title>%u/%u, "
-				     "%.3f-%.3f s: %" PRIu64 " samples</title>"
-				     "</rect>",
-				LX + (double)j * cw, y + 1, cw + 0.05, ROWH - 2,
-				op, t->pid, t->tid, s, e, v);
-		}
-	}
-	double ya = (double)shown * ROWH + 2;
-	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		     "y2=\"%.1f\"/>",
-		LX, ya, W - 10, ya);
-	double st = nice_step(span, 8, 0);
-	for (double s = 0; s <= span * 1.0001 && st > 0; s += st) {
-		double xx = LX + (span > 0 ? s / span : 0) * (W - 10 - LX);
-		char b[UNITS_BUFSZ];
-		units_format(b, sizeof(b), s, "s");
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-			xx, ya + 16);
-		H(b);
-		fputs("</text>", out);
-	}
+		AW, (double)shown * AROWH + 28.0);
+	for (size_t r = 0; r < shown; r++)
+		activity_lane(out, c, &m->timeline, &m->threads[ord[r]], r,
+			      cell + r * c->n, vmax);
+	activity_axis(out, c, shown);
 	fputs("</svg>\n</section>\n", out);
 	free(cell);
 	free(ord);
