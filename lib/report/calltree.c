@@ -24,24 +24,58 @@ static uint64_t str_hash(const char *s)
 	return h;
 }
 
+static uint64_t node_key(uint32_t parent, uint32_t name)
+{
+	uint64_t h = ((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 31);
+}
+
+/* The hash of name i and of node i, for index_room. */
+static uint64_t name_hash_at(const struct calltree *t, size_t i)
+{
+	return str_hash(t->ct_names[i]);
+}
+
+static uint64_t node_hash_at(const struct calltree *t, size_t i)
+{
+	return node_key(t->ct_nodes[i].cn_parent, t->ct_nodes[i].cn_name);
+}
+
+/*
+ * Makes the lookup table *tab (*cap slots of an entry's index + 1, 0 for
+ * none; open addressing) hold one more than its entries from .. n - 1
+ * at most half full: when it would be fuller, a table twice the size
+ * (first slots at first) with those entries placed by hash.  0 or -1
+ * when out of memory.
+ */
+static int index_room(const struct calltree *t, uint32_t **tab, size_t *cap,
+		      size_t first, size_t from, size_t n,
+		      uint64_t (*hash)(const struct calltree *, size_t))
+{
+	if ((n + 1) * 2 <= *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : first;
+	uint32_t *h = calloc(nc, sizeof(*h));
+	if (!h)
+		return -1;
+	for (size_t i = from; i < n; i++) {
+		size_t j = hash(t, i) & (nc - 1);
+		while (h[j])
+			j = (j + 1) & (nc - 1);
+		h[j] = (uint32_t)i + 1;
+	}
+	free(*tab);
+	*tab = h;
+	*cap = nc;
+	return 0;
+}
+
 /* The id of name s, added if new; -1 when out of memory. */
 static int64_t name_id(struct calltree *t, const char *s)
 {
-	if ((t->ct_nnames + 1) * 2 > t->ct_capnamehash) {
-		size_t cap = t->ct_capnamehash ? t->ct_capnamehash * 2 : 1024;
-		uint32_t *h = calloc(cap, sizeof(*h));
-		if (!h)
-			return -1;
-		for (size_t i = 0; i < t->ct_nnames; i++) {
-			size_t j = str_hash(t->ct_names[i]) & (cap - 1);
-			while (h[j])
-				j = (j + 1) & (cap - 1);
-			h[j] = (uint32_t)i + 1;
-		}
-		free(t->ct_namehash);
-		t->ct_namehash = h;
-		t->ct_capnamehash = cap;
-	}
+	if (index_room(t, &t->ct_namehash, &t->ct_capnamehash, 1024, 0,
+		       t->ct_nnames, name_hash_at))
+		return -1;
 	size_t mask = t->ct_capnamehash - 1;
 	size_t j = str_hash(s) & mask;
 	for (; t->ct_namehash[j]; j = (j + 1) & mask)
@@ -56,33 +90,13 @@ static int64_t name_id(struct calltree *t, const char *s)
 	return (int64_t)t->ct_nnames - 1;
 }
 
-static uint64_t node_key(uint32_t parent, uint32_t name)
-{
-	uint64_t h = ((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15ull;
-	return h ^ (h >> 31);
-}
-
-/* The node of name under parent, added if new; -1 when out of memory. */
+/* The node of name under parent, added if new; -1 when out of memory.
+ * The root is in no table: it is no one's child. */
 static int64_t node_get(struct calltree *t, uint32_t parent, int64_t name)
 {
-	if (name < 0)
+	if (name < 0 || index_room(t, &t->ct_hash, &t->ct_caphash, 4096, 1,
+				   t->ct_n, node_hash_at))
 		return -1;
-	if ((t->ct_n + 1) * 2 > t->ct_caphash) {
-		size_t cap = t->ct_caphash ? t->ct_caphash * 2 : 4096;
-		uint32_t *h = calloc(cap, sizeof(*h));
-		if (!h)
-			return -1;
-		for (size_t i = 1; i < t->ct_n; i++) {
-			const struct calltree_node *f = &t->ct_nodes[i];
-			size_t j = node_key(f->cn_parent, f->cn_name) & (cap - 1);
-			while (h[j])
-				j = (j + 1) & (cap - 1);
-			h[j] = (uint32_t)i + 1;
-		}
-		free(t->ct_hash);
-		t->ct_hash = h;
-		t->ct_caphash = cap;
-	}
 	size_t mask = t->ct_caphash - 1;
 	size_t j = node_key(parent, (uint32_t)name) & mask;
 	for (; t->ct_hash[j]; j = (j + 1) & mask) {
