@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# lib/report/out: the output formats (text, folded, JSON, HTML and its
-# sanitiser, partial-report text).  The HTML page's CSS and JavaScript
-# (lib/report/out/html/) are turned into C strings in the build tree by
-# lib/report/out/html/embed.sh.
+# lib/report/out: the output formats, one file each (text with its metrics
+# and partial-report parts, folded, JSON, HTML with its charts, flame graph
+# and sanitiser, the record dump), rows of one table of back-ends
+# (output.c).  Calls lib/report and below.  The HTML page's CSS and
+# JavaScript (lib/report/out/html/) are turned into C strings in the build
+# tree by lib/report/out/html/embed.sh.
 noinst_LTLIBRARIES += lib/report/out/libreportout.la
 lib_report_out_libreportout_la_SOURCES = lib/report/out/text.c \
 	lib/report/out/dump.c lib/report/out/dump.h \
