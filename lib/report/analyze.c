@@ -227,24 +227,30 @@ static const struct addrent *addr_get(struct analysis *a,
 
 /* ---- functions by self and by total samples ---- */
 
-/* qsort has no context argument: the functions and the order */
-static const struct rfunc *sort_base;
-static int sort_by_total;
+static const struct rfunc *sort_base; /* qsort has no context argument */
 
-/* Most samples of the ranked kind first, then of the other, then by
- * name. */
-static int cmp_rank(const void *x, const void *y)
+/* By self samples, then total, then name; and by total, self, name.  Two
+ * comparators rather than one with a flag: this sort is a tenth of a
+ * text report's time on large runs. */
+static int cmp_self(const void *x, const void *y)
 {
 	const struct rfunc *a = &sort_base[*(const uint32_t *)x];
 	const struct rfunc *b = &sort_base[*(const uint32_t *)y];
-	uint64_t a1 = sort_by_total ? a->total : a->self;
-	uint64_t b1 = sort_by_total ? b->total : b->self;
-	uint64_t a2 = sort_by_total ? a->self : a->total;
-	uint64_t b2 = sort_by_total ? b->self : b->total;
-	if (a1 != b1)
-		return a1 < b1 ? 1 : -1;
-	if (a2 != b2)
-		return a2 < b2 ? 1 : -1;
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+static int cmp_total(const void *x, const void *y)
+{
+	const struct rfunc *a = &sort_base[*(const uint32_t *)x];
+	const struct rfunc *b = &sort_base[*(const uint32_t *)y];
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
 	return strcmp(a->name, b->name);
 }
 
@@ -261,8 +267,7 @@ static int rank_by(struct analysis *a, int by_total)
 		if (by_total ? a->funcs[i].total : a->funcs[i].self)
 			ord[n++] = (uint32_t)i;
 	sort_base = a->funcs;
-	sort_by_total = by_total;
-	qsort(ord, n, sizeof(*ord), cmp_rank);
+	qsort(ord, n, sizeof(*ord), by_total ? cmp_total : cmp_self);
 	if (by_total) {
 		a->top_total = ord;
 		a->ntop_total = n;
