@@ -5,25 +5,19 @@
  * first) with the symbolizer, which itself looks each address up once.
  * A function's self count is the samples whose innermost frame it is; its
  * total count the samples whose stack holds it at least once (recursion
- * counted once).  Also writes collapsed stacks for flame graphs.
+ * counted once).  On demand the functions are then ranked by each count;
+ * writing them out is lib/report/out's.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <mapsample/maps_error.h>
+
+#include "common/mem.h"
 #include "report/analyze.h"
 
 #define MAX_EXP 2048
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
-	return q;
-}
 
 static uint64_t ptr_hash(const void *a, const void *b)
 {
@@ -32,17 +26,17 @@ static uint64_t ptr_hash(const void *a, const void *b)
 	return h ^ (h >> 29);
 }
 
-/* Function id of (name, module): names and modules are interned by the
- * symbolizer, so pointers compare. */
-static uint32_t func_get(struct analysis *a, const struct symframe *f)
+/* The function id of (name, module) into *id, added if new: names and
+ * modules are interned by the symbolizer, so pointers compare.  0 or
+ * MAPS_ENOMEM. */
+static int func_get(struct analysis *a, const struct symframe *f,
+		    uint32_t *id)
 {
 	if ((a->nfuncs + 1) * 2 > a->capidx) {
 		size_t cap = a->capidx ? a->capidx * 2 : 1024;
 		uint32_t *t = calloc(cap, sizeof(*t));
-		if (!t) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
+		if (!t)
+			return MAPS_ENOMEM;
 		for (size_t i = 0; i < a->nfuncs; i++) {
 			size_t j = ptr_hash(a->funcs[i].name, a->funcs[i].module) &
 				   (cap - 1);
@@ -58,14 +52,16 @@ static uint32_t func_get(struct analysis *a, const struct symframe *f)
 	size_t j = ptr_hash(f->func, f->module) & mask;
 	while (a->idx[j]) {
 		struct rfunc *r = &a->funcs[a->idx[j] - 1];
-		if (r->name == f->func && r->module == f->module)
-			return a->idx[j] - 1;
+		if (r->name == f->func && r->module == f->module) {
+			*id = a->idx[j] - 1;
+			return 0;
+		}
 		j = (j + 1) & mask;
 	}
-	if (a->nfuncs == a->capfuncs) {
-		a->capfuncs = a->capfuncs ? a->capfuncs * 2 : 1024;
-		a->funcs = xrealloc(a->funcs, a->capfuncs * sizeof(*a->funcs));
-	}
+	if (a->nfuncs == a->capfuncs &&
+	    mem_reserve(&a->funcs, &a->capfuncs, a->nfuncs + 1,
+			sizeof(*a->funcs), 1024))
+		return MAPS_ENOMEM;
 	struct rfunc *r = &a->funcs[a->nfuncs];
 	memset(r, 0, sizeof(*r));
 	r->name = f->func;
@@ -73,7 +69,8 @@ static uint32_t func_get(struct analysis *a, const struct symframe *f)
 	r->file = f->file;
 	r->line = f->line;
 	a->idx[j] = (uint32_t)++a->nfuncs;
-	return (uint32_t)a->nfuncs - 1;
+	*id = (uint32_t)a->nfuncs - 1;
+	return 0;
 }
 
 /* Samples per (function, file, line) of leaf frames: the hottest line
@@ -85,17 +82,16 @@ struct lineent {
 	uint64_t count;
 };
 
-static void line_add(struct analysis *a, uint32_t func, const char *file,
-		     int line, uint64_t n, struct lineent **tab, size_t *cnt,
-		     size_t *cap)
+/* Adds n samples to (func, file, line) in the table *tab; 0 or
+ * MAPS_ENOMEM. */
+static int line_add(uint32_t func, const char *file, int line, uint64_t n,
+		    struct lineent **tab, size_t *cnt, size_t *cap)
 {
 	if ((*cnt + 1) * 2 > *cap) {
 		size_t nc = *cap ? *cap * 2 : 1024;
 		struct lineent *t = calloc(nc, sizeof(*t));
-		if (!t) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
+		if (!t)
+			return MAPS_ENOMEM;
 		for (size_t i = 0; i < *cap; i++) {
 			if (!(*tab)[i].count)
 				continue;
@@ -115,13 +111,13 @@ static void line_add(struct analysis *a, uint32_t func, const char *file,
 		struct lineent *e = &(*tab)[j];
 		if (e->func == func && e->file == file && e->line == line) {
 			e->count += n;
-			return;
+			return 0;
 		}
 		j = (j + 1) & mask;
 	}
 	(*tab)[j] = (struct lineent){func, file, line, n};
 	(*cnt)++;
-	(void)a;
+	return 0;
 }
 
 static int is_sampler(const char *path)
@@ -160,7 +156,8 @@ static uint64_t addr_hash(uint64_t pc, uint32_t pid, uint32_t image, int leaf)
 	return h ^ (h >> 31);
 }
 
-/* The entry of (pid, image, pc, leaf), filled if new. */
+/* The entry of (pid, image, pc, leaf), filled if new; NULL when out of
+ * memory. */
 static const struct addrent *addr_get(struct analysis *a,
 				      struct addrcache *c,
 				      const struct model *m, uint32_t pid,
@@ -169,10 +166,8 @@ static const struct addrent *addr_get(struct analysis *a,
 	if ((c->n + 1) * 2 > c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 4096;
 		struct addrent *t = calloc(cap, sizeof(*t));
-		if (!t) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
+		if (!t)
+			return NULL;
 		for (size_t i = 0; i < c->cap; i++) {
 			const struct addrent *e = &c->t[i];
 			if (!e->used)
@@ -205,10 +200,13 @@ static const struct addrent *addr_get(struct analysis *a,
 			       32);
 	else
 		n = sym_unknown(a->st, pc, fr);
-	if (c->nfids + (size_t)n > c->capfids) {
-		c->capfids = c->capfids ? c->capfids * 2 : 65536;
-		c->fids = xrealloc(c->fids, c->capfids * sizeof(*c->fids));
-	}
+	if (n < 0 || (c->nfids + (size_t)n > c->capfids &&
+		      mem_reserve(&c->fids, &c->capfids, c->nfids + (size_t)n,
+				  sizeof(*c->fids), 65536)))
+		return NULL;
+	for (int k = 0; k < n; k++)
+		if (func_get(a, &fr[k], &c->fids[c->nfids + (size_t)k]))
+			return NULL;
 	struct addrent *e = &c->t[j];
 	e->pc = pc;
 	e->pid = pid;
@@ -222,183 +220,18 @@ static const struct addrent *addr_get(struct analysis *a,
 	e->line = fr[0].line;
 	e->first = (uint32_t)c->nfids;
 	e->n = (uint8_t)n;
-	for (int k = 0; k < n; k++)
-		c->fids[c->nfids++] = func_get(a, &fr[k]);
+	c->nfids += (size_t)n;
 	c->n++;
 	return e;
 }
 
-void analysis_run(struct analysis *a, const struct model *m)
-{
-	memset(a, 0, sizeof(*a));
-	a->st = sym_new();
-	if (!a->st) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
-	a->exp_off = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
-	a->exp_n = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
-	uint32_t *mark = NULL;
-	size_t capmark = 0;
-	struct lineent *lines = NULL;
-	size_t nlines = 0, caplines = 0;
-	uint32_t gen = 0;
-	struct addrcache cache = {0};
-	for (size_t si = 0; si < m->capstacks; si++) {
-		const struct rstack *s = &m->stacks[si];
-		if (!s->used)
-			continue;
-		const uint64_t *pc = m->spc + s->off;
-		uint32_t start = (uint32_t)a->nexp;
-		const char *leaf_file = NULL;
-		int leaf_line = 0;
-		for (uint32_t i = 0; i < s->npc && a->nexp - start < MAX_EXP; i++) {
-			const struct addrent *e = addr_get(a, &cache, m, s->pid,
-							   s->image, pc[i],
-							   i == 0);
-			if (e->skip)
-				continue;
-			if (i == 0) {
-				leaf_file = e->file;
-				leaf_line = e->line;
-			}
-			if (a->nexp + e->n > a->capexp) {
-				while (a->nexp + e->n > a->capexp)
-					a->capexp = a->capexp ? a->capexp * 2
-							      : 65536;
-				a->exp = xrealloc(a->exp,
-						  a->capexp * sizeof(uint32_t));
-			}
-			memcpy(a->exp + a->nexp, cache.fids + e->first,
-			       e->n * sizeof(uint32_t));
-			a->nexp += e->n;
-		}
-		a->exp_off[si] = start;
-		a->exp_n[si] = (uint32_t)a->nexp - start;
-		if (a->exp_n[si] == 0)
-			continue;
-		if (a->nfuncs > capmark) {
-			size_t nc = a->nfuncs * 2;
-			mark = xrealloc(mark, nc * sizeof(*mark));
-			memset(mark + capmark, 0, (nc - capmark) * sizeof(*mark));
-			capmark = nc;
-		}
-		gen++;
-		a->funcs[a->exp[start]].self += s->count;
-		line_add(a, a->exp[start], leaf_file, leaf_line, s->count,
-			 &lines, &nlines, &caplines);
-		for (uint32_t k = start; k < a->nexp; k++) {
-			uint32_t f = a->exp[k];
-			if (mark[f] == gen)
-				continue;
-			mark[f] = gen;
-			a->funcs[f].total += s->count;
-		}
-	}
-	/* each function's location: its hottest leaf line */
-	for (size_t i = 0; i < caplines; i++) {
-		struct lineent *e = &lines[i];
-		if (!e->count)
-			continue;
-		struct rfunc *r = &a->funcs[e->func];
-		if (e->file && e->count > r->line_count) {
-			r->line_count = e->count;
-			r->file = e->file;
-			r->line = e->line;
-		}
-	}
-	free(lines);
-	free(mark);
-	free(cache.t);
-	free(cache.fids);
-}
+/* ---- functions by self and by total samples ---- */
 
-void analysis_free(struct analysis *a)
-{
-	sym_free(a->st);
-	free(a->funcs);
-	free(a->idx);
-	free(a->exp);
-	free(a->exp_off);
-	free(a->exp_n);
-	memset(a, 0, sizeof(*a));
-}
+static const struct rfunc *sort_base; /* qsort has no context argument */
 
-/* ---- folded stacks ---- */
-
-struct fold {
-	char *s;
-	uint64_t count;
-};
-
-static int cmp_fold(const void *x, const void *y)
-{
-	return strcmp(((const struct fold *)x)->s, ((const struct fold *)y)->s);
-}
-
-/* Appends name to buf, with ';' (the separator) and newlines replaced. */
-static void put_frame(char **buf, size_t *len, size_t *cap, const char *name)
-{
-	size_t n = strlen(name);
-	if (*len + n + 2 > *cap) {
-		*cap = (*len + n + 2) * 2;
-		*buf = xrealloc(*buf, *cap);
-	}
-	if (*len)
-		(*buf)[(*len)++] = ';';
-	for (size_t i = 0; i < n; i++) {
-		char c = name[i];
-		(*buf)[(*len)++] = c == ';' ? ':' : c == '\n' ? ' ' : c;
-	}
-	(*buf)[*len] = 0;
-}
-
-int report_folded(const struct analysis *a, const struct model *m, FILE *out)
-{
-	struct fold *v = NULL;
-	size_t nv = 0, capv = 0;
-	char *buf = NULL;
-	size_t cap = 0;
-	for (size_t si = 0; si < m->capstacks; si++) {
-		const struct rstack *s = &m->stacks[si];
-		if (!s->used || !s->count)
-			continue;
-		size_t len = 0;
-		put_frame(&buf, &len, &cap, model_proc_name(m, s->pid, s->image));
-		const uint32_t *e = a->exp + a->exp_off[si];
-		for (uint32_t k = a->exp_n[si]; k-- > 0;)
-			put_frame(&buf, &len, &cap, a->funcs[e[k]].name);
-		if (nv == capv) {
-			capv = capv ? capv * 2 : 1024;
-			v = xrealloc(v, capv * sizeof(*v));
-		}
-		v[nv].s = strdup(buf);
-		if (!v[nv].s) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
-		v[nv++].count = s->count;
-	}
-	free(buf);
-	qsort(v, nv, sizeof(*v), cmp_fold);
-	for (size_t i = 0; i < nv; i++) {
-		/* identical symbolized stacks from different addresses merge */
-		uint64_t c = v[i].count;
-		while (i + 1 < nv && strcmp(v[i].s, v[i + 1].s) == 0) {
-			free(v[i].s);
-			c += v[++i].count;
-		}
-		fprintf(out, "%s %" PRIu64 "\n", v[i].s, c);
-		free(v[i].s);
-	}
-	free(v);
-	return ferror(out) ? -1 : 0;
-}
-
-/* ---- text tables ---- */
-
-static const struct rfunc *sort_base;
-
+/* By self samples, then total, then name; and by total, self, name.  Two
+ * comparators rather than one with a flag: this sort is a tenth of a
+ * text report's time on large runs. */
 static int cmp_self(const void *x, const void *y)
 {
 	const struct rfunc *a = &sort_base[*(const uint32_t *)x];
@@ -421,50 +254,156 @@ static int cmp_total(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
-
-static void table(const struct analysis *a, const struct model *m, FILE *out,
-		  unsigned top, int by_total)
+/* Fills a->top_self (by_total 0) or a->top_total: the functions with
+ * samples of that kind, most first, then by the other count and name.
+ * 0 or MAPS_ENOMEM. */
+static int rank_by(struct analysis *a, int by_total)
 {
 	uint32_t *ord = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof(*ord));
 	if (!ord)
-		return;
+		return MAPS_ENOMEM;
 	size_t n = 0;
 	for (size_t i = 0; i < a->nfuncs; i++)
 		if (by_total ? a->funcs[i].total : a->funcs[i].self)
 			ord[n++] = (uint32_t)i;
 	sort_base = a->funcs;
 	qsort(ord, n, sizeof(*ord), by_total ? cmp_total : cmp_self);
-	fprintf(out, "\nTop functions by %s samples\n",
-		by_total ? "total" : "self");
-	fprintf(out, "  %7s %8s %7s %8s  %-40s %s\n", "SELF%", "SELF", "TOTAL%",
-		"TOTAL", "FUNCTION", "LOCATION");
-	for (size_t i = 0; i < n && i < top; i++) {
-		const struct rfunc *f = &a->funcs[ord[i]];
-		char loc[512];
-		if (f->file) {
-			const char *b = strrchr(f->file, '/');
-			snprintf(loc, sizeof(loc), "%s:%d (%s)", b ? b + 1 : f->file,
-				 f->line, f->module);
-		} else {
-			snprintf(loc, sizeof(loc), "(%s)", f->module);
-		}
-		fprintf(out, "  %6.2f%% %8" PRIu64 " %6.2f%% %8" PRIu64
-			     "  %-40s %s\n",
-			pct(f->self, m->samples), f->self,
-			pct(f->total, m->samples), f->total, f->name, loc);
+	if (by_total) {
+		a->top_total = ord;
+		a->ntop_total = n;
+	} else {
+		a->top_self = ord;
+		a->ntop_self = n;
 	}
-	free(ord);
+	return 0;
 }
 
-void report_functions(const struct analysis *a, const struct model *m,
-		      FILE *out, unsigned top)
+/* Whether (file, line) comes before (rfile, rline): by name, then line. */
+static int line_before(const char *file, int line, const char *rfile,
+		       int rline)
 {
-	if (!top || !m->samples)
-		return;
-	table(a, m, out, top, 0);
-	table(a, m, out, top, 1);
+	int c = strcmp(file, rfile);
+	return c < 0 || (c == 0 && line < rline);
 }
+
+int analysis_run(struct analysis *a, const struct model *m)
+{
+	memset(a, 0, sizeof(*a));
+	a->st = sym_new();
+	a->exp_off = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
+	a->exp_n = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
+	int rc = MAPS_ENOMEM;
+	uint32_t *mark = NULL;
+	size_t capmark = 0;
+	struct lineent *lines = NULL;
+	size_t nlines = 0, caplines = 0;
+	uint32_t gen = 0;
+	struct addrcache cache = {0};
+	if (!a->st || !a->exp_off || !a->exp_n)
+		goto out;
+	for (size_t si = 0; si < m->capstacks; si++) {
+		const struct rstack *s = &m->stacks[si];
+		if (!s->used)
+			continue;
+		const uint64_t *pc = m->spc + s->off;
+		uint32_t start = (uint32_t)a->nexp;
+		const char *leaf_file = NULL;
+		int leaf_line = 0;
+		for (uint32_t i = 0; i < s->npc && a->nexp - start < MAX_EXP; i++) {
+			const struct addrent *e = addr_get(a, &cache, m, s->pid,
+							   s->image, pc[i],
+							   i == 0);
+			if (!e)
+				goto out;
+			if (e->skip)
+				continue;
+			if (i == 0) {
+				leaf_file = e->file;
+				leaf_line = e->line;
+			}
+			if (a->nexp + e->n > a->capexp &&
+			    mem_reserve(&a->exp, &a->capexp, a->nexp + e->n,
+					sizeof(uint32_t), 65536))
+				goto out;
+			memcpy(a->exp + a->nexp, cache.fids + e->first,
+			       e->n * sizeof(uint32_t));
+			a->nexp += e->n;
+		}
+		a->exp_off[si] = start;
+		a->exp_n[si] = (uint32_t)a->nexp - start;
+		if (a->exp_n[si] == 0)
+			continue;
+		if (a->nfuncs > capmark) {
+			size_t had = capmark;
+			if (mem_reserve(&mark, &capmark, a->nfuncs, sizeof(*mark),
+					1024))
+				goto out;
+			memset(mark + had, 0, (capmark - had) * sizeof(*mark));
+		}
+		gen++;
+		a->funcs[a->exp[start]].self += s->count;
+		if (line_add(a->exp[start], leaf_file, leaf_line, s->count,
+			     &lines, &nlines, &caplines))
+			goto out;
+		for (uint32_t k = start; k < a->nexp; k++) {
+			uint32_t f = a->exp[k];
+			if (mark[f] == gen)
+				continue;
+			mark[f] = gen;
+			a->funcs[f].total += s->count;
+		}
+	}
+	/* each function's location: its hottest leaf line; of lines with as
+	 * many samples, the first by file name and line (the table's order
+	 * follows addresses, which change from run to run) */
+	for (size_t i = 0; i < caplines; i++) {
+		struct lineent *e = &lines[i];
+		if (!e->count)
+			continue;
+		struct rfunc *r = &a->funcs[e->func];
+		if (e->file && (e->count > r->line_count ||
+				(e->count == r->line_count &&
+				 line_before(e->file, e->line, r->file,
+					     r->line)))) {
+			r->line_count = e->count;
+			r->file = e->file;
+			r->line = e->line;
+		}
+	}
+	rc = 0;
+out:
+	free(lines);
+	free(mark);
+	free(cache.t);
+	free(cache.fids);
+	if (rc)
+		analysis_free(a);
+	return rc;
+}
+
+int analysis_rank(struct analysis *a)
+{
+	if (a->top_self)
+		return 0;
+	if (rank_by(a, 0) || rank_by(a, 1)) {
+		free(a->top_self);
+		a->top_self = NULL;
+		a->ntop_self = 0;
+		return MAPS_ENOMEM;
+	}
+	return 0;
+}
+
+void analysis_free(struct analysis *a)
+{
+	sym_free(a->st);
+	free(a->top_self);
+	free(a->top_total);
+	free(a->funcs);
+	free(a->idx);
+	free(a->exp);
+	free(a->exp_off);
+	free(a->exp_n);
+	memset(a, 0, sizeof(*a));
+}
+

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * analyze: functions from stacks (self and total samples), their hottest
- * source lines, and collapsed stacks for flame graphs.
+ * source lines, and the functions ranked by each count, for the outputs
+ * (lib/report/out) to show.  No formatting here.
  */
 #ifndef MAPSAMPLE_ANALYZE_H
 #define MAPSAMPLE_ANALYZE_H
-
-#include <stdio.h>
 
 #include "model/model.h"
 #include "report/symbolize.h"
@@ -30,18 +29,24 @@ struct analysis {
 	uint32_t *exp;             /* every stack's function ids, leaf first */
 	size_t nexp, capexp;
 	uint32_t *exp_off, *exp_n; /* by stack table slot */
+	/* after analysis_rank: ids of the functions with self (total)
+	 * samples, most first, then by total (self) samples and name */
+	uint32_t *top_self, *top_total;
+	size_t ntop_self, ntop_total;
 };
 
-/* Symbolizes and aggregates every stack of m. */
-void analysis_run(struct analysis *a, const struct model *m);
+/*
+ * Symbolizes and aggregates every stack of m into a.  Returns 0, or
+ * MAPS_ENOMEM with a left empty.  The names in a live as long as a; m
+ * must outlive a.
+ */
+int analysis_run(struct analysis *a, const struct model *m);
+
+/* Ranks the functions of a by self and by total samples (top_self,
+ * top_total), once.  Returns 0, or MAPS_ENOMEM with a unranked. */
+int analysis_rank(struct analysis *a);
+
+/* Frees what a holds (an empty or failed analysis too). */
 void analysis_free(struct analysis *a);
-
-/* The top-functions tables (by self, by total), top rows each. */
-void report_functions(const struct analysis *a, const struct model *m,
-		      FILE *out, unsigned top);
-
-/* Collapsed stacks, "program;outer;...;leaf COUNT", one line per distinct
- * stack, sorted.  Returns 0 or -1 on a write error. */
-int report_folded(const struct analysis *a, const struct model *m, FILE *out);
 
 #endif

@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # lib/report: analysis on the run model: symbolization (libdwfl), functions
-# and stacks, partial-report values.  No formatting: that is lib/report/out.
+# and stacks, the call tree, partial-report values.  No formatting: that is
+# lib/report/out.  Calls lib/model, lib/defs, lib/common, lib/log only.
 noinst_LTLIBRARIES += lib/report/libreport.la
 lib_report_libreport_la_SOURCES = lib/report/symbolize.c \
 	lib/report/symbolize.h lib/report/analyze.c lib/report/analyze.h \
+	lib/report/calltree.c lib/report/calltree.h \
 	lib/report/partial_eval.c lib/report/partial_eval.h \
 	lib/report/progress.c lib/report/progress.h
 lib_report_libreport_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS)
 lib_report_libreport_la_LIBADD = lib/model/libmodel.la lib/defs/libdefs.la \
+	lib/common/libcommon.la \
 	$(LIBDW_LIBS) $(LIBELF_LIBS) $(IBERTY_LIBS) -lm

@@ -19,7 +19,9 @@
 #include <string.h>
 
 #include <libiberty/demangle.h>
+#include <mapsample/maps_error.h>
 
+#include "common/mem.h"
 #include "report/symbolize.h"
 
 #define MAX_INLINE 16
@@ -60,16 +62,6 @@ struct symtab {
 	size_t nproblems, capproblems;
 };
 
-static void *grow_or_die(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
-	return q;
-}
-
 static uint64_t hash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -78,16 +70,14 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-/* Returns the interned copy of s. */
+/* Returns the interned copy of s, or NULL when out of memory. */
 static const char *intern(struct symtab *st, const char *s)
 {
 	if ((st->nstrs + 1) * 2 > st->capstrs) {
 		size_t cap = st->capstrs ? st->capstrs * 2 : 1024;
 		char **t = calloc(cap, sizeof(*t));
-		if (!t) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
+		if (!t)
+			return NULL;
 		for (size_t i = 0; i < st->capstrs; i++) {
 			if (!st->strs[i])
 				continue;
@@ -107,11 +97,9 @@ static const char *intern(struct symtab *st, const char *s)
 			return st->strs[j];
 		j = (j + 1) & mask;
 	}
-	st->strs[j] = strdup(s);
-	if (!st->strs[j]) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
+	st->strs[j] = mem_strdup(s);
+	if (!st->strs[j])
+		return NULL;
 	st->nstrs++;
 	return st->strs[j];
 }
@@ -156,17 +144,19 @@ size_t sym_problems(const struct symtab *st, const char *const **lines)
 	return st->nproblems;
 }
 
-static void problem(struct symtab *st, const char *fmt, const char *path)
+/* Adds the line fmt (one %s: path) to the problems; 0 or MAPS_ENOMEM. */
+static int problem(struct symtab *st, const char *fmt, const char *path)
 {
-	if (st->nproblems == st->capproblems) {
-		st->capproblems = st->capproblems ? st->capproblems * 2 : 8;
-		st->problems = grow_or_die(st->problems,
-					st->capproblems * sizeof(char *));
-	}
+	if (mem_grow(&st->problems, &st->capproblems, st->nproblems,
+		     sizeof(char *)))
+		return MAPS_ENOMEM;
 	size_t n = strlen(fmt) + strlen(path) + 1;
-	char *line = grow_or_die(NULL, n);
+	char *line = malloc(n);
+	if (!line)
+		return MAPS_ENOMEM;
 	snprintf(line, n, fmt, path);
 	st->problems[st->nproblems++] = line;
+	return 0;
 }
 
 static const Dwfl_Callbacks callbacks = {
@@ -182,37 +172,39 @@ static void bid_hex(const uint8_t *b, size_t n, char *out)
 	out[2 * (n < 32 ? n : 32)] = 0;
 }
 
-static uint32_t module_get(struct symtab *st, const char *path,
-			   const uint8_t *bid, size_t bidlen)
+/* The index of the module of (path, build-id) into *mi, opened if new
+ * (a problem noted when it cannot be read or is not the run's); 0 or
+ * MAPS_ENOMEM. */
+static int module_get(struct symtab *st, const char *path, const uint8_t *bid,
+		      size_t bidlen, uint32_t *mi)
 {
 	if (bidlen > sizeof(st->mods[0].bid))
 		bidlen = sizeof(st->mods[0].bid);
 	for (size_t i = 0; i < st->nmods; i++)
 		if (strcmp(st->mods[i].path, path) == 0 &&
 		    st->mods[i].bidlen == bidlen &&
-		    memcmp(st->mods[i].bid, bid, bidlen) == 0)
-			return (uint32_t)i;
-	if (st->nmods == st->capmods) {
-		st->capmods = st->capmods ? st->capmods * 2 : 16;
-		st->mods = grow_or_die(st->mods, st->capmods * sizeof(*st->mods));
-	}
+		    memcmp(st->mods[i].bid, bid, bidlen) == 0) {
+			*mi = (uint32_t)i;
+			return 0;
+		}
+	if (mem_grow(&st->mods, &st->capmods, st->nmods, sizeof(*st->mods)))
+		return MAPS_ENOMEM;
 	struct smod *m = &st->mods[st->nmods];
 	memset(m, 0, sizeof(*m));
-	m->path = strdup(path);
-	if (!m->path) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
+	const char *slash = strrchr(path, '/');
+	m->base = (char *)intern(st, path[0] != '/' &&
+					     strncmp(path, "linux-vdso", 10) == 0
+				     ? "[vdso]"
+				     : slash ? slash + 1 : path);
+	if (!m->base || !(m->path = mem_strdup(path)))
+		return MAPS_ENOMEM;
 	memcpy(m->bid, bid, bidlen);
 	m->bidlen = bidlen;
-	const char *slash = strrchr(path, '/');
-	m->base = (char *)intern(st, slash ? slash + 1 : path);
+	*mi = (uint32_t)st->nmods++;
 	if (path[0] != '/') {
 		/* the vDSO and other objects with no file */
 		m->state = M_PSEUDO;
-		if (strncmp(path, "linux-vdso", 10) == 0)
-			m->base = (char *)intern(st, "[vdso]");
-		return (uint32_t)st->nmods++;
+		return 0;
 	}
 	m->dwfl = dwfl_begin(&callbacks);
 	if (m->dwfl) {
@@ -222,10 +214,9 @@ static uint32_t module_get(struct symtab *st, const char *path,
 	}
 	if (!m->mod) {
 		m->state = M_MISSING;
-		problem(st, "%s: cannot be read now; its addresses are shown "
-			    "as file+offset (keep the binaries of a run until "
-			    "it is reported)", path);
-		return (uint32_t)st->nmods++;
+		return problem(st, "%s: cannot be read now; its addresses are "
+				   "shown as file+offset (keep the binaries of "
+				   "a run until it is reported)", path);
 	}
 	const unsigned char *id;
 	GElf_Addr vaddr;
@@ -239,9 +230,9 @@ static uint32_t module_get(struct symtab *st, const char *path,
 			 "%%s: build-id differs from the run's (%s): rebuilt "
 			 "since? its addresses are shown as file+offset",
 			 rec);
-		problem(st, fmt, path);
+		return problem(st, fmt, path);
 	}
-	return (uint32_t)st->nmods++;
+	return 0;
 }
 
 static const char *die_name(Dwarf_Die *die)
@@ -263,7 +254,8 @@ static const char *die_name(Dwarf_Die *die)
 	return n;
 }
 
-/* Demangled, without an ELF symbol version ("memcpy@@GLIBC_2.14"). */
+/* Demangled, without an ELF symbol version ("memcpy@@GLIBC_2.14"),
+ * interned; NULL when out of memory. */
 static const char *nice_name(struct symtab *st, const char *raw)
 {
 	char plain[1024];
@@ -279,14 +271,33 @@ static const char *nice_name(struct symtab *st, const char *raw)
 	return r;
 }
 
-static void push_frame(struct symtab *st, const struct symframe *f)
+/* Appends f to the frames; 0 or MAPS_ENOMEM. */
+static int push_frame(struct symtab *st, const struct symframe *f)
 {
-	if (st->nframes == st->capframes) {
-		st->capframes = st->capframes ? st->capframes * 2 : 4096;
-		st->frames = grow_or_die(st->frames,
-				      st->capframes * sizeof(*st->frames));
-	}
+	if (st->nframes == st->capframes &&
+	    mem_reserve(&st->frames, &st->capframes, st->nframes + 1,
+			sizeof(*st->frames), 4096))
+		return MAPS_ENOMEM;
 	st->frames[st->nframes++] = *f;
+	return 0;
+}
+
+/* The interned name "module+0xOFFSET", or NULL when out of memory. */
+static const char *offset_name(struct symtab *st, const struct smod *m,
+			       uint64_t fileoff)
+{
+	char off[32], buf[256];
+	size_t no = (size_t)snprintf(off, sizeof(off), "+%#" PRIx64, fileoff);
+	size_t nb = strlen(m->base);
+	char *s = nb + no < sizeof(buf) ? buf : malloc(nb + no + 1);
+	if (!s)
+		return NULL;
+	memcpy(s, m->base, nb);
+	memcpy(s + nb, off, no + 1);
+	const char *r = intern(st, s);
+	if (s != buf)
+		free(s);
+	return r;
 }
 
 /* Bytes of a value in .eh_frame_hdr encoded as enc (the fixed-size
@@ -389,20 +400,15 @@ static int fde_start(struct smod *m, uint64_t rel, uint64_t *start)
 }
 
 /* Looks rel up in module m; appends frames, innermost first; returns
- * how many. */
-static uint32_t resolve(struct symtab *st, struct smod *m, uint64_t rel,
-			uint64_t fileoff)
+ * how many, or MAPS_ENOMEM. */
+static int resolve(struct symtab *st, struct smod *m, uint64_t rel,
+		   uint64_t fileoff)
 {
 	struct symframe f = {NULL, NULL, 0, m->base, 0};
-	char buf[64];
 	if (m->state != M_OK) {
-		snprintf(buf, sizeof(buf), "+%#" PRIx64, fileoff);
-		char *s = grow_or_die(NULL, strlen(m->base) + strlen(buf) + 1);
-		strcpy(s, m->base);
-		strcat(s, buf);
-		f.func = intern(st, s);
-		free(s);
-		push_frame(st, &f);
+		f.func = offset_name(st, m, fileoff);
+		if (!f.func || push_frame(st, &f))
+			return MAPS_ENOMEM;
 		return 1;
 	}
 	GElf_Off off;
@@ -414,10 +420,10 @@ static uint32_t resolve(struct symtab *st, struct smod *m, uint64_t rel,
 	Dwfl_Line *dl = dwfl_module_getsrc(m->mod, rel);
 	if (dl) {
 		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
-		if (file)
-			file = intern(st, file);
+		if (file && !(file = intern(st, file)))
+			return MAPS_ENOMEM;
 	}
-	uint32_t n = 0;
+	int n = 0;
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu = dwfl_module_addrdie(m->mod, rel, &bias);
 	Dwarf_Die *scopes = NULL;
@@ -440,7 +446,10 @@ static uint32_t resolve(struct symtab *st, struct smod *m, uint64_t rel,
 			f.file = cfile;
 			f.line = cline;
 			f.resolved = 1;
-			push_frame(st, &f);
+			if (!f.func || push_frame(st, &f)) {
+				n = MAPS_ENOMEM;
+				break;
+			}
 			n++;
 			if (tag == DW_TAG_subprogram)
 				break;
@@ -456,6 +465,10 @@ static uint32_t resolve(struct symtab *st, struct smod *m, uint64_t rel,
 					       : NULL;
 			cfile = fn ? intern(st, fn) : NULL;
 			cline = (int)cl;
+			if (fn && !cfile) {
+				n = MAPS_ENOMEM;
+				break;
+			}
 		}
 		free(scopes);
 	}
@@ -470,17 +483,12 @@ static uint32_t resolve(struct symtab *st, struct smod *m, uint64_t rel,
 			if (fde_start(m, rel, &fstart) == 0 &&
 			    rel - fstart <= fileoff)
 				fileoff -= rel - fstart;
-			snprintf(buf, sizeof(buf), "+%#" PRIx64, fileoff);
-			char *s = grow_or_die(NULL,
-					   strlen(m->base) + strlen(buf) + 1);
-			strcpy(s, m->base);
-			strcat(s, buf);
-			f.func = intern(st, s);
-			free(s);
+			f.func = offset_name(st, m, fileoff);
 		}
 		f.file = file;
 		f.line = line;
-		push_frame(st, &f);
+		if (!f.func || push_frame(st, &f))
+			return MAPS_ENOMEM;
 		n = 1;
 	}
 	return n;
@@ -495,28 +503,27 @@ static uint64_t hash_key(uint32_t mod, uint64_t rel, int leaf)
 int sym_unknown(struct symtab *st, uint64_t pc, struct symframe *out)
 {
 	(void)pc;
-	out->func = intern(st, "[unknown]");
-	out->module = intern(st, "[unknown]");
+	out->func = out->module = intern(st, "[unknown]");
 	out->file = NULL;
 	out->line = 0;
 	out->resolved = 0;
-	return 1;
+	return out->func ? 1 : MAPS_ENOMEM;
 }
 
 int sym_lookup(struct symtab *st, const char *path, const uint8_t *bid,
 	       size_t bidlen, uint64_t bias, uint64_t start, uint64_t offset,
 	       uint64_t pc, int leaf, struct symframe *out, int max)
 {
-	uint32_t mi = module_get(st, path, bid, bidlen);
+	uint32_t mi;
+	if (module_get(st, path, bid, bidlen, &mi))
+		return MAPS_ENOMEM;
 	uint64_t a = leaf ? pc : pc - 1;
 	uint64_t rel = a - bias;
 	if ((st->ncache + 1) * 2 > st->capcache) {
 		size_t cap = st->capcache ? st->capcache * 2 : 4096;
 		struct centry *t = calloc(cap, sizeof(*t));
-		if (!t) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
+		if (!t)
+			return MAPS_ENOMEM;
 		for (size_t i = 0; i < st->capcache; i++) {
 			struct centry *e = &st->cache[i];
 			if (!e->used)
@@ -540,12 +547,16 @@ int sym_lookup(struct symtab *st, const char *path, const uint8_t *bid,
 	}
 	struct centry *e = &st->cache[j];
 	if (!e->used) {
+		uint32_t first = (uint32_t)st->nframes;
+		int n = resolve(st, &st->mods[mi], rel, pc - start + offset);
+		if (n < 0)
+			return n;
 		e->used = 1;
 		e->mod = mi;
 		e->rel = rel;
 		e->leaf = leaf;
-		e->first = (uint32_t)st->nframes;
-		e->n = resolve(st, &st->mods[mi], rel, pc - start + offset);
+		e->first = first;
+		e->n = (uint32_t)n;
 		st->ncache++;
 	}
 	int n = (int)e->n < max ? (int)e->n : max;

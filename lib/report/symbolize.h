@@ -26,7 +26,10 @@ struct symframe {
 
 struct symtab;
 
+/* A new, empty symbolizer, or NULL when out of memory. */
 struct symtab *sym_new(void);
+
+/* Frees st and every file, frame and string it holds (NULL: nothing). */
 void sym_free(struct symtab *st);
 
 /*
@@ -34,13 +37,14 @@ void sym_free(struct symtab *st);
  * bias and file offset mapping (start, offset), whose build-id during the
  * run was bid[0..bidlen).  leaf is 0 for return addresses (looked up at
  * pc - 1).  Writes up to max frames, innermost first, and returns how
- * many (at least 1).  The strings live as long as st.
+ * many (at least 1), or MAPS_ENOMEM.  The strings live as long as st.
  */
 int sym_lookup(struct symtab *st, const char *path, const uint8_t *bid,
 	       size_t bidlen, uint64_t bias, uint64_t start, uint64_t offset,
 	       uint64_t pc, int leaf, struct symframe *out, int max);
 
-/* One frame for an address in no known mapping: "[unknown]". */
+/* One frame for an address in no known mapping: "[unknown]".  Returns 1,
+ * or MAPS_ENOMEM. */
 int sym_unknown(struct symtab *st, uint64_t pc, struct symframe *out);
 
 /* Problems seen so far, one line each ("PATH: not found; ..."), for the

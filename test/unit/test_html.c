@@ -18,6 +18,7 @@
 
 #include "log/mapwrite.h"
 #include "report/analyze.h"
+#include "report/calltree.h"
 #include "report/out/html.h"
 #include "report/out/htmlsafe.h"
 #include "model/model.h"
@@ -559,14 +560,18 @@ static char *page_of(const char *path, const struct partial_result *r)
 	m.timeline_on = 1;
 	ck_assert_int_ge(model_load(&m, path, NULL, NULL), 0);
 	struct analysis a;
-	analysis_run(&a, &m);
+	ck_assert_int_eq(analysis_run(&a, &m), 0);
+	ck_assert_int_eq(analysis_rank(&a), 0);
+	struct calltree t;
+	ck_assert_int_eq(calltree_build(&t, &m, &a), 0);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(f);
-	struct html_opts o = {20, r, NULL};
-	ck_assert_int_eq(report_html(&m, &a, &o, f), 0);
+	struct output_in in = {&m, &a, &t, r, NULL, NULL, 0, 20, "test"};
+	ck_assert_int_eq(html_emit(&in, f), 0);
 	fclose(f);
+	calltree_free(&t);
 	analysis_free(&a);
 	model_free(&m);
 	return buf;

@@ -14,25 +14,15 @@
 
 #include <stdio.h>
 
-#include "report/analyze.h"
-#include "model/model.h"
-
-struct partial_result;
-struct partial_set;
-
-struct html_opts {
-	unsigned top;          /* rows of each top-functions table */
-	/* partial reports evaluated for this run (partial.h), or NULL */
-	const struct partial_result *partial;
-	/* their definitions, for the diagnostics, or NULL */
-	const struct partial_set *partial_set;
-};
+#include "report/out/output.h"
 
 /*
- * Writes the report of m (read with m->timeline_on set, for the charts)
- * and its analysis a to out.  Returns 0, or -1 on a write error.
+ * Writes the page of in to out: its model (read with timeline_on set,
+ * for the charts), analysis, call tree, partial reports and their
+ * definitions, top rows of the function tables.  The "html" back-end's
+ * emit (output.h).  Returns 0, MAPS_ENOMEM (the page is cut short), or
+ * MAPS_EIO on a write error.
  */
-int report_html(const struct model *m, const struct analysis *a,
-		const struct html_opts *o, FILE *out);
+int html_emit(const struct output_in *in, FILE *out);
 
 #endif

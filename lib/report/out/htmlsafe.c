@@ -27,10 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/mem.h"
 #include "defs/colour.h"
 #include "report/out/htmlsafe.h"
 
-/* ---- output: a FILE or a growing buffer ---- */
+/* ---- output: a FILE or a growing buffer (also for decoded values) ---- */
 
 struct out {
 	FILE *f;
@@ -47,17 +48,10 @@ static void put(struct out *o, const char *s, size_t n)
 	}
 	if (o->oom)
 		return;
-	if (o->n + n + 1 > o->cap) {
-		size_t c = o->cap ? o->cap : 256;
-		while (c < o->n + n + 1)
-			c *= 2;
-		char *q = realloc(o->p, c);
-		if (!q) {
-			o->oom = 1;
-			return;
-		}
-		o->p = q;
-		o->cap = c;
+	if (o->n + n + 1 > o->cap &&
+	    mem_reserve(&o->p, &o->cap, o->n + n + 1, 1, 256)) {
+		o->oom = 1;
+		return;
 	}
 	memcpy(o->p + o->n, s, n);
 	o->n += n;
@@ -347,46 +341,6 @@ static int is_space(int c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
-/* A growable string for decoded attribute values. */
-struct str {
-	char *p;
-	size_t n, cap;
-	int oom;
-};
-
-static void str_put(struct str *s, const char *b, size_t n)
-{
-	if (s->oom)
-		return;
-	if (s->n + n + 1 > s->cap) {
-		size_t c = s->cap ? s->cap : 64;
-		while (c < s->n + n + 1)
-			c *= 2;
-		char *q = realloc(s->p, c);
-		if (!q) {
-			s->oom = 1;
-			return;
-		}
-		s->p = q;
-		s->cap = c;
-	}
-	memcpy(s->p + s->n, b, n);
-	s->n += n;
-	s->p[s->n] = 0;
-}
-
-static void str_cp(struct str *s, uint32_t cp)
-{
-	struct out o = {NULL, NULL, 0, 0, 0};
-	put_utf8(&o, cp);
-	if (o.oom) {
-		s->oom = 1;
-		return;
-	}
-	str_put(s, o.p, o.n);
-	free(o.p);
-}
-
 /* Named references decoded in attribute values; others stay literal. */
 static const struct {
 	const char *name;
@@ -445,33 +399,33 @@ static size_t char_ref(const char *s, size_t n, uint32_t *cp)
 }
 
 /* Decodes the references in the attribute value s[0..n) into d. */
-static void attr_decode(struct str *d, const char *s, size_t n)
+static void attr_decode(struct out *d, const char *s, size_t n)
 {
 	size_t i = 0;
 	while (i < n) {
 		uint32_t cp;
 		size_t k;
 		if (s[i] == '&' && (k = char_ref(s + i, n - i, &cp)) != 0 && cp) {
-			str_cp(d, cp);
+			put_utf8(d, cp);
 			i += k;
 			continue;
 		}
-		str_put(d, s + i, 1);
+		put(d, s + i, 1);
 		i++;
 	}
 	if (!d->p)
-		str_put(d, "", 0);
+		put(d, "", 0);
 }
 
 /* The URL u (decoded) without ASCII whitespace and control characters,
  * which browsers skip in schemes; into d. */
-static void url_clean(struct str *d, const char *u)
+static void url_clean(struct out *d, const char *u)
 {
 	for (; *u; u++)
 		if ((unsigned char)*u > 0x20 && *u != 0x7f)
-			str_put(d, u, 1);
+			put(d, u, 1);
 	if (!d->p)
-		str_put(d, "", 0);
+		put(d, "", 0);
 }
 
 /* 1 if the cleaned URL u may be a link (img == 0) or an image source
@@ -540,7 +494,7 @@ static int css_value_ok(const char *v)
 
 /* Writes the declarations of style s that pass into o as "p: v; ...";
  * returns 0 when none did (nothing written). */
-static int style_put(struct str *o, const char *s)
+static int style_put(struct out *o, const char *s)
 {
 	if (strstr(s, "/*") || strchr(s, '\\') || strchr(s, '<') ||
 	    strchr(s, '{') || strchr(s, '@'))
@@ -570,11 +524,11 @@ static int style_put(struct str *o, const char *s)
 				val[d - c] = 0;
 				if (in_list(css_props, prop) && css_value_ok(val)) {
 					if (any)
-						str_put(o, " ", 1);
-					str_put(o, prop, strlen(prop));
-					str_put(o, ": ", 2);
-					str_put(o, val, strlen(val));
-					str_put(o, ";", 1);
+						put(o, " ", 1);
+					put(o, prop, strlen(prop));
+					put(o, ": ", 2);
+					put(o, val, strlen(val));
+					put(o, ";", 1);
 					any = 1;
 				}
 			}
@@ -736,7 +690,7 @@ static void skip_element(struct san *x, const char *name)
 /* Writes one checked attribute to o; returns 1 if written. */
 static int attr_put(struct out *o, const struct attr *a, const char *val)
 {
-	struct str c = {0};
+	struct out c = {0};
 	int ok = 0;
 	switch (a->type) {
 	case A_STYLE:
@@ -749,7 +703,7 @@ static int attr_put(struct out *o, const struct attr *a, const char *val)
 					     &mc) &&
 		     !metricdef_colour_css(&mc, col, sizeof(col));
 		if (ok)
-			str_put(&c, col, strlen(col));
+			put(&c, col, strlen(col));
 		break;
 	}
 	case A_HREF:
@@ -761,7 +715,7 @@ static int attr_put(struct out *o, const struct attr *a, const char *val)
 		const char *p = val;
 		while (is_space(*p))
 			p++;
-		str_put(&c, p, strlen(p));
+		put(&c, p, strlen(p));
 		while (c.n && is_space(c.p[c.n - 1]))
 			c.p[--c.n] = 0;
 		ok = !c.oom && (a->type == A_TEXT || value_ok(a->type, c.p));
@@ -850,7 +804,7 @@ static int start_tag(struct san *x)
 		seen |= (uint64_t)1 << bit;
 		if (!has_value && a->type != A_TEXT)
 			continue;
-		struct str dv = {0};
+		struct out dv = {0};
 		attr_decode(&dv, v, vn);
 		if (!dv.oom) {
 			int w = attr_put(&attrs, a, dv.p);

@@ -18,8 +18,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "report/out/json.h"
+#include <mapsample/maps_error.h>
+
+#include "common/mem.h"
 #include "model/units.h"
+#include "report/out/json.h"
 
 /* ---- the writer ---- */
 
@@ -29,21 +32,18 @@ void jsonw_init(struct jsonw *w, FILE *out)
 	w->out = out;
 }
 
-/* The "no member yet" flag of level d, the array grown as needed. */
+/* The "no member yet" flag of level d, the array grown as needed; when
+ * out of memory, a spare flag (and the writer's error is set). */
 static unsigned char *empty_at(struct jsonw *w, int d)
 {
-	if ((size_t)d >= w->capempty) {
-		size_t cap = w->capempty ? w->capempty * 2 : 16;
-		while (cap <= (size_t)d)
-			cap *= 2;
-		unsigned char *e = realloc(w->empty, cap);
-		if (!e) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
+	size_t had = w->capempty;
+	if ((size_t)d >= had) {
+		if (mem_reserve(&w->empty, &w->capempty, (size_t)d + 1, 1, 16)) {
+			w->err = MAPS_ENOMEM;
+			w->spare = 0;
+			return &w->spare;
 		}
-		memset(e + w->capempty, 1, cap - w->capempty);
-		w->empty = e;
-		w->capempty = cap;
+		memset(w->empty + had, 1, w->capempty - had);
 	}
 	return &w->empty[d];
 }
@@ -225,7 +225,9 @@ int jsonw_finish(struct jsonw *w)
 	free(w->empty);
 	w->empty = NULL;
 	w->capempty = 0;
-	return ferror(w->out) ? -1 : 0;
+	if (w->err)
+		return w->err;
+	return ferror(w->out) ? MAPS_EIO : 0;
 }
 
 /* ---- shorthands for members ---- */
@@ -390,49 +392,16 @@ static void threads(struct jsonw *w, const struct model *m)
 	jsonw_array_end(w);
 }
 
-/* Function order of the text report's tables. */
-static const struct rfunc *order_base;
-
-static int cmp_by_self(const void *x, const void *y)
-{
-	const struct rfunc *a = &order_base[*(const uint32_t *)x];
-	const struct rfunc *b = &order_base[*(const uint32_t *)y];
-	if (a->self != b->self)
-		return a->self < b->self ? 1 : -1;
-	if (a->total != b->total)
-		return a->total < b->total ? 1 : -1;
-	return strcmp(a->name, b->name);
-}
-
-static int cmp_by_total(const void *x, const void *y)
-{
-	const struct rfunc *a = &order_base[*(const uint32_t *)x];
-	const struct rfunc *b = &order_base[*(const uint32_t *)y];
-	if (a->total != b->total)
-		return a->total < b->total ? 1 : -1;
-	if (a->self != b->self)
-		return a->self < b->self ? 1 : -1;
-	return strcmp(a->name, b->name);
-}
-
 static void functions(struct jsonw *w, const struct model *m,
 		      const struct analysis *a, unsigned top, int by_total)
 {
 	jsonw_key(w, by_total ? "top_total" : "top_self");
 	jsonw_array(w);
-	uint32_t *ord = NULL;
+	const uint32_t *ord = NULL;
 	size_t n = 0;
-	if (a && a->nfuncs && top) {
-		ord = malloc(a->nfuncs * sizeof(*ord));
-		if (!ord) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
-		for (size_t i = 0; i < a->nfuncs; i++)
-			if (by_total ? a->funcs[i].total : a->funcs[i].self)
-				ord[n++] = (uint32_t)i;
-		order_base = a->funcs;
-		qsort(ord, n, sizeof(*ord), by_total ? cmp_by_total : cmp_by_self);
+	if (a && top) {
+		ord = by_total ? a->top_total : a->top_self;
+		n = by_total ? a->ntop_total : a->ntop_self;
 	}
 	for (size_t i = 0; i < n && i < top; i++) {
 		const struct rfunc *f = &a->funcs[ord[i]];
@@ -451,7 +420,6 @@ static void functions(struct jsonw *w, const struct model *m,
 		k_dbl(w, "total_share", share(f->total, m->samples));
 		jsonw_object_end(w);
 	}
-	free(ord);
 	jsonw_array_end(w);
 }
 
@@ -623,10 +591,10 @@ static void partial_entry(struct jsonw *w, const struct partial_entry *e)
 	jsonw_object_end(w);
 }
 
-static void partial(struct jsonw *w, const struct json_opts *o)
+static void partial(struct jsonw *w, const struct output_in *in)
 {
-	const struct partial_result *r = o->partial;
-	const struct partial_set *ps = o->partial_defs;
+	const struct partial_result *r = in->oi_partial;
+	const struct partial_set *ps = in->oi_partial_set;
 	jsonw_key(w, "partial_reports");
 	jsonw_object(w);
 	if (r && r->rs_bin_ns) {
@@ -684,10 +652,8 @@ static void partial(struct jsonw *w, const struct json_opts *o)
 			k_colour(w, "colour", &ss->ss_colour);
 			char *plain = ss->ss_text ? partial_plain_text(ss->ss_text)
 						  : NULL;
-			if (ss->ss_text && !plain) {
-				fprintf(stderr, "mapreport: out of memory\n");
-				exit(1);
-			}
+			if (ss->ss_text && !plain)
+				w->err = MAPS_ENOMEM;
 			k_str(w, "text", plain);
 			free(plain);
 			jsonw_key(w, "entries");
@@ -704,28 +670,29 @@ static void partial(struct jsonw *w, const struct json_opts *o)
 	jsonw_object_end(w);
 }
 
-int report_json(const struct model *m, const struct analysis *a,
-		const struct json_opts *o, FILE *out)
+int json_emit(const struct output_in *in, FILE *out)
 {
+	const struct model *m = in->oi_model;
+	const struct analysis *a = in->oi_analysis;
 	struct jsonw w;
 	jsonw_init(&w, out);
 	jsonw_object(&w);
 	k_str(&w, "schema", JSON_SCHEMA);
 	jsonw_key(&w, "version");
 	jsonw_u64(&w, JSON_VERSION);
-	k_str(&w, "generator", o->generator);
+	k_str(&w, "generator", in->oi_generator);
 	jsonw_key(&w, "logs");
 	jsonw_array(&w);
-	for (size_t i = 0; i < o->nlogs; i++)
-		jsonw_string(&w, o->logs[i]);
+	for (size_t i = 0; i < in->oi_nlogs; i++)
+		jsonw_string(&w, in->oi_logs[i]);
 	jsonw_array_end(&w);
 	summary(&w, m);
 	processes(&w, m);
 	threads(&w, m);
-	functions(&w, m, a, o->top, 0);
-	functions(&w, m, a, o->top, 1);
+	functions(&w, m, a, in->oi_top, 0);
+	functions(&w, m, a, in->oi_top, 1);
 	metrics(&w, &m->metrics);
-	partial(&w, o);
+	partial(&w, in);
 	notes(&w, m, a);
 	jsonw_object_end(&w);
 	return jsonw_finish(&w);

@@ -22,9 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report/analyze.h"
-#include "model/model.h"
-#include "report/partial_eval.h"
+#include "report/out/output.h"
 
 /* Name and version of the report's schema. */
 #define JSON_SCHEMA "mapsample-report"
@@ -36,6 +34,8 @@ struct jsonw {
 	int after_key;                  /* a key was written, value comes */
 	unsigned char *empty;           /* no member yet, by depth */
 	size_t capempty;
+	unsigned char spare;            /* stands in when empty can't grow */
+	int err;                        /* MAPS_ENOMEM once out of memory */
 };
 
 /* Starts writing one JSON value to out. */
@@ -61,26 +61,17 @@ void jsonw_bool(struct jsonw *w, int v);
 void jsonw_null(struct jsonw *w);
 
 /* Ends the value with a newline and frees what the writer holds;
- * returns 0, or -1 if out had a write error.  Exits the program with a
- * message when out of memory (for deep nesting). */
+ * returns 0, MAPS_ENOMEM if memory ran out on the way (for deep nesting;
+ * the output is then not valid JSON), or MAPS_EIO if out had a write
+ * error. */
 int jsonw_finish(struct jsonw *w);
 
-/* What report_json writes besides the model and the analysis. */
-struct json_opts {
-	const char *const *logs;  /* the logs read, nlogs of them */
-	size_t nlogs;
-	unsigned top;             /* rows of each functions list */
-	const char *generator;    /* "mapreport VERSION" */
-	const struct partial_result *partial; /* values, or NULL */
-	const struct partial_set *partial_defs; /* files read, or NULL */
-};
-
 /*
- * Writes the report of m (and a, the analysis of m, or NULL when there
- * was none) to out as one JSON object, schema JSON_SCHEMA version
- * JSON_VERSION.  Returns 0, or -1 on a write error.
+ * Writes the report of in's model and analysis (NULL: none), logs and
+ * partial reports to out as one JSON object, schema JSON_SCHEMA version
+ * JSON_VERSION: the "json" back-end's emit (output.h).  Returns 0,
+ * MAPS_ENOMEM (the output is cut short), or MAPS_EIO on a write error.
  */
-int report_json(const struct model *m, const struct analysis *a,
-		const struct json_opts *o, FILE *out);
+int json_emit(const struct output_in *in, FILE *out);
 
 #endif

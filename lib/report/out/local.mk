@@ -1,15 +1,20 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# lib/report/out: the output formats (text, folded, JSON, HTML and its
-# sanitiser, partial-report text).  The HTML page's CSS and JavaScript
-# (lib/report/out/html/) are turned into C strings in the build tree by
-# lib/report/out/html/embed.sh.
+# lib/report/out: the output formats, one file each (text with its metrics
+# and partial-report parts, folded, JSON, HTML with its charts, flame graph
+# and sanitiser, the record dump), rows of one table of back-ends
+# (output.c).  Calls lib/report and below.  The HTML page's CSS and
+# JavaScript (lib/report/out/html/) are turned into C strings in the build
+# tree by lib/report/out/html/embed.sh.
 noinst_LTLIBRARIES += lib/report/out/libreportout.la
 lib_report_out_libreportout_la_SOURCES = lib/report/out/text.c \
 	lib/report/out/dump.c lib/report/out/dump.h \
+	lib/report/out/folded.c lib/report/out/folded.h \
 	lib/report/out/text.h lib/report/out/text_metrics.c \
+	lib/report/out/output.c lib/report/out/output.h \
 	lib/report/out/partial_text.c \
 	lib/report/out/json.c lib/report/out/json.h \
-	lib/report/out/html.c lib/report/out/html.h \
+	lib/report/out/html.c lib/report/out/html.h lib/report/out/html_i.h \
+	lib/report/out/html_chart.c lib/report/out/html_flame.c \
 	lib/report/out/htmlsafe.c lib/report/out/htmlsafe.h
 nodist_lib_report_out_libreportout_la_SOURCES = lib/report/out/html_assets.c
 lib_report_out_libreportout_la_LIBADD = lib/report/libreport.la -lm

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mapsample/maps_error.h>
+
 #include "report/out/text.h"
 
 #define WRAP 76
@@ -26,14 +28,13 @@ static size_t cols(const char *s)
 	return n;
 }
 
-/* s as plain text on one line (tags stripped), or a copy of s. */
+/* s as plain text on one line (tags stripped), malloc'd; NULL when out
+ * of memory. */
 static char *one_line(const char *s)
 {
 	char *t = partial_plain_text(s ? s : "");
-	if (!t) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
+	if (!t)
+		return NULL;
 	for (char *p = t; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
@@ -83,36 +84,39 @@ static void put_wrapped(FILE *out, const char *text, int indent)
 	}
 }
 
-static void put_subsection(FILE *out, const struct partial_subsection *ss)
+/* One subsection: heading, text, entries.  0 or MAPS_ENOMEM. */
+static int put_subsection(FILE *out, const struct partial_subsection *ss)
 {
 	char *h = one_line(ss->ss_heading);
+	if (!h)
+		return MAPS_ENOMEM;
 	fprintf(out, "  %s\n", h);
 	free(h);
 	if (ss->ss_text) {
 		char *t = partial_plain_text(ss->ss_text);
-		if (!t) {
-			fprintf(stderr, "mapreport: out of memory\n");
-			exit(1);
-		}
+		if (!t)
+			return MAPS_ENOMEM;
 		put_wrapped(out, t, 4);
 		free(t);
 	}
 	size_t wn = 0, wv = 0;
 	char **names = calloc(ss->ss_nentries + 1, sizeof(*names));
-	if (!names) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
-	}
-	for (size_t k = 0; k < ss->ss_nentries; k++) {
+	if (!names)
+		return MAPS_ENOMEM;
+	int rc = 0;
+	for (size_t k = 0; k < ss->ss_nentries && !rc; k++) {
 		const struct partial_entry *en = &ss->ss_entries[k];
-		names[k] = one_line(en->en_name);
+		if (!(names[k] = one_line(en->en_name))) {
+			rc = MAPS_ENOMEM;
+			break;
+		}
 		size_t c = cols(names[k]);
 		if (c > wn)
 			wn = c > NAME_MAX_COLS ? NAME_MAX_COLS : c;
 		if (en->en_state == PARTIAL_VALUE && strlen(en->en_scaled) > wv)
 			wv = strlen(en->en_scaled);
 	}
-	for (size_t k = 0; k < ss->ss_nentries; k++) {
+	for (size_t k = 0; k < ss->ss_nentries && !rc; k++) {
 		const struct partial_entry *en = &ss->ss_entries[k];
 		size_t c = cols(names[k]);
 		fprintf(out, "    %s%*s  ", names[k],
@@ -136,12 +140,13 @@ static void put_subsection(FILE *out, const struct partial_subsection *ss)
 	for (size_t k = 0; k < ss->ss_nentries; k++)
 		free(names[k]);
 	free(names);
+	return rc;
 }
 
-void report_partial(const struct partial_result *r, FILE *out)
+int report_partial(const struct partial_result *r, FILE *out)
 {
 	if (!r || !r->rs_nreports)
-		return;
+		return 0;
 	if (r->rs_nbins) {
 		char w[UNITS_BUFSZ];
 		units_format(w, sizeof(w), (double)r->rs_bin_ns, "ns");
@@ -160,7 +165,11 @@ void report_partial(const struct partial_result *r, FILE *out)
 		fputs(" (", out);
 		put_clean(out, pr->pr_file);
 		fputs(")\n", out);
-		for (size_t j = 0; j < pr->pr_nsubsections; j++)
-			put_subsection(out, &pr->pr_subsections[j]);
+		for (size_t j = 0; j < pr->pr_nsubsections; j++) {
+			int rc = put_subsection(out, &pr->pr_subsections[j]);
+			if (rc)
+				return rc;
+		}
 	}
+	return 0;
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The text report's first part: run header, processes, threads, and the
- * metrics section (metrics.c).  The function tables that follow come from
- * analyze.c.
+ * text: the text report, mapreport's default output on standard output
+ * (see text.h): run header, processes, threads, the metrics section
+ * (text_metrics.c), partial reports (partial_text.c), and the
+ * top-functions tables.
  */
 #include <inttypes.h>
+#include <string.h>
 #include <time.h>
 
 #include "report/out/text.h"
@@ -14,7 +16,8 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
-void report_text(const struct model *m, FILE *out)
+/* The run header, processes and threads tables. */
+static void run_header(const struct model *m, FILE *out)
 {
 	const struct rproc *first = model_first_proc(m);
 	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
@@ -86,5 +89,54 @@ void report_text(const struct model *m, FILE *out)
 				     "from its samples' weights\n");
 			break;
 		}
-	report_metrics(&m->metrics, out);
+}
+
+/* One top-functions table: by self or by total samples. */
+static void table(const struct analysis *a, const struct model *m, FILE *out,
+		  unsigned top, int by_total)
+{
+	const uint32_t *ord = by_total ? a->top_total : a->top_self;
+	size_t n = by_total ? a->ntop_total : a->ntop_self;
+	fprintf(out, "\nTop functions by %s samples\n",
+		by_total ? "total" : "self");
+	fprintf(out, "  %7s %8s %7s %8s  %-40s %s\n", "SELF%", "SELF", "TOTAL%",
+		"TOTAL", "FUNCTION", "LOCATION");
+	for (size_t i = 0; i < n && i < top; i++) {
+		const struct rfunc *f = &a->funcs[ord[i]];
+		char loc[512];
+		if (f->file) {
+			const char *b = strrchr(f->file, '/');
+			snprintf(loc, sizeof(loc), "%s:%d (%s)", b ? b + 1 : f->file,
+				 f->line, f->module);
+		} else {
+			snprintf(loc, sizeof(loc), "(%s)", f->module);
+		}
+		fprintf(out, "  %6.2f%% %8" PRIu64 " %6.2f%% %8" PRIu64
+			     "  %-40s %s\n",
+			pct(f->self, m->samples), f->self,
+			pct(f->total, m->samples), f->total, f->name, loc);
+	}
+}
+
+/* The top-functions tables (by self, by total samples), top rows each;
+ * nothing when top is 0 or m has no samples. */
+static void functions(const struct analysis *a, const struct model *m,
+		      FILE *out, unsigned top)
+{
+	if (!top || !m->samples)
+		return;
+	table(a, m, out, top, 0);
+	table(a, m, out, top, 1);
+}
+
+int text_emit(const struct output_in *in, FILE *out)
+{
+	const struct model *m = in->oi_model;
+	run_header(m, out);
+	int rc = report_metrics(&m->metrics, out);
+	if (!rc)
+		rc = report_partial(in->oi_partial, out);
+	if (!rc)
+		functions(in->oi_analysis, m, out, in->oi_top);
+	return rc;
 }

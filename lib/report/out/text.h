@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The text report's writers (one per part of the text report).
+ * text: the text report (mapreport's default output, on standard output):
+ * run header, processes and threads, metrics and metric plugin errors,
+ * partial reports, top functions by self and by total samples.  Written
+ * by text.c, with the metrics part in text_metrics.c and the partial
+ * reports in partial_text.c.
  */
 #ifndef MAPSAMPLE_REPORT_OUT_TEXT_H
 #define MAPSAMPLE_REPORT_OUT_TEXT_H
@@ -8,17 +12,24 @@
 #include <stdio.h>
 
 #include "model/model.h"
+#include "report/out/output.h"
 #include "report/partial_eval.h"
 
-/* The text report's partial-report sections; nothing when r has no
- * report.  Writes to out. */
-void report_partial(const struct partial_result *r, FILE *out);
+/*
+ * The text report of in (its model, analysis, partial reports, top rows)
+ * to out: the "text" back-end's emit (output.h).  Returns 0, or
+ * MAPS_ENOMEM (the report is cut short).  Write errors are not reported:
+ * the text report never failed on them.
+ */
+int text_emit(const struct output_in *in, FILE *out);
 
-/* The text report's run header, processes and threads tables. */
-void report_text(const struct model *m, FILE *out);
+/* The text report's partial-report sections, to out; nothing when r has
+ * no report.  Returns 0, or MAPS_ENOMEM (the sections are cut short). */
+int report_partial(const struct partial_result *r, FILE *out);
 
-/* The report's "Metrics" and "Metric plugin errors" parts; nothing when
- * the logs hold no metric records. */
-void report_metrics(const struct rmetrics *x, FILE *out);
+/* The report's "Metrics" and "Metric plugin errors" parts, to out;
+ * nothing when the logs hold no metric records.  Returns 0, or
+ * MAPS_ENOMEM with nothing written. */
+int report_metrics(const struct rmetrics *x, FILE *out);
 
 #endif

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mapsample/maps_error.h>
+
 #include "model/metrics.h"
 #include "model/units.h"
 #include "report/out/text.h"
@@ -33,15 +35,16 @@ struct row {
 	char c[NCOL][UNITS_BUFSZ];
 };
 
-void report_metrics(const struct rmetrics *x, FILE *out)
+int report_metrics(const struct rmetrics *x, FILE *out)
 {
 	if (!x->nm && !x->npe && !x->ns)
-		return;
+		return 0;
 	struct rmsummary *sum = calloc(x->nm ? x->nm : 1, sizeof(*sum));
 	struct row *rows = calloc(x->nm + 1, sizeof(*rows));
 	if (!sum || !rows) {
-		fprintf(stderr, "mapreport: out of memory\n");
-		exit(1);
+		free(sum);
+		free(rows);
+		return MAPS_ENOMEM;
 	}
 	static const char *const head[NCOL] = {"METRIC", "MIN", "MEAN", "MAX",
 					       "TOTAL", "VALUES", "PROCS"};
@@ -175,4 +178,5 @@ void report_metrics(const struct rmetrics *x, FILE *out)
 	}
 	free(sum);
 	free(rows);
+	return 0;
 }

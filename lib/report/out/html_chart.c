@@ -1,0 +1,820 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * html_chart: the HTML report's sections over time (see html_i.h): the
+ * "Metrics" section (a table of every metric, an SVG chart per metric
+ * with values, the user marks) and "Thread activity" (samples per thread
+ * over time as a heat map).
+ *
+ * Time: charts show CLOCK_MONOTONIC time from the model's first record,
+ * in display columns of one or more timeline bins (at most MAX_COLS).
+ * A chart draws, per column, the mean of the metric as a line in a band
+ * from the lowest to the highest value; with more than one process, the
+ * band spans the processes' means and the line is their mean.  The SVG
+ * needs no script: tooltips are <title> elements.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mapsample/maps_error.h>
+
+#include "model/units.h"
+#include "report/out/html_i.h"
+
+#define MAX_COLS 240          /* display columns of a chart */
+#define MAX_THREAD_ROWS 64    /* threads in the activity chart */
+
+/* ---- time axis ---- */
+
+/* The display columns of the charts over time. */
+struct cols {
+	long b0;          /* first timeline bin shown */
+	size_t per;       /* bins per column */
+	size_t n;         /* columns */
+	uint64_t t0, t1;  /* time range of the x axis */
+	int ok;           /* a timeline with a range */
+};
+
+static void cols_init(struct cols *c, const struct model *m)
+{
+	const struct rtimeline *tl = &m->timeline;
+	memset(c, 0, sizeof(*c));
+	if (!tl->have_range || m->first_ts == UINT64_MAX)
+		return;
+	c->t0 = m->first_ts;
+	c->t1 = m->last_ts > m->first_ts ? m->last_ts : m->first_ts + 1000000;
+	long b0 = timeline_bin_of(tl, c->t0), b1 = timeline_bin_of(tl, c->t1);
+	if (b0 < 0)
+		b0 = 0;
+	if (b1 >= TIMELINE_BINS)
+		b1 = TIMELINE_BINS - 1;
+	if (b1 < b0)
+		b1 = b0;
+	size_t nb = (size_t)(b1 - b0 + 1);
+	c->b0 = b0;
+	c->per = (nb + MAX_COLS - 1) / MAX_COLS;
+	c->n = (nb + c->per - 1) / c->per;
+	c->ok = 1;
+}
+
+/* Start and end time of column k. */
+static void col_range(const struct cols *c, const struct rtimeline *tl,
+		      size_t k, double *s, double *e)
+{
+	int64_t a = timeline_bin_start(tl, (size_t)c->b0 + k * c->per);
+	*s = (double)(a - (int64_t)c->t0) / 1e9;
+	*e = *s + (double)(timeline_width(tl) * c->per) / 1e9;
+}
+
+/* Chart geometry (SVG user units). */
+#define CW 800.0
+#define CH 180.0
+#define PX0 74.0
+#define PX1 790.0
+#define PY0 10.0
+#define PY1 150.0
+
+static double x_of(const struct cols *c, double sec)
+{
+	double span = (double)(c->t1 - c->t0) / 1e9;
+	double f = span > 0 ? sec / span : 0;
+	if (f < 0)
+		f = 0;
+	if (f > 1)
+		f = 1;
+	return PX0 + f * (PX1 - PX0);
+}
+
+/* A "nice" step near range/ticks: 1, 2 or 5 times a power of ten, or
+ * for byte units (whose prefixes are powers of 1024) a power of two. */
+static double nice_step(double range, int ticks, int iec)
+{
+	if (!(range > 0))
+		return 1;
+	double raw = range / ticks, mag;
+	if (iec && raw >= 1)
+		return pow(2, ceil(log2(raw)));
+	mag = pow(10, floor(log10(raw)));
+	double n = raw / mag;
+	return (n < 1.5 ? 1 : n < 3 ? 2 : n < 7 ? 5 : 10) * mag;
+}
+
+static int units_iec(const char *u)
+{
+	return u && u[0] == 'B' && (!u[1] || u[1] == '/');
+}
+
+static void x_axis(FILE *out, const struct cols *c, const struct rtimeline *tl)
+{
+	double span = (double)(c->t1 - c->t0) / 1e9;
+	double st = nice_step(span, 8, 0);
+	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		     "y2=\"%.1f\"/>",
+		PX0, PY1, PX1, PY1);
+	for (double s = 0; s <= span * 1.0001 && st > 0; s += st) {
+		double x = x_of(c, s);
+		char b[UNITS_BUFSZ];
+		units_format(b, sizeof(b), s, "s");
+		fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" "
+			     "x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" "
+			     "text-anchor=\"middle\">",
+			x, PY1, x, PY1 + 4, x, PY1 + 16);
+		H(b);
+		fputs("</text>", out);
+	}
+	(void)tl;
+}
+
+static void marks_svg(FILE *out, const struct cols *c, const struct rtimeline *tl,
+		      double y0, double y1)
+{
+	for (size_t i = 0; i < tl->nmarks; i++) {
+		const struct rtlmark *k = &tl->marks[i];
+		if (k->ts < c->t0 || k->ts > c->t1)
+			continue;
+		double x = x_of(c, (double)(k->ts - c->t0) / 1e9);
+		fprintf(out, "<line class=\"mark\" x1=\"%.1f\" y1=\"%.1f\" "
+			     "x2=\"%.1f\" y2=\"%.1f\"><title>mark at %.3f s: ",
+			x, y0, x, y1, (double)(k->ts - c->t0) / 1e9);
+		H(k->text);
+		fputs("</title></line>", out);
+	}
+}
+
+/* ---- metric charts ---- */
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* One display column of a metric's chart: what its series hold there. */
+struct mcol {
+	uint64_t procs;          /* series with values here */
+	double sum_means;
+	double lo_p, hi_p;       /* of the series' means */
+	double lo_v, hi_v;       /* of all values */
+};
+
+/* One chart: its metric, its columns, and its y axis. */
+struct chartdata {
+	const struct rmetric *mt;
+	struct mcol *col;        /* a column per display column */
+	size_t nseries;          /* series with values */
+	size_t npts;             /* columns with values */
+	int per_proc;            /* band of the series' means, not values */
+	double bot, top, step;   /* y axis: bot to top, ticks every step */
+};
+
+/* The low and high ends of a column's band, and its line. */
+static double col_lo(const struct chartdata *d, const struct mcol *o)
+{
+	return d->per_proc ? o->lo_p : o->lo_v;
+}
+
+static double col_hi(const struct chartdata *d, const struct mcol *o)
+{
+	return d->per_proc ? o->hi_p : o->hi_v;
+}
+
+static double col_mean(const struct mcol *o)
+{
+	return o->sum_means / (double)o->procs;
+}
+
+/* The y of value v. */
+static double y_of(const struct chartdata *d, double v)
+{
+	return PY1 - (v - d->bot) / (d->top - d->bot) * (PY1 - PY0);
+}
+
+/* The x of the middle of display column k. */
+static double col_x(const struct cols *c, const struct rtimeline *tl,
+		    size_t k)
+{
+	double t[2];
+	col_range(c, tl, k, &t[0], &t[1]);
+	return x_of(c, (t[0] + t[1]) / 2);
+}
+
+/* The timeline bins of display column j merged into one. */
+static struct rtlbin col_bin(const struct cols *c, const struct rtlbin *bins,
+			     size_t j)
+{
+	struct rtlbin agg = {0, 0, 0, 0};
+	size_t b = (size_t)c->b0 + j * c->per;
+	for (size_t e = b + c->per; b < e && b < TIMELINE_BINS; b++) {
+		const struct rtlbin *q = &bins[b];
+		if (!q->n)
+			continue;
+		if (!agg.n || q->min < agg.min)
+			agg.min = q->min;
+		if (!agg.n || q->max > agg.max)
+			agg.max = q->max;
+		agg.sum += q->sum;
+		agg.n += q->n;
+	}
+	return agg;
+}
+
+/* Adds one series' values in a column (agg, not empty) to the column. */
+static void mcol_add(struct mcol *o, const struct rtlbin *agg)
+{
+	double mean = agg->sum / (double)agg->n;
+	if (!o->procs || mean < o->lo_p)
+		o->lo_p = mean;
+	if (!o->procs || mean > o->hi_p)
+		o->hi_p = mean;
+	if (!o->procs || agg->min < o->lo_v)
+		o->lo_v = agg->min;
+	if (!o->procs || agg->max > o->hi_v)
+		o->hi_v = agg->max;
+	o->sum_means += mean;
+	o->procs++;
+}
+
+/* Fills d->col and d->nseries from every series of metric mi. */
+static int chart_columns(struct chartdata *d, const struct model *m,
+			 const struct cols *c, size_t mi)
+{
+	const struct rtimeline *tl = &m->timeline;
+	const struct rmetrics *x = &m->metrics;
+	struct rtlbin *bins = calloc(TIMELINE_BINS, sizeof(*bins));
+	if (!bins)
+		return MAPS_ENOMEM;
+	for (size_t k = 0; k < x->ns; k++) {
+		const struct rmseries *ms = &x->s[k];
+		if (ms->metric != mi + 1)
+			continue;
+		const struct rtlseries *s = timeline_series(tl, ms->pid,
+							    ms->image, ms->index);
+		if (!s)
+			continue;
+		timeline_series_bins(tl, s, bins);
+		int any = 0;
+		for (size_t j = 0; j < c->n; j++) {
+			struct rtlbin agg = col_bin(c, bins, j);
+			if (!agg.n)
+				continue;
+			any = 1;
+			mcol_add(&d->col[j], &agg);
+		}
+		d->nseries += (size_t)any;
+	}
+	free(bins);
+	return 0;
+}
+
+/* The y axis: from 0 (or below, for negative values) to a step above
+ * the highest value, in "nice" steps. */
+static void y_scale(struct chartdata *d, const struct cols *c)
+{
+	d->per_proc = d->nseries > 1;
+	double ymin = 0, ymax = 0;
+	for (size_t j = 0; j < c->n; j++) {
+		const struct mcol *o = &d->col[j];
+		if (!o->procs)
+			continue;
+		double lo = col_lo(d, o), hi = col_hi(d, o);
+		if (!d->npts || lo < ymin)
+			ymin = lo;
+		if (!d->npts || hi > ymax)
+			ymax = hi;
+		d->npts++;
+	}
+	if (ymin > 0)
+		ymin = 0;
+	d->step = nice_step(ymax - ymin, 4, units_iec(d->mt->units));
+	d->top = ymin + ceil((ymax - ymin) / d->step) * d->step;
+	if (!(d->top > ymin))
+		d->top = ymin + d->step;
+	d->bot = ymin < 0 ? floor(ymin / d->step) * d->step : 0;
+}
+
+/* The figure's caption and legend, and the start of its SVG. */
+static void chart_head(FILE *out, const struct chartdata *d,
+		       const struct rmsummary *r)
+{
+	const struct rmetric *mt = d->mt;
+	fputs("<figure class=\"chart\" data-metric=\"", out);
+	H(mt->id);
+	fputs("\"><figcaption>", out);
+	H(html_metric_name(mt));
+	if (mt->units && mt->units[0]) {
+		fputs(" <span class=\"u\">(", out);
+		H(mt->units);
+		fputs(")</span>", out);
+	}
+	fputs("</figcaption>\n<div class=\"legend\">", out);
+	if (d->per_proc)
+		fprintf(out, "%zu processes: line = mean of the processes, "
+			     "band = lowest to highest process", d->nseries);
+	else
+		fputs("line = mean, band = lowest to highest value in each "
+		      "interval", out);
+	if (r->rate)
+		fputs("; per second (divided by sample time)", out);
+	fputs("</div>\n", out);
+	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		     "aria-label=\"",
+		CW, CH);
+	H(html_metric_name(mt));
+	fputs(" over time\">", out);
+}
+
+/* The y grid and its labels. */
+static void y_axis(FILE *out, const struct chartdata *d)
+{
+	for (double v = d->bot; v <= d->top + d->step / 2; v += d->step) {
+		double y = y_of(d, v);
+		char b[UNITS_BUFSZ];
+		units_format(b, sizeof(b), fabs(v) < d->step / 1e6 ? 0 : v,
+			     d->mt->units);
+		fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" "
+			     "x2=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" "
+			     "text-anchor=\"end\">",
+			PX0, y, PX1, y, PX0 - 4, y + 4);
+		H(b);
+		fputs("</text>", out);
+	}
+}
+
+/* The longest step between neighbouring columns with values (idx, npts
+ * of them) that a line still bridges: 4 times the median step, at least
+ * 2.  gap is scratch room for npts values. */
+static size_t gap_limit(const size_t *idx, size_t npts, size_t *gap)
+{
+	for (size_t k = 1; k < npts; k++)
+		gap[k - 1] = idx[k] - idx[k - 1];
+	size_t limit = 2;
+	if (npts > 1) {
+		qsort(gap, npts - 1, sizeof(*gap), cmp_size);
+		if (4 * gap[(npts - 1) / 2] > limit)
+			limit = 4 * gap[(npts - 1) / 2];
+	}
+	return limit;
+}
+
+/* One segment of the series, the columns idx[a .. b): a dot with its
+ * range for a lone column, else the band and the line through it. */
+static void segment(FILE *out, const struct cols *c,
+		    const struct rtimeline *tl, const struct chartdata *d,
+		    const size_t *idx, size_t a, size_t b)
+{
+	if (b - a == 1) {
+		const struct mcol *o = &d->col[idx[a]];
+		double xm = col_x(c, tl, idx[a]);
+		fprintf(out, "<line class=\"mean\" x1=\"%.1f\" "
+			     "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+			     "<circle class=\"dot\" cx=\"%.1f\" "
+			     "cy=\"%.1f\" r=\"2.5\"/>",
+			xm, y_of(d, col_lo(d, o)), xm, y_of(d, col_hi(d, o)),
+			xm, y_of(d, col_mean(o)));
+		return;
+	}
+	/* band: upper edge forwards, lower edge back */
+	fputs("<polygon class=\"band\" points=\"", out);
+	for (size_t i = a; i < b; i++)
+		fprintf(out, "%.1f,%.1f ", col_x(c, tl, idx[i]),
+			y_of(d, col_hi(d, &d->col[idx[i]])));
+	for (size_t i = b; i-- > a;)
+		fprintf(out, "%.1f,%.1f ", col_x(c, tl, idx[i]),
+			y_of(d, col_lo(d, &d->col[idx[i]])));
+	fputs("\"/><polyline class=\"mean\" points=\"", out);
+	for (size_t i = a; i < b; i++)
+		fprintf(out, "%.1f,%.1f ", col_x(c, tl, idx[i]),
+			y_of(d, col_mean(&d->col[idx[i]])));
+	fputs("\"/>", out);
+}
+
+/* The columns with values, drawn in segments: a gap much longer than
+ * the usual spacing (a process that started late, a pause in the
+ * metric) is left open rather than bridged by a line. */
+static int series(FILE *out, const struct cols *c, const struct rtimeline *tl,
+		  const struct chartdata *d)
+{
+	size_t npts = d->npts;
+	size_t *idx = calloc(npts ? npts : 1, sizeof(*idx));
+	size_t *gap = calloc(npts ? npts : 1, sizeof(*gap));
+	if (!idx || !gap) {
+		free(idx);
+		free(gap);
+		return MAPS_ENOMEM;
+	}
+	size_t k = 0;
+	for (size_t j = 0; j < c->n; j++)
+		if (d->col[j].procs)
+			idx[k++] = j;
+	size_t limit = gap_limit(idx, npts, gap);
+	for (size_t a = 0, b; a < npts; a = b) {
+		for (b = a + 1; b < npts && idx[b] - idx[b - 1] <= limit; b++)
+			;
+		segment(out, c, tl, d, idx, a, b);
+	}
+	free(idx);
+	free(gap);
+	return 0;
+}
+
+/* Hover targets: a rectangle with a tooltip per column with values. */
+static void hover_targets(FILE *out, const struct cols *c,
+			  const struct rtimeline *tl,
+			  const struct chartdata *d)
+{
+	double cwid = (PX1 - PX0) / (double)(c->n ? c->n : 1);
+	for (size_t j = 0; j < c->n; j++) {
+		const struct mcol *o = &d->col[j];
+		if (!o->procs)
+			continue;
+		double s, e;
+		col_range(c, tl, j, &s, &e);
+		double x0 = x_of(c, s), x1 = x_of(c, e);
+		if (x1 - x0 < cwid)
+			x1 = x0 + cwid;
+		char lo[UNITS_BUFSZ], mean[UNITS_BUFSZ], hi[UNITS_BUFSZ];
+		units_format(lo, sizeof(lo), col_lo(d, o), d->mt->units);
+		units_format(mean, sizeof(mean), col_mean(o), d->mt->units);
+		units_format(hi, sizeof(hi), col_hi(d, o), d->mt->units);
+		fprintf(out, "<rect class=\"hit\" x=\"%.1f\" y=\"%.1f\" "
+			     "width=\"%.1f\" height=\"%.1f\"><title>%.3f-%.3f s: "
+			     "mean ",
+			x0, PY0, x1 - x0, PY1 - PY0, s, e);
+		H(mean);
+		fputs(", min ", out);
+		H(lo);
+		fputs(", max ", out);
+		H(hi);
+		if (d->per_proc)
+			fprintf(out, " (%" PRIu64 " processes)", o->procs);
+		fputs("</title></rect>", out);
+	}
+}
+
+/* The min, mean and max of the metric (its row of the metrics table),
+ * under the chart, and the figure's end. */
+static void chart_legend(FILE *out, const struct rmetric *mt,
+			 const struct rmsummary *r)
+{
+	char mn[UNITS_BUFSZ], me[UNITS_BUFSZ], mx[UNITS_BUFSZ];
+	if (r->have_minmax) {
+		units_format(mn, sizeof(mn), r->min, mt->units);
+		units_format(mx, sizeof(mx), r->max, mt->units);
+	} else {
+		strcpy(mn, "-");
+		strcpy(mx, "-");
+	}
+	if (r->have_mean)
+		units_format(me, sizeof(me), r->mean, mt->units);
+	else
+		strcpy(me, "-");
+	fputs("<div class=\"legend\">min ", out);
+	H(mn);
+	fputs(" &middot; mean ", out);
+	H(me);
+	fputs(" &middot; max ", out);
+	H(mx);
+	fputs("</div></figure>\n", out);
+}
+
+/* The chart of metric mi (summary r): its series over time, the mean
+ * as a line in a band from lowest to highest, with marks and
+ * tooltips. */
+static int chart(FILE *out, const struct model *m, const struct cols *c,
+		 size_t mi, const struct rmsummary *r)
+{
+	const struct rtimeline *tl = &m->timeline;
+	struct chartdata d = {.mt = &m->metrics.m[mi]};
+	d.col = calloc(c->n ? c->n : 1, sizeof(*d.col));
+	int rc = d.col ? chart_columns(&d, m, c, mi) : MAPS_ENOMEM;
+	if (rc)
+		goto out;
+	y_scale(&d, c);
+	chart_head(out, &d, r);
+	y_axis(out, &d);
+	x_axis(out, c, tl);
+	if (!d.npts) {
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+			     "no values</text>",
+			(PX0 + PX1) / 2, (PY0 + PY1) / 2);
+	}
+	if ((rc = series(out, c, tl, &d)))
+		goto out;
+	marks_svg(out, c, tl, PY0, PY1);
+	hover_targets(out, c, tl, &d);
+	fputs("</svg>\n", out);
+	chart_legend(out, d.mt, r);
+out:
+	free(d.col);
+	return rc;
+}
+
+static int cmp_mark(const void *a, const void *b)
+{
+	const struct rtlmark *x = *(const struct rtlmark *const *)a;
+	const struct rtlmark *y = *(const struct rtlmark *const *)b;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* The user marks of the run, in time order. */
+static int marks_table(FILE *out, const struct rtimeline *tl,
+		       const struct cols *c)
+{
+	if (!tl->nmarks)
+		return 0;
+	const struct rtlmark **ord = calloc(tl->nmarks, sizeof(*ord));
+	if (!ord)
+		return MAPS_ENOMEM;
+	fputs("<h3>Marks</h3>\n<table>\n<thead><tr><th class=\"n\">Time"
+	      "</th><th class=\"n\">PID</th><th class=\"n\">TID</th>"
+	      "<th class=\"n\">Value</th><th>Text</th></tr></thead>\n"
+	      "<tbody>\n",
+	      out);
+	for (size_t i = 0; i < tl->nmarks; i++)
+		ord[i] = &tl->marks[i];
+	qsort(ord, tl->nmarks, sizeof(*ord), cmp_mark);
+	for (size_t i = 0; i < tl->nmarks; i++) {
+		const struct rtlmark *k = ord[i];
+		fprintf(out, "<tr><td class=\"n\">%.3f s</td><td "
+			     "class=\"n\">%u</td><td class=\"n\">%u</td>"
+			     "<td class=\"n\">%" PRIu64 "</td><td>",
+			k->ts >= c->t0 ? (double)(k->ts - c->t0) / 1e9 : 0.0,
+			k->pid, k->tid, k->value);
+		H(k->text);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+	free(ord);
+	if (tl->marks_left_out)
+		fprintf(out, "<p class=\"note\">%" PRIu64 " more marks "
+			     "not shown.</p>\n",
+			tl->marks_left_out);
+	return 0;
+}
+
+/* The metrics table: a row per metric, and its summaries into sum. */
+static void metrics_table(FILE *out, const struct rmetrics *x,
+			  struct rmsummary *sum)
+{
+	fputs("<table>\n<thead><tr><th>Metric</th><th class=\"n\">Min</th>"
+	      "<th class=\"n\">Mean</th><th class=\"n\">Max</th>"
+	      "<th class=\"n\">Total</th><th class=\"n\">Values</th>"
+	      "<th class=\"n\">Processes</th><th>Notes</th></tr></thead>\n"
+	      "<tbody>\n",
+	      out);
+	for (size_t i = 0; i < x->nm; i++) {
+		struct rmsummary *r = &sum[i];
+		metrics_summary(x, i, r);
+		const char *u = r->metric->units;
+		char b[UNITS_BUFSZ];
+		fputs("<tr><td>", out);
+		H(html_metric_name(r->metric));
+		fputs("</td>", out);
+		double v[3] = {r->min, r->mean, r->max};
+		int have[3] = {r->have_minmax, r->have_mean, r->have_minmax};
+		for (int k = 0; k < 3; k++) {
+			fputs("<td class=\"n\">", out);
+			H(have[k] ? units_format(b, sizeof(b), v[k], u) : "-");
+			fputs("</td>", out);
+		}
+		fputs("<td class=\"n\">", out);
+		if (r->rate && r->values) {
+			char tu[UNITS_BUFSZ];
+			double f = units_undivided(tu, sizeof(tu), u);
+			H(units_format(b, sizeof(b), r->total * f, tu));
+		} else {
+			fputs("-", out);
+		}
+		fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td>"
+			     "<td class=\"n\">%" PRIu64 "</td><td class=\"note\">",
+			r->values, r->procs);
+		if (r->none)
+			fprintf(out, "no value at %" PRIu64 " sample time%s. ",
+				r->none, r->none == 1 ? "" : "s");
+		if (r->late)
+			fprintf(out, "%" PRIu64 " value%s too far out of time "
+				     "order for min and max. ",
+				r->late, r->late == 1 ? "" : "s");
+		if (r->errors)
+			fprintf(out, "%" PRIu64 " error%s (see Errors).",
+				r->errors, r->errors == 1 ? "" : "s");
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n<p class=\"note\">Mean: each process's mean "
+	      "over time, averaged over the processes. Total: for metrics "
+	      "divided by sample time, the sum of the values before division, "
+	      "in the units before it.</p>\n",
+	      out);
+}
+
+/* The "Metrics" section: the table, a chart per metric with values,
+ * the marks. */
+static int metrics_section(FILE *out, const struct model *m,
+			   const struct cols *c)
+{
+	const struct rmetrics *x = &m->metrics;
+	fputs("<section id=\"metrics\">\n<h2>Metrics</h2>\n", out);
+	if (!x->nm) {
+		fputs("<p class=\"nodata\">No metric values in the logs.</p>\n"
+		      "</section>\n", out);
+		return 0;
+	}
+	struct rmsummary *sum = calloc(x->nm, sizeof(*sum));
+	if (!sum)
+		return MAPS_ENOMEM;
+	metrics_table(out, x, sum);
+	int rc = 0;
+	if (c->ok) {
+		fputs("<div class=\"charts\">\n", out);
+		for (size_t i = 0; i < x->nm && !rc; i++)
+			if (sum[i].values)
+				rc = chart(out, m, c, i, &sum[i]);
+		fputs("</div>\n", out);
+	} else {
+		fputs("<p class=\"nodata\">No timeline: charts need the log read "
+		      "with the timeline on.</p>\n",
+		      out);
+	}
+	free(sum);
+	if (!rc)
+		rc = marks_table(out, &m->timeline, c);
+	if (!rc)
+		fputs("</section>\n", out);
+	return rc;
+}
+
+/* ---- thread activity ---- */
+
+static const struct rthread *sort_threads;
+
+static int cmp_thread_samples(const void *a, const void *b)
+{
+	const struct rthread *x = &sort_threads[*(const size_t *)a];
+	const struct rthread *y = &sort_threads[*(const size_t *)b];
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Activity chart geometry: label width, row height, width. */
+#define ALX 190.0
+#define AROWH 16.0
+#define AW 1000.0
+
+/* The threads with samples into ord (n of them); returns how many are
+ * shown: all, or the MAX_THREAD_ROWS with the most samples, in their
+ * order in the model. */
+static size_t shown_threads(const struct model *m, size_t *ord, size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < m->nthreads; i++)
+		if (m->threads[i].samples)
+			ord[(*n)++] = i;
+	size_t shown = *n;
+	if (shown > MAX_THREAD_ROWS) {
+		sort_threads = m->threads;
+		qsort(ord, *n, sizeof(*ord), cmp_thread_samples);
+		shown = MAX_THREAD_ROWS;
+		qsort(ord, shown, sizeof(*ord), cmp_index);
+	}
+	return shown;
+}
+
+/* Samples per shown thread per column into cell (a row per thread);
+ * returns the most in one cell. */
+static uint64_t activity_cells(const struct model *m, const struct cols *c,
+			       const size_t *ord, size_t shown, uint64_t *cell)
+{
+	uint64_t vmax = 0;
+	for (size_t r = 0; r < shown; r++) {
+		const struct rthread *t = &m->threads[ord[r]];
+		const struct rtlthread *tt = timeline_thread(&m->timeline,
+							     t->pid, t->image,
+							     t->tid);
+		if (!tt)
+			continue;
+		for (size_t j = 0; j < c->n; j++) {
+			uint64_t v = 0;
+			size_t b = (size_t)c->b0 + j * c->per;
+			for (size_t e = b + c->per; b < e && b < TIMELINE_BINS; b++)
+				v += tt->bins[b];
+			cell[r * c->n + j] = v;
+			if (v > vmax)
+				vmax = v;
+		}
+	}
+	return vmax;
+}
+
+/* Row r of the activity chart: thread t's lane, label and cells (its
+ * row of the cells). */
+static void activity_lane(FILE *out, const struct cols *c,
+			  const struct rtimeline *tl, const struct rthread *t,
+			  size_t r, const uint64_t *cells, uint64_t vmax)
+{
+	double cw = (AW - 10 - ALX) / (double)c->n;
+	double y = (double)r * AROWH;
+	fprintf(out, "<rect class=\"lane\" x=\"%.1f\" y=\"%.1f\" "
+		     "width=\"%.1f\" height=\"%.1f\"/>",
+		ALX, y + 1, AW - 10 - ALX, AROWH - 2);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+		     "%u/%u ",
+		ALX - 6, y + AROWH - 4, t->pid, t->tid);
+	char nm[40];
+	snprintf(nm, sizeof(nm), "%.24s", t->name ? t->name : "");
+	H(nm);
+	fputs("</text>", out);
+	for (size_t j = 0; j < c->n; j++) {
+		uint64_t v = cells[j];
+		if (!v)
+			continue;
+		double s, e;
+		col_range(c, tl, j, &s, &e);
+		double op = 0.12 + 0.88 * (double)v / (double)vmax;
+		fprintf(out, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" "
+			     "width=\"%.2f\" height=\"%.1f\" "
+			     "fill-opacity=\"%.2f\"><title>%u/%u, "
+			     "%.3f-%.3f s: %" PRIu64 " samples</title>"
+			     "</rect>",
+			ALX + (double)j * cw, y + 1, cw + 0.05, AROWH - 2, op,
+			t->pid, t->tid, s, e, v);
+	}
+}
+
+/* The time axis under shown rows. */
+static void activity_axis(FILE *out, const struct cols *c, size_t shown)
+{
+	double span = (double)(c->t1 - c->t0) / 1e9;
+	double ya = (double)shown * AROWH + 2;
+	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		     "y2=\"%.1f\"/>",
+		ALX, ya, AW - 10, ya);
+	double st = nice_step(span, 8, 0);
+	for (double s = 0; s <= span * 1.0001 && st > 0; s += st) {
+		double xx = ALX + (span > 0 ? s / span : 0) * (AW - 10 - ALX);
+		char b[UNITS_BUFSZ];
+		units_format(b, sizeof(b), s, "s");
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+			xx, ya + 16);
+		H(b);
+		fputs("</text>", out);
+	}
+}
+
+/* The "Thread activity" section: a heat map of samples per thread (a
+ * row each) over time. */
+static int activity(FILE *out, const struct model *m, const struct cols *c)
+{
+	fputs("<section id=\"activity\">\n<h2>Thread activity</h2>\n", out);
+	if (!c->ok || !m->nthreads || !m->samples) {
+		fputs("<p class=\"nodata\">No samples over time.</p>\n"
+		      "</section>\n", out);
+		return 0;
+	}
+	size_t n, *ord = calloc(m->nthreads, sizeof(*ord));
+	if (!ord)
+		return MAPS_ENOMEM;
+	size_t shown = shown_threads(m, ord, &n);
+	size_t ncell = shown * c->n;
+	uint64_t *cell = calloc(ncell ? ncell : 1, sizeof(*cell));
+	if (!cell) {
+		free(ord);
+		return MAPS_ENOMEM;
+	}
+	uint64_t vmax = activity_cells(m, c, ord, shown, cell);
+	fputs("<div class=\"legend\">Samples per thread over time; darker is "
+	      "more samples (the darkest cell holds ", out);
+	fprintf(out, "%" PRIu64 ").", vmax);
+	if (shown < n)
+		fprintf(out, " The %zu threads with the most samples of %zu.",
+			shown, n);
+	fputs("</div>\n", out);
+	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		     "aria-label=\"samples per thread over time\">",
+		AW, (double)shown * AROWH + 28.0);
+	for (size_t r = 0; r < shown; r++)
+		activity_lane(out, c, &m->timeline, &m->threads[ord[r]], r,
+			      cell + r * c->n, vmax);
+	activity_axis(out, c, shown);
+	fputs("</svg>\n</section>\n", out);
+	free(cell);
+	free(ord);
+	return 0;
+}
+
+int html_chart_sections(FILE *out, const struct model *m)
+{
+	struct cols c;
+	cols_init(&c, m);
+	int rc = metrics_section(out, m, &c);
+	return rc ? rc : activity(out, m, &c);
+}

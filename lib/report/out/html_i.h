@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * html_i.h: private to the HTML report's files.  html.c writes the page
+ * and calls html_chart.c for the sections over time (metrics, thread
+ * activity) and html_flame.c for the flame graph; neither calls back.
+ * The few small helpers all three use are inline here, so no two of the
+ * files call each other.  Each section function returns 0 or
+ * MAPS_ENOMEM (the page is then cut short); write errors are left in
+ * the FILE for html_emit to see.
+ */
+#ifndef MAPSAMPLE_REPORT_OUT_HTML_I_H
+#define MAPSAMPLE_REPORT_OUT_HTML_I_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/model.h"
+#include "report/calltree.h"
+#include "report/out/htmlsafe.h"
+
+/* Text from a log, a binary or an XML file, escaped, to out. */
+#define H(s) htmlsafe_text(out, s)
+
+static inline double html_pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+/* A table cell of a percentage, with a bar. */
+static inline void html_pct_cell(FILE *out, double p)
+{
+	if (p < 0)
+		p = 0;
+	if (p > 100)
+		p = 100;
+	fprintf(out, "<td class=\"n\">%.2f%%<span class=\"pct\"><span "
+		     "style=\"width:%.1f%%\"></span></span></td>",
+		p, p);
+}
+
+/* A metric's display name, or its id when it has none. */
+static inline const char *html_metric_name(const struct rmetric *mt)
+{
+	return mt->name && mt->name[0] ? mt->name : mt->id;
+}
+
+/* html_chart.c: the "Metrics" section (table, a chart per metric, user
+ * marks) and the "Thread activity" section, from m's timeline. */
+int html_chart_sections(FILE *out, const struct model *m);
+
+/* html_flame.c: the "Flame graph" section from the call tree t of m: the
+ * graph's data for report.js and a call-tree table for no script. */
+int html_flame_section(FILE *out, const struct model *m,
+		       const struct calltree *t);
+
+#endif

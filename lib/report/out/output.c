@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * output: the table of output back-ends and their common init and finish
+ * (see output.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <mapsample/maps_error.h>
+
+#include "report/out/dump.h"
+#include "report/out/folded.h"
+#include "report/out/html.h"
+#include "report/out/json.h"
+#include "report/out/output.h"
+#include "report/out/text.h"
+
+const struct output_backend output_backends[] = {
+	{"folded", NULL, OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_CALLTREE, NULL,
+	 output_open, folded_emit, output_close},
+	{"html", "HTML report",
+	 OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_RANKS | OUTPUT_NEED_CALLTREE |
+		 OUTPUT_NEED_TIMELINE,
+	 NULL, output_open, html_emit, output_close},
+	{"json", "JSON report", OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_RANKS, NULL,
+	 output_open, json_emit, output_close},
+	{"text", NULL, OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_RANKS, NULL,
+	 output_open, text_emit, output_close},
+	{"dump", NULL, 0, &dump_tool, output_open, NULL, output_close},
+};
+
+const size_t output_nbackends =
+	sizeof(output_backends) / sizeof(output_backends[0]);
+
+const struct output_backend *output_find(const char *name)
+{
+	for (size_t i = 0; i < output_nbackends; i++)
+		if (strcmp(output_backends[i].ob_name, name) == 0)
+			return &output_backends[i];
+	return NULL;
+}
+
+int output_open(struct output *o)
+{
+	o->ou_file = o->ou_path ? fopen(o->ou_path, "w") : stdout;
+	return o->ou_file ? 0 : MAPS_EIO;
+}
+
+int output_close(struct output *o)
+{
+	FILE *f = o->ou_file;
+	o->ou_file = NULL;
+	if (!f || f == stdout)
+		return 0;
+	return fclose(f) ? MAPS_EIO : 0;
+}

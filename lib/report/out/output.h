@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * output: the table of mapreport's output back-ends, one row per format
+ * (text, folded stacks, JSON, HTML, the record dump), each with the same
+ * three steps: init (open where it writes), emit (write the report from
+ * the model and its analysis), finish (close).  The CLI picks rows by
+ * name, reads the logs, analyses them as the rows ask (ob_needs), and
+ * runs the rows it picked in table order.  A new format is one file with
+ * an emit function and one row in output.c.
+ *
+ * Every step returns 0 or a negative MAPS_E* code: MAPS_EIO when the
+ * destination cannot be opened (errno says why) or a write failed,
+ * MAPS_ENOMEM when memory ran out (the output is then cut short).
+ */
+#ifndef MAPSAMPLE_REPORT_OUT_OUTPUT_H
+#define MAPSAMPLE_REPORT_OUT_OUTPUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "model/logread.h"
+#include "model/model.h"
+#include "report/analyze.h"
+#include "report/calltree.h"
+#include "report/partial_eval.h"
+
+/* What a back-end needs besides the model (ob_needs). */
+enum {
+	OUTPUT_NEED_ANALYSIS = 1, /* symbolized functions, partial reports */
+	OUTPUT_NEED_CALLTREE = 2, /* the call tree (report/calltree.h) */
+	OUTPUT_NEED_TIMELINE = 4, /* the model read with timeline_on */
+	OUTPUT_NEED_RANKS = 8,    /* functions ranked (analysis_rank) */
+};
+
+/* What the back-ends write from: the run and its analysis. */
+struct output_in {
+	const struct model *oi_model;
+	const struct analysis *oi_analysis;   /* NULL without NEED_ANALYSIS;
+					       * ranked with NEED_RANKS */
+	const struct calltree *oi_calltree;   /* NULL without NEED_CALLTREE */
+	const struct partial_result *oi_partial; /* values, or NULL */
+	const struct partial_set *oi_partial_set; /* definitions, or NULL */
+	const char *const *oi_logs;           /* the logs read, oi_nlogs */
+	size_t oi_nlogs;
+	unsigned oi_top;                      /* rows of function tables */
+	const char *oi_generator;             /* "mapreport VERSION" */
+};
+
+/* One picked back-end and where it writes. */
+struct output {
+	const struct output_backend *ou_backend;
+	const char *ou_path;    /* the file, or NULL for standard output */
+	FILE *ou_file;          /* from init to finish */
+};
+
+struct output_backend {
+	const char *ob_name;    /* "text", "folded", "json", "html", "dump" */
+	const char *ob_what;    /* "HTML report" in "the HTML report is
+				 * incomplete" after a failed write; NULL */
+	unsigned ob_needs;      /* OUTPUT_NEED_* */
+	/* a tool run on every record as the model reads the logs, with
+	 * ou_file as its context (the dump), or NULL */
+	const struct logread_tool *ob_tool;
+	int (*ob_init)(struct output *o);
+	/* writes the report to out; NULL for a back-end that writes all
+	 * with ob_tool */
+	int (*ob_emit)(const struct output_in *in, FILE *out);
+	int (*ob_finish)(struct output *o);
+};
+
+/* The back-ends, in the order mapreport runs them (files first, the text
+ * report on standard output last); output_nbackends of them. */
+extern const struct output_backend output_backends[];
+extern const size_t output_nbackends;
+
+/* The row named name, or NULL. */
+const struct output_backend *output_find(const char *name);
+
+/*
+ * The init and finish of every row today.  output_open opens o->ou_path
+ * for writing (truncated), or takes standard output when it is NULL;
+ * returns 0 or MAPS_EIO with errno set.  output_close closes a file it
+ * opened (standard output is left open) and returns 0, or MAPS_EIO when
+ * that close failed.
+ */
+int output_open(struct output *o);
+int output_close(struct output *o);
+
+#endif
