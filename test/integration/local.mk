@@ -129,3 +129,8 @@ CLEANFILES += mapreport-html.png
 # mapreport's progress line on a terminal (script(1) gives it one).
 TESTS += test/integration/mapreport-progress.sh
 EXTRA_DIST += test/integration/mapreport-progress.sh
+
+# The module map (README.md, Layout): no module calls up, no two files
+# call each other, no file over 1000 lines without a reason.
+TESTS += test/integration/layers.sh
+EXTRA_DIST += test/integration/layers.sh test/integration/layers.py
