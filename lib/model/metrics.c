@@ -41,6 +41,17 @@
 #include "common/mem.h"
 #include "model/metrics.h"
 
+int metrics_value(const struct maplog_ev_metric_value *v, double *d)
+{
+	if (v->mv_kind == MAPLOG_VALUE_U64)
+		*d = (double)v->mv_v.u64;
+	else if (v->mv_kind == MAPLOG_VALUE_DOUBLE)
+		*d = v->mv_v.dbl;
+	else
+		return 0;
+	return isfinite(*d);
+}
+
 void metrics_init(struct rmetrics *x)
 {
 	memset(x, 0, sizeof(*x));
@@ -220,13 +231,7 @@ int metrics_fold(struct rmetrics *x, const struct maplog_ev *ev)
 		if (!s)
 			return MAPS_ENOMEM;
 		double d;
-		if (v->mv_kind == MAPLOG_VALUE_U64)
-			d = (double)v->mv_v.u64;
-		else if (v->mv_kind == MAPLOG_VALUE_DOUBLE)
-			d = v->mv_v.dbl;
-		else
-			d = NAN;
-		if (isfinite(d))
+		if (metrics_value(v, &d))
 			return value_add(s, ev->ev_ts, d);
 		if (!s->none || ev->ev_ts < s->none_first_ts)
 			s->none_first_ts = ev->ev_ts;

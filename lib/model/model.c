@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <mapsample/maps_error.h>
@@ -312,6 +313,19 @@ const struct rproc *model_first_proc(const struct model *m)
 		if (m->procs[i].have_init)
 			return &m->procs[i];
 	return NULL;
+}
+
+size_t model_start_str(const struct rproc *p, const char *fmt, char *buf,
+		       size_t len)
+{
+	time_t t = (time_t)p->wall_sec;
+	struct tm tm;
+	size_t n = 0;
+	if (len && gmtime_r(&t, &tm))
+		n = strftime(buf, len, fmt, &tm);
+	if (!n && len)
+		buf[0] = 0;
+	return n;
 }
 
 double model_run_seconds(const struct model *m)

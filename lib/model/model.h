@@ -178,6 +178,12 @@ const char *model_proc_name(const struct model *m, uint32_t pid,
 /* The first process image whose initialize record was read, or NULL. */
 const struct rproc *model_first_proc(const struct model *m);
 
+/* The wall-clock time process image p started, in UTC, formatted by
+ * strftime(3) with fmt into buf.  Returns its length; 0 (buf "") when it
+ * cannot be formatted. */
+size_t model_start_str(const struct rproc *p, const char *fmt, char *buf,
+		       size_t len);
+
 /* Seconds from the earliest to the latest record of the run (0 when
  * there are none). */
 double model_run_seconds(const struct model *m);

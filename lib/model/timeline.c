@@ -34,6 +34,7 @@
 #include <mapsample/maps_error.h>
 
 #include "common/mem.h"
+#include "model/metrics.h"
 #include "model/timeline.h"
 
 void timeline_init(struct rtimeline *tl)
@@ -311,13 +312,7 @@ static int value(struct rtimeline *tl, const struct maplog_ev *ev)
 {
 	const struct maplog_ev_metric_value *v = &ev->ev_u.mval;
 	double d;
-	if (v->mv_kind == MAPLOG_VALUE_U64)
-		d = (double)v->mv_v.u64;
-	else if (v->mv_kind == MAPLOG_VALUE_DOUBLE)
-		d = v->mv_v.dbl;
-	else
-		return 0;
-	if (!isfinite(d))
+	if (!metrics_value(v, &d))
 		return 0;
 	struct rtlseries *s = series_get(tl, ev->ev_pid, ev->ev_image,
 					 v->mv_index);

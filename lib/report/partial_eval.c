@@ -194,13 +194,7 @@ static int place(void *ctx, const struct maplog_ev *ev)
 	struct eval *e = ctx;
 	const struct maplog_ev_metric_value *v = &ev->ev_u.mval;
 	double d;
-	if (v->mv_kind == MAPLOG_VALUE_U64)
-		d = (double)v->mv_v.u64;
-	else if (v->mv_kind == MAPLOG_VALUE_DOUBLE)
-		d = v->mv_v.dbl;
-	else
-		return 0;
-	if (!isfinite(d))
+	if (!metrics_value(v, &d))
 		return 0;
 	struct slot *s = slot_find(e, ev->ev_pid, ev->ev_image, v->mv_index);
 	if (!s)

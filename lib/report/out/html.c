@@ -92,12 +92,10 @@ static void run_table(FILE *out, const struct model *m,
 	if (p) {
 		kv_row(out, "Command", p->cmdline);
 		kv_row(out, "Host", p->host);
-		time_t t = (time_t)p->wall_sec;
-		struct tm tm;
-		char when[64] = "?";
-		if (gmtime_r(&t, &tm))
-			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC",
-				 &tm);
+		char when[64];
+		if (!model_start_str(p, "%Y-%m-%d %H:%M:%S UTC", when,
+				     sizeof(when)))
+			strcpy(when, "?");
 		kv_row(out, "Start", when);
 	}
 	snprintf(b, sizeof(b), "%.3f s", model_run_seconds(m));

@@ -16,7 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <mapsample/maps_error.h>
 
@@ -288,11 +287,9 @@ static void summary(struct jsonw *w, const struct model *m)
 	k_str(w, "command", first ? first->cmdline : NULL);
 	k_str(w, "host", first ? first->host : NULL);
 	if (first) {
-		char when[64] = "";
-		time_t t = (time_t)first->wall_sec;
-		struct tm tm;
-		if (gmtime_r(&t, &tm))
-			strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		char when[64];
+		model_start_str(first, "%Y-%m-%dT%H:%M:%SZ", when,
+				sizeof(when));
 		k_str(w, "start", when[0] ? when : NULL);
 		k_dbl(w, "start_unix",
 		      (double)first->wall_sec + first->wall_nsec / 1e9);
@@ -300,9 +297,7 @@ static void summary(struct jsonw *w, const struct model *m)
 		k_null(w, "start");
 		k_null(w, "start_unix");
 	}
-	double dur = m->last_ts >= m->first_ts && m->first_ts != UINT64_MAX
-			     ? (double)(m->last_ts - m->first_ts) / 1e9
-			     : 0.0;
+	double dur = model_run_seconds(m);
 	k_dbl(w, "duration_s", dur);
 	k_u64(w, "processes", m->nprocs);
 	k_u64(w, "threads", m->nthreads);

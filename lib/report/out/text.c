@@ -7,7 +7,6 @@
  */
 #include <inttypes.h>
 #include <string.h>
-#include <time.h>
 
 #include "report/out/text.h"
 
@@ -26,18 +25,13 @@ static void run_header(const struct model *m, FILE *out)
 	if (first) {
 		fprintf(out, "  Command:    %s\n", first->cmdline);
 		fprintf(out, "  Host:       %s\n", first->host);
-		time_t t = (time_t)first->wall_sec;
-		struct tm tm;
-		char when[64] = "?";
-		if (gmtime_r(&t, &tm))
-			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC",
-				 &tm);
+		char when[64];
+		if (!model_start_str(first, "%Y-%m-%d %H:%M:%S UTC", when,
+				     sizeof(when)))
+			strcpy(when, "?");
 		fprintf(out, "  Start:      %s\n", when);
 	}
-	double dur = m->last_ts >= m->first_ts && m->first_ts != UINT64_MAX
-			     ? (double)(m->last_ts - m->first_ts) / 1e9
-			     : 0.0;
-	fprintf(out, "  Duration:   %.3f s\n", dur);
+	fprintf(out, "  Duration:   %.3f s\n", model_run_seconds(m));
 	fprintf(out, "  Processes:  %zu    Threads: %zu\n", m->nprocs,
 		m->nthreads);
 	fprintf(out, "  Samples:    %" PRIu64 "    Dropped: %" PRIu64 "\n",
