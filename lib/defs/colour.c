@@ -73,7 +73,7 @@ static int by_name(const void *key, const void *elem)
 }
 
 /* Parses "#" and 3, 6, 9 or 12 hex digits (s points after the '#'). */
-static int parse_hex(const char *s, size_t n, struct metricdef_colour *c)
+static int parse_hex(const char *s, size_t n, struct colour *c)
 {
 	size_t d;
 	if (n != 3 && n != 6 && n != 9 && n != 12)
@@ -90,7 +90,7 @@ static int parse_hex(const char *s, size_t n, struct metricdef_colour *c)
 		c->c_rgb16[ch] = (uint16_t)((v * 65535ul + max / 2) / max);
 		c->c_rgb8[ch] = (uint8_t)((v * 255ul + max / 2) / max);
 	}
-	c->c_kind = METRICDEF_COLOUR_HEX;
+	c->c_kind = COLOUR_HEX;
 	return 0;
 }
 
@@ -146,26 +146,25 @@ static const char *keyword(const char *s, size_t n)
 }
 
 /* Parses s (n bytes, trimmed) into *c; returns 0 or -1. */
-static int parse(const char *s, size_t n, unsigned flags,
-		 struct metricdef_colour *c)
+static int parse(const char *s, size_t n, unsigned flags, struct colour *c)
 {
 	static const struct {
 		const char *fn;
-		enum metricdef_colour_kind kind;
+		enum colour_kind kind;
 		unsigned max0, max12;
 	} fns[] = {
-		{"rgb", METRICDEF_COLOUR_RGB, 255, 255},
-		{"hsv", METRICDEF_COLOUR_HSV, 359, 100},
-		{"hsl", METRICDEF_COLOUR_HSL, 359, 100},
+		{"rgb", COLOUR_RGB, 255, 255},
+		{"hsv", COLOUR_HSV, 359, 100},
+		{"hsl", COLOUR_HSL, 359, 100},
 	};
 
 	if (s[0] == '#')
 		return parse_hex(s + 1, n - 1, c);
 	if ((c->c_name = keyword(s, n))) {
-		c->c_kind = METRICDEF_COLOUR_NAME;
+		c->c_kind = COLOUR_NAME;
 		return 0;
 	}
-	if ((flags & METRICDEF_COLOUR_PALETTE_OK) && n > 11 && n <= 14 &&
+	if ((flags & COLOUR_PALETTE_OK) && n > 11 && n <= 14 &&
 	    !strncmp(s, "SpecialLine", 11)) {
 		unsigned long v = 0;
 		for (size_t i = 11; i < n; i++) {
@@ -173,11 +172,11 @@ static int parse(const char *s, size_t n, unsigned flags,
 				return -1;
 			v = v * 10 + (unsigned long)(s[i] - '0');
 		}
-		c->c_kind = METRICDEF_COLOUR_PALETTE;
+		c->c_kind = COLOUR_PALETTE;
 		c->c_index = (unsigned)v;
 		return 0;
 	}
-	if (!(flags & METRICDEF_COLOUR_FUNCTIONS_OK) || n < 3)
+	if (!(flags & COLOUR_FUNCTIONS_OK) || n < 3)
 		return -1;
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
 		if (strncasecmp(s, fns[i].fn, 3))
@@ -191,10 +190,9 @@ static int parse(const char *s, size_t n, unsigned flags,
 	return -1;
 }
 
-int metricdef_colour_parse(const char *s, unsigned flags,
-			   struct metricdef_colour *out)
+int colour_parse(const char *s, unsigned flags, struct colour *out)
 {
-	struct metricdef_colour c;
+	struct colour c;
 	size_t n;
 
 	memset(&c, 0, sizeof(c));
@@ -263,8 +261,7 @@ static void hsl_rgb(const unsigned hsl[3], double rgb[3])
 	rgb[2] = hsl_channel(p, q, h - 1.0 / 3);
 }
 
-int metricdef_colour_css(const struct metricdef_colour *c, char *buf,
-			 size_t len)
+int colour_css(const struct colour *c, char *buf, size_t len)
 {
 	double rgb[3];
 	int w;
@@ -274,20 +271,20 @@ int metricdef_colour_css(const struct metricdef_colour *c, char *buf,
 	if (!c || !buf)
 		return MAPS_EINVAL;
 	switch (c->c_kind) {
-	case METRICDEF_COLOUR_HEX:
+	case COLOUR_HEX:
 		w = snprintf(buf, len, "#%02x%02x%02x", c->c_rgb8[0],
 			     c->c_rgb8[1], c->c_rgb8[2]);
 		break;
-	case METRICDEF_COLOUR_NAME:
+	case COLOUR_NAME:
 		w = snprintf(buf, len, "%s", c->c_name);
 		break;
-	case METRICDEF_COLOUR_RGB:
+	case COLOUR_RGB:
 		w = snprintf(buf, len, "#%02x%02x%02x", c->c_v[0], c->c_v[1],
 			     c->c_v[2]);
 		break;
-	case METRICDEF_COLOUR_HSV:
-	case METRICDEF_COLOUR_HSL:
-		if (c->c_kind == METRICDEF_COLOUR_HSV)
+	case COLOUR_HSV:
+	case COLOUR_HSL:
+		if (c->c_kind == COLOUR_HSV)
 			hsv_rgb(c->c_v, rgb);
 		else
 			hsl_rgb(c->c_v, rgb);

@@ -127,7 +127,7 @@ struct metricdef_metric {
 	struct metricdef_text m_type;
 	bool m_type_known;                 /* one of metricdef_types[] */
 	struct metricdef_text m_colour;
-	struct metricdef_colour m_colour_value;
+	struct colour m_colour_value;
 	struct metricdef_text m_auto_display_factor;  /* Arm MAP extension */
 	struct metricdef_text m_accumulate;           /* Arm MAP extension */
 	struct metricdef_rel *m_rels;

@@ -334,8 +334,7 @@ static void check_metric(struct metricdef *md, struct metricdef_file *f,
 				       xmlcheck_quote(q, sizeof(q), v));
 	}
 	v = m->m_colour.t_val;
-	if (v && metricdef_colour_parse(v, METRICDEF_COLOUR_PALETTE_OK,
-					&m->m_colour_value))
+	if (v && colour_parse(v, COLOUR_PALETTE_OK, &m->m_colour_value))
 		metricdef_diag(md, f, NULL, m->m_colour.t_pos,
 			       METRICDEF_WARNING, METRICDEF_R_COLOUR,
 			       "<colour>",

@@ -12,7 +12,7 @@
  *   ... print ps->ps_diags[i].pd_text on stderr ...
  *   struct partial_result *r;
  *   partial_eval(ps, &model, logs, nlogs, &r);   values of this run
- *   report_partial(r, stdout);           the text writer's sections
+ *   text_partial(r, stdout);           the text writer's sections
  *   partial_result_free(r);
  *   partial_set_free(ps);
  *
@@ -81,7 +81,7 @@ const char *partial_stat_name(enum partial_stat s);
 /* A colour attribute (section 3.5). */
 struct partial_colour {
 	char *pc_text;                     /* as written; NULL when absent */
-	struct metricdef_colour pc_parsed; /* c_kind NONE when absent */
+	struct colour pc_parsed;           /* c_kind NONE when absent */
 	/* A CSS colour for it: "#rrggbb", or the SVG keyword (CSS knows
 	 * them all); "" when absent.  hsv() and hsl() are converted. */
 	char pc_css[24];

@@ -132,8 +132,7 @@ static void check_colour(struct parse *p, struct ppos pos, const char *el,
 	if (!v)
 		return;
 	c->pc_text = copy_of(p, v);
-	if (metricdef_colour_parse(v, METRICDEF_COLOUR_FUNCTIONS_OK,
-				   &c->pc_parsed)) {
+	if (colour_parse(v, COLOUR_FUNCTIONS_OK, &c->pc_parsed)) {
 		err(p, pos, PARTIAL_R_COLOUR, el,
 		    "colour %s is no colour of section 3.5; use #RGB, "
 		    "#RRGGBB, #RRRGGGBBB, #RRRRGGGGBBBB, rgb(R, G, B), "
@@ -141,7 +140,7 @@ static void check_colour(struct parse *p, struct ppos pos, const char *el,
 		    xmlcheck_quote(q, sizeof(q), v));
 		return;
 	}
-	metricdef_colour_css(&c->pc_parsed, c->pc_css, sizeof(c->pc_css));
+	colour_css(&c->pc_parsed, c->pc_css, sizeof(c->pc_css));
 }
 
 /* Checks a required attribute: present and, unless may_be_empty, not

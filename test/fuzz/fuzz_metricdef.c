@@ -129,23 +129,21 @@ static void check_file(const struct metricdef *md,
 static void check_colour(const uint8_t *data, size_t size)
 {
 	char s[80];
-	struct metricdef_colour c;
+	struct colour c;
 	size_t n = size < sizeof(s) - 1 ? size : sizeof(s) - 1;
 	memcpy(s, data, n);
 	s[n] = '\0';
-	int rc = metricdef_colour_parse(
-		s, METRICDEF_COLOUR_PALETTE_OK | METRICDEF_COLOUR_FUNCTIONS_OK,
-		&c);
+	int rc = colour_parse(s, COLOUR_PALETTE_OK | COLOUR_FUNCTIONS_OK, &c);
 	CHECK(rc == 0 || rc == MAPS_EINVAL);
-	CHECK((rc == 0) == (c.c_kind != METRICDEF_COLOUR_NONE));
-	if (c.c_kind == METRICDEF_COLOUR_NAME)
+	CHECK((rc == 0) == (c.c_kind != COLOUR_NONE));
+	if (c.c_kind == COLOUR_NAME)
 		CHECK(c.c_name != NULL);
 	/* every colour but a palette name has a CSS form, "#rrggbb" or a
 	 * keyword of letters */
 	char css[24];
-	rc = metricdef_colour_css(&c, css, sizeof(css));
-	CHECK((rc == 0) == (c.c_kind != METRICDEF_COLOUR_NONE &&
-			    c.c_kind != METRICDEF_COLOUR_PALETTE));
+	rc = colour_css(&c, css, sizeof(css));
+	CHECK((rc == 0) ==
+	      (c.c_kind != COLOUR_NONE && c.c_kind != COLOUR_PALETTE));
 	if (!rc && css[0] == '#')
 		CHECK(strlen(css) == 7 &&
 		      strspn(css + 1, "0123456789abcdef") == 6);

@@ -92,8 +92,7 @@ static void check_plain(const char *html)
 
 static void check_colour(const struct partial_colour *c)
 {
-	CHECK((c->pc_parsed.c_kind != METRICDEF_COLOUR_NONE) ==
-	      (c->pc_css[0] != '\0'));
+	CHECK((c->pc_parsed.c_kind != COLOUR_NONE) == (c->pc_css[0] != '\0'));
 	if (c->pc_css[0])
 		CHECK(c->pc_text != NULL);
 }
@@ -153,7 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_result(r, (size_t)a->pf_used + (size_t)b->pf_used);
 		FILE *out = fopen("/dev/null", "w");
 		if (out) {
-			report_partial(r, out);
+			text_partial(r, out);
 			fclose(out);
 		}
 		partial_result_free(r);

@@ -499,7 +499,7 @@ START_TEST(metricdef_full_round_trip)
 	expect_text(&r->m_type, "io", 16, 7, "<type>");
 	ck_assert(r->m_type_known);
 	expect_text(&r->m_colour, "#FfA500", 17, 7, "<colour>");
-	ck_assert(r->m_colour_value.c_kind == METRICDEF_COLOUR_HEX);
+	ck_assert(r->m_colour_value.c_kind == COLOUR_HEX);
 	ck_assert_uint_eq(r->m_colour_value.c_rgb8[0], 255);
 	ck_assert_uint_eq(r->m_colour_value.c_rgb8[1], 165);
 	ck_assert_uint_eq(r->m_colour_value.c_rgb8[2], 0);
@@ -518,7 +518,7 @@ START_TEST(metricdef_full_round_trip)
 	ck_assert_str_eq(t->m_divide_text, "false");
 	expect_text(&t->m_description, "Bytes so far", 30, 7,
 		    "<description> (trimmed)");
-	ck_assert(t->m_colour_value.c_kind == METRICDEF_COLOUR_PALETTE);
+	ck_assert(t->m_colour_value.c_kind == COLOUR_PALETTE);
 	ck_assert_uint_eq(t->m_colour_value.c_index, 8);
 	expect_text(&t->m_auto_display_factor, "true", 36, 7,
 		    "<autoDisplayFactor>");
@@ -584,7 +584,7 @@ START_TEST(metricdef_custom1_reference_clean)
 			 "Total number of system interrupts taken");
 	ck_assert_str_eq(m->m_type.t_val, "interrupts");
 	ck_assert(m->m_type_known);
-	ck_assert(m->m_colour_value.c_kind == METRICDEF_COLOUR_NAME);
+	ck_assert(m->m_colour_value.c_kind == COLOUR_NAME);
 	ck_assert_str_eq(m->m_colour_value.c_name, "green");
 	ck_assert_uint_eq(f->f_ngroups, 1);
 	ck_assert_str_eq(f->f_groups[0]->g_id, "Custom1");
@@ -1154,7 +1154,7 @@ START_TEST(metricdef_bad_colours)
 			   "use #RGB, #RRGGBB, #RRRGGGBBB, #RRRRGGGGBBBB or an "
 			   "SVG colour name such as green", NULL);
 		ck_assert(md->md_files[0]->f_metrics[0]->m_colour_value.c_kind ==
-			  METRICDEF_COLOUR_NONE);
+			  COLOUR_NONE);
 		metricdef_free(md);
 		free(xml);
 		free(quoted);
@@ -1494,65 +1494,55 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* Colours */
 
-START_TEST(metricdef_colour_forms)
+START_TEST(colour_forms)
 {
-	struct metricdef_colour c;
-	ck_assert_int_eq(metricdef_colour_parse("#f80", 0, &c), 0);
-	ck_assert(c.c_kind == METRICDEF_COLOUR_HEX);
+	struct colour c;
+	ck_assert_int_eq(colour_parse("#f80", 0, &c), 0);
+	ck_assert(c.c_kind == COLOUR_HEX);
 	ck_assert_uint_eq(c.c_rgb8[0], 255);
 	ck_assert_uint_eq(c.c_rgb8[1], 136);
 	ck_assert_uint_eq(c.c_rgb8[2], 0);
 	ck_assert_uint_eq(c.c_rgb16[1], 0x8888);
-	ck_assert_int_eq(metricdef_colour_parse("#FF8000", 0, &c), 0);
+	ck_assert_int_eq(colour_parse("#FF8000", 0, &c), 0);
 	ck_assert_uint_eq(c.c_rgb8[1], 128);
 	ck_assert_uint_eq(c.c_rgb16[1], 0x8080);
-	ck_assert_int_eq(metricdef_colour_parse("#fff800000", 0, &c), 0);
+	ck_assert_int_eq(colour_parse("#fff800000", 0, &c), 0);
 	ck_assert_uint_eq(c.c_rgb16[0], 65535);
 	ck_assert_uint_eq(c.c_rgb16[1], 0x8008);
 	ck_assert_uint_eq(c.c_rgb8[1], 128);
-	ck_assert_int_eq(metricdef_colour_parse("#ffff80000001", 0, &c), 0);
+	ck_assert_int_eq(colour_parse("#ffff80000001", 0, &c), 0);
 	ck_assert_uint_eq(c.c_rgb16[0], 0xffff);
 	ck_assert_uint_eq(c.c_rgb16[1], 0x8000);
 	ck_assert_uint_eq(c.c_rgb16[2], 1);
 	ck_assert_uint_eq(c.c_rgb8[2], 0);
-	ck_assert_int_eq(metricdef_colour_parse("  #AbC\n", 0, &c), 0);
+	ck_assert_int_eq(colour_parse("  #AbC\n", 0, &c), 0);
 	ck_assert_uint_eq(c.c_rgb8[0], 0xaa);
 
-	ck_assert_int_eq(metricdef_colour_parse("green", 0, &c), 0);
-	ck_assert(c.c_kind == METRICDEF_COLOUR_NAME);
+	ck_assert_int_eq(colour_parse("green", 0, &c), 0);
+	ck_assert(c.c_kind == COLOUR_NAME);
 	ck_assert_str_eq(c.c_name, "green");
-	ck_assert_int_eq(metricdef_colour_parse("LightGoldenRodYellow", 0, &c),
-			 0);
+	ck_assert_int_eq(colour_parse("LightGoldenRodYellow", 0, &c), 0);
 	ck_assert_str_eq(c.c_name, "lightgoldenrodyellow");
 
-	ck_assert_int_eq(metricdef_colour_parse("SpecialLine3", 0, &c),
-			 MAPS_EINVAL);
-	ck_assert(c.c_kind == METRICDEF_COLOUR_NONE);
-	ck_assert_int_eq(metricdef_colour_parse(
-				 "SpecialLine3", METRICDEF_COLOUR_PALETTE_OK, &c),
+	ck_assert_int_eq(colour_parse("SpecialLine3", 0, &c), MAPS_EINVAL);
+	ck_assert(c.c_kind == COLOUR_NONE);
+	ck_assert_int_eq(colour_parse("SpecialLine3", COLOUR_PALETTE_OK, &c),
 			 0);
-	ck_assert(c.c_kind == METRICDEF_COLOUR_PALETTE);
+	ck_assert(c.c_kind == COLOUR_PALETTE);
 	ck_assert_uint_eq(c.c_index, 3);
 
-	ck_assert_int_eq(metricdef_colour_parse("rgb(255, 0, 10)", 0, &c),
-			 MAPS_EINVAL);
-	ck_assert_int_eq(metricdef_colour_parse("rgb(255, 0, 10)",
-						METRICDEF_COLOUR_FUNCTIONS_OK,
-						&c),
-			 0);
-	ck_assert(c.c_kind == METRICDEF_COLOUR_RGB);
+	ck_assert_int_eq(colour_parse("rgb(255, 0, 10)", 0, &c), MAPS_EINVAL);
+	ck_assert_int_eq(
+		colour_parse("rgb(255, 0, 10)", COLOUR_FUNCTIONS_OK, &c), 0);
+	ck_assert(c.c_kind == COLOUR_RGB);
 	ck_assert_uint_eq(c.c_v[0], 255);
 	ck_assert_uint_eq(c.c_v[2], 10);
-	ck_assert_int_eq(metricdef_colour_parse("hsl(19, 70, 71)",
-						METRICDEF_COLOUR_FUNCTIONS_OK,
-						&c),
-			 0);
-	ck_assert(c.c_kind == METRICDEF_COLOUR_HSL);
-	ck_assert_int_eq(metricdef_colour_parse("hsv (359,100,0)",
-						METRICDEF_COLOUR_FUNCTIONS_OK,
-						&c),
-			 0);
-	ck_assert(c.c_kind == METRICDEF_COLOUR_HSV);
+	ck_assert_int_eq(
+		colour_parse("hsl(19, 70, 71)", COLOUR_FUNCTIONS_OK, &c), 0);
+	ck_assert(c.c_kind == COLOUR_HSL);
+	ck_assert_int_eq(
+		colour_parse("hsv (359,100,0)", COLOUR_FUNCTIONS_OK, &c), 0);
+	ck_assert(c.c_kind == COLOUR_HSV);
 
 	static const char *const bad[] = {
 		"", " ", "#", "#f", "#ff", "#ffff", "#fffff", "#fffffff",
@@ -1562,29 +1552,27 @@ START_TEST(metricdef_colour_forms)
 		"rgb(-1, 2, 3)", "rgb(1,,3)", "SpecialLine", "SpecialLine1a",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		REQUIRE(metricdef_colour_parse(bad[i],
-					       METRICDEF_COLOUR_PALETTE_OK |
-						       METRICDEF_COLOUR_FUNCTIONS_OK,
-					       &c) == MAPS_EINVAL &&
-				c.c_kind == METRICDEF_COLOUR_NONE,
+		REQUIRE(colour_parse(bad[i],
+				     COLOUR_PALETTE_OK | COLOUR_FUNCTIONS_OK,
+				     &c) == MAPS_EINVAL &&
+				c.c_kind == COLOUR_NONE,
 			"'%s' parsed as a colour", bad[i]);
-	ck_assert_int_eq(metricdef_colour_parse(NULL, 0, &c), MAPS_EINVAL);
+	ck_assert_int_eq(colour_parse(NULL, 0, &c), MAPS_EINVAL);
 }
 END_TEST
 
 /* A colour as CSS, NULL when it is none (partial-report forms). */
 static const char *css_of(const char *s, char *b, size_t n)
 {
-	struct metricdef_colour c;
-	if (metricdef_colour_parse(s, METRICDEF_COLOUR_FUNCTIONS_OK, &c) ||
-	    metricdef_colour_css(&c, b, n))
+	struct colour c;
+	if (colour_parse(s, COLOUR_FUNCTIONS_OK, &c) || colour_css(&c, b, n))
 		return NULL;
 	return b;
 }
 
 /* The CSS of colours, as the HTML report's sanitiser writes <font color>
  * (formerly htmlsafe_colour() of lib/report/out, test_html.c). */
-START_TEST(metricdef_colour_css_forms)
+START_TEST(colour_css_forms)
 {
 	char b[32];
 	ck_assert_str_eq(css_of("#abc", b, sizeof(b)), "#aabbcc");
@@ -1607,21 +1595,19 @@ START_TEST(metricdef_colour_css_forms)
 			      "%s accepted", bad[i]);
 	ck_assert_ptr_null(css_of(NULL, b, sizeof(b)));
 	/* no CSS for a palette colour, nor into a buffer too small */
-	struct metricdef_colour c;
-	ck_assert_int_eq(metricdef_colour_parse("SpecialLine2",
-						METRICDEF_COLOUR_PALETTE_OK,
-						&c),
+	struct colour c;
+	ck_assert_int_eq(colour_parse("SpecialLine2", COLOUR_PALETTE_OK, &c),
 			 0);
-	ck_assert_int_eq(metricdef_colour_css(&c, b, sizeof(b)), MAPS_EINVAL);
-	ck_assert_int_eq(metricdef_colour_parse("#abc", 0, &c), 0);
-	ck_assert_int_eq(metricdef_colour_css(&c, b, 7), MAPS_EINVAL);
+	ck_assert_int_eq(colour_css(&c, b, sizeof(b)), MAPS_EINVAL);
+	ck_assert_int_eq(colour_parse("#abc", 0, &c), 0);
+	ck_assert_int_eq(colour_css(&c, b, 7), MAPS_EINVAL);
 	ck_assert_str_eq(b, "");
 }
 END_TEST
 
 START_TEST(metricdef_svg_keywords)
 {
-	struct metricdef_colour c;
+	struct colour c;
 	ck_assert_uint_eq(metricdef_nsvg_colours, 147);
 	ck_assert_ptr_null(metricdef_svg_colours[147]);
 	for (size_t i = 0; i < metricdef_nsvg_colours; i++) {
@@ -1630,15 +1616,13 @@ START_TEST(metricdef_svg_keywords)
 		if (i)
 			REQUIRE(strcmp(metricdef_svg_colours[i - 1], k) < 0,
 				"not sorted at %s", k);
-		REQUIRE(metricdef_colour_parse(k, 0, &c) == 0 &&
-				c.c_kind == METRICDEF_COLOUR_NAME &&
-				!strcmp(c.c_name, k),
+		REQUIRE(colour_parse(k, 0, &c) == 0 &&
+				c.c_kind == COLOUR_NAME && !strcmp(c.c_name, k),
 			"%s not parsed", k);
 		for (size_t j = 0; k[j] && j < sizeof(upper) - 1; j++)
 			upper[j] = (char)(k[j] - 'a' + 'A');
 		upper[strlen(k)] = '\0';
-		REQUIRE(metricdef_colour_parse(upper, 0, &c) == 0 &&
-				!strcmp(c.c_name, k),
+		REQUIRE(colour_parse(upper, 0, &c) == 0 && !strcmp(c.c_name, k),
 			"%s not parsed", upper);
 	}
 	/* a few by name, from both ends and the middle of the list */
@@ -1648,8 +1632,8 @@ START_TEST(metricdef_svg_keywords)
 	};
 	for (size_t i = 0; i < sizeof(some) / sizeof(some[0]); i++) {
 		int want = strcmp(some[i], "rebeccapurple") ? 0 : MAPS_EINVAL;
-		REQUIRE(metricdef_colour_parse(some[i], 0, &c) == want,
-			"%s: want %d", some[i], want);
+		REQUIRE(colour_parse(some[i], 0, &c) == want, "%s: want %d",
+			some[i], want);
 	}
 }
 END_TEST
@@ -2014,8 +1998,8 @@ static Suite *metricdef_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("colours");
-	tcase_add_test(tc, metricdef_colour_forms);
-	tcase_add_test(tc, metricdef_colour_css_forms);
+	tcase_add_test(tc, colour_forms);
+	tcase_add_test(tc, colour_css_forms);
 	tcase_add_test(tc, metricdef_svg_keywords);
 	suite_add_tcase(s, tc);
 

@@ -393,7 +393,7 @@ START_TEST(metrics_errors)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(f);
-	report_metrics(&X, f);
+	text_metrics(&X, f);
 	fclose(f);
 	ck_assert_msg(strstr(buf, "\nMetric plugin errors\n"
 				  "  libx.so: no device (2 processes)\n"
@@ -411,7 +411,7 @@ START_TEST(metrics_report_empty_and_orphans)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	report_metrics(&X, f);
+	text_metrics(&X, f);
 	fclose(f);
 	ck_assert_uint_eq(len, 0);
 	free(buf);
@@ -420,7 +420,7 @@ START_TEST(metrics_report_empty_and_orphans)
 	val(10, 4, 2 * S, 1);
 	val(10, 5, 2 * S, 1);
 	f = open_memstream(&buf, &len);
-	report_metrics(&X, f);
+	text_metrics(&X, f);
 	fclose(f);
 	ck_assert_str_eq(buf, "\nMetrics\n  3 values of 2 metrics with no "
 			      "definition in the logs left out (damaged "

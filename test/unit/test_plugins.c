@@ -655,12 +655,11 @@ START_TEST(plugins_definitions_clean)
 				"%s: metric id %s does not start with %s",
 				f->f_path, m->m_id, prefix);
 			REQUIRE(m->m_display_name.t_val &&
-				*m->m_display_name.t_val &&
-				m->m_description.t_val &&
-				*m->m_description.t_val &&
-				m->m_type_known &&
-				m->m_colour_value.c_kind !=
-					METRICDEF_COLOUR_NONE,
+					*m->m_display_name.t_val &&
+					m->m_description.t_val &&
+					*m->m_description.t_val &&
+					m->m_type_known &&
+					m->m_colour_value.c_kind != COLOUR_NONE,
 				"%s: %s: display incomplete", f->f_path,
 				m->m_id);
 			REQUIRE(m->m_source == s, "%s: %s: source", f->f_path,

@@ -266,14 +266,13 @@ static void functions(FILE *out, const struct analysis *a,
 
 /* The CSS of a partial report colour, or NULL when it has none (or one
  * that is not a plain colour after all). */
-static const char *colour_css(const struct partial_colour *c, char *buf,
-			      size_t len)
+static const char *partial_colour_css(const struct partial_colour *c, char *buf,
+				      size_t len)
 {
-	struct metricdef_colour mc;
+	struct colour mc;
 	if (!c->pc_css[0] ||
-	    metricdef_colour_parse(c->pc_css, METRICDEF_COLOUR_FUNCTIONS_OK,
-				   &mc) ||
-	    metricdef_colour_css(&mc, buf, len))
+	    colour_parse(c->pc_css, COLOUR_FUNCTIONS_OK, &mc) ||
+	    colour_css(&mc, buf, len))
 		return NULL;
 	return buf;
 }
@@ -286,7 +285,8 @@ static void partial_entries(FILE *out, const struct partial_subsection *ss)
 	for (size_t k = 0; k < ss->ss_nentries; k++) {
 		const struct partial_entry *en = &ss->ss_entries[k];
 		char cb[32];
-		const char *col = colour_css(&en->en_colour, cb, sizeof(cb));
+		const char *col =
+			partial_colour_css(&en->en_colour, cb, sizeof(cb));
 		/* the colour as a swatch: text in it could be unreadable
 		 * (white, say) */
 		fputs("<tr><td>", out);
@@ -330,8 +330,8 @@ static int partials(FILE *out, const struct partial_result *r)
 			const struct partial_subsection *ss =
 				&pr->pr_subsections[j];
 			char cb[32];
-			const char *col = colour_css(&ss->ss_colour, cb,
-						     sizeof(cb));
+			const char *col = partial_colour_css(&ss->ss_colour, cb,
+							     sizeof(cb));
 			fputs("<div class=\"partial\" data-subsection=\"", out);
 			H(ss->ss_id);
 			fputs("\"", out);

@@ -697,11 +697,10 @@ static int attr_put(struct out *o, const struct attr *a, const char *val)
 		ok = style_put(&c, val);
 		break;
 	case A_COLOUR: {
-		struct metricdef_colour mc;
+		struct colour mc;
 		char col[32];
-		ok = !metricdef_colour_parse(val, METRICDEF_COLOUR_FUNCTIONS_OK,
-					     &mc) &&
-		     !metricdef_colour_css(&mc, col, sizeof(col));
+		ok = !colour_parse(val, COLOUR_FUNCTIONS_OK, &mc) &&
+		     !colour_css(&mc, col, sizeof(col));
 		if (ok)
 			put(&c, col, strlen(col));
 		break;

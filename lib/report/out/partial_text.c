@@ -143,7 +143,7 @@ static int put_subsection(FILE *out, const struct partial_subsection *ss)
 	return rc;
 }
 
-int report_partial(const struct partial_result *r, FILE *out)
+int text_partial(const struct partial_result *r, FILE *out)
 {
 	if (!r || !r->rs_nreports)
 		return 0;

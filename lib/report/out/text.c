@@ -127,9 +127,9 @@ int text_emit(const struct output_in *in, FILE *out)
 {
 	const struct model *m = in->oi_model;
 	run_header(m, out);
-	int rc = report_metrics(&m->metrics, out);
+	int rc = text_metrics(&m->metrics, out);
 	if (!rc)
-		rc = report_partial(in->oi_partial, out);
+		rc = text_partial(in->oi_partial, out);
 	if (!rc)
 		functions(in->oi_analysis, m, out, in->oi_top);
 	return rc;

@@ -25,11 +25,11 @@ int text_emit(const struct output_in *in, FILE *out);
 
 /* The text report's partial-report sections, to out; nothing when r has
  * no report.  Returns 0, or MAPS_ENOMEM (the sections are cut short). */
-int report_partial(const struct partial_result *r, FILE *out);
+int text_partial(const struct partial_result *r, FILE *out);
 
 /* The report's "Metrics" and "Metric plugin errors" parts, to out;
  * nothing when the logs hold no metric records.  Returns 0, or
  * MAPS_ENOMEM with nothing written. */
-int report_metrics(const struct rmetrics *x, FILE *out);
+int text_metrics(const struct rmetrics *x, FILE *out);
 
 #endif

@@ -35,7 +35,7 @@ struct row {
 	char c[NCOL][UNITS_BUFSZ];
 };
 
-int report_metrics(const struct rmetrics *x, FILE *out)
+int text_metrics(const struct rmetrics *x, FILE *out)
 {
 	if (!x->nm && !x->npe && !x->ns)
 		return 0;
