@@ -141,8 +141,19 @@ void sample_fast_walk_off(void)
 void sample_thread_warm_up(void)
 {
 	if (__atomic_load_n(&fast_walk, __ATOMIC_RELAXED)) {
+		/* As in the handler, dl_iterate_phdr answers from the snapshot
+		 * (objects.c).  On a cache miss libunwind looks the object up
+		 * while it holds its cache lock; with glibc's dl_iterate_phdr it
+		 * would wait there for the loader lock, which another thread
+		 * may hold in dlopen while its sampling handler waits for that
+		 * same cache lock: the deadlock of SAMPLER-NOTES item 10, seen
+		 * when threads start during dlopen (test/programs/dlloop with
+		 * SPAWN 1). */
+		int was = in_handler;
+		in_handler = 1;
 		void *b[2];
 		unw_backtrace(b, 2);
+		in_handler = was;
 	}
 }
 
@@ -150,6 +161,7 @@ void sample_stack(struct tslot *t, const struct handler_tick *tick)
 {
 	union walk_buf pc;
 	uint32_t n = 0;
+	int was = in_handler; /* set if this interrupted a warm-up */
 	in_handler = 1;
 	if (__atomic_load_n(&fast_walk, __ATOMIC_RELAXED))
 		n = walk_fast(&pc, S.cfg.depth, tick->ip, tick->tramp);
@@ -160,7 +172,7 @@ void sample_stack(struct tslot *t, const struct handler_tick *tick)
 	} else if (walk_report) {
 		__atomic_fetch_add(&walks_fast, 1, __ATOMIC_RELAXED);
 	}
-	in_handler = 0;
+	in_handler = was;
 	if (n == 0) {
 		pc.u[n++] = tick->ip;
 		t->dropped[MAPLOG_DROP_UNWIND]++;

@@ -159,10 +159,10 @@ struct sampler {
 
 /* ---- state.c: the shared state ---- */
 extern struct sampler S MAPS_HIDDEN;
-/* Set by sample_stack() while it walks the stack in the handler:
- * dl_iterate_phdr answers from the snapshot (objects.c), msync/mincore
- * count libunwind's checks (interpose.c, io.c) and do no lookups
- * (real.c). */
+/* Set by sample_stack() while it walks the stack in the handler, and by
+ * sample_thread_warm_up() while it walks a new thread's: dl_iterate_phdr
+ * answers from the snapshot (objects.c), msync/mincore count libunwind's
+ * checks (interpose.c, io.c) and do no lookups (real.c). */
 MAPS_HIDDEN extern __thread int in_handler
 	__attribute__((tls_model("initial-exec")));
 

@@ -9,7 +9,14 @@
 # libdlwork 200 times on one thread while two others burn, at 4000 Hz:
 # it must finish (no deadlock between the unwinder and the loader) and
 # dlwork_burn, a function of the dlopened library, must be named in the
-# report with main as its caller.
+# report with main as its caller; and again with threads starting and
+# ending all the while (dlloop's SPAWN), 20 runs at 10 kHz.
+# test/programs/phdrthread starts a thread while it holds the loader's
+# lock: the sampler's set-up of the new thread must not wait for that lock
+# (it did: with a dlopen on another thread and a sample landing in it,
+# that was a deadlock, about 2 runs in 300 of the SPAWN case).  The
+# timeouts kill with SIGKILL 5 s after SIGTERM: a deadlocked sampler
+# does not die of SIGTERM, and a hang must fail the test, not stop it.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -53,12 +60,13 @@ test_dlopen_loop() {
 	lib=$programs/.libs/libdlwork.so
 	[ -f "$lib" ] || fail "$lib missing: run 'make check' first"
 	set +e
-	MAPSAMPLE_UNWIND=fast timeout 120 "$mapsample" -q -F 4000 \
+	MAPSAMPLE_UNWIND=fast timeout -k 5 120 "$mapsample" -q -F 4000 \
 		-o "$tmp/dl.log" -- "$programs/dlloop" "$lib" 200 2000 \
 		</dev/null >"$tmp/dl.out" 2>"$tmp/dl.err"
 	rc=$?
 	set -e
-	[ "$rc" != 124 ] || fail "dlloop: still running after 120 s (a hang)"
+	[ "$rc" != 124 ] && [ "$rc" != 137 ] ||
+		fail "dlloop: still running after 120 s (a hang)"
 	[ "$rc" = 0 ] || { show "$tmp/dl.out" "$tmp/dl.err"; fail "dlloop: mapsample exited $rc"; }
 	report dl
 	self=$(func_self dl dlwork_burn)
@@ -80,7 +88,38 @@ test_dlopen_loop() {
 	}
 }
 
-need_programs threads8 dlloop
+test_thread_start_in_loader_lock() {
+	set +e
+	MAPSAMPLE_UNWIND=fast timeout -k 5 60 "$mapsample" -q -F 1000 \
+		-o "$tmp/pt.log" -- "$programs/phdrthread" \
+		</dev/null >"$tmp/pt.out" 2>"$tmp/pt.err"
+	rc=$?
+	set -e
+	[ "$rc" != 124 ] && [ "$rc" != 137 ] ||
+		fail "phdrthread: still running after 60 s (the new thread's set-up waits for the loader lock)"
+	[ "$rc" = 0 ] || { show "$tmp/pt.out" "$tmp/pt.err"; fail "phdrthread: mapsample exited $rc"; }
+}
+
+test_dlopen_spawn() {
+	lib=$programs/.libs/libdlwork.so
+	i=0
+	while [ $i -lt 20 ]; do
+		set +e
+		MAPSAMPLE_UNWIND=fast timeout -k 5 60 "$mapsample" -q -F 10000 \
+			-o "$tmp/ds.log" -- "$programs/dlloop" "$lib" 400 200 1 \
+			</dev/null >"$tmp/ds.out" 2>"$tmp/ds.err"
+		rc=$?
+		set -e
+		[ "$rc" != 124 ] && [ "$rc" != 137 ] ||
+			fail "dlloop with threads starting: run $i still running after 60 s (a hang)"
+		[ "$rc" = 0 ] || { show "$tmp/ds.out" "$tmp/ds.err"; fail "dlloop with threads starting: run $i: mapsample exited $rc"; }
+		i=$((i + 1))
+	done
+}
+
+need_programs threads8 dlloop phdrthread
 test_threads8
 test_dlopen_loop
+test_thread_start_in_loader_lock
+test_dlopen_spawn
 echo "mapsample-threads: all cases passed"

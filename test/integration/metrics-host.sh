@@ -59,7 +59,7 @@ vals() {
 
 # ---- 16 threads, 10 s ----
 set +e
-timeout 120 "$mapsample" -o "$tmp/h.log" --metrics-dir "$tmp/metrics" \
+timeout -k 5 120 "$mapsample" -o "$tmp/h.log" --metrics-dir "$tmp/metrics" \
 	--metrics none,org.mapsample.test.hosttest,org.mapsample.test.initfail_src \
 	--metric-interval 10 -- "$programs/threadsrun" 16 10 \
 	</dev/null >"$tmp/h.out" 2>"$tmp/h.err"

@@ -3,9 +3,12 @@
  * dlloop: dlopen, dlsym, call and dlclose a library in a loop while two
  * other threads burn CPU, for the mapsample tests (dlopen and dlclose
  * under a high sampling rate, with stacks walked in the other threads).
- * "dlloop LIBRARY [TIMES [THOUSANDS]]": TIMES rounds (default 200), each
- * calling dlwork_burn for THOUSANDS thousand iterations (default 2000,
- * about 2 ms here).  Exits 0, or 1 naming what failed.
+ * "dlloop LIBRARY [TIMES [THOUSANDS [SPAWN]]]": TIMES rounds (default
+ * 200), each calling dlwork_burn for THOUSANDS thousand iterations
+ * (default 2000, about 2 ms here).  With SPAWN 1, the second thread
+ * instead starts and joins short-lived threads all the while, so thread
+ * starts (where the sampler warms up its stack walker) meet dlopen and
+ * dlclose.  Exits 0, or 1 naming what failed.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -35,17 +38,39 @@ static void *side(void *arg)
 	return NULL;
 }
 
+static void *brief(void *arg)
+{
+	(void)arg;
+	sink += side_burn(20000);
+	return NULL;
+}
+
+/* Starts and joins short threads until the main loop ends. */
+static void *spawner(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, brief, NULL) == 0)
+			pthread_join(t, NULL);
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: dlloop LIBRARY [TIMES [THOUSANDS]]\n");
+		fprintf(stderr,
+			"usage: dlloop LIBRARY [TIMES [THOUSANDS [SPAWN]]]\n");
 		return 2;
 	}
 	int times = argc > 2 ? atoi(argv[2]) : 200;
 	unsigned long n = (argc > 3 ? strtoul(argv[3], NULL, 10) : 2000) * 1000ul;
+	int spawn = argc > 4 && atoi(argv[4]) == 1;
 	pthread_t th[2];
 	for (int i = 0; i < 2; i++)
-		if (pthread_create(&th[i], NULL, side, NULL)) {
+		if (pthread_create(&th[i], NULL, i && spawn ? spawner : side,
+				   NULL)) {
 			fprintf(stderr, "dlloop: pthread_create failed\n");
 			return 1;
 		}
