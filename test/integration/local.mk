@@ -48,23 +48,8 @@ AM_TESTS_ENVIRONMENT += PLUGIN_HEADERS_CC='$(CC)'; export PLUGIN_HEADERS_CC;
 # Metric plugins under the sampler: the host side of the plugin API
 # (loading, initialize failures, getters in the signal handler, errors,
 # sentinels, divideBySampleTime, backfill, safe_* calls under 16 threads)
-# with the test plugins of test/plugins, and the I/O accounting.
-check_LTLIBRARIES += test/plugins/libhosttest.la test/plugins/libinitfail.la \
-	test/plugins/libpreloadmark.la
-test_plugins_libhosttest_la_SOURCES = test/plugins/hosttest.c
-test_plugins_libhosttest_la_CFLAGS = $(WARN_CFLAGS) -Wno-missing-prototypes
-test_plugins_libhosttest_la_LDFLAGS = -module -avoid-version -shared \
-	-rpath /nowhere
-test_plugins_libinitfail_la_SOURCES = test/plugins/initfail.c
-test_plugins_libinitfail_la_CFLAGS = $(WARN_CFLAGS) -Wno-missing-prototypes
-test_plugins_libinitfail_la_LDFLAGS = -module -avoid-version -shared \
-	-rpath /nowhere
-test_plugins_libpreloadmark_la_SOURCES = test/plugins/preloadmark.c
-test_plugins_libpreloadmark_la_CFLAGS = $(WARN_CFLAGS)
-test_plugins_libpreloadmark_la_LDFLAGS = -module -avoid-version -shared \
-	-rpath /nowhere
-EXTRA_DIST += test/plugins/hosttest.xml test/plugins/initfail.xml \
-	test/plugins/preloadmark.xml
+# with the test plugins of test/plugins (built in test/plugins/local.mk),
+# and the I/O accounting.
 TESTS += test/integration/metrics-host.sh
 EXTRA_DIST += test/integration/metrics-host.sh
 TESTS += test/integration/metrics-io.sh

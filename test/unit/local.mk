@@ -38,15 +38,6 @@ test_unit_test_metricdef_LDADD = lib/defs/libdefs.la $(CHECK_LIBS)
 EXTRA_test_unit_test_metricdef_DEPENDENCIES = test/plugins/libtemplate1.la
 TESTS += test/unit/test_metricdef
 
-# The template example plugin: no -fvisibility=hidden, as plugin authors
-# build them; -rpath makes libtool build it shared.
-check_LTLIBRARIES += test/plugins/libtemplate1.la
-test_plugins_libtemplate1_la_SOURCES = test/plugins/template1.c
-test_plugins_libtemplate1_la_CFLAGS = $(WARN_CFLAGS)
-test_plugins_libtemplate1_la_LDFLAGS = -module -avoid-version -shared \
-	-rpath /nowhere
-EXTRA_DIST += test/plugins/README test/plugins/custom1.c \
-	test/plugins/custom1.xml test/plugins/template1.xml
 
 # --- lib/model: units; the metric statistics and their text section ---
 # units: scaling metric values for display; metrics: running statistics
