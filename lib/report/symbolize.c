@@ -400,13 +400,16 @@ static int fde_start(struct smod *m, uint64_t rel, uint64_t *start)
 }
 
 /* Looks rel up in module m; appends frames, innermost first; returns
- * how many, or MAPS_ENOMEM. */
+ * how many, or MAPS_ENOMEM.  rel and fileoff are the address looked up
+ * (for a caller, inside its call instruction: the return address less
+ * one), back what was taken off the sampled address (1 or 0). */
 static int resolve(struct symtab *st, struct smod *m, uint64_t rel,
-		   uint64_t fileoff)
+		   uint64_t fileoff, uint64_t back)
 {
 	struct symframe f = {NULL, NULL, 0, m->base, 0};
 	if (m->state != M_OK) {
-		f.func = offset_name(st, m, fileoff);
+		/* the address as sampled (a caller's return address) */
+		f.func = offset_name(st, m, fileoff + back);
 		if (!f.func || push_frame(st, &f))
 			return MAPS_ENOMEM;
 		return 1;
@@ -548,7 +551,8 @@ int sym_lookup(struct symtab *st, const char *path, const uint8_t *bid,
 	struct centry *e = &st->cache[j];
 	if (!e->used) {
 		uint32_t first = (uint32_t)st->nframes;
-		int n = resolve(st, &st->mods[mi], rel, pc - start + offset);
+		int n = resolve(st, &st->mods[mi], rel, a - start + offset,
+				pc - a);
 		if (n < 0)
 			return n;
 		e->used = 1;

@@ -8,7 +8,11 @@
 # library and the file offset where the function starts, which must be
 # the start of an entry of the library's unwind table (.eh_frame), and
 # the folded stacks must use the same name; not a row per sampled
-# instruction.
+# instruction.  The function that calls it has no name either: as a
+# caller in the folded stacks it too must be named by the start of an
+# unwind-table entry (a caller's address is a return address, one past
+# the call: it was named one byte off, so a function that is a leaf in
+# some stacks and a caller in others showed as two).
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -52,4 +56,19 @@ grep -q ";$fname " "$tmp/strip.report" || {
 	show "$tmp/strip.report"
 	fail "the folded stacks do not end in $fname"
 }
+# every nameless frame of the copy in the folded stacks, leaf or caller
+tr ';' '\n' <"$tmp/strip.report" | sed -n 's/^\(libstripwork\.so+0x[0-9a-f]*\).*/\1/p' |
+	sort -u >"$tmp/names"
+[ "$(wc -l <"$tmp/names")" -ge 2 ] || {
+	show "$tmp/strip.report"
+	fail "expected the nameless caller and callee in the folded stacks, found $(cat "$tmp/names")"
+}
+while read -r n; do
+	o=${n#libstripwork.so+0x}
+	readelf --debug-dump=frames "$tmp/libstripwork.so" |
+		grep -Eq " pc=0*$o\.\." || {
+		grep -F "$n" "$tmp/strip.report" | head -3 >&2
+		fail "$n (a frame of the folded stacks) does not start an entry of the unwind table"
+	}
+done <"$tmp/names"
 echo "mapreport-stripped: all cases passed"

@@ -2,8 +2,11 @@
 /*
  * libstripwork: dlwork_burn (libdlwork's entry point, so that
  * test/programs/rpathopen can load it) spends its time in a static
- * function, which has no name at all once the file is stripped: for the
- * report of code without symbols (test/integration/mapreport-stripped.sh).
+ * function, stripwork_spin, called through another, stripwork_enter; both
+ * have no name at all once the file is stripped: for the report of code
+ * without symbols (test/integration/mapreport-stripped.sh), where a
+ * nameless function is a leaf (stripwork_spin) and a caller
+ * (stripwork_enter).
  */
 #define EXPORT __attribute__((visibility("default"), noinline, noclone))
 
@@ -22,7 +25,13 @@ stripwork_spin(unsigned long n)
 	return x;
 }
 
+__attribute__((noinline, noclone)) static unsigned long
+stripwork_enter(unsigned long n)
+{
+	return stripwork_spin(n) ^ 5;
+}
+
 unsigned long dlwork_burn(unsigned long n)
 {
-	return stripwork_spin(n) + 1;
+	return stripwork_enter(n) + 1;
 }
