@@ -29,6 +29,18 @@ static void problem(const struct logread_tool *t, void *ctx,
 	t->lt_problem(ctx, &p);
 }
 
+int logread_dispatch(const struct logread_tool *tool, void *ctx,
+		     const struct maplog_ev *ev)
+{
+	int r = tool->lt_any ? tool->lt_any(ctx, ev) : 0;
+	logread_fn f = ev->ev_type < MAPLOG_TYPE_MAX_
+			       ? tool->lt_record[ev->ev_type]
+			       : NULL;
+	if (!r && f)
+		r = f(ctx, ev);
+	return r;
+}
+
 int logread_file(const char *path, const struct logread_tool *tool,
 		 void *ctx, struct maplog_stats *st)
 {
@@ -74,14 +86,7 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 	for (;;) {
 		if (maplog_read(lp, &ev) == 0) {
 			records++;
-			int r = 0;
-			if (tool->lt_any)
-				r = tool->lt_any(ctx, &ev);
-			logread_fn f = ev.ev_type < MAPLOG_TYPE_MAX_
-					       ? tool->lt_record[ev.ev_type]
-					       : NULL;
-			if (!r && f)
-				r = f(ctx, &ev);
+			int r = logread_dispatch(tool, ctx, &ev);
 			if (r) {
 				rc = r;
 				break;

@@ -65,6 +65,15 @@ struct logread_tool {
 };
 
 /*
+ * Gives ev to tool: lt_any, then lt_record[ev_type], each when set and
+ * while they return 0.  Returns 0 or the first callback's non-zero
+ * return.  logread_fd() calls it for every record; a tool that carries
+ * another along (model_load()'s also) calls it for that one.
+ */
+int logread_dispatch(const struct logread_tool *tool, void *ctx,
+		     const struct maplog_ev *ev);
+
+/*
  * Reads the log open on fd (from its current position) to its end,
  * calling tool's callbacks with ctx; name is used in problems.  st, if not
  * NULL, gets the parser's counts (maplog_stats()); a log with no record

@@ -534,13 +534,7 @@ static int load_record(void *ctx, const struct maplog_ev *ev)
 		return ld->m->error; /* a problem's note could not be kept */
 	ld->m->records++;
 	if (ld->also) {
-		int rc = ld->also->lt_any ? ld->also->lt_any(ld->also_ctx, ev)
-					  : 0;
-		logread_fn f = ev->ev_type < MAPLOG_TYPE_MAX_
-				       ? ld->also->lt_record[ev->ev_type]
-				       : NULL;
-		if (!rc && f)
-			rc = f(ld->also_ctx, ev);
+		int rc = logread_dispatch(ld->also, ld->also_ctx, ev);
 		if (rc)
 			return rc;
 	}
