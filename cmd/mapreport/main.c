@@ -270,17 +270,25 @@ static int read_logs(struct model *m, const struct args *a,
 	return status;
 }
 
+/* Opens the picked output o (its back-end's init).  Returns 0, or 1 when
+ * it cannot be written (said on standard error). */
+static int start_output(struct output *o)
+{
+	if (!o->ou_backend->ob_init(o))
+		return 0;
+	fprintf(stderr, "mapreport: %s: cannot write: %s\n",
+		o->ou_path ? o->ou_path : "stdout", strerror(errno));
+	return 1;
+}
+
 /* Runs the picked output o over in: init, emit, finish.  Returns 0, 1
  * when it could not be written (said on standard error), or MAPS_ENOMEM. */
 static int run_output(struct output *o, const struct output_in *in)
 {
 	const struct output_backend *b = o->ou_backend;
 	const char *where = o->ou_path ? o->ou_path : "stdout";
-	if (b->ob_init(o)) {
-		fprintf(stderr, "mapreport: %s: cannot write: %s\n", where,
-			strerror(errno));
+	if (start_output(o))
 		return 1;
-	}
 	int rc = b->ob_emit(in, o->ou_file);
 	int done = b->ob_finish(o);
 	if (rc == MAPS_ENOMEM)
@@ -364,12 +372,8 @@ int main(int argc, char **argv)
 	struct model m;
 	model_init(&m);
 	m.timeline_on = (needs & OUTPUT_NEED_TIMELINE) != 0;
-	if (tool && tool->ou_backend->ob_init(tool)) {
-		fprintf(stderr, "mapreport: %s: cannot write: %s\n",
-			tool->ou_path ? tool->ou_path : "stdout",
-			strerror(errno));
+	if (tool && start_output(tool))
 		return 1;
-	}
 	int readable, status = read_logs(&m, &a, tool, &readable);
 	if (tool)
 		tool->ou_backend->ob_finish(tool);
