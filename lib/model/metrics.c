@@ -41,6 +41,11 @@
 #include "common/mem.h"
 #include "model/metrics.h"
 
+const char *metrics_display_name(const struct rmetric *mt)
+{
+	return mt->name && mt->name[0] ? mt->name : mt->id;
+}
+
 int metrics_value(const struct maplog_ev_metric_value *v, double *d)
 {
 	if (v->mv_kind == MAPLOG_VALUE_U64)

@@ -87,6 +87,10 @@ struct rmsummary {
 	const char *err_msg;/* earliest, NULL if none */
 };
 
+/* The name a report shows for metric mt: its display name, or its id
+ * when it has none. */
+const char *metrics_display_name(const struct rmetric *mt);
+
 /* The number a METRIC_VALUE record holds: 1 with *d set when it holds a
  * finite number, 0 when it holds none (MAPLOG_VALUE_NONE, NaN, inf). */
 int metrics_value(const struct maplog_ev_metric_value *v, double *d);

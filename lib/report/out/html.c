@@ -401,7 +401,7 @@ static void errors(FILE *out, const struct model *m,
 			head_done = any = 1;
 		}
 		fputs("<tr><td>", out);
-		H(html_metric_name(r.metric));
+		H(metrics_display_name(r.metric));
 		fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td><td>",
 			r.errors);
 		H(r.err_msg ? r.err_msg : "");

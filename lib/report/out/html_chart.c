@@ -301,7 +301,7 @@ static void chart_head(FILE *out, const struct chartdata *d,
 	fputs("<figure class=\"chart\" data-metric=\"", out);
 	H(mt->id);
 	fputs("\"><figcaption>", out);
-	H(html_metric_name(mt));
+	H(metrics_display_name(mt));
 	if (mt->units && mt->units[0]) {
 		fputs(" <span class=\"u\">(", out);
 		H(mt->units);
@@ -320,7 +320,7 @@ static void chart_head(FILE *out, const struct chartdata *d,
 	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		     "aria-label=\"",
 		CW, CH);
-	H(html_metric_name(mt));
+	H(metrics_display_name(mt));
 	fputs(" over time\">", out);
 }
 
@@ -571,7 +571,7 @@ static void metrics_table(FILE *out, const struct rmetrics *x,
 		const char *u = r->metric->units;
 		char b[UNITS_BUFSZ];
 		fputs("<tr><td>", out);
-		H(html_metric_name(r->metric));
+		H(metrics_display_name(r->metric));
 		fputs("</td>", out);
 		double v[3] = {r->min, r->mean, r->max};
 		int have[3] = {r->have_minmax, r->have_mean, r->have_minmax};

@@ -38,12 +38,6 @@ static inline void html_pct_cell(FILE *out, double p)
 		p, p);
 }
 
-/* A metric's display name, or its id when it has none. */
-static inline const char *html_metric_name(const struct rmetric *mt)
-{
-	return mt->name && mt->name[0] ? mt->name : mt->id;
-}
-
 /* html_chart.c: the "Metrics" section (table, a chart per metric, user
  * marks) and the "Thread activity" section, from m's timeline. */
 int html_chart_sections(FILE *out, const struct model *m);

@@ -428,7 +428,7 @@ static void metrics(struct jsonw *w, const struct rmetrics *x)
 		const struct rmetric *mt = r.metric;
 		jsonw_object(w);
 		k_str(w, "id", mt->id);
-		k_str(w, "name", mt->name[0] ? mt->name : mt->id);
+		k_str(w, "name", metrics_display_name(mt));
 		k_str(w, "units", mt->units);
 		k_str(w, "plugin", mt->plugin);
 		k_bool(w, "divided_by_sample_time", r.rate);

@@ -24,11 +24,6 @@ static void put_clean(FILE *out, const char *s)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, out);
 }
 
-static const char *display_name(const struct rmetric *m)
-{
-	return m->name[0] ? m->name : m->id;
-}
-
 enum { C_NAME, C_MIN, C_MEAN, C_MAX, C_TOTAL, C_VALUES, C_PROCS, NCOL };
 
 struct row {
@@ -60,7 +55,7 @@ int text_metrics(const struct rmetrics *x, FILE *out)
 		char (*c)[UNITS_BUFSZ] = rows[i + 1].c;
 		const char *u = r->metric->units;
 		snprintf(c[C_NAME], UNITS_BUFSZ, "%.40s",
-			 display_name(r->metric));
+			 metrics_display_name(r->metric));
 		for (char *p = c[C_NAME]; *p; p++)
 			if ((unsigned char)*p < 0x20)
 				*p = ' ';
