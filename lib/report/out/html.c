@@ -364,6 +364,17 @@ static int partials(FILE *out, const struct partial_result *r)
 
 /* ---- errors ---- */
 
+/* Starts the table of metric errors unless done (head_done); returns 1. */
+static int metric_errors_head(FILE *out, int head_done)
+{
+	if (!head_done)
+		fputs("<h3>Metrics</h3>\n<table>\n<thead><tr><th>Metric</th>"
+		      "<th class=\"n\">Errors</th><th>First message</th></tr>"
+		      "</thead>\n<tbody>\n",
+		      out);
+	return 1;
+}
+
 static void errors(FILE *out, const struct model *m,
 		   const struct partial_set *ps)
 {
@@ -393,13 +404,7 @@ static void errors(FILE *out, const struct model *m,
 		metrics_summary(x, i, &r);
 		if (!r.errors)
 			continue;
-		if (!head_done) {
-			fputs("<h3>Metrics</h3>\n<table>\n<thead><tr><th>Metric"
-			      "</th><th class=\"n\">Errors</th><th>First "
-			      "message</th></tr></thead>\n<tbody>\n",
-			      out);
-			head_done = any = 1;
-		}
+		head_done = any = metric_errors_head(out, head_done);
 		fputs("<tr><td>", out);
 		H(metrics_display_name(r.metric));
 		fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td><td>",
@@ -411,13 +416,7 @@ static void errors(FILE *out, const struct model *m,
 		const struct rmseries *s = &x->s[k];
 		if (s->metric || !s->errors)
 			continue;
-		if (!head_done) {
-			fputs("<h3>Metrics</h3>\n<table>\n<thead><tr><th>Metric"
-			      "</th><th class=\"n\">Errors</th><th>First "
-			      "message</th></tr></thead>\n<tbody>\n",
-			      out);
-			head_done = any = 1;
-		}
+		head_done = any = metric_errors_head(out, head_done);
 		fprintf(out, "<tr><td>metric #%u of process %u (no definition)"
 			     "</td><td class=\"n\">%" PRIu64 "</td><td>",
 			s->index, s->pid, s->errors);
