@@ -30,6 +30,18 @@
  * pipe is shared with fork children, so in a process that forks the
  * counts can be off by the few bytes the other process left in it.
  *
+ * The descriptor on /proc/self/io lives in the program's descriptor table,
+ * where the program may close it (closefrom(), close_range(), Open MPI's
+ * forked children closing everything) and put a file of its own on its
+ * number (dup2, or an open after the close).  Before every read a raw
+ * fstat compares st_dev and st_ino with the file we opened; on EBADF or
+ * a mismatch the number is forgotten, never read nor closed (it is the
+ * program's now), and /proc/self/io is opened again, quietly: the
+ * counters are the process's, not the descriptor's, so the counts go on
+ * where they were.  What this cannot tell: the program closing our
+ * descriptor and opening /proc/self/io itself on the same number between
+ * our check and our read; we read the same counters then.
+ *
  * Counting starts when the sampler has set up in this process image, so
  * the dynamic loader's reads before main() and the plugins' loading are
  * not the program's.
@@ -54,6 +66,8 @@ uint64_t io_own_bytes_read;
 uint64_t io_own_bytes_written;
 
 static int io_fd = -1;
+static dev_t io_dev;             /* what io_fd was opened on */
+static ino_t io_ino;
 static uint64_t base_r, base_w;
 static uint64_t last_r, last_w;  /* last answers */
 
@@ -98,6 +112,47 @@ void io_find_unwind_pipe(const uint64_t before[16])
 	}
 }
 
+/* Whether io_fd is still the /proc/self/io we opened (see the top of
+ * this file).  Async-signal-safe. */
+static int io_ours(void)
+{
+	struct stat st;
+	return syscall(SYS_fstat, io_fd, &st) == 0 && st.st_dev == io_dev &&
+	       st.st_ino == io_ino;
+}
+
+/* Makes io_fd a descriptor of ours on /proc/self/io: forgets one the
+ * program closed or replaced (without closing it), opens the file when
+ * needed, on a number >= 1000 out of the program's way.  Returns io_fd,
+ * or -1 with errno set (the file cannot be opened).  Async-signal-safe. */
+static int io_open(void)
+{
+	if (io_fd >= 0 && io_ours())
+		return io_fd;
+	io_fd = -1;
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/io",
+			      O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (syscall(SYS_fstat, fd, &st)) {
+		int e = errno;
+		syscall(SYS_close, fd);
+		errno = e;
+		return -1;
+	}
+	/* where the limit on descriptors is below 1000 it stays put */
+	int hi = (int)syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000);
+	if (hi >= 0) {
+		syscall(SYS_close, fd);
+		fd = hi;
+	}
+	io_dev = st.st_dev;
+	io_ino = st.st_ino;
+	io_fd = fd;
+	return fd;
+}
+
 /* Parses "name: N" from the text of /proc/self/io.  Async-signal-safe. */
 static int io_field(const char *buf, size_t len, const char *name,
 		    uint64_t *out)
@@ -127,10 +182,8 @@ static int io_field(const char *buf, size_t len, const char *name,
 /* rchar and wchar less everything excluded.  Async-signal-safe. */
 static int io_read(uint64_t *r, uint64_t *w)
 {
-	if (io_fd < 0) {
-		errno = ENOENT;
+	if (io_open() < 0)
 		return -1;
-	}
 	char buf[512];
 	/* what is excluded so far, taken before the read whose own bytes
 	 * the kernel adds to rchar only after it returns */
@@ -163,17 +216,13 @@ static int io_read(uint64_t *r, uint64_t *w)
 /* Opens /proc/self/io for this process and takes the baseline. */
 void io_start(void)
 {
-	if (io_fd >= 0)
+	/* a fork child's inherited copy names the parent: closed when it
+	 * is still ours, forgotten when the program took its number */
+	if (io_fd >= 0 && io_ours())
 		syscall(SYS_close, io_fd);
-	io_fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/io",
-			     O_RDONLY | O_CLOEXEC);
-	if (io_fd < 0)
+	io_fd = -1;
+	if (io_open() < 0)
 		return;
-	int hi = fcntl(io_fd, F_DUPFD_CLOEXEC, 1000);
-	if (hi >= 0) {
-		syscall(SYS_close, io_fd);
-		io_fd = hi;
-	}
 	last_r = last_w = 0;
 	if (io_read(&base_r, &base_w)) {
 		syscall(SYS_close, io_fd);

@@ -48,6 +48,27 @@ struct delta {
 };
 static struct delta read_delta, write_delta;
 
+/* What to do about errno err from mapsample_io_bytes(), which opens
+ * /proc/self/io again by itself when the program closed the sampler's
+ * descriptor.  Async-signal-safe. */
+static const char *advice(int err)
+{
+	switch (err) {
+	case ENOENT:
+		return "check that /proc is mounted";
+	case EMFILE:
+	case ENFILE:
+		return "the program has no free file descriptor left "
+		       "(raise ulimit -n)";
+	case EACCES:
+	case EPERM:
+		return "the process may not read its own /proc entry "
+		       "(a changed user or a sandbox)";
+	default:
+		return "the kernel refused the read";
+	}
+}
+
 /* Brings the reading up to date for sample time t.  Returns 0, or -1 after
  * reporting the error for metric id.  Async-signal-safe. */
 static int update(metric_id_t id, const struct timespec *t)
@@ -55,10 +76,11 @@ static int update(metric_id_t id, const struct timespec *t)
 	if (reading_valid && plugin_same_time(&reading_time, t))
 		return 0;
 	if (mapsample_io_bytes(&reading_read, &reading_written)) {
+		int err = errno;
 		reading_valid = false;
-		allinea_set_metric_error_messagef(id, errno,
+		allinea_set_metric_error_messagef(id, err,
 			"mapsample_io_bytes() failed (errno %d): /proc/self/io "
-			"cannot be read; check that /proc is mounted", errno);
+			"cannot be read; %s", err, advice(err));
 		return -1;
 	}
 	reading_time = *t;

@@ -9,6 +9,8 @@
 #     plugin's deltas add up to exactly those counts;
 #   - the same with the test plugin's getter doing allinea_safe_* I/O at
 #     every metric sample at the same time: still exact;
+#   - the same when the program puts a file of its own on the number of
+#     the sampler's descriptor on /proc/self/io: exact, no errors;
 #   - the default metric set: each default metric is defined and has
 #     values, and nothing reports an error;
 #   - energy (off by default) asked for on a machine without readable
@@ -49,7 +51,7 @@ check_io() {
 	name=$1
 	shift
 	sample "$name" --metric-interval 5 "$@" -- "$programs/iowrite" \
-		"$tmp/$name.data" 2048
+		"$tmp/$name.data" 2048 ${decoy:+"$decoy"}
 	[ "$rc" = 0 ] || { show "$tmp/$name.err"; fail "$name: exit $rc"; }
 	line=$(grep '^written' "$tmp/$name.err") ||
 		{ show "$tmp/$name.err"; fail "$name: no counts printed"; }
@@ -67,6 +69,8 @@ check_io() {
 	[ "$gr" = "$r" ] || fail "$name: counted $gr bytes read, the program read $r"
 	nv=$(awk -v i="#$wi" '$4 == "metric-value" && $5 == i' "$tmp/$name.dump" | wc -l)
 	[ "$nv" -ge 5 ] || fail "$name: only $nv samples of the write metric"
+	! grep 'metric-error' "$tmp/$name.dump" >&2 ||
+		fail "$name: metric errors recorded"
 	echo "ok - $name: $gw bytes written and $gr read, exactly ($nv samples)"
 }
 
@@ -77,6 +81,12 @@ si=$(idx "$tmp/io-safe.dump" org.mapsample.test.safe)
 ns=$(awk -v i="#$si" '$4 == "metric-value" && $5 == i && $6 > 0' "$tmp/io-safe.dump" | wc -l)
 [ "$ns" -ge 5 ] || fail "io-safe: the safe I/O getter ran $ns times"
 echo "ok - exact while a plugin did safe I/O $ns times"
+
+# The program takes the number of the sampler's descriptor on
+# /proc/self/io for a file of its own (text that looks like counters):
+# the sampler must not read it, and opens /proc/self/io again quietly.
+printf 'rchar: 1\nwchar: 1\n' >"$tmp/decoy"
+decoy=$tmp/decoy check_io io-taken --metrics none,io
 
 # ---- the default set ----
 "$mapsample" -o "$tmp/def.log" -- "$programs/hot" </dev/null \

@@ -8,7 +8,14 @@
  * file back through read(2), pread(2), readv(2) and fread.  Prints
  * "written N read N" (the byte counts it made) on standard error, with
  * one write(2) of its own that is counted too, and exits 0.
+ *
+ * "iowrite FILE KIB DECOY" first plays a program that takes descriptors
+ * back: it finds the sampler's descriptor on /proc/self/io (the link
+ * /proc/self/fd/N -> /proc/PID/io) and puts the file DECOY on its number
+ * with dup2, as a daemon reopening its files over closed numbers would.
+ * Exit 3 when there is no such descriptor to take.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,10 +31,40 @@ static void burn(void)
 		sink += i * i;
 }
 
+/* Puts the file at path on the number of the descriptor open on
+ * /proc/PID/io.  Returns 0, or -1 when there is none. */
+static int take_io_fd(const char *path)
+{
+	char want[64], link[64], name[300];
+	snprintf(want, sizeof(want), "/proc/%ld/io", (long)getpid());
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	int target = -1;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		snprintf(name, sizeof(name), "/proc/self/fd/%s", e->d_name);
+		ssize_t n = readlink(name, link, sizeof(link) - 1);
+		if (n > 0) {
+			link[n] = '\0';
+			if (strcmp(link, want) == 0)
+				target = atoi(e->d_name);
+		}
+	}
+	closedir(d);
+	int fd = target >= 0 ? open(path, O_RDONLY) : -1;
+	if (fd < 0 || dup2(fd, target) != target)
+		return -1;
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 3)
+	if (argc != 3 && argc != 4)
 		return 2;
+	if (argc == 4 && take_io_fd(argv[3]))
+		return 3;
 	long kib = atol(argv[2]);
 	size_t part = (size_t)kib * 1024 / 4;
 	char *buf = malloc(part ? part : 1);
