@@ -18,6 +18,10 @@
  *                       our sampling signal is never blocked
  *   msync, mincore      libunwind's address checks in the handler are
  *                       kept out of the I/O accounting (io.c)
+ *   setuid and the other credential calls, setgroups, initgroups,
+ *   unshare, setns      made with no thread of ours in the process
+ *                       (process_solo_begin(): glibc's setxid
+ *                       broadcast, user namespaces)
  *
  * The real functions are called through real.c.  Not followed: threads
  * made with a raw clone(2), and programs that clear LD_PRELOAD through a
@@ -30,6 +34,8 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <grp.h>
+#include <sched.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -525,3 +531,39 @@ MAPS_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 	sigset_t buf;
 	return real_pthread_sigmask(how, strip(how, set, &buf), old);
 }
+
+/*
+ * Credential and namespace calls, made while the process has no thread
+ * of ours (process_solo_begin() says why).  SOLO(ret, name, params,
+ * args) defines the wrapper of libc's name; ENOSYS when libc has none.
+ */
+#define SOLO(ret, name, params, args)                                       \
+	MAPS_EXPORT ret name params                                         \
+	{                                                                   \
+		static ret(*fn_) params;                                    \
+		if (!fn_)                                                   \
+			fn_ = (ret(*) params)real_sym(#name);               \
+		if (!fn_) {                                                 \
+			errno = ENOSYS;                                     \
+			return -1;                                          \
+		}                                                           \
+		process_solo_begin();                                       \
+		ret r_ = fn_ args;                                          \
+		int e_ = errno;                                             \
+		process_solo_end();                                         \
+		errno = e_;                                                 \
+		return r_;                                                  \
+	}
+
+SOLO(int, setuid, (uid_t u), (u))
+SOLO(int, setgid, (gid_t g), (g))
+SOLO(int, seteuid, (uid_t u), (u))
+SOLO(int, setegid, (gid_t g), (g))
+SOLO(int, setreuid, (uid_t r, uid_t e), (r, e))
+SOLO(int, setregid, (gid_t r, gid_t e), (r, e))
+SOLO(int, setresuid, (uid_t r, uid_t e, uid_t s), (r, e, s))
+SOLO(int, setresgid, (gid_t r, gid_t e, gid_t s), (r, e, s))
+SOLO(int, setgroups, (size_t n, const gid_t *l), (n, l))
+SOLO(int, initgroups, (const char *u, gid_t g), (u, g))
+SOLO(int, unshare, (int flags), (flags))
+SOLO(int, setns, (int fd, int type), (fd, type))

@@ -209,6 +209,45 @@ void process_exec_failed(void)
 	writer_start();
 }
 
+/*
+ * A thread of ours in the program's process is visible to the kernel and
+ * to libc: glibc's setuid() and relatives make every thread it knows
+ * repeat the change (the "setxid" broadcast) and abort the process when
+ * one thread's result differs, which it does in ours when the program
+ * changed its own thread's capabilities first (capset and
+ * PR_SET_KEEPCAPS are per thread: setpriv does exactly that);
+ * unshare(CLONE_NEWUSER) and setns() into a user namespace fail with
+ * EINVAL in a process with two threads.  So around those calls there is
+ * none: the writer thread is stopped (joined, so it has left the kernel's
+ * thread group) and started again after, with the credentials and
+ * namespaces the program has then.  Samples go on meanwhile: the handler
+ * maps chunks itself when the spares run out.
+ */
+static pthread_mutex_t solo_lock = PTHREAD_MUTEX_INITIALIZER;
+static int solo_depth;		/* calls in progress */
+static int solo_restart;	/* the writer ran when the first began */
+
+void process_solo_begin(void)
+{
+	if (!S.enabled)
+		return;
+	pthread_mutex_lock(&solo_lock);
+	if (solo_depth++ == 0)
+		solo_restart = writer_stop();
+	pthread_mutex_unlock(&solo_lock);
+}
+
+void process_solo_end(void)
+{
+	if (!S.enabled)
+		return;
+	pthread_mutex_lock(&solo_lock);
+	if (solo_depth > 0 && --solo_depth == 0 && solo_restart &&
+	    !__atomic_load_n(&S.finished, __ATOMIC_ACQUIRE))
+		writer_start();
+	pthread_mutex_unlock(&solo_lock);
+}
+
 void process_after_fork_child(void)
 {
 	/* Only this thread exists now.  Everything mapped from the parent
@@ -228,6 +267,8 @@ void process_after_fork_child(void)
 	stream_forget_spares();
 	writer_after_fork_child();
 	pthread_mutex_init(&S.proc_lock, NULL);
+	pthread_mutex_init(&solo_lock, NULL);
+	solo_depth = 0;
 	parent_pid = S.pid;
 	S.image = 0;
 	S.stopping = 0;

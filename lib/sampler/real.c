@@ -216,3 +216,8 @@ int real_dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *),
 	}
 	return f ? f(cb, data) : 0;
 }
+
+void *real_sym(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}

@@ -218,6 +218,10 @@ MAPS_HIDDEN int real___libc_start_main(real_main_fn, int, char **,
 				       void (*)(void), void *);
 /* msync(2), mincore(2): libc's, or the raw system call if none was
  * found.  No lookup while in_handler is set: async-signal-safe there. */
+/* The next definition of the libc function name past ours (dlsym
+ * RTLD_NEXT), or NULL.  Not async-signal-safe: for wrappers that never
+ * run in a handler (interpose.c's credential and namespace calls). */
+MAPS_HIDDEN void *real_sym(const char *name);
 MAPS_HIDDEN int real_msync(void *, size_t, int);
 MAPS_HIDDEN int real_mincore(void *, size_t, unsigned char *);
 /* glibc's dl_iterate_phdr (0 if none was found).  Not async-signal-safe:
@@ -404,8 +408,9 @@ MAPS_HIDDEN int mhost_poll_ms(void);
 MAPS_HIDDEN void writer_set_idle(void (*fn)(void), int ms);
 /* Starts the writer thread (and its eventfd) unless it runs. */
 MAPS_HIDDEN void writer_start(void);
-/* Stops it and waits for it; closes the eventfd. */
-MAPS_HIDDEN void writer_stop(void);
+/* Stops it and waits for it; closes the eventfd.  Returns 1 when the
+ * thread was running, else 0. */
+MAPS_HIDDEN int writer_stop(void);
 /* A fork child: the writer thread is the parent's; its eventfd closed. */
 MAPS_HIDDEN void writer_after_fork_child(void);
 
@@ -441,6 +446,14 @@ MAPS_HIDDEN void process_after_fork_child(void);
 MAPS_HIDDEN void process_before_exec(const char *path);
 /* The exec failed: timers back on, the writer again. */
 MAPS_HIDDEN void process_exec_failed(void);
+/* Around a call the kernel or libc wants made in a process with no
+ * thread of ours (credential changes: glibc makes every thread repeat
+ * them and aborts when one fails; unshare/setns of a user namespace need
+ * a single-threaded process): begin stops the sampler's thread, end
+ * starts it again.  They nest and may be called from any thread; not
+ * async-signal-safe. */
+MAPS_HIDDEN void process_solo_begin(void);
+MAPS_HIDDEN void process_solo_end(void);
 
 /* ---- fatal.c: fatal signals ---- */
 /* Holds the fatal signals the program left at SIG_DFL (constructor). */

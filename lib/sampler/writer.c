@@ -83,8 +83,9 @@ void writer_start(void)
 	pthread_attr_destroy(&a);
 }
 
-void writer_stop(void)
+int writer_stop(void)
 {
+	int was = writer_running;
 	if (writer_running) {
 		__atomic_store_n(&writer_stop_flag, 1, __ATOMIC_RELEASE);
 		uint64_t one = 1;
@@ -98,6 +99,7 @@ void writer_stop(void)
 	if (S.wake_fd >= 0)
 		close(S.wake_fd);
 	S.wake_fd = -1;
+	return was;
 }
 
 void writer_after_fork_child(void)

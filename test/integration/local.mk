@@ -119,3 +119,8 @@ EXTRA_DIST += test/integration/mapreport-progress.sh
 # call each other, no file over 1000 lines without a reason.
 TESTS += test/integration/layers.sh
 EXTRA_DIST += test/integration/layers.sh test/integration/layers.py
+
+# Credential changes and user namespaces under mapsample: setpriv, su,
+# unshare -U and a program making the calls itself (issue 14 item 7).
+TESTS += test/integration/mapsample-privilege.sh
+EXTRA_DIST += test/integration/mapsample-privilege.sh

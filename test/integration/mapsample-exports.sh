@@ -35,7 +35,8 @@ allinea_safe_fprintf allinea_safe_vfprintf mapsample_io_bytes"
 allowed="pthread_create fork execve execv execvp execvpe execl execlp execle
 fexecve posix_spawn posix_spawnp exit _exit _Exit __libc_start_main dlopen
 dlclose dl_iterate_phdr sigaction signal sigprocmask pthread_sigmask
-msync mincore $api"
+msync mincore setuid setgid seteuid setegid setreuid setregid setresuid
+setresgid setgroups initgroups unshare setns $api"
 
 # without these, threads, processes or the handler's unwinding go wrong
 required="pthread_create fork execve exit _exit __libc_start_main dlopen

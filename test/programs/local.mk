@@ -112,3 +112,9 @@ test_programs_iowrite_LDFLAGS =
 test_programs_threadsrun_SOURCES = test/programs/threadsrun.c
 test_programs_threadsrun_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
 test_programs_threadsrun_LDFLAGS = -pthread
+
+# solo: the credential and namespace calls that want no thread but the
+# program's own, between two hot functions (mapsample-privilege.sh).
+check_PROGRAMS += test/programs/solo
+test_programs_solo_SOURCES = test/programs/solo.c
+test_programs_solo_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
