@@ -173,39 +173,57 @@ static int env_count(char *const *envp)
 	return n;
 }
 
-/* Bytes env_build() needs for the variables envp lacks. */
-static size_t env_need(char *const *envp)
+/* Whether the entry e is variable name's. */
+static int env_is(const char *e, const char *name)
+{
+	size_t l = strlen(name);
+	return strncmp(e, name, l) == 0 && e[l] == '=';
+}
+
+/* Bytes env_build() needs for the variables envp lacks, and for
+ * MAPSAMPLE_IMAGE=image when image is not NULL. */
+static size_t env_need(char *const *envp, const char *image)
 {
 	size_t need = 1;
+	if (image)
+		need += sizeof("MAPSAMPLE_IMAGE=") + strlen(image);
 	for (size_t j = 0; j < NOURS; j++) {
-		size_t l = strlen(ours[j]);
 		int have = 0;
 		for (int i = 0; envp && envp[i] && !have; i++)
-			have = strncmp(envp[i], ours[j], l) == 0 &&
-			       envp[i][l] == '=';
+			have = env_is(envp[i], ours[j]);
 		const char *v = our_value(j);
 		if (!have && v)
-			need += l + strlen(v) + 2;
+			need += strlen(ours[j]) + strlen(v) + 2;
 	}
 	return need;
 }
 
-static void env_build(char *const *envp, char **out, char *buf, size_t blen)
+/* out: envp with our variables it lacks added, and with image (not
+ * NULL) as the value of MAPSAMPLE_IMAGE in place of the one it has. */
+static void env_build(char *const *envp, const char *image, char **out,
+		      char *buf, size_t blen)
 {
 	const size_t nours = NOURS;
 	int k = 0;
 	int have[NOURS] = {0};
+	if (image && blen >= sizeof("MAPSAMPLE_IMAGE=") + strlen(image)) {
+		strcpy(buf, "MAPSAMPLE_IMAGE=");
+		strcat(buf, image);
+		out[k++] = buf;
+		size_t used = strlen(buf) + 1;
+		buf += used;
+		blen -= used;
+	}
 	for (int i = 0; envp && envp[i]; i++) {
-		for (size_t j = 0; j < nours; j++) {
-			size_t l = strlen(ours[j]);
-			if (strncmp(envp[i], ours[j], l) == 0 &&
-			    envp[i][l] == '=')
+		if (image && env_is(envp[i], "MAPSAMPLE_IMAGE"))
+			continue;
+		for (size_t j = 0; j < nours; j++)
+			if (env_is(envp[i], ours[j]))
 				have[j] = 1;
-		}
 		out[k++] = envp[i];
 	}
 	for (size_t j = 0; j < nours; j++) {
-		if (have[j])
+		if (have[j] || (image && strcmp(ours[j], "MAPSAMPLE_IMAGE") == 0))
 			continue;
 		const char *v = our_value(j);
 		size_t need = strlen(ours[j]) + (v ? strlen(v) : 0) + 2;
@@ -221,14 +239,16 @@ static void env_build(char *const *envp, char **out, char *buf, size_t blen)
 	out[k] = NULL;
 }
 
-#define WITH_ENV(envp, newenv)                                              \
+/* WITH_ENV(envp, image, newenv): declares use_newenv, the environment
+ * to pass (env_build's, on the stack; envp itself when it is huge). */
+#define WITH_ENV(envp, image, newenv)                                       \
 	int n_ = env_count(envp);                                           \
-	char *newenv[n_ < 4096 ? n_ + NOURS + 1 : 1];                       \
-	size_t eneed_ = n_ < 4096 ? env_need(envp) : 1;                     \
+	char *newenv[n_ < 4096 ? n_ + NOURS + 2 : 1];                       \
+	size_t eneed_ = n_ < 4096 ? env_need(envp, image) : 1;              \
 	char ebuf_[eneed_ < (1u << 20) ? eneed_ : 1];                       \
 	char *const *use_##newenv = envp;                                   \
 	if (n_ < 4096) {                                                    \
-		env_build(envp, newenv, ebuf_, sizeof(ebuf_));              \
+		env_build(envp, image, newenv, ebuf_, sizeof(ebuf_));       \
 		use_##newenv = newenv;                                      \
 	}
 
@@ -249,11 +269,11 @@ MAPS_EXPORT int execve(const char *path, char *const argv[],
 	if (!S.enabled)
 		return real_execve(path, argv, envp);
 	if (foreign_child()) {
-		WITH_ENV(envp, env);
+		WITH_ENV(envp, NULL, env);
 		return real_execve(path, argv, use_env);
 	}
 	process_before_exec(path);
-	WITH_ENV(envp, env);
+	WITH_ENV(envp, process_exec_image(), env);
 	int rc = real_execve(path, argv, use_env);
 	int e = errno;
 	process_exec_failed();
@@ -267,11 +287,11 @@ MAPS_EXPORT int execvpe(const char *file, char *const argv[],
 	if (!S.enabled)
 		return real_execvpe(file, argv, envp);
 	if (foreign_child()) {
-		WITH_ENV(envp, env);
+		WITH_ENV(envp, NULL, env);
 		return real_execvpe(file, argv, use_env);
 	}
 	process_before_exec(file);
-	WITH_ENV(envp, env);
+	WITH_ENV(envp, process_exec_image(), env);
 	int rc = real_execvpe(file, argv, use_env);
 	int e = errno;
 	process_exec_failed();
@@ -294,11 +314,11 @@ MAPS_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 	if (!S.enabled)
 		return real_fexecve(fd, argv, envp);
 	if (foreign_child()) {
-		WITH_ENV(envp, env);
+		WITH_ENV(envp, NULL, env);
 		return real_fexecve(fd, argv, use_env);
 	}
 	process_before_exec("(fexecve)");
-	WITH_ENV(envp, env);
+	WITH_ENV(envp, process_exec_image(), env);
 	int rc = real_fexecve(fd, argv, use_env);
 	int e = errno;
 	process_exec_failed();
@@ -349,7 +369,7 @@ MAPS_EXPORT int posix_spawn(pid_t *pid, const char *path,
 {
 	if (!S.enabled)
 		return real_posix_spawn(pid, path, fa, at, argv, envp);
-	WITH_ENV(envp, env);
+	WITH_ENV(envp, NULL, env);
 	return real_posix_spawn(pid, path, fa, at, argv, use_env);
 }
 
@@ -360,7 +380,7 @@ MAPS_EXPORT int posix_spawnp(pid_t *pid, const char *file,
 {
 	if (!S.enabled)
 		return real_posix_spawnp(pid, file, fa, at, argv, envp);
-	WITH_ENV(envp, env);
+	WITH_ENV(envp, NULL, env);
 	return real_posix_spawnp(pid, file, fa, at, argv, use_env);
 }
 

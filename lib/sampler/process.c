@@ -32,6 +32,15 @@ static int saved_argc;
 static char **saved_argv;
 static uint32_t parent_pid;
 
+/* MAPSAMPLE_IMAGE for the image this process execs next, "" before
+ * process_before_exec(). */
+static char exec_image[48];
+
+const char *process_exec_image(void)
+{
+	return exec_image[0] ? exec_image : NULL;
+}
+
 /* The exec generation: MAPSAMPLE_IMAGE=pid:n when this pid exec'd us. */
 static uint32_t read_image(void)
 {
@@ -185,10 +194,13 @@ void process_before_exec(const char *path)
 {
 	if (!S.enabled || __atomic_load_n(&S.finished, __ATOMIC_ACQUIRE))
 		return;
-	/* tell the next image which generation it is */
-	char v[64];
-	snprintf(v, sizeof(v), "%u:%u", S.pid, S.image + 1);
-	setenv("MAPSAMPLE_IMAGE", v, 1);
+	/* the next image's generation, put in the environment the exec
+	 * passes (interpose.c): not with setenv(), which may free the very
+	 * array the caller is passing (su and runuser build theirs with
+	 * clearenv and setenv), and which shells ignore (they pass their
+	 * own copy of the exported variables) */
+	snprintf(exec_image, sizeof(exec_image), "%u:%u", S.pid,
+		 S.image + 1);
 	writer_stop();
 	close_all(-1, 0, 0, path);
 }

@@ -441,9 +441,12 @@ MAPS_HIDDEN void process_finish(int how, int code, int sigctx);
 /* In a fork child (fork wrapper): forgets the parent's slots, chunks,
  * timers and writer without sealing, and starts afresh. */
 MAPS_HIDDEN void process_after_fork_child(void);
-/* Before an exec of path: tells the next image its generation
- * (MAPSAMPLE_IMAGE), stops the writer, closes every stream. */
+/* Before an exec of path: works out the next image's generation
+ * (process_exec_image()), stops the writer, closes every stream. */
 MAPS_HIDDEN void process_before_exec(const char *path);
+/* The value of MAPSAMPLE_IMAGE ("pid:n") for the image this process
+ * execs, after process_before_exec(); NULL before. */
+MAPS_HIDDEN const char *process_exec_image(void);
 /* The exec failed: timers back on, the writer again. */
 MAPS_HIDDEN void process_exec_failed(void);
 /* Around a call the kernel or libc wants made in a process with no

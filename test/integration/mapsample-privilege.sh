@@ -13,7 +13,8 @@
 #   - unshare -U -r id (where user namespaces work without mapsample);
 #   - as root only: setpriv --reuid --regid --clear-groups, which drops
 #     capabilities per thread before its setresuid (it aborted in glibc's
-#     setxid), and su -s /bin/sh nobody -c id.
+#     setxid), su -s /bin/sh nobody -c id, and runuser -u nobody id
+#     (it crashed in the sampler's exec wrapper).
 #
 # Environment: top_srcdir, top_builddir (exported by make check).
 set -eu
@@ -65,6 +66,10 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
 	same_as_without setpriv setpriv --reuid=nobody --regid=nogroup \
 		--clear-groups id -u
 	same_as_without su su -s /bin/sh nobody -c 'id -u'
+	# runuser builds its environment with clearenv and setenv: the
+	# sampler's own setenv before the exec freed the array runuser was
+	# passing (a crash in the exec wrapper)
+	same_as_without runuser runuser -u nobody -- id -u
 else
 	echo "skip - setpriv, su: need root and the user nobody"
 fi

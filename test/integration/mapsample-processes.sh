@@ -11,7 +11,8 @@
 # /usr/bin/python3, standard output, standard error and the exit status
 # must be the same bare and under mapsample -q.  Last, a program run
 # through "env -i", which clears the environment before it execs, must
-# still be sampled after the exec.
+# still be sampled after the exec.  A chain of shells exec'ing shells has
+# one row per image, each with its own image number.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -125,8 +126,35 @@ test_transparent() {
 	fi
 }
 
+# A script that execs a shell that execs a shell: one pid, three images,
+# each its own row with its own number.  Shells pass their own copy of
+# the exported variables to execve, so the sampler cannot tell the next
+# image its number through setenv(); it did, and the second and third
+# images had the same number and were one row.
+test_shell_exec() {
+	printf '#!/bin/bash\nexec /bin/bash -c %s\n' \
+		"'exec /bin/sh -c \"exit 5\"'" >"$tmp/chain.sh"
+	chmod +x "$tmp/chain.sh"
+	sample chain -- "$tmp/chain.sh"
+	[ "$rc" = 5 ] || { show "$tmp/chain.err"; fail "chain: exit $rc, not 5"; }
+	report chain
+	got=$(processes chain | awk '{ print $2, $4, $5 }' | sed 's/ *$//' | sort)
+	want="0 -
+1 -
+2 status 5"
+	[ "$got" = "$want" ] || {
+		show "$tmp/chain.report"
+		fail "chain: process images (image exit) are
+$got
+expected
+$want"
+	}
+	echo "ok - a chain of three exec'd shells: three images, numbered 0 1 2"
+}
+
 need_programs forkexec outerr
 test_forkexec
 test_transparent
 test_env_cleared
+test_shell_exec
 echo "mapsample-processes: all cases passed"
