@@ -8,7 +8,7 @@
  *   fork                the child gets its own streams and timer
  *   exec*, posix_spawn* the environment keeps LD_PRELOAD and MAPSAMPLE_*,
  *                       the old image closes its streams first
- *   exit, _exit, _Exit, return from main (__libc_start_main)
+ *   exit, _exit, _Exit, quick_exit, return from main (__libc_start_main)
  *                       streams closed with the exit status
  *   dlopen, dlclose     map-in / map-out records, handler snapshot rebuilt
  *   sigaction, signal   our sampling signal stays ours; the program sees
@@ -77,6 +77,8 @@ static void slot_key_done(void *p)
 	thread_end(p);
 }
 
+static void quick_exit_done(void);
+
 void interpose_init(void)
 {
 	pthread_key_create(&slot_key, slot_key_done);
@@ -86,6 +88,7 @@ void interpose_init(void)
 			ours_saved[j] = strdup(v);
 	}
 	app_action.sa_handler = SIG_DFL;
+	at_quick_exit(quick_exit_done);
 }
 
 /* ---- threads ---- */
@@ -397,6 +400,34 @@ MAPS_EXPORT void exit(int status)
 {
 	note_exit(status);
 	real_exit(status);
+}
+
+/*
+ * quick_exit(): glibc runs the at_quick_exit() handlers, then ends the
+ * process through an _exit of its own that our wrapper does not see.
+ * Ours, registered by interpose_init() before the program can register
+ * any (they run in reverse order), runs last and closes the streams
+ * with the status quick_exit() was given.
+ */
+static int quick_status;
+
+static void quick_exit_done(void)
+{
+	if (!foreign_child())
+		process_finish(MAPLOG_EXIT_NORMAL, quick_status & 0xff, 1);
+}
+
+MAPS_EXPORT void quick_exit(int status)
+{
+	typedef void (*quick_fn)(int) __attribute__((noreturn));
+	static quick_fn fn;
+	if (!fn)
+		fn = (quick_fn)real_sym("quick_exit");
+	quick_status = status;
+	note_exit(status);
+	if (fn)
+		fn(status);
+	_exit(status);
 }
 
 MAPS_EXPORT void _exit(int status)

@@ -152,9 +152,25 @@ $want"
 	echo "ok - a chain of three exec'd shells: three images, numbered 0 1 2"
 }
 
-need_programs forkexec outerr
+# quick_exit(): glibc ends the process through an _exit of its own; the
+# log must still have the exit and its status, and the program's
+# at_quick_exit handler must run.
+test_quick_exit() {
+	sample qe -- "$programs/quickexit"
+	[ "$rc" = 6 ] || { show "$tmp/qe.err"; fail "quickexit: exit $rc, not 6"; }
+	[ "$(cat "$tmp/qe.out")" = handler ] ||
+		{ show "$tmp/qe.out"; fail "quickexit: its handler did not run"; }
+	report qe
+	got=$(processes qe | awk '{ print $4, $5 }')
+	[ "$got" = "status 6" ] ||
+		{ show "$tmp/qe.report"; fail "quickexit: exit column '$got', not 'status 6'"; }
+	echo "ok - quick_exit(6): the log has the exit, status 6"
+}
+
+need_programs forkexec outerr quickexit
 test_forkexec
 test_transparent
 test_env_cleared
 test_shell_exec
+test_quick_exit
 echo "mapsample-processes: all cases passed"
