@@ -51,3 +51,4 @@ EXTRA_DIST += test/bench/metrics-cost.sh
 
 # mapreport on ~10M-sample logs beside perf report (by hand, not make check).
 EXTRA_DIST += test/bench/report-speed.sh
+EXTRA_DIST += test/bench/loader-hangs.sh

@@ -9,12 +9,14 @@
 # libdlwork 200 times on one thread while two others burn, at 4000 Hz:
 # it must finish (no deadlock between the unwinder and the loader) and
 # dlwork_burn, a function of the dlopened library, must be named in the
-# report with main as its caller; and again with threads starting and
+# report with main (through loader) as its caller; and again with threads starting and
 # ending all the while (dlloop's SPAWN), 20 runs at 10 kHz.
 # test/programs/phdrthread starts a thread while it holds the loader's
 # lock: the sampler's set-up of the new thread must not wait for that lock
 # (it did: with a dlopen on another thread and a sample landing in it,
-# that was a deadlock, about 2 runs in 300 of the SPAWN case).  The
+# that was a deadlock, about 2 runs in 300 of the SPAWN case).  Last,
+# test/bench/loader-hangs.sh at 10 runs: three threads dlopening and
+# dlclosing, two burning, at 10 kHz (its full count is a benchmark).  The
 # timeouts kill with SIGKILL 5 s after SIGTERM: a deadlocked sampler
 # does not die of SIGTERM, and a hang must fail the test, not stop it.
 set -eu
@@ -82,9 +84,9 @@ test_dlopen_loop() {
 		fail "dlloop: no sample took the step walk after dlclose"
 	}
 	report dl --folded
-	grep -q ';main;dlwork_burn [0-9]*$' "$tmp/dl.report" || {
+	grep -q ';main;loader;dlwork_burn [0-9]*$' "$tmp/dl.report" || {
 		show "$tmp/dl.report"
-		fail "dlloop: no stack from main into dlwork_burn"
+		fail "dlloop: no stack from main through loader into dlwork_burn"
 	}
 }
 
@@ -118,8 +120,18 @@ test_dlopen_spawn() {
 }
 
 need_programs threads8 dlloop phdrthread
+# Three threads dlopening and dlclosing, two burning, at 10 kHz: the
+# benchmark test/bench/loader-hangs.sh at 10 runs (its full count, 1000,
+# is a benchmark).
+test_loader_hangs() {
+	sh "$top_srcdir/test/bench/loader-hangs.sh" "$top_builddir" 10 60 \
+		>"$tmp/lh.out" 2>&1 || { show "$tmp/lh.out"; fail "loader-hangs"; }
+	echo "ok - $(tail -n 1 "$tmp/lh.out")"
+}
+
 test_threads8
 test_dlopen_loop
 test_thread_start_in_loader_lock
 test_dlopen_spawn
+test_loader_hangs
 echo "mapsample-threads: all cases passed"
