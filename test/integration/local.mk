@@ -25,8 +25,12 @@ TESTS += test/integration/mapsample-basic.sh \
 	test/integration/mapsample-exports.sh \
 	test/integration/mapsample-rate.sh \
 	test/integration/mapsample-dlopen.sh \
-	test/integration/mapreport-stripped.sh
+	test/integration/mapreport-stripped.sh \
+	test/integration/mapsample-sharedlog.sh \
+	test/integration/mapsample-fullfs.sh
 EXTRA_DIST += test/integration/mapsample-lib.sh \
+	test/integration/mapsample-sharedlog.sh \
+	test/integration/mapsample-fullfs.sh \
 	test/integration/mapreport-stripped.sh \
 	test/integration/mapsample-dlopen.sh \
 	test/integration/mapsample-basic.sh \
