@@ -27,9 +27,11 @@ TESTS += test/integration/mapsample-basic.sh \
 	test/integration/mapsample-dlopen.sh \
 	test/integration/mapreport-stripped.sh \
 	test/integration/mapsample-sharedlog.sh \
-	test/integration/mapsample-fullfs.sh
+	test/integration/mapsample-fullfs.sh \
+	test/integration/mapreport-losses.sh
 EXTRA_DIST += test/integration/mapsample-lib.sh \
 	test/integration/mapsample-sharedlog.sh \
+	test/integration/mapreport-losses.sh \
 	test/integration/mapsample-fullfs.sh \
 	test/integration/mapreport-stripped.sh \
 	test/integration/mapsample-dlopen.sh \
