@@ -15,8 +15,11 @@
  * file grown past it.  When the log cannot grow (ENOSPC, EFBIG, EDQUOT)
  * the process stops opening chunks for samples (they count as dropped),
  * keeps what is mapped for its end records and says so once on stderr.
- * Each process holds a shared flock() on the log, which tells a new run
- * that the log is in use (lib/launch/logfile.c).  The writer thread (writer.c) keeps SAMPLER_SPARES chunks mapped
+ * Spares still unused when the writer stops (the process ends or execs)
+ * get their blocks back (a punched hole reads as zeros: unused space), so a run of many
+ * short processes does not fill the disk with reserved chunks.  Each
+ * process holds a shared flock() on the log, which tells a new run that
+ * the log is in use (lib/launch/logfile.c).  The writer thread (writer.c) keeps SAMPLER_SPARES chunks mapped
  * ahead through stream_refill(), so the signal handler usually only
  * swaps a pointer, and pokes the writer through S.wake_fd when it took
  * one; when the spares run out the handler maps a chunk itself with raw
@@ -53,8 +56,20 @@ static int sys_munmap(void *a, size_t len)
 }
 
 /* Spare chunks: a lock-free set of pre-mapped chunks, filled by
- * stream_refill() and taken by take_chunk(). */
+ * stream_refill() and taken by take_chunk(); spare_off: their offsets in
+ * the log, set before the chunk is published. */
 static void *spare[SAMPLER_SPARES];
+static uint64_t spare_off[SAMPLER_SPARES];
+
+/* Gives the blocks of an unused chunk at off back to the file system
+ * (its bytes stay zeros, read as unused space; the size stays).
+ * Async-signal-safe. */
+static void release_space(uint64_t off)
+{
+	(void)syscall(SYS_fallocate, S.fd,
+		      FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
+		      (off_t)S.cfg.chunk_size);
+}
 
 int stream_open_file(void)
 {
@@ -90,15 +105,21 @@ int stream_open_file(void)
 	return 0;
 }
 
+void stream_release_spares(void)
+{
+	for (int i = 0; i < SAMPLER_SPARES; i++) {
+		void *c = __atomic_exchange_n(&spare[i], NULL, __ATOMIC_ACQ_REL);
+		if (c) {
+			sys_munmap(c, S.cfg.chunk_size);
+			release_space(spare_off[i]);
+		}
+	}
+}
+
 void stream_close_file(void)
 {
 	if (S.hdr) {
-		for (int i = 0; i < SAMPLER_SPARES; i++) {
-			void *c = __atomic_exchange_n(&spare[i], NULL,
-						      __ATOMIC_ACQ_REL);
-			if (c)
-				sys_munmap(c, S.cfg.chunk_size);
-		}
+		stream_release_spares();
 		sys_munmap(S.hdr, 4096);
 		S.hdr = NULL;
 	}
@@ -133,6 +154,8 @@ static long reserve_by_writing(uint64_t off, uint64_t size)
 				     syscall(SYS_pwritev, S.fd, iov, cnt,
 					     (long)off, 0L));
 		iov[cnt - 1].iov_len = sizeof(zeros);
+		if (w < 0 && errno == EINTR)
+			continue;
 		if (w < 0)
 			return -errno;
 		if (w == 0)
@@ -155,7 +178,11 @@ static long reserve(uint64_t off, uint64_t size)
 	if (syscall(SYS_prlimit64, 0, RLIMIT_FSIZE, NULL, &lim) == 0 &&
 	    lim.cur != ~(uint64_t)0 && off + size > lim.cur)
 		return -EFBIG;
-	if (syscall(SYS_fallocate, S.fd, 0, (off_t)off, (off_t)size) == 0)
+	long r;
+	do
+		r = syscall(SYS_fallocate, S.fd, 0, (off_t)off, (off_t)size);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
 		return 0;
 	if (errno != EOPNOTSUPP && errno != ENOSYS)
 		return -errno;
@@ -178,7 +205,8 @@ static const char *grow_reason(int e)
 	}
 }
 
-void *stream_new_chunk(void)
+/* stream_new_chunk(), and the chunk's offset in *at. */
+static void *new_chunk(uint64_t *at)
 {
 	if (!S.hdr || __atomic_load_n(&grow_errno, __ATOMIC_RELAXED))
 		return NULL;
@@ -205,7 +233,14 @@ void *stream_new_chunk(void)
 	}
 	void *p = sys_mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			   S.fd, (off_t)off);
+	*at = off;
 	return p == MAP_FAILED ? NULL : p;
+}
+
+void *stream_new_chunk(void)
+{
+	uint64_t off;
+	return new_chunk(&off);
 }
 
 /* A mapped chunk: a spare if there is one, else a new mapping.
@@ -355,14 +390,19 @@ void stream_refill(void)
 	for (int i = 0; i < SAMPLER_SPARES; i++) {
 		if (__atomic_load_n(&spare[i], __ATOMIC_ACQUIRE))
 			continue;
-		void *c = stream_new_chunk();
+		uint64_t off;
+		void *c = new_chunk(&off);
 		if (!c)
 			return;
+		/* only the writer fills: slot i is empty until the CAS */
+		spare_off[i] = off;
 		void *expect = NULL;
 		if (!__atomic_compare_exchange_n(&spare[i], &expect, c, 0,
 						 __ATOMIC_ACQ_REL,
-						 __ATOMIC_ACQUIRE))
+						 __ATOMIC_ACQUIRE)) {
 			sys_munmap(c, S.cfg.chunk_size);
+			release_space(off);
+		}
 	}
 }
 
