@@ -21,8 +21,9 @@ mode=${1:-}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 deps="autoconf automake libtool pkg-config make gcc libc6-dev libexpat1-dev libunwind-dev check libdw-dev libelf-dev libiberty-dev"
-# what the tests use besides: python3 checks the JSON report
-testdeps="python3"
+# what the tests use besides: python3 checks the JSON report, mandoc
+# lints the man pages (test/integration/man-lint.sh)
+testdeps="python3 mandoc"
 
 die() {
 	echo "build.sh: $*" >&2

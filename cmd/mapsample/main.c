@@ -376,16 +376,33 @@ int main(int argc, char **argv)
 	free(builtin);
 	free(mselect);
 
-	char logname[PATH_MAX], logabs[PATH_MAX];
+	char want[PATH_MAX], logname[PATH_MAX], logabs[PATH_MAX];
 	if (output)
-		snprintf(logname, sizeof(logname), "%s", output);
+		snprintf(want, sizeof(want), "%s", output);
 	else
-		default_name(prog, logname, sizeof(logname));
-	if (launch_make_log(logname)) {
-		fprintf(stderr, "mapsample: %s: cannot create the log: %s\n",
-			logname, strerror(errno));
+		default_name(prog, want, sizeof(want));
+	/* mapsample's own writes to the log past RLIMIT_FSIZE fail with
+	 * EFBIG instead of killing it; the program gets the disposition it
+	 * inherited (restored in the child) */
+	struct sigaction xfsz_inherited, ign;
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &ign, &xfsz_inherited);
+	/* kept open for the run: it holds the log's lock (logfile.h) */
+	int logfd = launch_make_log(want, logname, sizeof(logname));
+	if (logfd < 0) {
+		if (errno == EINVAL)
+			fprintf(stderr, "mapsample: %s: not a regular file; "
+					"give -o the name of a new or regular "
+					"file\n", want);
+		else
+			fprintf(stderr, "mapsample: %s: cannot create the log: "
+					"%s\n", want, strerror(errno));
 		return EXIT_OWN;
 	}
+	if (strcmp(want, logname))
+		fprintf(stderr, "mapsample: %s: in use by another run; this "
+				"run's log is %s\n", want, logname);
 	if (!realpath(logname, logabs))
 		snprintf(logabs, sizeof(logabs), "%s", logname);
 
@@ -461,6 +478,7 @@ int main(int argc, char **argv)
 	if (pid == 0) {
 		for (size_t i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++)
 			sigaction(fwd[i], &inherited[i], NULL);
+		sigaction(SIGXFSZ, &xfsz_inherited, NULL);
 		close(errpipe[0]);
 		execv(path, argv + optind);
 		int e = errno;
@@ -504,6 +522,7 @@ int main(int argc, char **argv)
 		summary(logname, (double)(t1.tv_sec - t0.tv_sec) +
 					 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	}
+	close(logfd);
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))

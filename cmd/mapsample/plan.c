@@ -379,10 +379,14 @@ static int probe(const char *sampler, const char *plan, const char *preload,
 	if (fd < 0)
 		return -1;
 	close(fd);
-	if (launch_make_log(tmpl)) {
+	char made[sizeof(tmpl)];
+	fd = launch_make_log(tmpl, made, sizeof(made));
+	if (fd < 0) {
 		unlink(tmpl);
 		return -1;
 	}
+	/* a mkstemp name no run holds: the log took it */
+	close(fd);
 	pid_t pid = fork();
 	if (pid == 0) {
 		char pre[2 * PATH_MAX + 8];

@@ -2,12 +2,39 @@
 /*
  * logfile: see logfile.h.  Used for the run's log and for the short
  * probe run of mapsample --list-metrics.
+ *
+ * DESIGN NOTES
+ *   A log may be mapped by the processes of a run that is still going:
+ *   cutting it (O_TRUNC) or rewriting it under them kills them with
+ *   SIGBUS.  So a run never opens an existing log for writing: the new
+ *   log is written under a temporary name in the log's folder (O_EXCL)
+ *   and put in place with link() (the name is free) or rename() (over an
+ *   old log), which gives the name a new inode and leaves any old one
+ *   untouched for whoever still has it.
+ *
+ *   Over an old log only when no run holds it: every run holds a shared
+ *   flock() on its log, the launcher through the descriptor
+ *   launch_make_log() returns and each process of the program through
+ *   its own (the sampler's stream.c).  A new run asks for an exclusive
+ *   lock without waiting; refused, the name is in use, and the run takes
+ *   the next name, NAME-2.EXT, NAME-3.EXT, ... by the same rule.  So
+ *   runs on one name (mpirun -np 4 mapsample -o same.log) each get a log
+ *   of their own and lose nothing; the launcher says which (main.c).
+ *   Renaming over the old log while holding its exclusive lock, after
+ *   checking that the name still is that file, keeps two new runs from
+ *   both taking one name.  Replacing rather than sharing the file also
+ *   keeps the exec'd images of a run (which open the log by name) in
+ *   their own run's log.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,22 +44,129 @@
 #include "log/mapwrite.h"
 #include "model/logread.h"
 
-int launch_make_log(const char *path)
+/* The name of the i-th candidate for the log at path: path itself for
+ * i 1, else NAME-i.EXT (NAME-i when the file name has no extension).
+ * Returns 0, or -1 when it does not fit in len. */
+static int candidate(const char *path, int i, char *out, size_t len)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int n;
+	if (i == 1) {
+		n = snprintf(out, len, "%s", path);
+	} else {
+		const char *slash = strrchr(path, '/');
+		const char *base = slash ? slash + 1 : path;
+		const char *dot = strrchr(base, '.');
+		if (!dot || dot == base)
+			dot = base + strlen(base);
+		n = snprintf(out, len, "%.*s-%d%s", (int)(dot - path), path, i,
+			     dot);
+	}
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* Puts the finished log tmp in place under name: a new name (link), or
+ * over a regular file that no run holds (rename, under an exclusive lock
+ * on that file, so no other new run can take it at the same time).
+ * Returns 0 when done, 1 when name is a log in use, -1 with errno on
+ * failure (EINVAL: name is not a regular file). */
+static int place(const char *tmp, const char *name)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		if (link(tmp, name) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+		struct stat st, fst;
+		if (lstat(name, &st)) {
+			if (errno == ENOENT)
+				continue; /* gone meanwhile: link again */
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			errno = EINVAL;
+			return -1;
+		}
+		int fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+					    O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT || errno == ELOOP)
+				continue; /* replaced meanwhile */
+			return -1;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) {
+			close(fd);
+			return 1;
+		}
+		/* locked (or no locks on this file system: as before) */
+		int r = 1;
+		if (fstat(fd, &fst) == 0 && lstat(name, &st) == 0 &&
+		    st.st_dev == fst.st_dev && st.st_ino == fst.st_ino)
+			r = rename(tmp, name);
+		int e = errno;
+		close(fd);
+		if (r == 0)
+			return 0;
+		if (r < 0) {
+			errno = e;
+			return -1;
+		}
+		/* replaced between open and lock: look again */
+	}
+	errno = EAGAIN;
+	return -1;
+}
+
+int launch_make_log(const char *path, char *out, size_t outlen)
+{
+	char tmp[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int dirlen = (int)(base - path);
+	int fd = -1;
+	for (unsigned n = 0; fd < 0 && n < 1000; n++) {
+		int l = snprintf(tmp, sizeof(tmp), "%.*s.%s.%ld.%u.new", dirlen,
+				 path, base, (long)getpid(), n);
+		if (l < 0 || (size_t)l >= sizeof(tmp)) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+				       O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return -1;
+	}
 	if (fd < 0)
 		return -1;
 	uint8_t hdr[4096];
 	memset(hdr, 0, sizeof(hdr));
 	mapw_file_header(hdr, sizeof(hdr));
 	ssize_t w = write(fd, hdr, sizeof(hdr));
-	int e = errno;
-	close(fd);
+	int e = errno, rc = -1;
 	if (w != (ssize_t)sizeof(hdr)) {
-		errno = w < 0 ? e : ENOSPC;
-		return -1;
+		e = w < 0 ? e : ENOSPC;
+		goto fail;
 	}
-	return 0;
+	/* held for the run: a new run sees the log in use */
+	(void)flock(fd, LOCK_SH | LOCK_NB);
+	for (int i = 1; i < 1000; i++) {
+		if (candidate(path, i, out, outlen)) {
+			e = ENAMETOOLONG;
+			goto fail;
+		}
+		rc = place(tmp, out);
+		if (rc <= 0)
+			break;
+	}
+	e = rc ? (rc < 0 ? errno : EBUSY) : 0;
+	if (rc == 0) {
+		unlink(tmp); /* after a link; a rename took it already */
+		return fd;
+	}
+fail:
+	unlink(tmp);
+	close(fd);
+	errno = e;
+	return -1;
 }
 
 /* What the log holds of one process: its last image, the last chunk of

@@ -8,9 +8,18 @@
 
 #include <stdint.h>
 
-/* Creates (or truncates) the log at path with its file header, mode
- * 0644.  Returns 0, or -1 with errno set (ENOSPC for a short write). */
-int launch_make_log(const char *path);
+/*
+ * Creates a new log with its file header, mode 0644 (less the umask),
+ * named path, or NAME-2.EXT, NAME-3.EXT, ... when path (then each name
+ * before) is the log of a run still going; an old log no run holds is
+ * replaced (renamed over, never truncated: see logfile.c).  The name
+ * taken goes to out (outlen bytes).  Returns a descriptor of the log
+ * (O_CLOEXEC) that holds the run's shared lock on it: keep it open until
+ * the run is over.  -1 with errno on failure: EINVAL when path names
+ * something other than a regular file, EBUSY when 999 names are in use,
+ * ENOSPC for a short write of the header, else from open/link/rename.
+ */
+int launch_make_log(const char *path, char *out, size_t outlen);
 
 /*
  * Records in the log at path that process pid exited (how: a

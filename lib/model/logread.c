@@ -1,6 +1,33 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * logread: the one log-reading loop (logread.h).
+ *
+ * DESIGN NOTES (losses)
+ *   The parser finds damage inside what the file holds; a log can also
+ *   lose whole chunks and still parse cleanly: cut at a chunk boundary,
+ *   or a chunk's bytes zeroed (read as unused space).  What the log
+ *   itself says it should hold gives those away, without any change to
+ *   the format:
+ *   - the file header's alloc_end is the end of the last chunk any
+ *     writer reserved, and writers make the file that long before they
+ *     write a chunk (the sampler's stream.c, the launcher's exit note):
+ *     a file shorter than that was cut;
+ *   - the chunks of each stream (pid, image, tid) are numbered from 0:
+ *     a number below the highest one seen that is missing is a lost
+ *     chunk;
+ *   - a thread's end record counts its samples: fewer samples of that
+ *     thread in the log means lost chunks, also at the end of a stream;
+ *   - a process image that wrote its close record had every thread it
+ *     still had write an end record first: a thread begun without one
+ *     lost it;
+ *   - every process writes its initialize record on its process stream
+ *     before anything else: threads' chunks without a process stream
+ *     mean its chunks were lost.  (A process with no close record may have been killed by
+ *     SIGKILL, which is no loss: not reported.)
+ *   Each loss is one problem, told after the whole log was read, at most
+ *   LOGREAD_MAX_LOSS_LINES of them and then one line counting the rest.
+ *   In a log with damage or truncation reported, the streams are not
+ *   told one by one: those lines already say records were lost there.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +40,9 @@
 
 #include <mapsample/maps_error.h>
 
+#include "common/mem.h"
+#include "log/maplog_format.h"
+#include "model/keymap.h"
 #include "model/logread.h"
 
 /* Bytes read from a log at a time: memory for reading stays this plus the
@@ -25,8 +55,207 @@ static void problem(const struct logread_tool *t, void *ctx,
 {
 	if (!t->lt_problem)
 		return;
-	struct logread_problem p = {kind, name, off, len, code, 0, records};
+	struct logread_problem p = {.lp_kind = kind, .lp_file = name,
+				    .lp_offset = off, .lp_length = len,
+				    .lp_code = code, .lp_records = records};
 	t->lt_problem(ctx, &p);
+}
+
+/* What the loss check keeps of one stream (pid, image, tid), and of the
+ * thread tid of that process image (tid 0: the process). */
+struct lr_stream {
+	uint32_t pid, image, tid;
+	uint32_t max_seq;        /* highest chunk number seen */
+	uint64_t chunks;         /* chunks seen */
+	uint64_t samples;        /* sample records of thread tid */
+	uint64_t end_samples;    /* what its end records count */
+	int begun, ended;        /* thread begin / end records seen */
+	int closed;              /* tid 0: the close record seen */
+	int threads;             /* tid 0: chunks of its threads seen */
+};
+
+struct lr_audit {
+	struct keymap map;
+	struct lr_stream *s;
+	size_t n, cap;
+	/* the chunk of the last record: a new one starts a new chunk */
+	uint32_t pid, image, tid, seq;
+	int any;
+	uint64_t alloc_end;      /* from the file header, 0 if none */
+};
+
+/* The entry of (pid, image, tid); NULL when out of memory. */
+static struct lr_stream *audit_get(struct lr_audit *a, uint32_t pid,
+				   uint32_t image, uint32_t tid)
+{
+	int added;
+	long i = keymap_add(&a->map, pid, image, tid, &a->s, &a->n, &a->cap,
+			    sizeof(*a->s), &added);
+	if (i < 0)
+		return NULL;
+	struct lr_stream *e = &a->s[i];
+	if (added) {
+		e->pid = pid;
+		e->image = image;
+		e->tid = tid;
+	}
+	return e;
+}
+
+/* Takes note of record ev for the loss check.  Returns 0 or MAPS_ENOMEM. */
+static int audit_record(struct lr_audit *a, const struct maplog_ev *ev)
+{
+	if (!a->any || ev->ev_pid != a->pid || ev->ev_image != a->image ||
+	    ev->ev_tid != a->tid || ev->ev_chunk_seq != a->seq) {
+		struct lr_stream *c = audit_get(a, ev->ev_pid, ev->ev_image,
+						ev->ev_tid);
+		if (!c)
+			return MAPS_ENOMEM;
+		c->chunks++;
+		if (ev->ev_chunk_seq > c->max_seq)
+			c->max_seq = ev->ev_chunk_seq;
+		if (ev->ev_tid) {
+			/* (c may move: keymap_add grows the array) */
+			struct lr_stream *p = audit_get(a, ev->ev_pid,
+							ev->ev_image, 0);
+			if (!p)
+				return MAPS_ENOMEM;
+			p->threads = 1;
+		}
+		a->any = 1;
+		a->pid = ev->ev_pid;
+		a->image = ev->ev_image;
+		a->tid = ev->ev_tid;
+		a->seq = ev->ev_chunk_seq;
+	}
+	uint32_t tid;
+	switch (ev->ev_type) {
+	case MAPLOG_TYPE_SAMPLE:
+		tid = ev->ev_tid;
+		break;
+	case MAPLOG_TYPE_THREAD_BEGIN:
+		tid = ev->ev_u.tbegin.tb_tid;
+		break;
+	case MAPLOG_TYPE_THREAD_END:
+		tid = ev->ev_u.tend.te_tid;
+		break;
+	case MAPLOG_TYPE_CLOSE:
+		tid = 0;
+		break;
+	default:
+		return 0;
+	}
+	struct lr_stream *e = audit_get(a, ev->ev_pid, ev->ev_image, tid);
+	if (!e)
+		return MAPS_ENOMEM;
+	switch (ev->ev_type) {
+	case MAPLOG_TYPE_SAMPLE:
+		e->samples++;
+		break;
+	case MAPLOG_TYPE_THREAD_BEGIN:
+		e->begun = 1;
+		break;
+	case MAPLOG_TYPE_THREAD_END:
+		e->ended = 1;
+		e->end_samples += ev->ev_u.tend.te_samples;
+		break;
+	default:
+		e->closed = 1;
+		break;
+	}
+	return 0;
+}
+
+static void loss(const struct logread_tool *t, void *ctx,
+		 enum logread_kind kind, const char *name, uint64_t records,
+		 enum logread_loss what, const struct lr_stream *e,
+		 uint64_t count, uint64_t total)
+{
+	if (!t->lt_problem)
+		return;
+	struct logread_problem p = {.lp_kind = kind, .lp_file = name,
+				    .lp_code = MAPS_ETRUNCATED,
+				    .lp_records = records};
+	p.lp_loss = what;
+	p.lp_pid = e->pid;
+	p.lp_image = e->image;
+	p.lp_tid = e->tid;
+	p.lp_count = count;
+	p.lp_total = total;
+	t->lt_problem(ctx, &p);
+}
+
+/* At most this many lines about the streams of one log; then one that
+ * counts the rest. */
+#define LOGREAD_MAX_LOSS_LINES 8
+
+/* Tells the tool of every loss in a (the log read to its end: size
+ * bytes; damaged: the parser reported damage or truncation, whose lines
+ * already say that records were lost, so the streams are not told one by
+ * one).  Returns the number of losses. */
+static size_t audit_report(const struct lr_audit *a,
+			   const struct logread_tool *tool, void *ctx,
+			   const char *name, uint64_t size, int truncated,
+			   int damaged, uint64_t records)
+{
+	size_t n = 0;
+	if (a->alloc_end > size && !truncated) {
+		if (tool->lt_problem) {
+			struct logread_problem p = {
+				.lp_kind = LOGREAD_TRUNCATED, .lp_file = name,
+				.lp_offset = size,
+				.lp_length = a->alloc_end - size,
+				.lp_code = MAPS_ETRUNCATED,
+				.lp_records = records};
+			p.lp_loss = LOGREAD_LOSS_SHORT;
+			p.lp_total = a->alloc_end;
+			tool->lt_problem(ctx, &p);
+		}
+		n++;
+	}
+	if (damaged)
+		return n;
+	size_t told = n;
+	const struct logread_tool quiet = {0}, *t = tool;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct lr_stream *e = &a->s[i];
+		if (n - told == LOGREAD_MAX_LOSS_LINES)
+			t = &quiet; /* counted, not told */
+		if (!e->tid && !e->chunks && e->threads) {
+			/* every process writes its initialize record first */
+			loss(t, ctx, LOGREAD_DAMAGE, name, records,
+			     LOGREAD_LOSS_CHUNKS, e, 0, 0);
+			n++;
+		}
+		if (e->chunks && e->chunks < (uint64_t)e->max_seq + 1) {
+			loss(t, ctx, LOGREAD_DAMAGE, name, records,
+			     LOGREAD_LOSS_CHUNKS, e,
+			     (uint64_t)e->max_seq + 1 - e->chunks,
+			     (uint64_t)e->max_seq + 1);
+			n++;
+		}
+		if (e->ended && e->end_samples > e->samples) {
+			loss(t, ctx, LOGREAD_DAMAGE, name, records,
+			     LOGREAD_LOSS_SAMPLES, e,
+			     e->end_samples - e->samples, e->end_samples);
+			n++;
+		}
+		if (e->tid && e->begun && !e->ended) {
+			long p = keymap_find(&a->map, e->pid, e->image, 0);
+			if (p >= 0 && a->s[p].closed) {
+				loss(t, ctx, LOGREAD_DAMAGE, name, records,
+				     LOGREAD_LOSS_END, e, 1, 1);
+				n++;
+			}
+		}
+	}
+	if (n - told > LOGREAD_MAX_LOSS_LINES) {
+		static const struct lr_stream none;
+		loss(tool, ctx, LOGREAD_DAMAGE, name, records,
+		     LOGREAD_LOSS_MORE, &none,
+		     n - told - LOGREAD_MAX_LOSS_LINES, 0);
+	}
+	return n;
 }
 
 int logread_dispatch(const struct logread_tool *tool, void *ctx,
@@ -47,8 +276,9 @@ int logread_file(const char *path, const struct logread_tool *tool,
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		if (tool->lt_problem) {
-			struct logread_problem p = {LOGREAD_FATAL, path, 0, 0,
-						    MAPS_EIO, errno, 0};
+			struct logread_problem p = {
+				.lp_kind = LOGREAD_FATAL, .lp_file = path,
+				.lp_code = MAPS_EIO, .lp_errno = errno};
 			tool->lt_problem(ctx, &p);
 		}
 		if (st)
@@ -81,11 +311,17 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 	if (tool->lt_progress)
 		tool->lt_progress(ctx, 0, size);
 	uint64_t done = 0, records = 0;
-	int ended = 0, rc = LOGREAD_CLEAN;
+	int ended = 0, truncated = 0, rc = LOGREAD_CLEAN;
+	struct lr_audit audit;
+	memset(&audit, 0, sizeof(audit));
 	struct maplog_ev ev;
 	for (;;) {
 		if (maplog_read(lp, &ev) == 0) {
 			records++;
+			if (audit_record(&audit, &ev)) {
+				rc = MAPS_ENOMEM; /* not the log's fault */
+				break;
+			}
 			int r = logread_dispatch(tool, ctx, &ev);
 			if (r) {
 				rc = r;
@@ -108,6 +344,10 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 				maplog_feed(lp, NULL, 0);
 				continue;
 			}
+			if (done == 0 && r >= MAPLOG_FILE_HEADER_SIZE &&
+			    memcmp(block, MAPLOG_FILE_MAGIC, 8) == 0)
+				audit.alloc_end = maplog_ld64(
+					block + MAPLOG_FH_ALLOC_END);
 			if (maplog_feed(lp, block, (size_t)r)) {
 				int e = maplog_error(lp);
 				if (e == MAPS_ENOMEM) {
@@ -135,7 +375,12 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 						ev.ev_u.eof.eof_missing,
 					MAPS_ETRUNCATED, records);
 				rc = LOGREAD_DAMAGED;
+				truncated = 1;
 			}
+			if (audit_report(&audit, tool, ctx, name, done,
+					 truncated, rc != LOGREAD_CLEAN,
+					 records))
+				rc = LOGREAD_DAMAGED;
 			break;
 		}
 		if (ev.ev_error == MAPS_EMAGIC || ev.ev_error == MAPS_EVERSION) {
@@ -162,12 +407,67 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 		maplog_stats(lp, st);
 	maplog_close(lp);
 	free(block);
+	keymap_free(&audit.map);
+	free(audit.s);
 	return rc;
+}
+
+/* logread_problem_str() of the records missing from one stream. */
+static const char *loss_str(const struct logread_problem *p, char *buf,
+			    size_t len)
+{
+	char who[64];
+	if (p->lp_tid)
+		snprintf(who, sizeof(who), "pid %" PRIu32 " image %" PRIu32
+					   " thread %" PRIu32,
+			 p->lp_pid, p->lp_image, p->lp_tid);
+	else
+		snprintf(who, sizeof(who), "pid %" PRIu32 " image %" PRIu32
+					   " (process records)",
+			 p->lp_pid, p->lp_image);
+	switch (p->lp_loss) {
+	case LOGREAD_LOSS_CHUNKS:
+		if (!p->lp_total) {
+			snprintf(buf, len,
+				 "%s: %s: every chunk is missing, its threads' "
+				 "are there; its records are lost",
+				 p->lp_file, who);
+			break;
+		}
+		snprintf(buf, len,
+			 "%s: %s: %" PRIu64 " of its %" PRIu64
+			 " chunks are missing; their records are lost",
+			 p->lp_file, who, p->lp_count, p->lp_total);
+		break;
+	case LOGREAD_LOSS_SAMPLES:
+		snprintf(buf, len,
+			 "%s: %s: its end record counts %" PRIu64
+			 " samples, the log holds %" PRIu64 "; %" PRIu64
+			 " are lost",
+			 p->lp_file, who, p->lp_total,
+			 p->lp_total - p->lp_count, p->lp_count);
+		break;
+	case LOGREAD_LOSS_MORE:
+		snprintf(buf, len,
+			 "%s: %" PRIu64 " more streams with records lost, as "
+			 "above",
+			 p->lp_file, p->lp_count);
+		break;
+	default:
+		snprintf(buf, len,
+			 "%s: %s: no end record although its process "
+			 "closed; the records at its end are lost",
+			 p->lp_file, who);
+		break;
+	}
+	return buf;
 }
 
 const char *logread_problem_str(const struct logread_problem *p, char *buf,
 				size_t len)
 {
+	if (p->lp_loss >= LOGREAD_LOSS_CHUNKS)
+		return loss_str(p, buf, len);
 	switch (p->lp_kind) {
 	case LOGREAD_DAMAGE:
 		if (p->lp_length)
@@ -185,6 +485,16 @@ const char *logread_problem_str(const struct logread_problem *p, char *buf,
 				 maps_strerror(p->lp_code));
 		break;
 	case LOGREAD_TRUNCATED:
+		if (p->lp_loss == LOGREAD_LOSS_SHORT) {
+			snprintf(buf, len,
+				 "%s: cut at byte %" PRIu64 ", %" PRIu64
+				 " bytes before the end its header gives (%" PRIu64
+				 "): the records written there are lost; the "
+				 "report covers the %" PRIu64 " records before it",
+				 p->lp_file, p->lp_offset, p->lp_length,
+				 p->lp_total, p->lp_records);
+			break;
+		}
 		snprintf(buf, len,
 			 "%s: truncated at byte %" PRIu64 " (%" PRIu64
 			 " bytes of the last chunk lost); the report covers the "

@@ -7,8 +7,11 @@
  * the log to libmaplog in blocks (memory stays one block plus the largest
  * chunk, whatever the size of the log), calls the tool's callback for each
  * record in file order, and tells the tool of every problem: damage (the
- * parser goes on at the next good chunk), truncation, read errors, and
- * logs that cannot be read at all.
+ * parser goes on at the next good chunk), truncation, read errors, logs
+ * that cannot be read at all, and, once the log is read, the records it
+ * knows are missing although what is there read cleanly (chunks missing
+ * from a stream, samples a thread's end record counts that are not
+ * there, a file cut at a chunk boundary).
  *
  * Not async-signal-safe; one call reads one log, and tools may be called
  * again for the next log.
@@ -29,6 +32,24 @@ enum logread_kind {
 	LOGREAD_FATAL,       /* not a log, or cannot be opened: nothing read */
 };
 
+/* Records a reader knows are missing although the data around them
+ * read cleanly (lp_loss; see logread.c's design notes). */
+enum logread_loss {
+	LOGREAD_LOSS_NONE = 0,
+	LOGREAD_LOSS_SHORT,      /* the file ends before its header's
+				    alloc_end (LOGREAD_TRUNCATED; lp_length
+				    bytes, lp_total the header's end) */
+	LOGREAD_LOSS_CHUNKS,     /* lp_count of the lp_total chunks of a
+				    stream are missing (LOGREAD_DAMAGE);
+				    lp_total 0: all of a process stream */
+	LOGREAD_LOSS_SAMPLES,    /* a thread's end record counts lp_total
+				    samples, lp_count of them are missing */
+	LOGREAD_LOSS_END,        /* a thread of a process that closed has
+				    no end record */
+	LOGREAD_LOSS_MORE,       /* lp_count more losses of the kinds
+				    above, not told one by one */
+};
+
 struct logread_problem {
 	enum logread_kind lp_kind;
 	const char *lp_file;     /* the name given to logread_fd() */
@@ -37,6 +58,10 @@ struct logread_problem {
 	int lp_code;             /* MAPS_E* */
 	int lp_errno;            /* LOGREAD_FATAL with MAPS_EIO: errno */
 	uint64_t lp_records;     /* records of this log read before it */
+	/* records missing (lp_loss not NONE): whose and how many */
+	enum logread_loss lp_loss;
+	uint32_t lp_pid, lp_image, lp_tid; /* lp_tid 0: the process stream */
+	uint64_t lp_count, lp_total;
 };
 
 /* What logread_fd() returns when it read the log to its end. */

@@ -112,7 +112,8 @@ static int note_add(struct model *m, enum rnote_kind kind, const char *file,
 		return MAPS_ENOMEM;
 	}
 	m->notes[m->nnotes++] = (struct rnote){kind, f, off, len, code,
-					       m->records};
+					       m->records, LOGREAD_LOSS_NONE,
+					       0, 0, 0, 0, 0};
 	return 0;
 }
 
@@ -552,9 +553,18 @@ static void load_problem(void *ctx, const struct logread_problem *p)
 			       ? (uint64_t)p->lp_errno
 			       : p->lp_length;
 	if (note_add(ld->m, (enum rnote_kind)p->lp_kind, p->lp_file,
-		     p->lp_offset, len, p->lp_code) &&
-	    !ld->m->error)
-		ld->m->error = MAPS_ENOMEM;
+		     p->lp_offset, len, p->lp_code)) {
+		if (!ld->m->error)
+			ld->m->error = MAPS_ENOMEM;
+		return;
+	}
+	struct rnote *n = &ld->m->notes[ld->m->nnotes - 1];
+	n->loss = p->lp_loss;
+	n->pid = p->lp_pid;
+	n->image = p->lp_image;
+	n->tid = p->lp_tid;
+	n->count = p->lp_count;
+	n->total = p->lp_total;
 }
 
 static void load_progress(void *ctx, uint64_t done, uint64_t size)
@@ -605,8 +615,18 @@ int model_load(struct model *m, const char *path,
 
 const char *model_note_str(const struct rnote *n, char *buf, size_t len)
 {
-	struct logread_problem p = {(enum logread_kind)n->kind, n->file,
-				    n->offset, n->length, n->code,
-				    (int)n->length, n->records_before};
+	struct logread_problem p = {.lp_kind = (enum logread_kind)n->kind,
+				    .lp_file = n->file,
+				    .lp_offset = n->offset,
+				    .lp_length = n->length,
+				    .lp_code = n->code,
+				    .lp_errno = (int)n->length,
+				    .lp_records = n->records_before};
+	p.lp_loss = n->loss;
+	p.lp_pid = n->pid;
+	p.lp_image = n->image;
+	p.lp_tid = n->tid;
+	p.lp_count = n->count;
+	p.lp_total = n->total;
 	return logread_problem_str(&p, buf, len);
 }

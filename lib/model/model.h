@@ -77,6 +77,10 @@ struct rnote {
 	uint64_t length;     /* damaged bytes, or bytes lost at the end */
 	int code;            /* MAPS_E* */
 	uint64_t records_before;
+	/* records known missing (logread.h's lp_loss and its fields) */
+	enum logread_loss loss;
+	uint32_t pid, image, tid;
+	uint64_t count, total;
 };
 
 /* A distinct stack of one process image, with its sample count. */

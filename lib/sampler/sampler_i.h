@@ -281,8 +281,10 @@ static inline long io_own_post(uint64_t *counter, long expect, long got)
 MAPS_HIDDEN int stream_open_file(void);
 /* Unmaps and closes the log file (after the last seal). */
 MAPS_HIDDEN void stream_close_file(void);
-/* Maps a fresh chunk of cfg.chunk_size bytes; NULL on failure.
- * Async-signal-safe (raw mmap/pwrite, atomic add). */
+/* Maps a fresh chunk of cfg.chunk_size bytes, its file space reserved
+ * first; NULL on failure, and from then on when the log cannot grow
+ * (said once on stderr).  Async-signal-safe (raw mmap/fallocate,
+ * atomic add). */
 MAPS_HIDDEN void *stream_new_chunk(void);
 /* Appends ev to slot's chunk, opening the next chunk when full; samples
  * via stream_sample.  Returns 0 or a MAPS_E* code.  Async-signal-safe
@@ -306,6 +308,9 @@ MAPS_HIDDEN void stream_proc_put(struct maplog_ev *ev);
 MAPS_HIDDEN void stream_refill(void);
 /* Unmaps the spare chunks (a fork child: they are the parent's). */
 MAPS_HIDDEN void stream_forget_spares(void);
+/* Unmaps the spare chunks and gives their reserved file space back (the
+ * writer stopped: later chunks are mapped on demand).  Async-signal-safe. */
+MAPS_HIDDEN void stream_release_spares(void);
 
 /* ---- objects.c: loaded objects ---- */
 /* Writes a MAP_IN record for every loaded object (process start, fork

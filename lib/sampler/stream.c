@@ -5,23 +5,40 @@
  *
  * Chunk space comes from an atomic add on the file header's alloc_end, so
  * every process of the run appends to the same file without locks.  The
- * file grows by a one-byte pwrite at the end of each new chunk (never
- * shrinks, unlike ftruncate, so racing processes cannot cut each other
- * off).  The writer thread (writer.c) keeps SAMPLER_SPARES chunks mapped
+ * file grows by fallocate(2) of each new chunk, mode 0: its blocks are
+ * reserved before the chunk is mapped, so writes through the mapping
+ * never meet a full file system (which would be SIGBUS), and the size
+ * only ever grows to the chunk's end (never shrinks, unlike ftruncate,
+ * so racing processes cannot cut each other off).  Where the file system
+ * has no fallocate, zeros written over the chunk reserve it instead.
+ * RLIMIT_FSIZE is checked first, as the kernel would send SIGXFSZ for a
+ * file grown past it.  When the log cannot grow (ENOSPC, EFBIG, EDQUOT)
+ * the process stops opening chunks for samples (they count as dropped),
+ * keeps what is mapped for its end records and says so once on stderr.
+ * Spares still unused when the writer stops (the process ends or execs)
+ * get their blocks back (a punched hole reads as zeros: unused space), so a run of many
+ * short processes does not fill the disk with reserved chunks.  Each
+ * process holds a shared flock() on the log, which tells a new run that
+ * the log is in use (lib/launch/logfile.c).  The writer thread (writer.c) keeps SAMPLER_SPARES chunks mapped
  * ahead through stream_refill(), so the signal handler usually only
  * swaps a pointer, and pokes the writer through S.wake_fd when it took
  * one; when the spares run out the handler maps a chunk itself with raw
- * system calls.  Calls only lib/log's encoder and io.c's counters.
+ * system calls.  Calls only lib/log's encoder, io.c's counters and
+ * lib/pluginapi's warnings.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "pluginapi/pluginapi.h"
 #include "sampler/sampler_i.h"
 
 /* Raw system calls: no wrappers of ours or anyone's in between, and
@@ -39,8 +56,20 @@ static int sys_munmap(void *a, size_t len)
 }
 
 /* Spare chunks: a lock-free set of pre-mapped chunks, filled by
- * stream_refill() and taken by take_chunk(). */
+ * stream_refill() and taken by take_chunk(); spare_off: their offsets in
+ * the log, set before the chunk is published. */
 static void *spare[SAMPLER_SPARES];
+static uint64_t spare_off[SAMPLER_SPARES];
+
+/* Gives the blocks of an unused chunk at off back to the file system
+ * (its bytes stay zeros, read as unused space; the size stays).
+ * Async-signal-safe. */
+static void release_space(uint64_t off)
+{
+	(void)syscall(SYS_fallocate, S.fd,
+		      FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
+		      (off_t)S.cfg.chunk_size);
+}
 
 int stream_open_file(void)
 {
@@ -55,6 +84,9 @@ int stream_open_file(void)
 		syscall(SYS_close, fd);
 		fd = hi;
 	}
+	/* the run's mark on its log: never waits, and the log is written
+	 * the same without it */
+	(void)syscall(SYS_flock, fd, LOCK_SH | LOCK_NB);
 	uint8_t *h = sys_mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
 			      fd, 0);
 	if (h == MAP_FAILED) {
@@ -73,15 +105,21 @@ int stream_open_file(void)
 	return 0;
 }
 
+void stream_release_spares(void)
+{
+	for (int i = 0; i < SAMPLER_SPARES; i++) {
+		void *c = __atomic_exchange_n(&spare[i], NULL, __ATOMIC_ACQ_REL);
+		if (c) {
+			sys_munmap(c, S.cfg.chunk_size);
+			release_space(spare_off[i]);
+		}
+	}
+}
+
 void stream_close_file(void)
 {
 	if (S.hdr) {
-		for (int i = 0; i < SAMPLER_SPARES; i++) {
-			void *c = __atomic_exchange_n(&spare[i], NULL,
-						      __ATOMIC_ACQ_REL);
-			if (c)
-				sys_munmap(c, S.cfg.chunk_size);
-		}
+		stream_release_spares();
 		sys_munmap(S.hdr, 4096);
 		S.hdr = NULL;
 	}
@@ -90,24 +128,119 @@ void stream_close_file(void)
 	S.fd = -1;
 }
 
-void *stream_new_chunk(void)
+/* The errno that stopped the log from growing, 0 while it grows. */
+static int grow_errno;
+
+/* Fills [off, off + size) of the log with zeros (a file system without
+ * fallocate: written blocks are allocated blocks).  Returns 0 or -errno.
+ * Async-signal-safe. */
+static long reserve_by_writing(uint64_t off, uint64_t size)
 {
-	if (!S.hdr)
+	static const uint8_t zeros[4096];
+	struct iovec iov[64];
+	for (int i = 0; i < 64; i++) {
+		iov[i].iov_base = (void *)zeros;
+		iov[i].iov_len = sizeof(zeros);
+	}
+	while (size > 0) {
+		uint64_t n = size < sizeof(iov) / sizeof(iov[0]) * sizeof(zeros)
+				     ? size
+				     : sizeof(iov) / sizeof(iov[0]) *
+					       sizeof(zeros);
+		int cnt = (int)((n + sizeof(zeros) - 1) / sizeof(zeros));
+		iov[cnt - 1].iov_len = n - (uint64_t)(cnt - 1) * sizeof(zeros);
+		io_own_pre(&io_own_bytes_written, (long)n);
+		long w = io_own_post(&io_own_bytes_written, (long)n,
+				     syscall(SYS_pwritev, S.fd, iov, cnt,
+					     (long)off, 0L));
+		iov[cnt - 1].iov_len = sizeof(zeros);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -ENOSPC;
+		off += (uint64_t)w;
+		size -= (uint64_t)w;
+	}
+	return 0;
+}
+
+/* Makes [off, off + size) of the log real file space: blocks allocated,
+ * the file at least off + size long.  Returns 0 or -errno (EFBIG past
+ * RLIMIT_FSIZE, checked here so the kernel raises no SIGXFSZ).
+ * Async-signal-safe. */
+static long reserve(uint64_t off, uint64_t size)
+{
+	struct {
+		uint64_t cur, max; /* the kernel's struct rlimit64 */
+	} lim;
+	if (syscall(SYS_prlimit64, 0, RLIMIT_FSIZE, NULL, &lim) == 0 &&
+	    lim.cur != ~(uint64_t)0 && off + size > lim.cur)
+		return -EFBIG;
+	long r;
+	do
+		r = syscall(SYS_fallocate, S.fd, 0, (off_t)off, (off_t)size);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return 0;
+	if (errno != EOPNOTSUPP && errno != ENOSYS)
+		return -errno;
+	return reserve_by_writing(off, size);
+}
+
+/* Why the log cannot grow, for the one line that says so. */
+static const char *grow_reason(int e)
+{
+	switch (e) {
+	case ENOSPC:
+		return "no space left on its file system (ENOSPC)";
+	case EFBIG:
+		return "the file size limit (RLIMIT_FSIZE, ulimit -f) is "
+		       "reached (EFBIG)";
+	case EDQUOT:
+		return "the disk quota is used up (EDQUOT)";
+	default:
+		return "it cannot grow";
+	}
+}
+
+/* stream_new_chunk(), and the chunk's offset in *at. */
+static void *new_chunk(uint64_t *at)
+{
+	if (!S.hdr || __atomic_load_n(&grow_errno, __ATOMIC_RELAXED))
 		return NULL;
 	uint64_t size = S.cfg.chunk_size;
-	uint64_t off = __atomic_fetch_add(
-		(uint64_t *)(S.hdr + MAPLOG_FH_ALLOC_END), size,
-		__ATOMIC_SEQ_CST);
-	static const char zero;
-	io_own_pre(&io_own_bytes_written, 1);
-	long w = io_own_post(&io_own_bytes_written, 1,
-			     syscall(SYS_pwrite64, S.fd, &zero, 1,
-				     (off_t)(off + size - 1)));
-	if (w != 1)
+	uint64_t *end = (uint64_t *)(S.hdr + MAPLOG_FH_ALLOC_END);
+	uint64_t off = __atomic_fetch_add(end, size, __ATOMIC_SEQ_CST);
+	long r = reserve(off, size);
+	if (r < 0) {
+		/* give the space back when no one took any after it, so the
+		 * header does not promise more than the file holds */
+		uint64_t expect = off + size;
+		__atomic_compare_exchange_n(end, &expect, off, 0,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		int none = 0;
+		if (__atomic_compare_exchange_n(&grow_errno, &none, (int)-r, 0,
+						__ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			pluginapi_warn("%s: %s; pid %u records no more "
+				       "samples (they are counted as dropped) "
+				       "and runs on",
+				       S.cfg.path, grow_reason((int)-r),
+				       (unsigned)S.pid);
 		return NULL;
+	}
 	void *p = sys_mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			   S.fd, (off_t)off);
+	*at = off;
 	return p == MAP_FAILED ? NULL : p;
+}
+
+void *stream_new_chunk(void)
+{
+	uint64_t off;
+	return new_chunk(&off);
 }
 
 /* A mapped chunk: a spare if there is one, else a new mapping.
@@ -173,12 +306,15 @@ int stream_put(struct tslot *t, const struct maplog_ev *ev)
 int stream_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 		  uint32_t npc, const uint64_t *pc)
 {
-	if (!t->have_chunk && open_next(t, ts))
+	/* once the log cannot grow, the chunks left are for the end
+	 * records (drops, thread ends, close) */
+	int full = __atomic_load_n(&grow_errno, __ATOMIC_RELAXED) != 0;
+	if (!t->have_chunk && (full || open_next(t, ts)))
 		return MAPS_ENOMEM;
 	int rc = mapw_sample(&t->chunk, ts, 0, weight, npc, pc);
 	if (rc == MAPS_ENOSPC) {
 		stream_seal(t);
-		if (open_next(t, ts))
+		if (full || open_next(t, ts))
 			return MAPS_ENOMEM;
 		rc = mapw_sample(&t->chunk, ts, 0, weight, npc, pc);
 	}
@@ -254,14 +390,19 @@ void stream_refill(void)
 	for (int i = 0; i < SAMPLER_SPARES; i++) {
 		if (__atomic_load_n(&spare[i], __ATOMIC_ACQUIRE))
 			continue;
-		void *c = stream_new_chunk();
+		uint64_t off;
+		void *c = new_chunk(&off);
 		if (!c)
 			return;
+		/* only the writer fills: slot i is empty until the CAS */
+		spare_off[i] = off;
 		void *expect = NULL;
 		if (!__atomic_compare_exchange_n(&spare[i], &expect, c, 0,
 						 __ATOMIC_ACQ_REL,
-						 __ATOMIC_ACQUIRE))
+						 __ATOMIC_ACQUIRE)) {
 			sys_munmap(c, S.cfg.chunk_size);
+			release_space(off);
+		}
 	}
 }
 

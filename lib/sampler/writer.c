@@ -92,8 +92,13 @@ int writer_stop(void)
 		io_own_pre(&io_own_bytes_written, 8);
 		long n = io_own_post(&io_own_bytes_written, 8,
 				     write(S.wake_fd, &one, 8));
-		if (n == 8)
+		if (n == 8) {
 			pthread_join(writer_thread, NULL);
+			/* nobody refills now: the reserved spares need not
+			 * take disk space; the last records get chunks on
+			 * demand */
+			stream_release_spares();
+		}
 		writer_running = 0;
 	}
 	if (S.wake_fd >= 0)

@@ -12,6 +12,11 @@ AM_TESTS_ENVIRONMENT += MAN_EXAMPLES_CC='$(CC)' \
 	MAN_EXAMPLES_LDFLAGS='$(AM_LDFLAGS) $(LDFLAGS)'; \
 	export MAN_EXAMPLES_CC MAN_EXAMPLES_CFLAGS MAN_EXAMPLES_LDFLAGS;
 
+# Every man page renders without a warning (mandoc -T lint, or groff
+# through man --warnings) and without quote macros closing together.
+TESTS += test/integration/man-lint.sh
+EXTRA_DIST += test/integration/man-lint.sh
+
 TESTS += test/integration/mapreport-basic.sh
 EXTRA_DIST += test/integration/mapreport-basic.sh
 
@@ -25,8 +30,14 @@ TESTS += test/integration/mapsample-basic.sh \
 	test/integration/mapsample-exports.sh \
 	test/integration/mapsample-rate.sh \
 	test/integration/mapsample-dlopen.sh \
-	test/integration/mapreport-stripped.sh
+	test/integration/mapreport-stripped.sh \
+	test/integration/mapsample-sharedlog.sh \
+	test/integration/mapsample-fullfs.sh \
+	test/integration/mapreport-losses.sh
 EXTRA_DIST += test/integration/mapsample-lib.sh \
+	test/integration/mapsample-sharedlog.sh \
+	test/integration/mapreport-losses.sh \
+	test/integration/mapsample-fullfs.sh \
 	test/integration/mapreport-stripped.sh \
 	test/integration/mapsample-dlopen.sh \
 	test/integration/mapsample-basic.sh \
