@@ -136,7 +136,7 @@ struct addrent {
 	uint32_t pid, image;
 	uint32_t first;
 	int line;
-	uint8_t n;          /* at most 32 */
+	uint8_t n;          /* at most SYM_MAX_FRAMES */
 	uint8_t leaf;       /* looked up as a leaf (pc) or return (pc - 1) */
 	uint8_t skip;       /* the sampler's own frame: not the program's */
 	uint8_t used;
@@ -191,13 +191,13 @@ static const struct addrent *addr_get(struct analysis *a,
 			return e;
 		j = (j + 1) & mask;
 	}
-	struct symframe fr[32];
+	struct symframe fr[SYM_MAX_FRAMES];
 	const struct rmap *mp = model_find_map(m, pid, image, pc);
 	int n;
 	if (mp)
 		n = sym_lookup(a->st, mp->path, mp->buildid, mp->buildid_len,
 			       mp->bias, mp->start, mp->offset, pc, leaf, fr,
-			       32);
+			       SYM_MAX_FRAMES);
 	else
 		n = sym_unknown(a->st, pc, fr);
 	if (n < 0 || (c->nfids + (size_t)n > c->capfids &&

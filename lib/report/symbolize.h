@@ -16,6 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The most frames one address expands into: a chain of inlined calls
+ * longer than that keeps its innermost SYM_MAX_FRAMES - 1 and the
+ * function that holds them all. */
+#define SYM_MAX_FRAMES 32
+
 struct symframe {
 	const char *func;   /* demangled; "file+0xOFF" when unknown */
 	const char *file;   /* source file or NULL */

@@ -119,3 +119,9 @@ EXTRA_DIST += test/integration/mapreport-progress.sh
 # call each other, no file over 1000 lines without a reason.
 TESTS += test/integration/layers.sh
 EXTRA_DIST += test/integration/layers.sh test/integration/layers.py
+
+# Inline frames: the chain of inlined calls and the function holding it
+# (test/programs/inlinehot, and inlinesort.cc when a C++ compiler is
+# found), in the text, folded and JSON reports.
+TESTS += test/integration/mapreport-inline.sh
+EXTRA_DIST += test/integration/mapreport-inline.sh

@@ -112,3 +112,19 @@ test_programs_iowrite_LDFLAGS =
 test_programs_threadsrun_SOURCES = test/programs/threadsrun.c
 test_programs_threadsrun_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
 test_programs_threadsrun_LDFLAGS = -pthread
+
+# inlinehot: its hot loop two always_inline calls deep in main, built
+# optimised (mapreport-inline.sh; inlinesort.cc is built by that test
+# with the C++ compiler it finds).
+check_PROGRAMS += test/programs/inlinehot
+test_programs_inlinehot_SOURCES = test/programs/inlinehot.c
+test_programs_inlinehot_CFLAGS = $(WARN_CFLAGS) -O2 -g
+test_programs_inlinehot_LDFLAGS =
+EXTRA_DIST += test/programs/inlinesort.cc
+
+# symnames: aliases of one function, and a discarded function's DWARF
+# over _start (test/unit/test_symbolize.c); -O0 keeps that function big.
+check_PROGRAMS += test/programs/symnames
+test_programs_symnames_SOURCES = test/programs/symnames.c
+test_programs_symnames_CFLAGS = $(WARN_CFLAGS) -O0 -g -ffunction-sections
+test_programs_symnames_LDFLAGS = -Wl,--gc-sections
