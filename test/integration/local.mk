@@ -125,3 +125,8 @@ EXTRA_DIST += test/integration/layers.sh test/integration/layers.py
 # found), in the text, folded and JSON reports.
 TESTS += test/integration/mapreport-inline.sh
 EXTRA_DIST += test/integration/mapreport-inline.sh
+
+# A run with no samples says why and what to do; a folder given as a log
+# is named in one line.
+TESTS += test/integration/mapreport-nosamples.sh
+EXTRA_DIST += test/integration/mapreport-nosamples.sh

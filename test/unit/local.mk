@@ -139,3 +139,13 @@ test_unit_test_symbolize_LDADD = lib/report/libreport.la $(LIBELF_LIBS) \
 EXTRA_test_unit_test_symbolize_DEPENDENCIES = test/programs/inlinehot \
 	test/programs/symnames
 TESTS += test/unit/test_symbolize
+
+# --- lib/report: functions and the call tree ---
+# The sampler's own work on the program's threads is charged to no
+# function, on a log written with the encoder.
+check_PROGRAMS += test/unit/test_analyze
+test_unit_test_analyze_SOURCES = test/unit/test_analyze.c
+test_unit_test_analyze_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_analyze_LDADD = lib/report/libreport.la \
+	lib/log/libmaplog_core.la $(CHECK_LIBS)
+TESTS += test/unit/test_analyze
