@@ -8,7 +8,10 @@
  * .dynsym when stripped); file:line and inline frames from DWARF, in the
  * file itself or in separate debug information found by build-id.
  */
+#include "config.h"
+
 #include <dwarf.h>
+#include <elf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -17,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <libiberty/demangle.h>
 #include <mapsample/maps_error.h>
@@ -183,6 +189,52 @@ static void bid_hex(const uint8_t *b, size_t n, char *out)
 	out[2 * (n < 32 ? n : 32)] = 0;
 }
 
+/*
+ * A file descriptor of a copy of this process's vDSO image (an
+ * anonymous memory file), or -1.  The vDSO of a run is not in the log,
+ * only its build-id; the kernel maps the same image into every process,
+ * so when mapreport runs on the kernel of the run, its own vDSO
+ * (getauxval(AT_SYSINFO_EHDR)) is that image, and module_get uses it
+ * only when the build-ids are equal.  The image is the ELF file as the
+ * kernel built it, headers and section table included, from its start
+ * to the last of its program headers' contents and its section headers.
+ */
+static int own_vdso(void)
+{
+	const uint8_t *img = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+	if (!img || memcmp(img, ELFMAG, SELFMAG) || img[EI_CLASS] != ELFCLASS64)
+		return -1;
+	Elf64_Ehdr eh;
+	memcpy(&eh, img, sizeof(eh));
+	uint64_t end = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
+	uint64_t ph = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+	if (eh.e_phentsize != sizeof(Elf64_Phdr) || ph > (1u << 20))
+		return -1;
+	if (ph > end)
+		end = ph;
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr p;
+		memcpy(&p, img + eh.e_phoff + (uint64_t)i * sizeof(p), sizeof(p));
+		if (p.p_type == PT_LOAD && p.p_offset + p.p_filesz > end)
+			end = p.p_offset + p.p_filesz;
+	}
+	if (end > (1u << 20)) /* a few pages: not a vDSO otherwise */
+		return -1;
+	int fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t done = 0;
+	while (done < end) {
+		ssize_t w = write(fd, img + done, (size_t)end - done);
+		if (w <= 0) {
+			close(fd);
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	return fd;
+}
+
 /* The index of the module of (path, build-id) into *mi, opened if new
  * (a problem noted when it cannot be read or is not the run's); 0 or
  * MAPS_ENOMEM. */
@@ -212,16 +264,26 @@ static int module_get(struct symtab *st, const char *path, const uint8_t *bid,
 	memcpy(m->bid, bid, bidlen);
 	m->bidlen = bidlen;
 	*mi = (uint32_t)st->nmods++;
-	if (path[0] != '/') {
-		/* the vDSO and other objects with no file */
+	/* the vDSO: this process's own, when the run's build-id says it is
+	 * the same (see own_vdso) */
+	int vdso = strncmp(path, "linux-vdso", 10) == 0;
+	int fd = vdso && bidlen ? own_vdso() : -1;
+	if (path[0] != '/' && fd < 0) {
+		/* other objects with no file, and a vDSO we cannot check */
 		m->state = M_PSEUDO;
 		return 0;
 	}
 	m->dwfl = dwfl_begin(&callbacks);
 	if (m->dwfl) {
 		dwfl_report_begin(m->dwfl);
-		m->mod = dwfl_report_elf(m->dwfl, m->base, path, -1, 0, false);
+		m->mod = dwfl_report_elf(m->dwfl, m->base, path, fd, 0, false);
 		dwfl_report_end(m->dwfl, NULL, NULL);
+	}
+	if (!m->mod && fd >= 0)
+		close(fd); /* libdwfl takes it only on success */
+	if (!m->mod && vdso) {
+		m->state = M_PSEUDO;
+		return 0;
 	}
 	if (!m->mod) {
 		m->state = M_MISSING;
@@ -232,6 +294,13 @@ static int module_get(struct symtab *st, const char *path, const uint8_t *bid,
 	const unsigned char *id;
 	GElf_Addr vaddr;
 	int n = dwfl_module_build_id(m->mod, &id, &vaddr);
+	if (bidlen && (n != (int)bidlen || memcmp(id, bid, bidlen)) && vdso) {
+		m->state = M_PSEUDO;
+		return problem(st, "%s: not the vDSO of the kernel this report "
+				   "runs on (build-id differs); its addresses "
+				   "are shown as [vdso]+offset (report on the "
+				   "machine of the run to name them)", path);
+	}
 	if (bidlen && (n != (int)bidlen || memcmp(id, bid, bidlen))) {
 		char rec[80];
 		bid_hex(bid, bidlen, rec);

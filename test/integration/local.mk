@@ -130,3 +130,8 @@ EXTRA_DIST += test/integration/mapreport-inline.sh
 # is named in one line.
 TESTS += test/integration/mapreport-nosamples.sh
 EXTRA_DIST += test/integration/mapreport-nosamples.sh
+
+# The vDSO's functions named from mapreport's own vDSO when the run's
+# build-id matches (test/programs/clockloop).
+TESTS += test/integration/mapreport-vdso.sh
+EXTRA_DIST += test/integration/mapreport-vdso.sh

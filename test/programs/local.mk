@@ -128,3 +128,9 @@ check_PROGRAMS += test/programs/symnames
 test_programs_symnames_SOURCES = test/programs/symnames.c
 test_programs_symnames_CFLAGS = $(WARN_CFLAGS) -O0 -g -ffunction-sections
 test_programs_symnames_LDFLAGS = -Wl,--gc-sections
+
+# clockloop: its time in the vDSO's clock_gettime (mapreport-vdso.sh).
+check_PROGRAMS += test/programs/clockloop
+test_programs_clockloop_SOURCES = test/programs/clockloop.c
+test_programs_clockloop_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_clockloop_LDFLAGS =

@@ -11,6 +11,9 @@
  * - foreign lines: symnames' _start, which a discarded function's line
  *   rows and DWARF ranges cover (see symnames.c), has no line and is
  *   named _start.
+ * - the vDSO of a run whose build-id is not this kernel's vDSO's, or
+ *   not recorded, is not named from this process's vDSO: [vdso]+0xOFF,
+ *   with one problem line for the first.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -176,6 +179,30 @@ START_TEST(symbolize_no_foreign_line)
 }
 END_TEST
 
+START_TEST(symbolize_vdso_other_kernel)
+{
+	static const uint8_t bid[20] = {0xde, 0xad, 0xbe, 0xef};
+	struct symtab *st = sym_new();
+	struct symframe fr[SYM_MAX_FRAMES];
+	const char *const *lines;
+	int n = sym_lookup(st, "linux-vdso.so.1", NULL, 0, 0x7f0000000000,
+			   0x7f0000000000, 0, 0x7f0000000b46, 1, fr,
+			   SYM_MAX_FRAMES);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(fr[0].func, "[vdso]+0xb46");
+	ck_assert_uint_eq(sym_problems(st, &lines), 0);
+	n = sym_lookup(st, "linux-vdso.so.1", bid, sizeof(bid), 0x7f1000000000,
+		       0x7f1000000000, 0, 0x7f1000000b46, 1, fr,
+		       SYM_MAX_FRAMES);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(fr[0].func, "[vdso]+0xb46");
+	ck_assert_uint_eq(sym_problems(st, &lines), 1);
+	ck_assert_msg(strstr(lines[0], "not the vDSO of the kernel"), "%s",
+		      lines[0]);
+	sym_free(st);
+}
+END_TEST
+
 static Suite *symbolize_suite(void)
 {
 	Suite *s = suite_create("symbolize");
@@ -184,6 +211,7 @@ static Suite *symbolize_suite(void)
 	tcase_add_test(tc, symbolize_inline_chain);
 	tcase_add_test(tc, symbolize_public_alias);
 	tcase_add_test(tc, symbolize_no_foreign_line);
+	tcase_add_test(tc, symbolize_vdso_other_kernel);
 	suite_add_tcase(s, tc);
 	return s;
 }
