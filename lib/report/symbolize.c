@@ -246,7 +246,7 @@ static int module_get(struct symtab *st, const char *path, const uint8_t *bid,
 	for (size_t i = 0; i < st->nmods; i++)
 		if (strcmp(st->mods[i].path, path) == 0 &&
 		    st->mods[i].bidlen == bidlen &&
-		    memcmp(st->mods[i].bid, bid, bidlen) == 0) {
+		    (!bidlen || memcmp(st->mods[i].bid, bid, bidlen) == 0)) {
 			*mi = (uint32_t)i;
 			return 0;
 		}
@@ -261,7 +261,8 @@ static int module_get(struct symtab *st, const char *path, const uint8_t *bid,
 				     : slash ? slash + 1 : path);
 	if (!m->base || !(m->path = mem_strdup(path)))
 		return MAPS_ENOMEM;
-	memcpy(m->bid, bid, bidlen);
+	if (bidlen) /* bid may be NULL then */
+		memcpy(m->bid, bid, bidlen);
 	m->bidlen = bidlen;
 	*mi = (uint32_t)st->nmods++;
 	/* the vDSO: this process's own, when the run's build-id says it is

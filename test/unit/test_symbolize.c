@@ -8,6 +8,9 @@
  *   first, each caller at its call site, ending at main.
  * - public aliases: symnames' spin, defined under the internal name
  *   __GI_spin_impl with a WEAK alias __spin, is named spin.
+ * - aliases of inlined code: symnames' twice_impl, always inlined into
+ *   main, has the DWARF name __GI_twice_impl, an alias of twice: its
+ *   inline frames are named twice.
  * - foreign lines: symnames' _start, which a discarded function's line
  *   rows and DWARF ranges cover (see symnames.c), has no line and is
  *   named _start.
@@ -159,6 +162,28 @@ START_TEST(symbolize_public_alias)
 }
 END_TEST
 
+START_TEST(symbolize_inline_alias)
+{
+	const char *prog = PROGRAMS "symnames";
+	uint64_t a, size;
+	elf_symbol(prog, "main", &a, &size);
+	struct symtab *st = sym_new();
+	struct symframe fr[SYM_MAX_FRAMES];
+	int inlined = 0;
+	for (uint64_t off = 0; off < size; off++) {
+		int n = lookup(st, prog, a + off, fr);
+		if (n < 2)
+			continue;
+		inlined++;
+		ck_assert_msg(strcmp(fr[0].func, "twice") == 0,
+			      "main+%#" PRIx64 ": inline frame %s, not twice",
+			      off, fr[0].func);
+	}
+	ck_assert_msg(inlined > 0, "no address of main is in inlined code");
+	sym_free(st);
+}
+END_TEST
+
 START_TEST(symbolize_no_foreign_line)
 {
 	const char *prog = PROGRAMS "symnames";
@@ -210,6 +235,7 @@ static Suite *symbolize_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, symbolize_inline_chain);
 	tcase_add_test(tc, symbolize_public_alias);
+	tcase_add_test(tc, symbolize_inline_alias);
 	tcase_add_test(tc, symbolize_no_foreign_line);
 	tcase_add_test(tc, symbolize_vdso_other_kernel);
 	suite_add_tcase(s, tc);
