@@ -151,6 +151,16 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	a->logs = (const char *const *)argv + optind;
 	a->nlogs = (size_t)(argc - optind);
+	for (size_t i = 0; i < a->nlogs; i++) { /* a folder is not a log */
+		struct stat sb;
+		if (stat(a->logs[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			fprintf(stderr, "mapreport: %s: a directory, not a "
+					"mapsample log; give the logs in it "
+					"(mapreport %s/*.maplog)\n",
+				a->logs[i], a->logs[i]);
+			return 2;
+		}
+	}
 	return -1;
 }
 

@@ -5,7 +5,10 @@
  * first) with the symbolizer, which itself looks each address up once.
  * A function's self count is the samples whose innermost frame it is; its
  * total count the samples whose stack holds it at least once (recursion
- * counted once).  On demand the functions are then ranked by each count;
+ * counted once).  Samples of the sampler's own work on the program's
+ * threads (its code at the leaf, or its constructor or destructor in
+ * the stack) are counted apart and charged to no function.  On demand
+ * the functions are then ranked by each count;
  * writing them out is lib/report/out's.
  */
 #include <inttypes.h>
@@ -126,6 +129,17 @@ static int is_sampler(const char *path)
 	return strcmp(b ? b + 1 : path, "libmapsampler.so") == 0;
 }
 
+/* Whether path is the dynamic loader, which runs the constructors and
+ * destructors of the libraries (glibc's ld-linux*.so, ld64.so, musl's
+ * ld-musl*). */
+static int is_loader(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	return !strncmp(b, "ld-linux", 8) || !strncmp(b, "ld64.so", 7) ||
+	       !strncmp(b, "ld-musl", 7) || !strncmp(b, "ld.so", 5);
+}
+
 /* What one address of one process image expands into, worked out once:
  * stacks repeat their addresses, so most frames of most stacks are found
  * here without looking up the mapping, the symbolizer's cache and the
@@ -136,9 +150,11 @@ struct addrent {
 	uint32_t pid, image;
 	uint32_t first;
 	int line;
-	uint8_t n;          /* at most 32 */
+	uint8_t n;          /* at most SYM_MAX_FRAMES */
 	uint8_t leaf;       /* looked up as a leaf (pc) or return (pc - 1) */
 	uint8_t skip;       /* the sampler's own frame: not the program's */
+	uint8_t sampler;    /* in libmapsampler.so (leaf or not) */
+	uint8_t loader;     /* in the dynamic loader */
 	uint8_t used;
 };
 
@@ -191,13 +207,13 @@ static const struct addrent *addr_get(struct analysis *a,
 			return e;
 		j = (j + 1) & mask;
 	}
-	struct symframe fr[32];
+	struct symframe fr[SYM_MAX_FRAMES];
 	const struct rmap *mp = model_find_map(m, pid, image, pc);
 	int n;
 	if (mp)
 		n = sym_lookup(a->st, mp->path, mp->buildid, mp->buildid_len,
 			       mp->bias, mp->start, mp->offset, pc, leaf, fr,
-			       32);
+			       SYM_MAX_FRAMES);
 	else
 		n = sym_unknown(a->st, pc, fr);
 	if (n < 0 || (c->nfids + (size_t)n > c->capfids &&
@@ -215,7 +231,9 @@ static const struct addrent *addr_get(struct analysis *a,
 	e->used = 1;
 	/* the sampler's own frames (its wrapper around main, thread
 	 * start-up) are not the program's */
-	e->skip = !leaf && mp && is_sampler(mp->path);
+	e->sampler = mp && is_sampler(mp->path);
+	e->skip = !leaf && e->sampler;
+	e->loader = mp && is_loader(mp->path);
 	e->file = fr[0].file;
 	e->line = fr[0].line;
 	e->first = (uint32_t)c->nfids;
@@ -292,6 +310,7 @@ int analysis_run(struct analysis *a, const struct model *m)
 	a->st = sym_new();
 	a->exp_off = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
 	a->exp_n = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
+	a->own = calloc(m->capstacks ? m->capstacks : 1, 1);
 	int rc = MAPS_ENOMEM;
 	uint32_t *mark = NULL;
 	size_t capmark = 0;
@@ -299,7 +318,7 @@ int analysis_run(struct analysis *a, const struct model *m)
 	size_t nlines = 0, caplines = 0;
 	uint32_t gen = 0;
 	struct addrcache cache = {0};
-	if (!a->st || !a->exp_off || !a->exp_n)
+	if (!a->st || !a->exp_off || !a->exp_n || !a->own)
 		goto out;
 	for (size_t si = 0; si < m->capstacks; si++) {
 		const struct rstack *s = &m->stacks[si];
@@ -309,12 +328,21 @@ int analysis_run(struct analysis *a, const struct model *m)
 		uint32_t start = (uint32_t)a->nexp;
 		const char *leaf_file = NULL;
 		int leaf_line = 0;
+		int own = 0, prev_sampler = 0;
 		for (uint32_t i = 0; i < s->npc && a->nexp - start < MAX_EXP; i++) {
 			const struct addrent *e = addr_get(a, &cache, m, s->pid,
 							   s->image, pc[i],
 							   i == 0);
 			if (!e)
 				goto out;
+			/* the sampler's own work: its code at the leaf, or
+			 * its constructor or destructor, called by the
+			 * dynamic loader, anywhere in the stack */
+			if ((i == 0 && e->sampler) || (prev_sampler && e->loader)) {
+				own = 1;
+				break;
+			}
+			prev_sampler = e->sampler;
 			if (e->skip)
 				continue;
 			if (i == 0) {
@@ -328,6 +356,11 @@ int analysis_run(struct analysis *a, const struct model *m)
 			memcpy(a->exp + a->nexp, cache.fids + e->first,
 			       e->n * sizeof(uint32_t));
 			a->nexp += e->n;
+		}
+		if (own) {
+			a->nexp = start;
+			a->own[si] = 1;
+			a->own_samples += s->count;
 		}
 		a->exp_off[si] = start;
 		a->exp_n[si] = (uint32_t)a->nexp - start;
@@ -404,6 +437,7 @@ void analysis_free(struct analysis *a)
 	free(a->exp);
 	free(a->exp_off);
 	free(a->exp_n);
+	free(a->own);
 	memset(a, 0, sizeof(*a));
 }
 

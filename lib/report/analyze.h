@@ -29,6 +29,13 @@ struct analysis {
 	uint32_t *exp;             /* every stack's function ids, leaf first */
 	size_t nexp, capexp;
 	uint32_t *exp_off, *exp_n; /* by stack table slot */
+	/* by stack table slot: 1 when the stack is the sampler's own work
+	 * (libmapsampler.so's code at the leaf, or its constructor or
+	 * destructor anywhere in it: start-up and exit on the program's
+	 * threads), which no function and no call tree path is charged
+	 * with; own_samples counts their samples */
+	uint8_t *own;
+	uint64_t own_samples;
 	/* after analysis_rank: ids of the functions with self (total)
 	 * samples, most first, then by total (self) samples and name */
 	uint32_t *top_self, *top_total;

@@ -208,7 +208,7 @@ int calltree_build(struct calltree *t, const struct model *m,
 	}
 	for (size_t si = 0; si < m->capstacks; si++)
 		if (m->stacks[si].used && m->stacks[si].count &&
-		    add_stack(t, m, a, fname, si))
+		    !a->own[si] && add_stack(t, m, a, fname, si))
 			goto fail;
 	free(fname);
 	fname = NULL;

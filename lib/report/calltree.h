@@ -8,7 +8,8 @@
  * one node per program name (model_proc_name), under it the outermost
  * function, and so on to the leaf, a node per distinct path of names.
  * A node's value is the samples whose stack passes through it, its self
- * the samples whose stack ends at it.  Children are listed biggest first,
+ * the samples whose stack ends at it.  The stacks of the sampler's own
+ * work (analysis.own) are left out.  Children are listed biggest first,
  * then by name, so walks are the same for the same logs.
  */
 #ifndef MAPSAMPLE_REPORT_CALLTREE_H

@@ -8,7 +8,10 @@
  * .dynsym when stripped); file:line and inline frames from DWARF, in the
  * file itself or in separate debug information found by build-id.
  */
+#include "config.h"
+
 #include <dwarf.h>
+#include <elf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -17,6 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <libiberty/demangle.h>
 #include <mapsample/maps_error.h>
@@ -24,7 +30,12 @@
 #include "common/mem.h"
 #include "report/symbolize.h"
 
-#define MAX_INLINE 16
+struct symaddr {            /* a function symbol of a module */
+	uint64_t addr;      /* its address as libdwfl gives it */
+	uint64_t size;
+	const char *name;   /* in the module's ELF data */
+	int bind;           /* STB_* */
+};
 
 enum mstate { M_OK, M_MISSING, M_MISMATCH, M_PSEUDO };
 
@@ -39,6 +50,10 @@ struct smod {
 	uint64_t *fstart;   /* function starts (file addresses), sorted */
 	size_t nfstart;
 	int fstart_read;    /* fstart read (or found missing) */
+	struct symaddr *syms; /* function symbols by address */
+	uint32_t *byname;   /* their indexes by name (NULL: none) */
+	size_t nsyms;
+	int syms_read;      /* syms read (or found missing) */
 };
 
 struct centry {             /* one looked-up address */
@@ -125,6 +140,8 @@ void sym_free(struct symtab *st)
 			dwfl_end(st->mods[i].dwfl);
 		free(st->mods[i].path);
 		free(st->mods[i].fstart);
+		free(st->mods[i].syms);
+		free(st->mods[i].byname);
 	}
 	for (size_t i = 0; i < st->capstrs; i++)
 		free(st->strs[i]);
@@ -172,6 +189,52 @@ static void bid_hex(const uint8_t *b, size_t n, char *out)
 	out[2 * (n < 32 ? n : 32)] = 0;
 }
 
+/*
+ * A file descriptor of a copy of this process's vDSO image (an
+ * anonymous memory file), or -1.  The vDSO of a run is not in the log,
+ * only its build-id; the kernel maps the same image into every process,
+ * so when mapreport runs on the kernel of the run, its own vDSO
+ * (getauxval(AT_SYSINFO_EHDR)) is that image, and module_get uses it
+ * only when the build-ids are equal.  The image is the ELF file as the
+ * kernel built it, headers and section table included, from its start
+ * to the last of its program headers' contents and its section headers.
+ */
+static int own_vdso(void)
+{
+	const uint8_t *img = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+	if (!img || memcmp(img, ELFMAG, SELFMAG) || img[EI_CLASS] != ELFCLASS64)
+		return -1;
+	Elf64_Ehdr eh;
+	memcpy(&eh, img, sizeof(eh));
+	uint64_t end = eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize;
+	uint64_t ph = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+	if (eh.e_phentsize != sizeof(Elf64_Phdr) || ph > (1u << 20))
+		return -1;
+	if (ph > end)
+		end = ph;
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr p;
+		memcpy(&p, img + eh.e_phoff + (uint64_t)i * sizeof(p), sizeof(p));
+		if (p.p_type == PT_LOAD && p.p_offset + p.p_filesz > end)
+			end = p.p_offset + p.p_filesz;
+	}
+	if (end > (1u << 20)) /* a few pages: not a vDSO otherwise */
+		return -1;
+	int fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t done = 0;
+	while (done < end) {
+		ssize_t w = write(fd, img + done, (size_t)end - done);
+		if (w <= 0) {
+			close(fd);
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	return fd;
+}
+
 /* The index of the module of (path, build-id) into *mi, opened if new
  * (a problem noted when it cannot be read or is not the run's); 0 or
  * MAPS_ENOMEM. */
@@ -183,7 +246,7 @@ static int module_get(struct symtab *st, const char *path, const uint8_t *bid,
 	for (size_t i = 0; i < st->nmods; i++)
 		if (strcmp(st->mods[i].path, path) == 0 &&
 		    st->mods[i].bidlen == bidlen &&
-		    memcmp(st->mods[i].bid, bid, bidlen) == 0) {
+		    (!bidlen || memcmp(st->mods[i].bid, bid, bidlen) == 0)) {
 			*mi = (uint32_t)i;
 			return 0;
 		}
@@ -198,19 +261,30 @@ static int module_get(struct symtab *st, const char *path, const uint8_t *bid,
 				     : slash ? slash + 1 : path);
 	if (!m->base || !(m->path = mem_strdup(path)))
 		return MAPS_ENOMEM;
-	memcpy(m->bid, bid, bidlen);
+	if (bidlen) /* bid may be NULL then */
+		memcpy(m->bid, bid, bidlen);
 	m->bidlen = bidlen;
 	*mi = (uint32_t)st->nmods++;
-	if (path[0] != '/') {
-		/* the vDSO and other objects with no file */
+	/* the vDSO: this process's own, when the run's build-id says it is
+	 * the same (see own_vdso) */
+	int vdso = strncmp(path, "linux-vdso", 10) == 0;
+	int fd = vdso && bidlen ? own_vdso() : -1;
+	if (path[0] != '/' && fd < 0) {
+		/* other objects with no file, and a vDSO we cannot check */
 		m->state = M_PSEUDO;
 		return 0;
 	}
 	m->dwfl = dwfl_begin(&callbacks);
 	if (m->dwfl) {
 		dwfl_report_begin(m->dwfl);
-		m->mod = dwfl_report_elf(m->dwfl, m->base, path, -1, 0, false);
+		m->mod = dwfl_report_elf(m->dwfl, m->base, path, fd, 0, false);
 		dwfl_report_end(m->dwfl, NULL, NULL);
+	}
+	if (!m->mod && fd >= 0)
+		close(fd); /* libdwfl takes it only on success */
+	if (!m->mod && vdso) {
+		m->state = M_PSEUDO;
+		return 0;
 	}
 	if (!m->mod) {
 		m->state = M_MISSING;
@@ -221,6 +295,13 @@ static int module_get(struct symtab *st, const char *path, const uint8_t *bid,
 	const unsigned char *id;
 	GElf_Addr vaddr;
 	int n = dwfl_module_build_id(m->mod, &id, &vaddr);
+	if (bidlen && (n != (int)bidlen || memcmp(id, bid, bidlen)) && vdso) {
+		m->state = M_PSEUDO;
+		return problem(st, "%s: not the vDSO of the kernel this report "
+				   "runs on (build-id differs); its addresses "
+				   "are shown as [vdso]+offset (report on the "
+				   "machine of the run to name them)", path);
+	}
 	if (bidlen && (n != (int)bidlen || memcmp(id, bid, bidlen))) {
 		char rec[80];
 		bid_hex(bid, bidlen, rec);
@@ -399,6 +480,215 @@ static int fde_start(struct smod *m, uint64_t rel, uint64_t *start)
 	return 0;
 }
 
+/*
+ * The scopes of cu that hold addr (a CU-relative address), innermost
+ * first, into *scopes (malloc'd): each inlined call up to and past the
+ * function whose machine code holds addr.  dwarf_getscopes alone is not
+ * enough: once it meets an inlined subroutine it goes on with the scopes
+ * of that inline's abstract definition, so the callers it was inlined
+ * into were lost (a loop inlined twice into main showed without main).
+ * Its innermost scope is a concrete DIE, and dwarf_getscopes_die lists
+ * the DIEs that contain that one, which are the concrete callers.
+ * Returns how many, 0 when no scope holds addr, or -1.
+ */
+static int inline_chain(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die **scopes)
+{
+	Dwarf_Die *s = NULL;
+	int ns = dwarf_getscopes(cu, addr, &s);
+	if (ns <= 0) {
+		free(s);
+		return ns;
+	}
+	Dwarf_Die inner = s[0];
+	free(s);
+	return dwarf_getscopes_die(&inner, scopes);
+}
+
+static int cmp_symaddr(const void *a, const void *b)
+{
+	const struct symaddr *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static const struct symaddr *sort_syms; /* qsort has no context argument */
+
+static int cmp_byname(const void *a, const void *b)
+{
+	return strcmp(sort_syms[*(const uint32_t *)a].name,
+		      sort_syms[*(const uint32_t *)b].name);
+}
+
+/* Reads m's function symbols (STT_FUNC, STT_GNU_IFUNC, defined, named)
+ * sorted by address, and their index by name, for public_alias and
+ * alias_of_name; none when there is no table or no memory. */
+static void read_syms(struct smod *m)
+{
+	m->syms_read = 1;
+	int n = dwfl_module_getsymtab(m->mod);
+	if (n <= 1 || !(m->syms = malloc((size_t)n * sizeof(*m->syms))))
+		return;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym s;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *nm = dwfl_module_getsym_info(m->mod, i, &s, &addr,
+							 &shndx, NULL, NULL);
+		int type = GELF_ST_TYPE(s.st_info);
+		if (!nm || !*nm || s.st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC))
+			continue;
+		m->syms[m->nsyms++] = (struct symaddr){
+			addr, s.st_size, nm, GELF_ST_BIND(s.st_info)};
+	}
+	qsort(m->syms, m->nsyms, sizeof(*m->syms), cmp_symaddr);
+	m->byname = malloc((m->nsyms ? m->nsyms : 1) * sizeof(*m->byname));
+	if (!m->byname)
+		return;
+	for (size_t i = 0; i < m->nsyms; i++)
+		m->byname[i] = (uint32_t)i;
+	sort_syms = m->syms;
+	qsort(m->byname, m->nsyms, sizeof(*m->byname), cmp_byname);
+}
+
+/* How public a symbol binding is: GLOBAL (and GNU_UNIQUE) 0, WEAK 1,
+ * LOCAL and others 2. */
+static int bind_rank(int bind)
+{
+	switch (bind) {
+	case STB_GLOBAL: case STB_GNU_UNIQUE: return 0;
+	case STB_WEAK: return 1;
+	default: return 2;
+	}
+}
+
+/* Whether symbol a is a better public name than b: the more public
+ * binding, then fewer leading underscores, then the shorter name, then
+ * the first by strcmp (so the choice never depends on the order of the
+ * symbol table). */
+static int better_name(const struct symaddr *a, const struct symaddr *b)
+{
+	int ra = bind_rank(a->bind), rb = bind_rank(b->bind);
+	if (ra != rb)
+		return ra < rb;
+	size_t ua = strspn(a->name, "_"), ub = strspn(b->name, "_");
+	if (ua != ub)
+		return ua < ub;
+	size_t la = strlen(a->name), lb = strlen(b->name);
+	if (la != lb)
+		return la < lb;
+	return strcmp(a->name, b->name) < 0;
+}
+
+/*
+ * The name to show for the function symbol *s of m: of the function
+ * symbols of m at the same address with the same size (its aliases),
+ * the most public one by better_name, so that glibc's read is "read",
+ * not its internal alias "__GI___libc_read" that libdwfl may pick from
+ * a full symbol table.  The strings are m's.
+ */
+static const char *public_alias(struct smod *m, const struct symaddr *s)
+{
+	if (!m->syms_read)
+		read_syms(m);
+	size_t lo = 0, hi = m->nsyms; /* first entry >= s->addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->syms[mid].addr < s->addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	const struct symaddr *best = s;
+	for (size_t i = lo; i < m->nsyms && m->syms[i].addr == s->addr; i++)
+		if (m->syms[i].size == s->size && better_name(&m->syms[i], best))
+			best = &m->syms[i];
+	return best->name;
+}
+
+/*
+ * The public alias (see public_alias) of the function named name in
+ * DWARF, when name is the name of exactly one function symbol of m:
+ * glibc's DWARF names its functions by their internal assembler names
+ * ("__GI___libc_read").  name itself otherwise, and for C++ and Rust
+ * names (mangled, demangled later), which have no such aliases.
+ */
+static const char *alias_of_name(struct smod *m, const char *name)
+{
+	if (!strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2))
+		return name;
+	if (!m->syms_read)
+		read_syms(m);
+	if (!m->byname)
+		return name;
+	size_t lo = 0, hi = m->nsyms; /* first name >= name */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(m->syms[m->byname[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == m->nsyms || strcmp(m->syms[m->byname[lo]].name, name) ||
+	    (lo + 1 < m->nsyms &&
+	     !strcmp(m->syms[m->byname[lo + 1]].name, name)))
+		return name;
+	return public_alias(m, &m->syms[m->byname[lo]]);
+}
+
+/*
+ * Whether the line table row dl may be given for the address rel of m:
+ * it must come from a compile unit that covers rel and, when the symbol
+ * holding rel is known (sized), that unit must have a row at the very
+ * start sstart of that symbol, as it has for every function it
+ * compiled, and dl must not start before it.  Code the linker discarded
+ * (sections of --gc-sections, duplicate C++ inline functions) keeps its
+ * rows and ranges in the DWARF at addresses from 0, where they overlap
+ * real code of a position-independent program: _start was given a line
+ * of basic_string.h that way.  No line is better than another's line.
+ */
+static bool line_holds(struct smod *m, Dwfl_Line *dl, uint64_t rel,
+		       int sized, uint64_t sstart)
+{
+	Dwarf_Addr lbias = 0, laddr = 0;
+	Dwarf_Die *lcu = dwfl_linecu(dl);
+	if (!lcu || !dwfl_dwarf_line(dl, &lbias) || rel < lbias ||
+	    dwarf_haspc(lcu, rel - lbias) <= 0)
+		return false;
+	if (!dwfl_lineinfo(dl, &laddr, NULL, NULL, NULL, NULL))
+		return false;
+	if (!sized)
+		return true;
+	if (laddr < sstart)
+		return false;
+	Dwarf_Addr saddr = 0;
+	Dwfl_Line *sl = dwfl_module_getsrc(m->mod, sstart);
+	Dwarf_Die *scu = sl ? dwfl_linecu(sl) : NULL;
+	return scu && dwarf_dieoffset(scu) == dwarf_dieoffset(lcu) &&
+	       dwfl_lineinfo(sl, &saddr, NULL, NULL, NULL, NULL) &&
+	       saddr == sstart;
+}
+
+/* Whether the function holding the inline chain scopes[0 .. ns) (the
+ * last DW_TAG_subprogram in it) has the range holding addr start at or
+ * after start, the start of the symbol holding addr: see line_holds. */
+static bool chain_holds(Dwarf_Die *scopes, int ns, Dwarf_Addr addr,
+			Dwarf_Addr start)
+{
+	for (int i = 0; i < ns; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+			continue;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t o = 0;
+		while ((o = dwarf_ranges(&scopes[i], o, &base, &lo, &hi)) > 0)
+			if (lo <= addr && addr < hi)
+				return lo >= start;
+		return true; /* no ranges to judge by */
+	}
+	return true;
+}
+
 /* Looks rel up in module m; appends frames, innermost first; returns
  * how many, or MAPS_ENOMEM.  rel and fileoff are the address looked up
  * (for a caller, inside its call instruction: the return address less
@@ -418,42 +708,64 @@ static int resolve(struct symtab *st, struct smod *m, uint64_t rel,
 	GElf_Sym sym;
 	const char *sname = dwfl_module_addrinfo(m->mod, rel, &off, &sym, NULL,
 						 NULL, NULL);
+	/* where the symbol holding rel starts, when it has a size: DWARF
+	 * that places other code before that is not this function's */
+	int sized = sname && sym.st_size > 0;
+	uint64_t sstart = sized ? rel - off : 0;
+	if (sname) {
+		struct symaddr sa = {rel - off, sym.st_size, sname,
+				     GELF_ST_BIND(sym.st_info)};
+		sname = public_alias(m, &sa);
+	}
 	const char *file = NULL;
 	int line = 0;
 	Dwfl_Line *dl = dwfl_module_getsrc(m->mod, rel);
-	if (dl) {
+	if (dl && line_holds(m, dl, rel, sized, sstart)) {
 		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
 		if (file && !(file = intern(st, file)))
 			return MAPS_ENOMEM;
+		if (!file)
+			line = 0;
 	}
 	int n = 0;
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu = dwfl_module_addrdie(m->mod, rel, &bias);
 	Dwarf_Die *scopes = NULL;
-	int ns = cu ? dwarf_getscopes(cu, rel - bias, &scopes) : 0;
+	int ns = cu ? inline_chain(cu, rel - bias, &scopes) : 0;
+	if (ns > 0 && sized && !chain_holds(scopes, ns, rel - bias, sstart - bias)) {
+		free(scopes);
+		scopes = NULL;
+		ns = 0;
+	}
 	if (ns > 0) {
 		Dwarf_Files *files = NULL;
 		size_t nfiles = 0;
 		dwarf_getsrcfiles(cu, &files, &nfiles);
 		const char *cfile = file;
 		int cline = line;
-		for (int i = 0; i < ns && n < MAX_INLINE; i++) {
+		for (int i = 0; i < ns; i++) {
 			int tag = dwarf_tag(&scopes[i]);
 			if (tag != DW_TAG_inlined_subroutine &&
 			    tag != DW_TAG_subprogram)
 				continue;
-			const char *nm = die_name(&scopes[i]);
-			if (tag == DW_TAG_subprogram && sname)
-				nm = sname; /* the symbol agrees and is exact */
-			f.func = nice_name(st, nm ? nm : "??");
-			f.file = cfile;
-			f.line = cline;
-			f.resolved = 1;
-			if (!f.func || push_frame(st, &f)) {
-				n = MAPS_ENOMEM;
-				break;
+			/* past SYM_MAX_FRAMES - 1 inlined calls, the middle
+			 * ones are left out: never the containing function */
+			if (tag == DW_TAG_subprogram || n < SYM_MAX_FRAMES - 1) {
+				const char *nm = die_name(&scopes[i]);
+				if (tag == DW_TAG_subprogram && sname)
+					nm = sname; /* the symbol agrees, exact */
+				else if (nm)
+					nm = alias_of_name(m, nm);
+				f.func = nice_name(st, nm ? nm : "??");
+				f.file = cfile;
+				f.line = cline;
+				f.resolved = 1;
+				if (!f.func || push_frame(st, &f)) {
+					n = MAPS_ENOMEM;
+					break;
+				}
+				n++;
 			}
-			n++;
 			if (tag == DW_TAG_subprogram)
 				break;
 			/* the caller runs at the call site of this inline */
@@ -463,11 +775,11 @@ static int resolve(struct symtab *st, struct smod *m, uint64_t rel,
 					&cf);
 			dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a),
 					&cl);
-			const char *fn = files ? dwarf_filesrc(files, cf, NULL,
-								NULL)
+			const char *fn = files && cf < nfiles
+					       ? dwarf_filesrc(files, cf, NULL, NULL)
 					       : NULL;
 			cfile = fn ? intern(st, fn) : NULL;
-			cline = (int)cl;
+			cline = fn ? (int)cl : 0;
 			if (fn && !cfile) {
 				n = MAPS_ENOMEM;
 				break;

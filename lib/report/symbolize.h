@@ -6,7 +6,14 @@
  * Each loaded file (path + build-id) is opened once, with its separate
  * debug information found by build-id where installed; each distinct
  * address is looked up once.  An address may expand into several frames
- * when code was inlined (innermost first).  A file that is missing, or
+ * when code was inlined: innermost first, each caller at its call site,
+ * ending at the function whose code holds them all (as addr2line -i).
+ * Of aliases the most public name is given (GLOBAL over WEAK over LOCAL,
+ * fewer leading underscores, shorter: "read", not "__GI___libc_read").
+ * No line is given from DWARF that does not belong to the function
+ * holding the address (the linker leaves discarded code's at 0).  The
+ * vDSO is named from this process's own when the build-ids match.  A
+ * file that is missing, or
  * whose build-id differs from the one recorded during the run, is noted
  * once and its addresses are named "file+0xOFFSET".
  */
@@ -15,6 +22,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* The most frames one address expands into: a chain of inlined calls
+ * longer than that keeps its innermost SYM_MAX_FRAMES - 1 and the
+ * function that holds them all. */
+#define SYM_MAX_FRAMES 32
 
 struct symframe {
 	const char *func;   /* demangled; "file+0xOFF" when unknown */

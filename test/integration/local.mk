@@ -135,3 +135,19 @@ EXTRA_DIST += test/integration/layers.sh test/integration/layers.py
 # unshare -U and a program making the calls itself (issue 14 item 7).
 TESTS += test/integration/mapsample-privilege.sh
 EXTRA_DIST += test/integration/mapsample-privilege.sh
+
+# Inline frames: the chain of inlined calls and the function holding it
+# (test/programs/inlinehot, and inlinesort.cc when a C++ compiler is
+# found), in the text, folded and JSON reports.
+TESTS += test/integration/mapreport-inline.sh
+EXTRA_DIST += test/integration/mapreport-inline.sh
+
+# A run with no samples says why and what to do; a folder given as a log
+# is named in one line.
+TESTS += test/integration/mapreport-nosamples.sh
+EXTRA_DIST += test/integration/mapreport-nosamples.sh
+
+# The vDSO's functions named from mapreport's own vDSO when the run's
+# build-id matches (test/programs/clockloop).
+TESTS += test/integration/mapreport-vdso.sh
+EXTRA_DIST += test/integration/mapreport-vdso.sh

@@ -124,3 +124,25 @@ test_programs_solo_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 check_PROGRAMS += test/programs/quickexit
 test_programs_quickexit_SOURCES = test/programs/quickexit.c
 test_programs_quickexit_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+
+# inlinehot: its hot loop two always_inline calls deep in main, built
+# optimised (mapreport-inline.sh; inlinesort.cc is built by that test
+# with the C++ compiler it finds).
+check_PROGRAMS += test/programs/inlinehot
+test_programs_inlinehot_SOURCES = test/programs/inlinehot.c
+test_programs_inlinehot_CFLAGS = $(WARN_CFLAGS) -O2 -g
+test_programs_inlinehot_LDFLAGS =
+EXTRA_DIST += test/programs/inlinesort.cc
+
+# symnames: aliases of one function, and a discarded function's DWARF
+# over _start (test/unit/test_symbolize.c); -O0 keeps that function big.
+check_PROGRAMS += test/programs/symnames
+test_programs_symnames_SOURCES = test/programs/symnames.c
+test_programs_symnames_CFLAGS = $(WARN_CFLAGS) -O0 -g -ffunction-sections
+test_programs_symnames_LDFLAGS = -Wl,--gc-sections
+
+# clockloop: its time in the vDSO's clock_gettime (mapreport-vdso.sh).
+check_PROGRAMS += test/programs/clockloop
+test_programs_clockloop_SOURCES = test/programs/clockloop.c
+test_programs_clockloop_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_clockloop_LDFLAGS =

@@ -125,3 +125,27 @@ test_unit_test_timeline_SOURCES = test/unit/test_timeline.c
 test_unit_test_timeline_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_timeline_LDADD = lib/model/libmodel.la $(CHECK_LIBS) -lm
 TESTS += test/unit/test_timeline
+
+# --- lib/report: the symbolizer ---
+# Inline chains against addr2line -i, public aliases, no line from code
+# the linker discarded, on test/programs/inlinehot and symnames.
+check_PROGRAMS += test/unit/test_symbolize
+test_unit_test_symbolize_SOURCES = test/unit/test_symbolize.c
+test_unit_test_symbolize_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DABS_TOP_BUILDDIR='"$(abs_top_builddir)"'
+test_unit_test_symbolize_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(LIBDW_CFLAGS)
+test_unit_test_symbolize_LDADD = lib/report/libreport.la $(LIBELF_LIBS) \
+	$(CHECK_LIBS)
+EXTRA_test_unit_test_symbolize_DEPENDENCIES = test/programs/inlinehot \
+	test/programs/symnames
+TESTS += test/unit/test_symbolize
+
+# --- lib/report: functions and the call tree ---
+# The sampler's own work on the program's threads is charged to no
+# function, on a log written with the encoder.
+check_PROGRAMS += test/unit/test_analyze
+test_unit_test_analyze_SOURCES = test/unit/test_analyze.c
+test_unit_test_analyze_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_analyze_LDADD = lib/report/libreport.la \
+	lib/log/libmaplog_core.la $(CHECK_LIBS)
+TESTS += test/unit/test_analyze

@@ -112,15 +112,67 @@ static void table(const struct analysis *a, const struct model *m, FILE *out,
 	}
 }
 
-/* The top-functions tables (by self, by total samples), top rows each;
- * nothing when top is 0 or m has no samples. */
+/* Why a run has no samples, and what to do: most often every thread
+ * ran for less than one sample period of the sampling clock. */
+static void no_samples(const struct model *m, FILE *out)
+{
+	const struct rproc *first = model_first_proc(m);
+	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
+	double longest = 0, period = 0;
+	for (size_t i = 0; i < m->nthreads; i++) {
+		double secs = model_thread_seconds(&m->threads[i], wall);
+		if (secs > longest)
+			longest = secs;
+	}
+	if (first && first->period_ns)
+		period = (double)first->period_ns / 1e9;
+	else if (first && first->rate_asked)
+		period = 1.0 / (double)first->rate_asked;
+	const char *clk = wall ? "wall-clock time" : "CPU time";
+	if (!m->nthreads) {
+		fprintf(out, "\nNo samples: the logs record no thread.\n");
+	} else if (period > 0 && longest < period) {
+		fprintf(out, "\nNo samples: no thread ran for one sample "
+			     "period (%.4g s of %s at %.0f Hz; the longest "
+			     "ran %.4g s).  ",
+			period, clk, 1.0 / period, longest);
+		/* a rate that gives the longest thread ten samples */
+		double hz = longest > 0 ? 10.0 / longest : 1e9;
+		if (hz <= 10000)
+			fprintf(out, "Raise the rate (mapsample -F %.0f) or "
+				     "profile a longer run.\n", hz);
+		else
+			fprintf(out, "Too short to sample even at 10000 Hz "
+				     "(mapsample -F 10000): profile a longer "
+				     "run.\n");
+	} else {
+		fprintf(out, "\nNo samples, though a thread ran %.4g s of %s "
+			     "(%.4g s per sample): none reached the log; see "
+			     "Dropped above and mapsample's messages.\n",
+			longest, clk, period);
+	}
+}
+
+/* The top-functions tables (by self, by total samples), top rows each,
+ * and how many samples were the sampler's own; nothing when top is 0;
+ * why, when m has no samples. */
 static void functions(const struct analysis *a, const struct model *m,
 		      FILE *out, unsigned top)
 {
-	if (!top || !m->samples)
+	if (!m->samples) {
+		no_samples(m, out);
+		return;
+	}
+	if (!top)
 		return;
 	table(a, m, out, top, 0);
 	table(a, m, out, top, 1);
+	if (a->own_samples)
+		fprintf(out, "\n%" PRIu64 " samples (%.2f%%) were taken in "
+			     "mapsample's own start-up and exit code on the "
+			     "program's threads: no function above is charged "
+			     "with them.\n",
+			a->own_samples, pct(a->own_samples, m->samples));
 }
 
 int text_emit(const struct output_in *in, FILE *out)
