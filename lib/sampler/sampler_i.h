@@ -39,6 +39,7 @@
  *     process.c    process life: start, exit, exec, fork child
  *     thread.c     thread life: begin, close, end
  *     writer.c     the writer thread: spare chunks, idle callback
+ *     offcpu.c     --wall: samples of blocked threads, from a thread
  *     mhost.c      the metric host: plugins, ticks, their errors
  *     sample.c     the stack sample (a handler callback), stack walks
  *     handler.c    the sampling signal: guard, callbacks, rearm
@@ -118,6 +119,9 @@ struct tslot {
 	uint64_t start_ts;
 	uint64_t cpu_start_ns;
 	uint32_t creator;
+	int offcpu_busy;         /* offcpu.c is writing a sample into the
+				    slot (it holds busy too): a thread
+				    closing its own slot waits for it */
 };
 
 struct sampler_cfg {
@@ -408,6 +412,14 @@ MAPS_HIDDEN void writer_start(void);
 MAPS_HIDDEN void writer_stop(void);
 /* A fork child: the writer thread is the parent's; its eventfd closed. */
 MAPS_HIDDEN void writer_after_fork_child(void);
+
+/* ---- offcpu.c: wall-clock samples of blocked threads ---- */
+/* With --wall, starts the thread that samples blocked threads from
+ * outside (no signal), once per process (a fork child starts its own).
+ * Not async-signal-safe. */
+MAPS_HIDDEN void offcpu_start(void);
+/* 1 if tid is the off-CPU sampler's own thread (never sampled), else 0. */
+MAPS_HIDDEN int offcpu_owns(int tid);
 
 /* ---- thread.c: thread life ---- */
 /* Records thread t (THREAD_BEGIN, created by creator) and arms its

@@ -4,10 +4,13 @@
  * thread (THREAD_BEGIN with its name) and arms its timer; thread_close()
  * stops it, writes what is pending and THREAD_END, and seals its chunk;
  * thread_end() is thread_close() for a thread that exits while the
- * process goes on (interpose.c's thread-key destructor).  Calls slot.c,
- * timer.c, stream.c and io.c below it.
+ * process goes on (interpose.c's thread-key destructor).  With --wall,
+ * the first thread begun in a process also starts the off-CPU sampler
+ * (offcpu.c), which writes samples of blocked threads into their slots.
+ * Calls offcpu.c, slot.c, timer.c, stream.c and io.c below it.
  */
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,6 +19,11 @@
 
 void thread_begin(struct tslot *t, uint32_t creator)
 {
+	if (offcpu_owns(t->tid)) {
+		/* ours, found among the threads the constructor adopts */
+		slot_release(t);
+		return;
+	}
 	/* the thread's own CPU clock: threads adopted at start-up are
 	 * begun from the constructor's thread */
 	struct timespec cpu = {0, 0};
@@ -46,14 +54,23 @@ void thread_begin(struct tslot *t, uint32_t creator)
 	ev.ev_u.tbegin.tb_name = name;
 	stream_proc_put(&ev);
 	timer_arm(t);
+	offcpu_start();
 }
 
 void thread_close(struct tslot *t, int proc_ok)
 {
-	if (t != slot_self())
+	if (t != slot_self()) {
 		slot_quiesce(t);
-	else
+	} else {
+		/* our own handler cannot be writing (or it is the one
+		 * closing); the off-CPU sampler may be: it raised
+		 * offcpu_busy before it looked at closing (offcpu.c) */
 		__atomic_store_n(&t->closing, 1, __ATOMIC_SEQ_CST);
+		for (int i = 0; i < 100000 && __atomic_load_n(&t->offcpu_busy,
+							      __ATOMIC_SEQ_CST);
+		     i++)
+			sched_yield();
+	}
 	timer_disarm(t);
 	stream_flush_drops(t);
 	struct maplog_ev ev;

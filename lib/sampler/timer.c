@@ -12,8 +12,16 @@
  * clock with SIGEV_THREAD_ID is the fallback; its si_overrun makes up the
  * weight of ticks it could not deliver.
  *
- * Wall-clock time (--wall): timer_create(CLOCK_MONOTONIC) per thread, so
- * threads blocked in system calls are sampled too.
+ * Wall-clock time (--wall): the same CPU-time timers for the time a
+ * thread runs, and offcpu.c for the time it is blocked.  A timer on
+ * CLOCK_MONOTONIC would signal blocked threads, and a signal ends
+ * nanosleep, poll, sem_timedwait... with EINTR (issue 13, item 2).  A
+ * thread's CPU-time clock does not advance while it sleeps; a POSIX
+ * CPU-timer expiry is handled on the way back to user mode (kernels with
+ * CONFIG_POSIX_CPU_TIMERS_TASK_WORK: x86-64 since 5.11), after any system
+ * call; the perf event is armed with exclude_kernel, so that it overflows
+ * only in user mode and its signal never lands inside a system call.
+ * See offcpu.c for the figures.
  *
  * A leaf: it calls nothing of ours (it reads the configuration in S).
  */
@@ -56,7 +64,7 @@ static int arm_perf(struct tslot *t)
 	 * user time only */
 	static int kernel_ok = 1;
 	int fd = -1;
-	if (__atomic_load_n(&kernel_ok, __ATOMIC_RELAXED)) {
+	if (!S.cfg.wall && __atomic_load_n(&kernel_ok, __ATOMIC_RELAXED)) {
 		fd = (int)syscall(SYS_perf_event_open, &pe, t->tid, -1, -1,
 				  PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0)
@@ -106,8 +114,7 @@ static int arm_posix(struct tslot *t)
 	sev.sigev_signo = S.cfg.signo;
 	sev.sigev_value.sival_ptr = t;
 	sev._sigev_un._tid = t->tid;
-	clockid_t clk = S.cfg.wall ? CLOCK_MONOTONIC : thread_cpu_clock(t->tid);
-	if (timer_create(clk, &sev, &t->timer))
+	if (timer_create(thread_cpu_clock(t->tid), &sev, &t->timer))
 		return -1;
 	struct itimerspec its;
 	its.it_interval.tv_sec = (time_t)(S.period_ns / 1000000000u);
@@ -126,7 +133,7 @@ int timer_arm(struct tslot *t)
 	if (t->armed)
 		return 0;
 	int rc = -1;
-	if (!S.cfg.wall && S.tk != TK_POSIX && !S.cfg.force_posix)
+	if (S.tk != TK_POSIX && !S.cfg.force_posix)
 		rc = arm_perf(t);
 	if (rc)
 		rc = arm_posix(t);

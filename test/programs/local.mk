@@ -112,3 +112,9 @@ test_programs_iowrite_LDFLAGS =
 test_programs_threadsrun_SOURCES = test/programs/threadsrun.c
 test_programs_threadsrun_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
 test_programs_threadsrun_LDFLAGS = -pthread
+
+# sleeper: sleeps it does not retry, for test/integration/mapsample-wall.sh
+check_PROGRAMS += test/programs/sleeper
+test_programs_sleeper_SOURCES = test/programs/sleeper.c
+test_programs_sleeper_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_sleeper_LDFLAGS = -pthread

@@ -1,0 +1,607 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * offcpu: the off-CPU half of wall-clock sampling (--wall), without a
+ * signal.  A thread of ours wakes once per sampling period (at most
+ * OFFCPU_MAX_HZ times a second) and looks at every thread of the slot
+ * table from outside: /proc/self/task/TID/schedstat (time on the CPU and
+ * times scheduled: did it run since?), .../stat (state) and, for a thread
+ * asleep (S) or in uninterruptible wait (D), .../syscall (the system
+ * call, the user SP and PC it entered the kernel with).  It unwinds the
+ * user stack from that SP and PC with libunwind's remote interface, whose
+ * memory accessor reads our own memory with process_vm_readv (a page the
+ * thread unmapped is an error, never a fault), re-reads schedstat, drops
+ * the stack if the thread ran meanwhile, and writes it into the blocked
+ * thread's own stream as a sample weighing the wall time it stands for.
+ * While the thread has not run since, the next periods reuse that stack
+ * without another unwind.  The thread on the CPU is sampled by its own
+ * CPU-time timer (timer.c), as in CPU mode: the two halves add up to wall
+ * time.  No signal is ever sent to a blocked thread, so no system call of
+ * the program returns early because of us (signal(7): nanosleep, poll,
+ * epoll_wait, select, sem_timedwait... end with EINTR on any handled
+ * signal, SA_RESTART or not).
+ *
+ * DESIGN NOTES (issue 13, item 2; options measured on Linux 6.18,
+ * CONFIG_POSIX_CPU_TIMERS_TASK_WORK=y, 2 CPUs; test/programs/sleeper:
+ * 500 x (1 ms busy + 1 ms nanosleep, no retry) plus a poll() thread and
+ * a sem_timedwait() thread, each counting EINTR returns):
+ * - before: one timer_create(CLOCK_MONOTONIC) per thread signalling it:
+ *   248 nanosleep, 250 poll and 244 sem_timedwait calls ended with EINTR
+ *   at 250 Hz (every sample of a blocked thread cuts its call short).
+ * - CPU-time timers for the running part: a thread asleep uses no CPU
+ *   time, so its CPU-time timer cannot expire while it sleeps.  With
+ *   task work (above), a POSIX CPU-timer expiry found in the tick is
+ *   handled on the way back to user mode, so its signal is sent after
+ *   the system call is over: 0 EINTR measured.  A perf task-clock event
+ *   counting kernel time can overflow inside a system call before the
+ *   thread sleeps and its O_ASYNC signal is sent at once from irq work:
+ *   that can end the sleep; with exclude_kernel it overflows only in user
+ *   mode, so --wall arms it that way (0 EINTR measured, -F 1000).  The
+ *   running part then misses the thread's system time (kernel work not
+ *   counted by either half).
+ * - the off-CPU part from this thread: 0 EINTR; the blocked stacks come
+ *   out under their callers (nap_part;nanosleep;clock_nanosleep,
+ *   poll_wait;poll, sem_wait_part;sem_timedwait;...;futex).  Cost: one
+ *   schedstat read per blocked thread per period once its stack is
+ *   known; a fresh stack takes four /proc reads and an unwind of some
+ *   tens of process_vm_readv calls (page-cached).
+ * - /proc/TID/syscall gives only SP and PC: frames whose CFA rule needs
+ *   the live RBP (frame-pointer code called by a libc wrapper that does
+ *   not save RBP, such as clock_nanosleep and poll) cannot be stepped by
+ *   CFI alone.  There the walk finds the frame-pointer pair (saved RBP,
+ *   return address just after a call instruction) nearest above the
+ *   frame's SP whose saved RBP leads on to another such pair, and goes
+ *   on from it.  A stack that still cannot be read is written as the
+ *   blocked PC alone (the libc wrapper of the system call).
+ * What remains (mapsample(1), --wall): a thread that is runnable but
+ * waiting for a CPU gets neither kind of sample; the system call is
+ * named by its libc wrapper (the log has no frame kind for "in system
+ * call N"); threads blocked for less than a period between two ticks of
+ * this thread are seen only by chance, in proportion to their time.
+ *
+ * Writes a sample into a thread's slot as that slot's only writer, with
+ * the handler's busy/closing handshake (sampler_i.h) plus offcpu_busy,
+ * which thread_close() waits for when a thread closes its own slot.
+ * Calls stream.c, real.c and io.c below it; started by thread.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libunwind.h>
+#include <link.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "sampler/sampler_i.h"
+
+/* The off-CPU walk runs at most this often, whatever -F asks for; its
+ * samples then weigh more (each stands for the time since the last). */
+#define OFFCPU_MAX_HZ 1000
+/* Pages of memory one unwind keeps read (stack, unwind tables). */
+#define OFFCPU_PAGES 16
+/* How far above a frame's SP the frame-pointer search looks. */
+#define OFFCPU_FP_SCAN 4096
+
+/* What the walk knows of the thread of one slot (same index). */
+struct oc_thread {
+	int tid;               /* the thread this is about; 0: nothing */
+	int have;              /* stack below is its current blocked one */
+	uint64_t run_ns, runs; /* schedstat when that stack was taken */
+	uint64_t last_ts;      /* when its last sample was written */
+	uint32_t npc;
+	uint64_t *pc;          /* S.cfg.depth frames, malloc'd */
+};
+
+static struct oc_thread *oc;
+static uint32_t started_pid;
+static int own_tid;    /* the off-CPU thread's tid, once it runs */
+static int task_dir = -1;
+static unw_addr_space_t oc_as;
+
+/* One unwind: the registers /proc gave and the pages read so far. */
+struct oc_unwind {
+	uint64_t ip, sp, bp;
+	int have_bp;
+	int npages;
+	uint64_t page_addr[OFFCPU_PAGES];
+	uint8_t page[OFFCPU_PAGES][4096];
+};
+
+/* Reads len bytes at addr of our own memory; 0 or -1 (unmapped). */
+static int self_read(void *dst, uint64_t addr, size_t len)
+{
+	struct iovec l = {dst, len}, r = {(void *)(uintptr_t)addr, len};
+	return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)len
+		       ? 0
+		       : -1;
+}
+
+static int read_word(struct oc_unwind *u, uint64_t addr, uint64_t *val)
+{
+	uint64_t pa = addr & ~(uint64_t)4095;
+	if ((addr & 4095) > 4096 - 8) {
+		/* straddles two pages: read directly */
+		return self_read(val, addr, 8);
+	}
+	for (int i = 0; i < u->npages; i++)
+		if (u->page_addr[i] == pa) {
+			memcpy(val, u->page[i] + (addr - pa), 8);
+			return 0;
+		}
+	int slot = u->npages < OFFCPU_PAGES ? u->npages++ : (int)(pa >> 12) %
+							      OFFCPU_PAGES;
+	if (self_read(u->page[slot], pa, 4096)) {
+		u->page_addr[slot] = 1; /* never a page address */
+		return self_read(val, addr, 8);
+	}
+	u->page_addr[slot] = pa;
+	memcpy(val, u->page[slot] + (addr - pa), 8);
+	return 0;
+}
+
+/* ---- libunwind's remote accessors over our own memory ---- */
+
+static int acc_find_proc_info(unw_addr_space_t as, unw_word_t ip,
+			      unw_proc_info_t *pi, int need, void *arg)
+{
+	unw_accessors_t *l = unw_get_accessors(unw_local_addr_space);
+	return l->find_proc_info(as, ip, pi, need, arg);
+}
+
+static void acc_put_unwind_info(unw_addr_space_t as, unw_proc_info_t *pi,
+				void *arg)
+{
+	unw_accessors_t *l = unw_get_accessors(unw_local_addr_space);
+	if (l->put_unwind_info)
+		l->put_unwind_info(as, pi, arg);
+}
+
+static int acc_get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *addr,
+				      void *arg)
+{
+	(void)as, (void)addr, (void)arg;
+	return -UNW_ENOINFO;
+}
+
+static int acc_access_mem(unw_addr_space_t as, unw_word_t addr,
+			  unw_word_t *val, int write, void *arg)
+{
+	(void)as;
+	if (write)
+		return -UNW_EREADONLYREG;
+	uint64_t v;
+	if (read_word(arg, addr, &v))
+		return -UNW_EINVAL;
+	*val = v;
+	return 0;
+}
+
+static int acc_access_reg(unw_addr_space_t as, unw_regnum_t reg,
+			  unw_word_t *val, int write, void *arg)
+{
+	(void)as;
+	struct oc_unwind *u = arg;
+	if (write)
+		return -UNW_EREADONLYREG;
+	if (reg == UNW_X86_64_RIP)
+		*val = u->ip;
+	else if (reg == UNW_X86_64_RSP)
+		*val = u->sp;
+	else if (reg == UNW_X86_64_RBP && u->have_bp)
+		*val = u->bp;
+	else
+		return -UNW_EBADREG;
+	return 0;
+}
+
+static int acc_access_fpreg(unw_addr_space_t as, unw_regnum_t reg,
+			    unw_fpreg_t *val, int write, void *arg)
+{
+	(void)as, (void)reg, (void)val, (void)write, (void)arg;
+	return -UNW_EBADREG;
+}
+
+static int acc_resume(unw_addr_space_t as, unw_cursor_t *c, void *arg)
+{
+	(void)as, (void)c, (void)arg;
+	return -UNW_EINVAL;
+}
+
+static int acc_get_proc_name(unw_addr_space_t as, unw_word_t addr,
+			     char *buf, size_t len, unw_word_t *off, void *arg)
+{
+	(void)as, (void)addr, (void)buf, (void)len, (void)off, (void)arg;
+	return -UNW_ENOINFO;
+}
+
+/* ---- the frame-pointer search ---- */
+
+struct text_find {
+	uint64_t addr;
+	int found;
+};
+
+static int text_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	struct text_find *f = data;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+		if (p->p_type != PT_LOAD || !(p->p_flags & PF_X))
+			continue;
+		uint64_t lo = info->dlpi_addr + p->p_vaddr;
+		if (f->addr >= lo && f->addr < lo + p->p_memsz) {
+			f->found = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Is r a return address: in the code of a loaded object, just after a
+ * call instruction (e8 rel32, or ff /2 in its register, disp8, disp32
+ * and SIB forms)? */
+static int is_return_address(struct oc_unwind *u, uint64_t r)
+{
+	if (r < 4096)
+		return 0;
+	struct text_find f = {r, 0};
+	real_dl_iterate_phdr(text_cb, &f);
+	if (!f.found)
+		return 0;
+	uint8_t b[8];
+	if (self_read(b, r - 8, 8))
+		return 0;
+	(void)u;
+	/* b[7] is the byte at r - 1 */
+	if (b[3] == 0xe8)
+		return 1;
+	for (int len = 2; len <= 7; len++)
+		if (b[8 - len] == 0xff && (b[9 - len] & 0x38) == 0x10)
+			return 1;
+	return 0;
+}
+
+/* The frame pointer of the frame whose SP is sp: the nearest address a
+ * above sp holding (saved RBP, return address) whose saved RBP is 0 or
+ * points higher up the stack at a word followed by another return
+ * address (the caller's own saved RBP may be anything: code without
+ * frame pointers uses RBP freely).  0 if none. */
+static uint64_t find_frame_pointer(struct oc_unwind *u, uint64_t sp)
+{
+	for (uint64_t a = sp; a < sp + OFFCPU_FP_SCAN; a += 8) {
+		uint64_t saved, ret;
+		if (read_word(u, a, &saved) || read_word(u, a + 8, &ret))
+			return 0;
+		if (!is_return_address(u, ret))
+			continue;
+		if (saved == 0)
+			return a;
+		if (saved <= a || saved - a > (8u << 20))
+			continue;
+		uint64_t s2, r2;
+		if (read_word(u, saved, &s2) || read_word(u, saved + 8, &r2))
+			continue;
+		(void)s2;
+		if (is_return_address(u, r2))
+			return a;
+	}
+	return 0;
+}
+
+/* Steps cursor c from frame n on, filling pc; the frames now in pc. */
+static uint32_t walk_on(unw_cursor_t *c, uint64_t *pc, uint32_t n,
+			uint32_t depth, int *err)
+{
+	*err = 0;
+	while (n < depth) {
+		int r = unw_step(c);
+		if (r <= 0) {
+			*err = r < 0;
+			break;
+		}
+		unw_word_t ip;
+		if (unw_get_reg(c, UNW_REG_IP, &ip) < 0 || !ip)
+			break;
+		pc[n++] = ip;
+	}
+	return n;
+}
+
+/* The user stack of a thread blocked at (ip, sp): frames in pc, leaf
+ * first; at least the PC itself. */
+static uint32_t unwind_blocked(uint64_t ip, uint64_t sp, uint64_t *pc,
+			       uint32_t depth)
+{
+	static struct oc_unwind u; /* only this module's thread uses it */
+	memset(&u, 0, offsetof(struct oc_unwind, page));
+	u.ip = ip;
+	u.sp = sp;
+	pc[0] = ip;
+	uint32_t n = 1;
+	unw_cursor_t c;
+	if (!oc_as || unw_init_remote(&c, oc_as, &u) < 0)
+		return n;
+	for (int restarts = 0; restarts < 8 && n < depth; restarts++) {
+		int err;
+		n = walk_on(&c, pc, n, depth, &err);
+		if (!err || n >= depth)
+			break;
+		/* the frame in c needed a register /proc does not give:
+		 * go on from a frame pointer found above its SP */
+		unw_word_t fip, fsp;
+		if (unw_get_reg(&c, UNW_REG_IP, &fip) < 0 ||
+		    unw_get_reg(&c, UNW_REG_SP, &fsp) < 0)
+			break;
+		uint64_t bp = find_frame_pointer(&u, fsp);
+		if (!bp)
+			break;
+		u.ip = fip;
+		u.sp = fsp;
+		u.bp = bp;
+		u.have_bp = 1;
+		if (unw_init_remote(&c, oc_as, &u) < 0)
+			break;
+	}
+	return n;
+}
+
+/* ---- /proc ---- */
+
+/* Reads /proc/self/task/TID/name into buf (NUL-terminated); bytes or -1. */
+static ssize_t read_task(int tid, const char *name, char *buf, size_t len)
+{
+	char path[64];
+	int p = 0;
+	char digits[16];
+	int nd = 0;
+	for (unsigned v = (unsigned)tid; v || !nd; v /= 10)
+		digits[nd++] = (char)('0' + v % 10);
+	while (nd)
+		path[p++] = digits[--nd];
+	path[p++] = '/';
+	size_t nl = strlen(name);
+	memcpy(path + p, name, nl + 1);
+	int fd = openat(task_dir, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	io_own_pre(&io_own_bytes_read, (long)len - 1);
+	ssize_t n = io_own_post(&io_own_bytes_read, (long)len - 1,
+				read(fd, buf, len - 1));
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return n;
+}
+
+/* schedstat: time on the CPU (ns) and times scheduled; 0 or -1. */
+static int read_runs(int tid, uint64_t *run_ns, uint64_t *runs)
+{
+	char b[128];
+	if (read_task(tid, "schedstat", b, sizeof(b)) < 0)
+		return -1;
+	char *e;
+	*run_ns = strtoull(b, &e, 10);
+	strtoull(e, &e, 10);
+	*runs = strtoull(e, &e, 10);
+	return 0;
+}
+
+/* The state letter of stat (R, S, D...), 0 if unreadable. */
+static char read_state(int tid)
+{
+	char b[1024];
+	if (read_task(tid, "stat", b, sizeof(b)) < 0)
+		return 0;
+	char *close_paren = strrchr(b, ')');
+	return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
+}
+
+/* syscall: the user SP and PC of a thread off the CPU; 0 or -1 ("running"
+ * or unreadable). */
+static int read_blocked_at(int tid, uint64_t *sp, uint64_t *pc)
+{
+	char b[256];
+	if (read_task(tid, "syscall", b, sizeof(b)) < 0)
+		return -1;
+	if (b[0] == 'r')
+		return -1;
+	/* "NR ARG1..ARG6 SP PC" or "-1 SP PC": the last two fields */
+	char *f[9];
+	int n = 0;
+	for (char *s = b; *s && n < 9;) {
+		while (*s == ' ' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		f[n++] = s;
+		while (*s && *s != ' ' && *s != '\n')
+			s++;
+	}
+	if (n < 3)
+		return -1;
+	*sp = strtoull(f[n - 2], NULL, 0);
+	*pc = strtoull(f[n - 1], NULL, 0);
+	return *pc ? 0 : -1;
+}
+
+/* ---- samples ---- */
+
+/* Writes one sample into slot t for thread tid as its only writer (the
+ * handshake of sampler_i.h, plus offcpu_busy for thread_close()). */
+static void put_sample(struct tslot *t, int tid, uint64_t ts, uint64_t weight,
+		       uint32_t npc, const uint64_t *pc)
+{
+	__atomic_store_n(&t->offcpu_busy, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&t->offcpu_busy, 0, __ATOMIC_SEQ_CST);
+		return;
+	}
+	if (!__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST) &&
+	    !__atomic_load_n(&S.stopping, __ATOMIC_SEQ_CST) &&
+	    __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) == tid) {
+		if (stream_sample(t, ts, weight, npc, pc) == 0)
+			t->samples++;
+		else
+			t->dropped[MAPLOG_DROP_BUFFER_FULL]++;
+	}
+	__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&t->offcpu_busy, 0, __ATOMIC_SEQ_CST);
+}
+
+/* One look at the thread of slot i, at ts; period: ns since the last. */
+static void look(int i, uint64_t ts, uint64_t period)
+{
+	struct tslot *t = &S.slots[i];
+	struct oc_thread *o = &oc[i];
+	int tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
+	if (tid <= 0 || __atomic_load_n(&t->closing, __ATOMIC_RELAXED)) {
+		o->tid = 0;
+		return;
+	}
+	if (o->tid != tid) {
+		o->tid = tid;
+		o->have = 0;
+	}
+	if (!o->pc && !(o->pc = malloc(S.cfg.depth * sizeof(uint64_t))))
+		return;
+	uint64_t run_ns, runs;
+	if (read_runs(tid, &run_ns, &runs))
+		return;
+	if (o->have && run_ns == o->run_ns && runs == o->runs) {
+		/* has not run since its stack was taken: blocked throughout */
+		uint64_t w = ts - o->last_ts;
+		o->last_ts = ts;
+		put_sample(t, tid, ts, w, o->npc, o->pc);
+		return;
+	}
+	o->have = 0;
+	for (int tries = 0; tries < 2; tries++) {
+		char st = read_state(tid);
+		if (st != 'S' && st != 'D')
+			return; /* on a CPU: its CPU-time timer samples it */
+		uint64_t sp, pc;
+		if (read_blocked_at(tid, &sp, &pc))
+			return;
+		uint32_t n = unwind_blocked(pc, sp, o->pc, S.cfg.depth);
+		uint64_t run2, runs2;
+		if (read_runs(tid, &run2, &runs2))
+			return;
+		if (run2 != run_ns || runs2 != runs) {
+			/* it ran while we read: the stack may be torn */
+			run_ns = run2;
+			runs = runs2;
+			continue;
+		}
+		o->npc = n;
+		o->run_ns = run_ns;
+		o->runs = runs;
+		o->have = 1;
+		o->last_ts = ts;
+		put_sample(t, tid, ts, period, n, o->pc);
+		return;
+	}
+}
+
+static void *offcpu_main(void *arg)
+{
+	(void)arg;
+	sigset_t all;
+	sigfillset(&all);
+	real_pthread_sigmask(SIG_BLOCK, &all, NULL);
+	__atomic_store_n(&own_tid, (int)sys_gettid(), __ATOMIC_RELEASE);
+	uint64_t period = S.period_ns;
+	if (period < 1000000000u / OFFCPU_MAX_HZ)
+		period = 1000000000u / OFFCPU_MAX_HZ;
+	struct timespec next;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		next.tv_nsec += (long)(period % 1000000000u);
+		next.tv_sec += (time_t)(period / 1000000000u);
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000;
+		}
+		/* all signals blocked here: nothing can cut this short, and
+		 * a late wake-up only makes the next samples weigh more */
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		if (__atomic_load_n(&S.stopping, __ATOMIC_ACQUIRE) ||
+		    !__atomic_load_n(&S.enabled, __ATOMIC_ACQUIRE))
+			continue;
+		uint64_t ts = now_ns();
+		for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
+			if (oc[i].tid ||
+			    __atomic_load_n(&S.slots[i].tid, __ATOMIC_RELAXED))
+				look(i, ts, period);
+	}
+	return NULL;
+}
+
+void offcpu_start(void)
+{
+	if (!S.cfg.wall)
+		return;
+	uint32_t was = __atomic_load_n(&started_pid, __ATOMIC_ACQUIRE);
+	if (was == S.pid ||
+	    !__atomic_compare_exchange_n(&started_pid, &was, S.pid, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return;
+	/* a fork child: the table and the task folder were the parent's */
+	if (task_dir >= 0)
+		close(task_dir);
+	task_dir = -1;
+	if (!oc)
+		oc = calloc(SAMPLER_MAX_THREADS, sizeof(*oc));
+	else
+		for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
+			oc[i].tid = oc[i].have = 0;
+	if (!oc)
+		return;
+	int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	task_dir = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
+	if (task_dir >= 0)
+		close(fd);
+	else
+		task_dir = fd;
+	if (!oc_as) {
+		static unw_accessors_t acc = {
+			.find_proc_info = acc_find_proc_info,
+			.put_unwind_info = acc_put_unwind_info,
+			.get_dyn_info_list_addr = acc_get_dyn_info_list_addr,
+			.access_mem = acc_access_mem,
+			.access_reg = acc_access_reg,
+			.access_fpreg = acc_access_fpreg,
+			.resume = acc_resume,
+			.get_proc_name = acc_get_proc_name,
+		};
+		oc_as = unw_create_addr_space(&acc, 0);
+		if (oc_as)
+			unw_set_caching_policy(oc_as, UNW_CACHE_GLOBAL);
+	}
+	pthread_t th;
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	pthread_attr_setstacksize(&a, 256 << 10);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	__atomic_store_n(&own_tid, 0, __ATOMIC_RELEASE);
+	int rc = real_pthread_create(&th, &a, offcpu_main, NULL);
+	pthread_attr_destroy(&a);
+	/* its tid before anyone lists the threads of the process
+	 * (process_adopt_threads() runs next in the constructor) */
+	for (int i = 0; rc == 0 && i < 100000 &&
+			!__atomic_load_n(&own_tid, __ATOMIC_ACQUIRE);
+	     i++)
+		sched_yield();
+}
+
+int offcpu_owns(int tid)
+{
+	int own = __atomic_load_n(&own_tid, __ATOMIC_ACQUIRE);
+	return own && own == tid &&
+	       __atomic_load_n(&started_pid, __ATOMIC_ACQUIRE) == S.pid;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sleeper: a program that does not retry its sleeps, for the wall-clock
+ * sampling test (test/integration/mapsample-wall.sh).  The main thread
+ * runs ITER iterations of 1 ms of busy work (busy_part) and one 1 ms
+ * nanosleep (nap_part) that it does not restart on EINTR; meanwhile
+ * poll_thread waits in poll(NULL, 0, 2 ms) and sem_thread in
+ * sem_timedwait() with 2 ms deadlines, in loops, both counting the calls
+ * that ended early (EINTR).  A sampler that interrupts these calls makes
+ * the counts non-zero and the run shorter.
+ * "sleeper [ITER]" (default 500); prints one line on standard output:
+ * "sleeper: eintr nanosleep N poll N sem N elapsed MS ms".
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define NOINLINE __attribute__((noinline, noclone))
+
+static volatile unsigned long sink;
+static volatile int done;
+static long eintr_nap, eintr_poll, eintr_sem;
+
+static long now_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000L + t.tv_nsec / 1000;
+}
+
+/* About 1 ms of wall-clock time on the CPU. */
+NOINLINE static void busy_part(void)
+{
+	long end = now_us() + 1000;
+	unsigned long x = 1;
+	while (now_us() < end) {
+		for (int i = 0; i < 1000; i++) {
+			x = x * 6364136223846793005ul + (unsigned long)i;
+			__asm__ volatile("" : "+r"(x));
+		}
+	}
+	sink += x;
+}
+
+/* One 1 ms nanosleep, not restarted. */
+NOINLINE static void nap_part(void)
+{
+	struct timespec t = {0, 1000000};
+	if (nanosleep(&t, NULL) && errno == EINTR)
+		eintr_nap++;
+}
+
+NOINLINE static void poll_wait(void)
+{
+	if (poll(NULL, 0, 2) < 0 && errno == EINTR)
+		__atomic_fetch_add(&eintr_poll, 1, __ATOMIC_RELAXED);
+}
+
+static void *poll_thread(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&done, __ATOMIC_RELAXED))
+		poll_wait();
+	return NULL;
+}
+
+NOINLINE static void sem_wait_part(sem_t *s)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_nsec += 2000000;
+	if (t.tv_nsec >= 1000000000) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000;
+	}
+	if (sem_timedwait(s, &t) && errno == EINTR)
+		__atomic_fetch_add(&eintr_sem, 1, __ATOMIC_RELAXED);
+}
+
+static void *sem_thread(void *arg)
+{
+	(void)arg;
+	sem_t s;
+	sem_init(&s, 0, 0);
+	while (!__atomic_load_n(&done, __ATOMIC_RELAXED))
+		sem_wait_part(&s);
+	sem_destroy(&s);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	long iter = argc > 1 ? atol(argv[1]) : 500;
+	pthread_t a, b;
+	if (pthread_create(&a, NULL, poll_thread, NULL) ||
+	    pthread_create(&b, NULL, sem_thread, NULL)) {
+		fprintf(stderr, "sleeper: cannot start the threads\n");
+		return 1;
+	}
+	long start = now_us();
+	for (long i = 0; i < iter; i++) {
+		busy_part();
+		nap_part();
+	}
+	long elapsed = now_us() - start;
+	__atomic_store_n(&done, 1, __ATOMIC_RELAXED);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	printf("sleeper: eintr nanosleep %ld poll %ld sem %ld elapsed %ld ms\n",
+	       eintr_nap, eintr_poll, eintr_sem, elapsed / 1000);
+	return 0;
+}
