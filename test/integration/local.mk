@@ -26,6 +26,9 @@ TESTS += test/integration/mapsample-basic.sh \
 	test/integration/mapsample-rate.sh \
 	test/integration/mapsample-dlopen.sh \
 	test/integration/mapreport-stripped.sh
+# --wall does not cut the program's sleeps short (test/programs/sleeper)
+TESTS += test/integration/mapsample-wall.sh
+EXTRA_DIST += test/integration/mapsample-wall.sh
 EXTRA_DIST += test/integration/mapsample-lib.sh \
 	test/integration/mapreport-stripped.sh \
 	test/integration/mapsample-dlopen.sh \

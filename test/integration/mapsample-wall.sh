@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Wall-clock sampling (--wall) must not change the program (issue 13,
+# item 2): test/programs/sleeper sleeps 1 ms per iteration with a
+# nanosleep it does not retry, while two more threads wait in poll() and
+# sem_timedwait(), and counts the calls that ended early (EINTR).  Under
+# --wall every count must be 0 (a sampler that signals blocked threads
+# cuts about one call in two short), and the blocked threads must still
+# show where they block: nanosleep under nap_part under main, with 30 to
+# 75% of the main thread's samples (half its time, less the CPU its busy
+# half waits for on a loaded machine); poll under poll_wait and the
+# semaphore's wait under sem_wait_part, each with about as many samples
+# as the main thread (they wait all the time).  The same holds at
+# -F 1000, with --timer=posix, and in CPU mode (no EINTR there either).
+set -eu
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+# no_eintr NAME: sleeper's counts of early returns, all 0.
+no_eintr() {
+	line=$(grep '^sleeper: eintr' "$tmp/$1.out") || {
+		show "$tmp/$1.out" "$tmp/$1.err"
+		fail "$1: sleeper printed no counts"
+	}
+	set -- "$1" $line
+	[ "$5" = 0 ] && [ "$7" = 0 ] && [ "$9" = 0 ] || {
+		show "$tmp/$1.out"
+		fail "$1: calls ended early under mapsample (nanosleep $5, poll $7, sem_timedwait $9 EINTR)"
+	}
+}
+
+# folded_sum NAME PATTERN: samples of the folded stacks matching PATTERN.
+folded_sum() {
+	awk -v re="$2" '$1 ~ re { n += $NF } END { print n + 0 }' \
+		"$tmp/$1.folded"
+}
+
+# wall NAME MAPSAMPLE-OPTIONS...: sleeper under --wall and the checks.
+wall() {
+	name=$1
+	shift
+	sample "$name" --wall "$@" -- "$programs/sleeper" 500
+	[ "$rc" = 0 ] || { show "$tmp/$name.err"; fail "$name: mapsample exited $rc"; }
+	no_eintr "$name"
+	report "$name" --folded="$tmp/$name.folded"
+	nap=$(folded_sum "$name" ';main;nap_part;[^;]*nanosleep')
+	busy=$(folded_sum "$name" ';main;busy_part(;|$)')
+	pollw=$(folded_sum "$name" ';poll_thread;poll_wait;[^;]*poll')
+	semw=$(folded_sum "$name" ';sem_thread;sem_wait_part;.*(sem|futex)')
+	main=$((nap + busy))
+	[ "$busy" -gt 0 ] && [ "$nap" -gt 0 ] || {
+		show "$tmp/$name.folded"
+		fail "$name: main;nap_part;...nanosleep has $nap samples and main;busy_part $busy"
+	}
+	check "$nap >= 0.30 * $main && $nap <= 0.75 * $main" || {
+		show "$tmp/$name.folded"
+		fail "$name: nanosleep under nap_part has $nap of the main thread's $main samples, expected about half"
+	}
+	check "$pollw >= 0.5 * $main && $semw >= 0.5 * $main" || {
+		show "$tmp/$name.folded"
+		fail "$name: poll under poll_wait has $pollw samples, the semaphore's wait under sem_wait_part $semw, expected about $main each"
+	}
+}
+
+need_programs sleeper
+wall wall
+wall wall-1k -F 1000
+wall wall-posix --timer=posix
+# CPU time at the default rate: no EINTR either
+sample cpu -- "$programs/sleeper" 500
+[ "$rc" = 0 ] || { show "$tmp/cpu.err"; fail "cpu: mapsample exited $rc"; }
+no_eintr cpu
+echo "mapsample-wall: all cases passed"
