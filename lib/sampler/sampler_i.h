@@ -185,6 +185,13 @@ static inline uint32_t sys_gettid(void)
 	return (uint32_t)syscall(SYS_gettid);
 }
 
+/* The CPU-time clock of any thread of this process (the kernel's
+ * MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED)). */
+static inline clockid_t thread_cpu_clock(int tid)
+{
+	return (clockid_t)((~(unsigned)tid << 3) | 6);
+}
+
 /* ---- real.c: libc's functions behind our wrappers ---- */
 typedef int (*real_main_fn)(int, char **, char **);
 /* Looks up every function below (constructor, before any handler is

@@ -27,7 +27,7 @@ void thread_begin(struct tslot *t, uint32_t creator)
 	/* the thread's own CPU clock: threads adopted at start-up are
 	 * begun from the constructor's thread */
 	struct timespec cpu = {0, 0};
-	clock_gettime((clockid_t)((~(unsigned)t->tid << 3) | 6), &cpu);
+	clock_gettime(thread_cpu_clock(t->tid), &cpu);
 	t->cpu_start_ns = (uint64_t)cpu.tv_sec * 1000000000u +
 			  (uint64_t)cpu.tv_nsec;
 	t->start_ts = now_ns();
@@ -85,8 +85,7 @@ void thread_close(struct tslot *t, int proc_ok)
 		d += t->dropped[r];
 	ev.ev_u.tend.te_dropped = d;
 	struct timespec cpu;
-	clockid_t clk = (clockid_t)((~(unsigned)t->tid << 3) | 6);
-	if (clock_gettime(clk, &cpu) == 0) {
+	if (clock_gettime(thread_cpu_clock(t->tid), &cpu) == 0) {
 		uint64_t c = (uint64_t)cpu.tv_sec * 1000000000u +
 			     (uint64_t)cpu.tv_nsec;
 		ev.ev_u.tend.te_cpu_ns = c > t->cpu_start_ns ? c - t->cpu_start_ns

@@ -42,13 +42,6 @@
 #define F_SETSIG 10
 #endif
 
-/* The CPU-time clock of any thread of this process (the kernel's
- * MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED)). */
-static clockid_t thread_cpu_clock(int tid)
-{
-	return (clockid_t)((~(unsigned)tid << 3) | 6);
-}
-
 static int arm_perf(struct tslot *t)
 {
 	struct perf_event_attr pe;

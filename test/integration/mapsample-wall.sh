@@ -12,7 +12,10 @@
 # half waits for on a loaded machine); poll under poll_wait and the
 # semaphore's wait under sem_wait_part, each with about as many samples
 # as the main thread (they wait all the time).  The same holds at
-# -F 1000, with --timer=posix, and in CPU mode (no EINTR there either).
+# -F 1000; with --timer=posix, whose CPU-time timer is checked only on
+# scheduler ticks that find the thread running, the 1 ms busy bursts get
+# too few samples (mapsample(1), --timer), so only the counts and the
+# stacks are checked; in CPU mode, only the counts.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -40,10 +43,12 @@ folded_sum() {
 		"$tmp/$1.folded"
 }
 
-# wall NAME MAPSAMPLE-OPTIONS...: sleeper under --wall and the checks.
+# wall NAME ratio|noratio MAPSAMPLE-OPTIONS...: sleeper under --wall
+# and the checks (the main thread's split only with ratio).
 wall() {
 	name=$1
-	shift
+	ratio=$2
+	shift 2
 	sample "$name" --wall "$@" -- "$programs/sleeper" 500
 	[ "$rc" = 0 ] || { show "$tmp/$name.err"; fail "$name: mapsample exited $rc"; }
 	no_eintr "$name"
@@ -57,6 +62,7 @@ wall() {
 		show "$tmp/$name.folded"
 		fail "$name: main;nap_part;...nanosleep has $nap samples and main;busy_part $busy"
 	}
+	[ "$ratio" = noratio ] ||
 	check "$nap >= 0.30 * $main && $nap <= 0.75 * $main" || {
 		show "$tmp/$name.folded"
 		fail "$name: nanosleep under nap_part has $nap of the main thread's $main samples, expected about half"
@@ -68,9 +74,9 @@ wall() {
 }
 
 need_programs sleeper
-wall wall
-wall wall-1k -F 1000
-wall wall-posix --timer=posix
+wall wall ratio
+wall wall-1k ratio -F 1000
+wall wall-posix noratio --timer=posix
 # CPU time at the default rate: no EINTR either
 sample cpu -- "$programs/sleeper" 500
 [ "$rc" = 0 ] || { show "$tmp/cpu.err"; fail "cpu: mapsample exited $rc"; }
