@@ -134,8 +134,9 @@ static int read_word(struct oc_unwind *u, uint64_t addr, uint64_t *val)
 			memcpy(val, u->page[i] + (addr - pa), 8);
 			return 0;
 		}
-	int slot = u->npages < OFFCPU_PAGES ? u->npages++ : (int)(pa >> 12) %
-							      OFFCPU_PAGES;
+	int slot = u->npages < OFFCPU_PAGES
+			   ? u->npages++
+			   : (int)((pa >> 12) % OFFCPU_PAGES);
 	if (self_read(u->page[slot], pa, 4096)) {
 		u->page_addr[slot] = 1; /* never a page address */
 		return self_read(val, addr, 8);

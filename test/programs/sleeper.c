@@ -6,7 +6,9 @@
  * nanosleep (nap_part) that it does not restart on EINTR; meanwhile
  * poll_thread waits in poll(NULL, 0, 2 ms) and sem_thread in
  * sem_timedwait() with 2 ms deadlines, in loops, both counting the calls
- * that ended early (EINTR).  A sampler that interrupts these calls makes
+ * that ended early (EINTR), and deep_thread waits in poll() too, under
+ * DEEP_FRAMES frames of deep() holding about 150 KB of stack (an unwind
+ * of it reads more pages than the sampler keeps at once).  A sampler that interrupts these calls makes
  * the counts non-zero and the run shorter.
  * "sleeper [ITER]" (default 500); prints one line on standard output:
  * "sleeper: eintr nanosleep N poll N sem N elapsed MS ms".
@@ -81,6 +83,27 @@ NOINLINE static void sem_wait_part(sem_t *s)
 		__atomic_fetch_add(&eintr_sem, 1, __ATOMIC_RELAXED);
 }
 
+#define DEEP_FRAMES 300
+
+NOINLINE static void deep(int n)
+{
+	volatile char pad[512];
+	pad[0] = (char)n;
+	if (n > 0)
+		deep(n - 1);
+	else
+		while (!__atomic_load_n(&done, __ATOMIC_RELAXED))
+			poll_wait();
+	__asm__ volatile("" : : "r"(pad) : "memory");
+}
+
+static void *deep_thread(void *arg)
+{
+	(void)arg;
+	deep(DEEP_FRAMES);
+	return NULL;
+}
+
 static void *sem_thread(void *arg)
 {
 	(void)arg;
@@ -95,9 +118,10 @@ static void *sem_thread(void *arg)
 int main(int argc, char **argv)
 {
 	long iter = argc > 1 ? atol(argv[1]) : 500;
-	pthread_t a, b;
+	pthread_t a, b, c;
 	if (pthread_create(&a, NULL, poll_thread, NULL) ||
-	    pthread_create(&b, NULL, sem_thread, NULL)) {
+	    pthread_create(&b, NULL, sem_thread, NULL) ||
+	    pthread_create(&c, NULL, deep_thread, NULL)) {
 		fprintf(stderr, "sleeper: cannot start the threads\n");
 		return 1;
 	}
@@ -110,6 +134,7 @@ int main(int argc, char **argv)
 	__atomic_store_n(&done, 1, __ATOMIC_RELAXED);
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
+	pthread_join(c, NULL);
 	printf("sleeper: eintr nanosleep %ld poll %ld sem %ld elapsed %ld ms\n",
 	       eintr_nap, eintr_poll, eintr_sem, elapsed / 1000);
 	return 0;
