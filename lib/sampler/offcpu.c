@@ -10,58 +10,69 @@
  * that SP and PC with libunwind's remote interface, whose memory
  * accessor reads our own memory with process_vm_readv (a page the
  * thread unmapped is an error, never a fault), reads the CPU-time clock
- * again, drops the stack if the thread ran meanwhile, and writes it into the blocked
- * thread's own stream as a sample weighing the wall time it stands for.
- * While the thread has not run since, the next periods reuse that stack
- * without another unwind.  The thread on the CPU is sampled by its own
- * CPU-time timer (timer.c), as in CPU mode: the two halves add up to wall
- * time.  No signal is ever sent to a blocked thread, so no system call of
- * the program returns early because of us (signal(7): nanosleep, poll,
- * epoll_wait, select, sem_timedwait... end with EINTR on any handled
- * signal, SA_RESTART or not).
+ * again, drops the stack if the thread ran meanwhile, and writes it into
+ * the blocked thread's own stream: one sample per sampling period of
+ * the wall time since the last look, as the CPU-time timer of a running
+ * thread writes one per period of CPU time.  While the thread has not
+ * run since, later looks reuse that stack without another unwind.  A
+ * thread on the CPU is sampled by its own CPU-time timer (timer.c), as
+ * in CPU mode: the two halves add up to wall time.  No signal is ever
+ * sent to a blocked thread, so no system call of the program returns
+ * early because of us (signal(7): nanosleep, poll, epoll_wait, select,
+ * sem_timedwait... end with EINTR on any handled signal, SA_RESTART or
+ * not).
  *
  * DESIGN NOTES (issue 13, item 2; options measured on Linux 6.18,
- * CONFIG_POSIX_CPU_TIMERS_TASK_WORK=y, 2 CPUs; test/programs/sleeper:
- * 500 x (1 ms busy + 1 ms nanosleep, no retry) plus a poll() thread and
- * a sem_timedwait() thread, each counting EINTR returns):
+ * CONFIG_POSIX_CPU_TIMERS_TASK_WORK=y, 2 CPUs shared with other work;
+ * test/programs/sleeper: 500 x (1 ms of CPU + 1 ms nanosleep, no retry)
+ * plus threads waiting in poll() and sem_timedwait(), counting EINTR):
  * - before: one timer_create(CLOCK_MONOTONIC) per thread signalling it:
- *   248 nanosleep, 250 poll and 244 sem_timedwait calls ended with EINTR
- *   at 250 Hz (every sample of a blocked thread cuts its call short).
+ *   248 nanosleep, 250 poll and 244 sem_timedwait calls of about 500
+ *   each ended with EINTR at 250 Hz.
  * - CPU-time timers for the running part: a thread asleep uses no CPU
  *   time, so its CPU-time timer cannot expire while it sleeps.  With
  *   task work (above), a POSIX CPU-timer expiry found in the tick is
- *   handled on the way back to user mode, so its signal is sent after
- *   the system call is over: 0 EINTR measured.  A perf task-clock event
- *   counting kernel time can overflow inside a system call before the
- *   thread sleeps and its O_ASYNC signal is sent at once from irq work:
- *   that can end the sleep; with exclude_kernel it overflows only in user
- *   mode, so --wall arms it that way (0 EINTR measured, -F 1000).  The
- *   running part then misses the thread's system time (kernel work not
- *   counted by either half).
+ *   handled on the way back to user mode, after the system call: 0
+ *   EINTR in 5 runs in CPU mode at 250 Hz.  A perf task-clock event
+ *   that counts kernel time (root, or perf_event_paranoid < 2) can
+ *   overflow inside a system call before the thread sleeps, and its
+ *   O_ASYNC signal is sent at once: CPU mode at -F 1000 cut 1 nanosleep,
+ *   22 poll and 7 sem_timedwait calls short in 5 runs.  With
+ *   exclude_kernel it overflows only in user mode: --wall arms it so,
+ *   0 EINTR in 5 runs at -F 1000.  The running part then misses the
+ *   thread's system time.  The POSIX timer, checked on ticks that find
+ *   the thread running, gives 1 ms bursts too few samples (64 against
+ *   120 with perf at 250 Hz), so --wall takes perf at any rate (timer.c).
  * - the off-CPU part from this thread: 0 EINTR; the blocked stacks come
- *   out under their callers (nap_part;nanosleep;clock_nanosleep,
- *   poll_wait;__poll, sem_wait_part;...;__futex_abstimed_wait_common64).
- *   Cost, 64 threads blocked in sleep() for 2 s: first with a schedstat
- *   read per blocked thread per period to tell whether it ran, 0.29 s
- *   of CPU at 250 Hz and 0.73 s at 1 kHz; with the thread's CPU-time
- *   clock instead (one clock_gettime), 0.14 s and 0.20 s (0.04 s
- *   without --wall).  A fresh stack takes two /proc reads and an unwind
- *   of a few process_vm_readv calls (whole pages, kept for the unwind).
+ *   out under their callers (main;nap_part;__nanosleep;clock_nanosleep,
+ *   poll_wait;__poll, sem_wait_part;...;__futex_abstimed_wait_common64;
+ *   C++ -O2: main;sleep_for;__nanosleep;clock_nanosleep).
+ *   Telling whether a thread ran: reading schedstat per blocked thread
+ *   per look cost 0.29 s of CPU at 250 Hz and 0.73 s at 1 kHz for 64
+ *   threads blocked in sleep() for 2 s; its CPU-time clock (one
+ *   clock_gettime) 0.14 s and 0.20 s (0.04 s without --wall).
+ *   Counting: one sample per look weighing the time since the last gave
+ *   blocked threads a tenth of the samples of running ones at -F 10000
+ *   (looks are capped at 1 kHz) and the report counts samples; one
+ *   sample per period, with the remainder carried per thread, gives
+ *   9.4k-9.7k samples per second per blocked thread at -F 10000 and
+ *   230-250 at 250 Hz (a remainder dropped at each new stack lost half).
  * - /proc/TID/syscall gives only SP and PC: frames whose CFA rule needs
  *   the live RBP (frame-pointer code called by a libc wrapper that does
  *   not save RBP, such as clock_nanosleep and poll) cannot be stepped by
  *   CFI alone.  There the walk finds the frame-pointer pair (saved RBP,
  *   return address just after a call instruction) nearest above the
- *   frame's SP whose saved RBP leads on to another such pair, and goes
- *   on from it.  A stack that still cannot be read is written as the
- *   blocked PC alone (the libc wrapper of the system call).
+ *   frame's SP whose saved RBP points at another such pair, and goes on
+ *   from it.  A stack that still cannot be read ends where the walk
+ *   stopped, at least the blocked PC (the libc wrapper of the call).
  * What remains (mapsample(1), --wall): a thread that is runnable but
- * waiting for a CPU gets neither kind of sample; the system call is
+ * waiting for a CPU gets neither kind of sample; with the perf event,
+ * neither is a running thread's time in the kernel; the system call is
  * named by its libc wrapper (the log has no frame kind for "in system
- * call N"); threads blocked for less than a period between two ticks of
- * this thread are seen only by chance, in proportion to their time.
+ * call N"); a thread blocked for less than the time between two looks
+ * is seen in proportion to its time, as by any sampling.
  *
- * Writes a sample into a thread's slot as that slot's only writer, with
+ * Writes samples into a thread's slot as that slot's only writer, with
  * the handler's busy/closing handshake (sampler_i.h) plus offcpu_busy,
  * which thread_close() waits for when a thread closes its own slot.
  * Calls stream.c, real.c and io.c below it; started by thread.c.
@@ -79,9 +90,12 @@
 
 #include "sampler/sampler_i.h"
 
-/* The off-CPU walk runs at most this often, whatever -F asks for; its
- * samples then weigh more (each stands for the time since the last). */
+/* The off-CPU walk runs at most this often, whatever -F asks for; a look
+ * then writes as many samples as periods went by (put_samples()). */
 #define OFFCPU_MAX_HZ 1000
+/* Samples one look writes for one thread at the most (a look that
+ * comes late after a long stall of this thread). */
+#define OFFCPU_MAX_BURST 1000
 /* Pages of memory one unwind keeps read (stack, unwind tables). */
 #define OFFCPU_PAGES 16
 /* How far above a frame's SP the frame-pointer search looks. */
@@ -93,6 +107,7 @@ struct oc_thread {
 	int have;              /* stack below is its current blocked one */
 	uint64_t run_ns;       /* its CPU time when that stack was taken */
 	uint64_t last_ts;      /* when its last sample was written */
+	uint64_t owed;         /* blocked ns not yet written (< a period) */
 	uint32_t npc;
 	uint64_t *pc;          /* S.cfg.depth frames, malloc'd */
 };
@@ -433,11 +448,25 @@ static int read_blocked_at(int tid, uint64_t *sp, uint64_t *pc)
 
 /* ---- samples ---- */
 
-/* Writes one sample into slot t for thread tid as its only writer (the
+/* Writes the samples of wall time ns of thread tid into slot t, one
+ * per sampling period (so that counts compare with the CPU-time samples
+ * of running threads, whatever the rate of this thread's looks), at
+ * most OFFCPU_MAX_BURST (the last takes the rest of the weight); owed
+ * keeps what is left below one period.  As the slot's only writer (the
  * handshake of sampler_i.h, plus offcpu_busy for thread_close()). */
-static void put_sample(struct tslot *t, int tid, uint64_t ts, uint64_t weight,
-		       uint32_t npc, const uint64_t *pc)
+static void put_samples(struct tslot *t, int tid, uint64_t ts, uint64_t ns,
+			uint64_t *owed, uint32_t npc, const uint64_t *pc)
 {
+	uint64_t period = S.period_ns;
+	uint64_t n = (*owed + ns) / period;
+	*owed = (*owed + ns) % period;
+	if (!n)
+		return;
+	uint64_t extra = 0;
+	if (n > OFFCPU_MAX_BURST) {
+		extra = (n - OFFCPU_MAX_BURST) * period;
+		n = OFFCPU_MAX_BURST;
+	}
 	__atomic_store_n(&t->offcpu_busy, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST)) {
 		__atomic_store_n(&t->offcpu_busy, 0, __ATOMIC_SEQ_CST);
@@ -446,17 +475,21 @@ static void put_sample(struct tslot *t, int tid, uint64_t ts, uint64_t weight,
 	if (!__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST) &&
 	    !__atomic_load_n(&S.stopping, __ATOMIC_SEQ_CST) &&
 	    __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) == tid) {
-		if (stream_sample(t, ts, weight, npc, pc) == 0)
-			t->samples++;
-		else
-			t->dropped[MAPLOG_DROP_BUFFER_FULL]++;
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t w = period + (i + 1 == n ? extra : 0);
+			if (stream_sample(t, ts, w, npc, pc) == 0)
+				t->samples++;
+			else
+				t->dropped[MAPLOG_DROP_BUFFER_FULL]++;
+		}
 	}
 	__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&t->offcpu_busy, 0, __ATOMIC_SEQ_CST);
 }
 
-/* One look at the thread of slot i, at ts; period: ns since the last. */
-static void look(int i, uint64_t ts, uint64_t period)
+/* One look at the thread of slot i, at ts; since: ns since the last
+ * look (what a thread found newly blocked is counted for). */
+static void look(int i, uint64_t ts, uint64_t since)
 {
 	struct tslot *t = &S.slots[i];
 	struct oc_thread *o = &oc[i];
@@ -468,6 +501,7 @@ static void look(int i, uint64_t ts, uint64_t period)
 	if (o->tid != tid) {
 		o->tid = tid;
 		o->have = 0;
+		o->owed = 0;
 	}
 	if (!o->pc && !(o->pc = malloc(S.cfg.depth * sizeof(uint64_t))))
 		return;
@@ -478,7 +512,7 @@ static void look(int i, uint64_t ts, uint64_t period)
 		/* has not run since its stack was taken: blocked throughout */
 		uint64_t w = ts - o->last_ts;
 		o->last_ts = ts;
-		put_sample(t, tid, ts, w, o->npc, o->pc);
+		put_samples(t, tid, ts, w, &o->owed, o->npc, o->pc);
 		return;
 	}
 	o->have = 0;
@@ -502,7 +536,7 @@ static void look(int i, uint64_t ts, uint64_t period)
 		o->run_ns = run_ns;
 		o->have = 1;
 		o->last_ts = ts;
-		put_sample(t, tid, ts, period, n, o->pc);
+		put_samples(t, tid, ts, since, &o->owed, n, o->pc);
 		return;
 	}
 }
@@ -514,29 +548,31 @@ static void *offcpu_main(void *arg)
 	sigfillset(&all);
 	real_pthread_sigmask(SIG_BLOCK, &all, NULL);
 	__atomic_store_n(&own_tid, (int)sys_gettid(), __ATOMIC_RELEASE);
-	uint64_t period = S.period_ns;
-	if (period < 1000000000u / OFFCPU_MAX_HZ)
-		period = 1000000000u / OFFCPU_MAX_HZ;
-	struct timespec next;
-	clock_gettime(CLOCK_MONOTONIC, &next);
+	uint64_t tick = S.period_ns;
+	if (tick < 1000000000u / OFFCPU_MAX_HZ)
+		tick = 1000000000u / OFFCPU_MAX_HZ;
+	uint64_t next = now_ns(), prev = next;
 	for (;;) {
-		next.tv_nsec += (long)(period % 1000000000u);
-		next.tv_sec += (time_t)(period / 1000000000u);
-		if (next.tv_nsec >= 1000000000) {
-			next.tv_sec++;
-			next.tv_nsec -= 1000000000;
-		}
-		/* all signals blocked here: nothing can cut this short, and
-		 * a late wake-up only makes the next samples weigh more */
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		/* all signals blocked here: nothing can cut this short.  A
+		 * look that comes late skips the ticks it missed, and counts
+		 * the time since the last look (look()) */
+		next += tick;
+		uint64_t now = now_ns();
+		if (next < now)
+			next = now;
+		struct timespec at = {(time_t)(next / 1000000000u),
+				      (long)(next % 1000000000u)};
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		uint64_t ts = now_ns();
+		uint64_t since = ts - prev;
+		prev = ts;
 		if (__atomic_load_n(&S.stopping, __ATOMIC_ACQUIRE) ||
 		    !__atomic_load_n(&S.enabled, __ATOMIC_ACQUIRE))
 			continue;
-		uint64_t ts = now_ns();
 		for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
 			if (oc[i].tid ||
 			    __atomic_load_n(&S.slots[i].tid, __ATOMIC_RELAXED))
-				look(i, ts, period);
+				look(i, ts, since);
 	}
 	return NULL;
 }

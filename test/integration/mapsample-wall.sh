@@ -2,23 +2,22 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # Wall-clock sampling (--wall) must not change the program (issue 13,
-# item 2): test/programs/sleeper sleeps 1 ms per iteration with a
-# nanosleep it does not retry, while two more threads wait in poll() and
-# sem_timedwait(), and counts the calls that ended early (EINTR).  Under
-# --wall every count must be 0 (a sampler that signals blocked threads
-# cuts about one call in two short), and the blocked threads must still
-# show where they block: nanosleep under nap_part under main, with 30 to
-# 75% of the main thread's samples (half its time, less the CPU its busy
-# half waits for on a loaded machine); poll under poll_wait and the
+# item 2): test/programs/sleeper runs 1 ms of CPU time and sleeps 1 ms
+# per iteration with a nanosleep it does not retry, while more threads
+# wait in poll() and sem_timedwait(), and counts the calls that ended
+# early (EINTR).  Under --wall every count must be 0 (a sampler that
+# signals blocked threads cuts about one call in two short), and the
+# blocked threads must still show where they block: nanosleep under
+# nap_part under main, with 30 to 75% of the main thread's samples (half
+# its time; a sleep overshoots a little); poll under poll_wait and the
 # semaphore's wait under sem_wait_part, each with about as many samples
 # as the main thread (they wait all the time); so does poll under 300
 # frames of deep() (a stack of about 150 KB, whose unwind reads more
 # pages than the sampler keeps: it once died of SIGBUS there).  The same
-# holds at
-# -F 1000; with --timer=posix, whose CPU-time timer is checked only on
-# scheduler ticks that find the thread running, the 1 ms busy bursts get
-# too few samples (mapsample(1), --timer), so only the counts and the
-# stacks are checked; in CPU mode, only the counts.
+# holds at -F 1000; with --timer=posix, whose CPU-time timer is checked
+# only on scheduler ticks that find the thread running, the 1 ms busy
+# bursts get too few samples (mapsample(1), --timer), so only the counts
+# and the stacks are checked; in CPU mode, only the counts.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"

@@ -2,7 +2,7 @@
 /*
  * sleeper: a program that does not retry its sleeps, for the wall-clock
  * sampling test (test/integration/mapsample-wall.sh).  The main thread
- * runs ITER iterations of 1 ms of busy work (busy_part) and one 1 ms
+ * runs ITER iterations of 1 ms of CPU time (busy_part) and one 1 ms
  * nanosleep (nap_part) that it does not restart on EINTR; meanwhile
  * poll_thread waits in poll(NULL, 0, 2 ms) and sem_thread in
  * sem_timedwait() with 2 ms deadlines, in loops, both counting the calls
@@ -34,13 +34,24 @@ static long now_us(void)
 	return t.tv_sec * 1000000L + t.tv_nsec / 1000;
 }
 
-/* About 1 ms of wall-clock time on the CPU. */
+static long cpu_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec * 1000000L + t.tv_nsec / 1000;
+}
+
+/* 1 ms of this thread's CPU time (more wall-clock time on a loaded
+ * machine, as much CPU time as the sleeps' wall time whatever the load). */
 NOINLINE static void busy_part(void)
 {
-	long end = now_us() + 1000;
+	long end = cpu_us() + 1000;
 	unsigned long x = 1;
-	while (now_us() < end) {
-		for (int i = 0; i < 1000; i++) {
+	/* about 50 us of work between reads of the clock: a read is a
+	 * system call, whose kernel time the --wall perf event does not
+	 * sample */
+	while (cpu_us() < end) {
+		for (int i = 0; i < 50000; i++) {
 			x = x * 6364136223846793005ul + (unsigned long)i;
 			__asm__ volatile("" : "+r"(x));
 		}
