@@ -83,6 +83,7 @@
 #include <link.h>
 #include <sched.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -263,7 +264,7 @@ static int text_cb(struct dl_phdr_info *info, size_t size, void *data)
 /* Is r a return address: in the code of a loaded object, just after a
  * call instruction (e8 rel32, or ff /2 in its register, disp8, disp32
  * and SIB forms)? */
-static int is_return_address(struct oc_unwind *u, uint64_t r)
+static int is_return_address(uint64_t r)
 {
 	if (r < 4096)
 		return 0;
@@ -274,7 +275,6 @@ static int is_return_address(struct oc_unwind *u, uint64_t r)
 	uint8_t b[8];
 	if (self_read(b, r - 8, 8))
 		return 0;
-	(void)u;
 	/* b[7] is the byte at r - 1 */
 	if (b[3] == 0xe8)
 		return 1;
@@ -295,17 +295,16 @@ static uint64_t find_frame_pointer(struct oc_unwind *u, uint64_t sp)
 		uint64_t saved, ret;
 		if (read_word(u, a, &saved) || read_word(u, a + 8, &ret))
 			return 0;
-		if (!is_return_address(u, ret))
+		if (!is_return_address(ret))
 			continue;
 		if (saved == 0)
 			return a;
 		if (saved <= a || saved - a > (8u << 20))
 			continue;
-		uint64_t s2, r2;
-		if (read_word(u, saved, &s2) || read_word(u, saved + 8, &r2))
+		uint64_t r2;
+		if (read_word(u, saved + 8, &r2))
 			continue;
-		(void)s2;
-		if (is_return_address(u, r2))
+		if (is_return_address(r2))
 			return a;
 	}
 	return 0;
@@ -370,20 +369,11 @@ static uint32_t unwind_blocked(uint64_t ip, uint64_t sp, uint64_t *pc,
 
 /* ---- /proc ---- */
 
-/* Reads /proc/self/task/TID/name into buf (NUL-terminated); bytes or -1. */
+/* Reads /proc/self/task/TID/NAME into buf (NUL-terminated); bytes or -1. */
 static ssize_t read_task(int tid, const char *name, char *buf, size_t len)
 {
 	char path[64];
-	int p = 0;
-	char digits[16];
-	int nd = 0;
-	for (unsigned v = (unsigned)tid; v || !nd; v /= 10)
-		digits[nd++] = (char)('0' + v % 10);
-	while (nd)
-		path[p++] = digits[--nd];
-	path[p++] = '/';
-	size_t nl = strlen(name);
-	memcpy(path + p, name, nl + 1);
+	snprintf(path, sizeof(path), "%d/%s", tid, name);
 	int fd = openat(task_dir, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
