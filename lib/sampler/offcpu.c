@@ -3,9 +3,9 @@
  * offcpu: the off-CPU half of wall-clock sampling (--wall), without a
  * signal.  A thread of ours wakes once per sampling period (at most
  * OFFCPU_MAX_HZ times a second) and looks at every thread of the slot
- * table from outside: its CPU-time clock (did it run since?),
- * /proc/self/task/TID/stat (state) and, for a thread asleep (S) or in
- * uninterruptible wait (D), .../syscall (the system call, the user SP
+ * table from outside: its CPU-time clock (did it run since?) and, for a
+ * thread not on a CPU nor ready to run (asleep, in uninterruptible wait,
+ * stopped), /proc/self/task/TID/syscall (the system call, the user SP
  * and PC it entered the kernel with).  It unwinds the user stack from
  * that SP and PC with libunwind's remote interface, whose memory
  * accessor reads our own memory with process_vm_readv (a page the
@@ -14,7 +14,11 @@
  * the blocked thread's own stream: one sample per sampling period of
  * the wall time since the last look, as the CPU-time timer of a running
  * thread writes one per period of CPU time.  While the thread has not
- * run since, later looks reuse that stack without another unwind.  A
+ * run since, later looks reuse that stack without another unwind, and
+ * so count the time from the moment it blocked until it runs again, as
+ * off-CPU profilers do (the wait for a CPU after its wake-up included;
+ * the wait of a thread preempted while it ran is seen by neither half:
+ * /proc reports it "running", without SP and PC).  A
  * thread on the CPU is sampled by its own CPU-time timer (timer.c), as
  * in CPU mode: the two halves add up to wall time.  No signal is ever
  * sent to a blocked thread, so no system call of the program returns
@@ -65,8 +69,11 @@
  *   frame's SP whose saved RBP points at another such pair, and goes on
  *   from it.  A stack that still cannot be read ends where the walk
  *   stopped, at least the blocked PC (the libc wrapper of the call).
- * What remains (mapsample(1), --wall): a thread that is runnable but
- * waiting for a CPU gets neither kind of sample; with the perf event,
+ * - reading the state from .../stat first, to look only at S and D:
+ *   the syscall file says "running" for every thread ready to run, so
+ *   one read does both.
+ * What remains (mapsample(1), --wall): a thread preempted while it ran
+ * gets no sample while it waits for a CPU; with the perf event,
  * neither is a running thread's time in the kernel; the system call is
  * named by its libc wrapper (the log has no frame kind for "in system
  * call N"); a thread blocked for less than the time between two looks
@@ -398,18 +405,10 @@ static int read_runs(int tid, uint64_t *run_ns)
 	return 0;
 }
 
-/* The state letter of stat (R, S, D...), 0 if unreadable. */
-static char read_state(int tid)
-{
-	char b[1024];
-	if (read_task(tid, "stat", b, sizeof(b)) < 0)
-		return 0;
-	char *close_paren = strrchr(b, ')');
-	return close_paren && close_paren[1] == ' ' ? close_paren[2] : 0;
-}
-
-/* syscall: the user SP and PC of a thread off the CPU; 0 or -1 ("running"
- * or unreadable). */
+/* syscall: the user SP and PC of a thread off the CPU, whether blocked
+ * in a system call, stopped, or ready to run but waiting for a CPU (the
+ * kernel then reports where it entered the kernel); 0, or -1 when it is
+ * on a CPU ("running") or the file cannot be read. */
 static int read_blocked_at(int tid, uint64_t *sp, uint64_t *pc)
 {
 	char b[256];
@@ -507,12 +506,9 @@ static void look(int i, uint64_t ts, uint64_t since)
 	}
 	o->have = 0;
 	for (int tries = 0; tries < 2; tries++) {
-		char st = read_state(tid);
-		if (st != 'S' && st != 'D')
-			return; /* on a CPU: its CPU-time timer samples it */
 		uint64_t sp, pc;
 		if (read_blocked_at(tid, &sp, &pc))
-			return;
+			return; /* on a CPU: its CPU-time timer samples it */
 		uint32_t n = unwind_blocked(pc, sp, o->pc, S.cfg.depth);
 		uint64_t run2;
 		if (read_runs(tid, &run2))

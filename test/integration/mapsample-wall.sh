@@ -8,16 +8,19 @@
 # early (EINTR).  Under --wall every count must be 0 (a sampler that
 # signals blocked threads cuts about one call in two short), and the
 # blocked threads must still show where they block: nanosleep under
-# nap_part under main, with 30 to 75% of the main thread's samples (half
-# its time; a sleep overshoots a little); poll under poll_wait and the
-# semaphore's wait under sem_wait_part, each with about as many samples
-# as the main thread (they wait all the time); so does poll under 300
-# frames of deep() (a stack of about 150 KB, whose unwind reads more
-# pages than the sampler keeps: it once died of SIGBUS there).  The same
-# holds at -F 1000; with --timer=posix, whose CPU-time timer is checked
-# only on scheduler ticks that find the thread running, the 1 ms busy
-# bursts get too few samples (mapsample(1), --timer), so only the counts
-# and the stacks are checked; in CPU mode, only the counts.
+# nap_part under main, with 30 to 85% of the main thread's samples (half
+# its time; a sleep overshoots a little, and on a loaded machine it also
+# counts the wait for a CPU after the wake-up, which the busy part's
+# preemptions do not: 76-80% at a load average of 22 on 2 CPUs); poll
+# under poll_wait and the semaphore's wait under sem_wait_part, each
+# with about as many samples as the main thread (they wait all the
+# time); so does poll under 300 frames of deep() (a stack of about
+# 150 KB, whose unwind reads more pages than the sampler keeps: it once
+# died of SIGBUS there).  The same holds at -F 1000; with --timer=posix,
+# whose CPU-time timer is checked only on scheduler ticks that find the
+# thread running, the 1 ms busy bursts get too few samples
+# (mapsample(1), --timer), so only the counts and the stacks are
+# checked; in CPU mode, only the counts.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -66,7 +69,7 @@ wall() {
 		fail "$name: main;nap_part;...nanosleep has $nap samples and main;busy_part $busy"
 	}
 	[ "$ratio" = noratio ] ||
-	check "$nap >= 0.30 * $main && $nap <= 0.75 * $main" || {
+	check "$nap >= 0.30 * $main && $nap <= 0.85 * $main" || {
 		show "$tmp/$name.folded"
 		fail "$name: nanosleep under nap_part has $nap of the main thread's $main samples, expected about half"
 	}
