@@ -246,26 +246,56 @@ static int acc_get_proc_name(unw_addr_space_t as, unw_word_t addr,
 
 /* ---- the frame-pointer search ---- */
 
-struct text_find {
-	uint64_t addr;
-	int found;
-};
+/* The code segments of the loaded objects, taken again when an object
+ * was loaded or unloaded since (dl_iterate_phdr's dlpi_adds and
+ * dlpi_subs), so that the frame-pointer search takes glibc's loader lock
+ * once per look instead of once per word it tries. */
+#define OFFCPU_TEXTS 1024
+static struct {
+	uint64_t lo, hi;
+} texts[OFFCPU_TEXTS];
+static int ntexts;
+static unsigned long long texts_adds, texts_subs;
 
-static int text_cb(struct dl_phdr_info *info, size_t size, void *data)
+static int counts_cb(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
-	struct text_find *f = data;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
+	unsigned long long *c = data;
+	c[0] = info->dlpi_adds;
+	c[1] = info->dlpi_subs;
+	return 1;
+}
+
+static int texts_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size, (void)data;
+	for (int i = 0; i < info->dlpi_phnum && ntexts < OFFCPU_TEXTS; i++) {
 		const ElfW(Phdr) *p = &info->dlpi_phdr[i];
 		if (p->p_type != PT_LOAD || !(p->p_flags & PF_X))
 			continue;
-		uint64_t lo = info->dlpi_addr + p->p_vaddr;
-		if (f->addr >= lo && f->addr < lo + p->p_memsz) {
-			f->found = 1;
-			return 1;
-		}
+		texts[ntexts].lo = info->dlpi_addr + p->p_vaddr;
+		texts[ntexts].hi = texts[ntexts].lo + p->p_memsz;
+		ntexts++;
 	}
 	return 0;
+}
+
+/* Takes the code segments again, and forgets what libunwind cached,
+ * when objects came or went since the last call: another object may
+ * now be where an unloaded one was (sample.c's fast trace has the same
+ * problem and stops; this cache can be flushed). */
+static void objects_changed(void)
+{
+	unsigned long long c[2] = {0, 0};
+	real_dl_iterate_phdr(counts_cb, c);
+	if (ntexts && c[0] == texts_adds && c[1] == texts_subs)
+		return;
+	if (c[1] != texts_subs)
+		unw_flush_cache(oc_as, 0, 0);
+	texts_adds = c[0];
+	texts_subs = c[1];
+	ntexts = 0;
+	real_dl_iterate_phdr(texts_cb, NULL);
 }
 
 /* Is r a return address: in the code of a loaded object, just after a
@@ -273,11 +303,10 @@ static int text_cb(struct dl_phdr_info *info, size_t size, void *data)
  * and SIB forms)? */
 static int is_return_address(uint64_t r)
 {
-	if (r < 4096)
-		return 0;
-	struct text_find f = {r, 0};
-	real_dl_iterate_phdr(text_cb, &f);
-	if (!f.found)
+	int in_text = 0;
+	for (int i = 0; i < ntexts && !in_text; i++)
+		in_text = r >= texts[i].lo && r < texts[i].hi;
+	if (!in_text || r < 8)
 		return 0;
 	uint8_t b[8];
 	if (self_read(b, r - 8, 8))
@@ -348,7 +377,10 @@ static uint32_t unwind_blocked(uint64_t ip, uint64_t sp, uint64_t *pc,
 	pc[0] = ip;
 	uint32_t n = 1;
 	unw_cursor_t c;
-	if (!oc_as || unw_init_remote(&c, oc_as, &u) < 0)
+	if (!oc_as)
+		return n;
+	objects_changed();
+	if (unw_init_remote(&c, oc_as, &u) < 0)
 		return n;
 	for (int restarts = 0; restarts < 8 && n < depth; restarts++) {
 		int err;
