@@ -17,6 +17,10 @@
  *   thread's signal handler, or, once the thread is gone or the process is
  *   closing, the closer, which first raises `closing` and then waits for
  *   `busy` to drop (both seq_cst: a Dekker handshake, no lock).
+ *   With --wall, the off-CPU thread (offcpu.c) writes a blocked thread's
+ *   samples into its slot as a third writer: it takes `busy` as the
+ *   handler does, after raising `offcpu_busy`, which a thread closing
+ *   its own slot waits for.
  *
  *   Process records (initialize, map-in, thread begin/end, fork, exec,
  *   exit) go to the process stream (tid 0) under proc_lock, which the
