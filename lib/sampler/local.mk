@@ -9,6 +9,7 @@ pkglib_LTLIBRARIES += lib/sampler/libmapsampler.la
 lib_sampler_libmapsampler_la_SOURCES = lib/sampler/sampler_i.h \
 	lib/sampler/sampler.c lib/sampler/interpose.c lib/sampler/fatal.c \
 	lib/sampler/process.c lib/sampler/thread.c lib/sampler/writer.c \
+	lib/sampler/offcpu.c \
 	lib/sampler/mhost.c lib/sampler/sample.c lib/sampler/handler.c \
 	lib/sampler/slot.c lib/sampler/timer.c lib/sampler/objects.c \
 	lib/sampler/stream.c lib/sampler/io.c lib/sampler/dlsearch.c \
@@ -20,5 +21,8 @@ lib_sampler_libmapsampler_la_CFLAGS = $(WARN_CFLAGS) -fvisibility=hidden \
 	-pthread $(LIBUNWIND_CFLAGS)
 lib_sampler_libmapsampler_la_LIBADD = lib/pluginapi/libpluginapi.la \
 	$(LIBUNWIND_LIBS) -ldl -lpthread
+# offcpu.c unwinds blocked threads with libunwind's remote interface
+# (libunwind-generic, in libunwind-dev with libunwind itself)
+lib_sampler_libmapsampler_la_LIBADD += -lunwind-generic
 lib_sampler_libmapsampler_la_LDFLAGS = -module -avoid-version -shared \
 	-no-undefined -Wl,-z,nodelete

@@ -17,6 +17,10 @@
  *   thread's signal handler, or, once the thread is gone or the process is
  *   closing, the closer, which first raises `closing` and then waits for
  *   `busy` to drop (both seq_cst: a Dekker handshake, no lock).
+ *   With --wall, the off-CPU thread (offcpu.c) writes a blocked thread's
+ *   samples into its slot as a third writer: it takes `busy` as the
+ *   handler does, after raising `offcpu_busy`, which a thread closing
+ *   its own slot waits for.
  *
  *   Process records (initialize, map-in, thread begin/end, fork, exec,
  *   exit) go to the process stream (tid 0) under proc_lock, which the
@@ -39,6 +43,7 @@
  *     process.c    process life: start, exit, exec, fork child
  *     thread.c     thread life: begin, close, end
  *     writer.c     the writer thread: spare chunks, idle callback
+ *     offcpu.c     --wall: samples of blocked threads, from a thread
  *     mhost.c      the metric host: plugins, ticks, their errors
  *     sample.c     the stack sample (a handler callback), stack walks
  *     handler.c    the sampling signal: guard, callbacks, rearm
@@ -118,6 +123,9 @@ struct tslot {
 	uint64_t start_ts;
 	uint64_t cpu_start_ns;
 	uint32_t creator;
+	int offcpu_busy;         /* offcpu.c is writing a sample into the
+				    slot (it holds busy too): a thread
+				    closing its own slot waits for it */
 };
 
 struct sampler_cfg {
@@ -179,6 +187,13 @@ static inline uint64_t now_ns(void)
 static inline uint32_t sys_gettid(void)
 {
 	return (uint32_t)syscall(SYS_gettid);
+}
+
+/* The CPU-time clock of any thread of this process (the kernel's
+ * MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED)). */
+static inline clockid_t thread_cpu_clock(int tid)
+{
+	return (clockid_t)((~(unsigned)tid << 3) | 6);
 }
 
 /* ---- real.c: libc's functions behind our wrappers ---- */
@@ -418,6 +433,14 @@ MAPS_HIDDEN void writer_start(void);
 MAPS_HIDDEN int writer_stop(void);
 /* A fork child: the writer thread is the parent's; its eventfd closed. */
 MAPS_HIDDEN void writer_after_fork_child(void);
+
+/* ---- offcpu.c: wall-clock samples of blocked threads ---- */
+/* With --wall, starts the thread that samples blocked threads from
+ * outside (no signal), once per process (a fork child starts its own).
+ * Not async-signal-safe. */
+MAPS_HIDDEN void offcpu_start(void);
+/* 1 if tid is the off-CPU sampler's own thread (never sampled), else 0. */
+MAPS_HIDDEN int offcpu_owns(int tid);
 
 /* ---- thread.c: thread life ---- */
 /* Records thread t (THREAD_BEGIN, created by creator) and arms its

@@ -4,10 +4,13 @@
  * thread (THREAD_BEGIN with its name) and arms its timer; thread_close()
  * stops it, writes what is pending and THREAD_END, and seals its chunk;
  * thread_end() is thread_close() for a thread that exits while the
- * process goes on (interpose.c's thread-key destructor).  Calls slot.c,
- * timer.c, stream.c and io.c below it.
+ * process goes on (interpose.c's thread-key destructor).  With --wall,
+ * the first thread begun in a process also starts the off-CPU sampler
+ * (offcpu.c), which writes samples of blocked threads into their slots.
+ * Calls offcpu.c, slot.c, timer.c, stream.c and io.c below it.
  */
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,10 +19,15 @@
 
 void thread_begin(struct tslot *t, uint32_t creator)
 {
+	if (offcpu_owns(t->tid)) {
+		/* ours, found among the threads the constructor adopts */
+		slot_release(t);
+		return;
+	}
 	/* the thread's own CPU clock: threads adopted at start-up are
 	 * begun from the constructor's thread */
 	struct timespec cpu = {0, 0};
-	clock_gettime((clockid_t)((~(unsigned)t->tid << 3) | 6), &cpu);
+	clock_gettime(thread_cpu_clock(t->tid), &cpu);
 	t->cpu_start_ns = (uint64_t)cpu.tv_sec * 1000000000u +
 			  (uint64_t)cpu.tv_nsec;
 	t->start_ts = now_ns();
@@ -46,14 +54,23 @@ void thread_begin(struct tslot *t, uint32_t creator)
 	ev.ev_u.tbegin.tb_name = name;
 	stream_proc_put(&ev);
 	timer_arm(t);
+	offcpu_start();
 }
 
 void thread_close(struct tslot *t, int proc_ok)
 {
-	if (t != slot_self())
+	if (t != slot_self()) {
 		slot_quiesce(t);
-	else
+	} else {
+		/* our own handler cannot be writing (or it is the one
+		 * closing); the off-CPU sampler may be: it raised
+		 * offcpu_busy before it looked at closing (offcpu.c) */
 		__atomic_store_n(&t->closing, 1, __ATOMIC_SEQ_CST);
+		for (int i = 0; i < 100000 && __atomic_load_n(&t->offcpu_busy,
+							      __ATOMIC_SEQ_CST);
+		     i++)
+			sched_yield();
+	}
 	timer_disarm(t);
 	stream_flush_drops(t);
 	struct maplog_ev ev;
@@ -68,8 +85,7 @@ void thread_close(struct tslot *t, int proc_ok)
 		d += t->dropped[r];
 	ev.ev_u.tend.te_dropped = d;
 	struct timespec cpu;
-	clockid_t clk = (clockid_t)((~(unsigned)t->tid << 3) | 6);
-	if (clock_gettime(clk, &cpu) == 0) {
+	if (clock_gettime(thread_cpu_clock(t->tid), &cpu) == 0) {
 		uint64_t c = (uint64_t)cpu.tv_sec * 1000000000u +
 			     (uint64_t)cpu.tv_nsec;
 		ev.ev_u.tend.te_cpu_ns = c > t->cpu_start_ns ? c - t->cpu_start_ns

@@ -146,3 +146,9 @@ check_PROGRAMS += test/programs/clockloop
 test_programs_clockloop_SOURCES = test/programs/clockloop.c
 test_programs_clockloop_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_clockloop_LDFLAGS =
+
+# sleeper: sleeps it does not retry, for test/integration/mapsample-wall.sh
+check_PROGRAMS += test/programs/sleeper
+test_programs_sleeper_SOURCES = test/programs/sleeper.c
+test_programs_sleeper_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_sleeper_LDFLAGS = -pthread
