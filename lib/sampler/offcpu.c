@@ -123,6 +123,8 @@ struct oc_thread {
 static struct oc_thread *oc;
 static uint32_t started_pid;
 static int own_tid;    /* the off-CPU thread's tid, once it runs */
+static pthread_t oc_thread;  /* it, joinable (offcpu_stop()) */
+static int oc_stop_flag;
 static int task_dir = -1;
 static unw_addr_space_t oc_as;
 static uint32_t started_as_pid; /* the process oc_as was made in */
@@ -581,6 +583,8 @@ static void *offcpu_main(void *arg)
 		struct timespec at = {(time_t)(next / 1000000000u),
 				      (long)(next % 1000000000u)};
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+		if (__atomic_load_n(&oc_stop_flag, __ATOMIC_ACQUIRE))
+			break;
 		uint64_t ts = now_ns();
 		uint64_t since = ts - prev;
 		prev = ts;
@@ -641,20 +645,35 @@ void offcpu_start(void)
 		if (oc_as)
 			unw_set_caching_policy(oc_as, UNW_CACHE_GLOBAL);
 	}
-	pthread_t th;
 	pthread_attr_t a;
 	pthread_attr_init(&a);
 	pthread_attr_setstacksize(&a, 256 << 10);
-	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
 	__atomic_store_n(&own_tid, 0, __ATOMIC_RELEASE);
-	int rc = real_pthread_create(&th, &a, offcpu_main, NULL);
+	__atomic_store_n(&oc_stop_flag, 0, __ATOMIC_RELEASE);
+	int rc = real_pthread_create(&oc_thread, &a, offcpu_main, NULL);
 	pthread_attr_destroy(&a);
+	if (rc) {
+		__atomic_store_n(&started_pid, 0, __ATOMIC_RELEASE);
+		return;
+	}
 	/* its tid before anyone lists the threads of the process
 	 * (process_adopt_threads() runs next in the constructor) */
-	for (int i = 0; rc == 0 && i < 100000 &&
+	for (int i = 0; i < 100000 &&
 			!__atomic_load_n(&own_tid, __ATOMIC_ACQUIRE);
 	     i++)
 		sched_yield();
+}
+
+int offcpu_stop(void)
+{
+	/* started in this process (a fork child never has its parent's) */
+	if (__atomic_load_n(&started_pid, __ATOMIC_ACQUIRE) != S.pid)
+		return 0;
+	__atomic_store_n(&oc_stop_flag, 1, __ATOMIC_RELEASE);
+	pthread_join(oc_thread, NULL);
+	__atomic_store_n(&own_tid, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&started_pid, 0, __ATOMIC_RELEASE);
+	return 1;
 }
 
 int offcpu_owns(int tid)

@@ -230,22 +230,26 @@ void process_exec_failed(void)
  * PR_SET_KEEPCAPS are per thread: setpriv does exactly that);
  * unshare(CLONE_NEWUSER) and setns() into a user namespace fail with
  * EINVAL in a process with two threads.  So around those calls there is
- * none: the writer thread is stopped (joined, so it has left the kernel's
- * thread group) and started again after, with the credentials and
+ * none: the writer thread and, with --wall, the off-CPU thread are
+ * stopped (joined, so they have left the kernel's thread group) and
+ * started again after, with the credentials and
  * namespaces the program has then.  Samples go on meanwhile: the handler
  * maps chunks itself when the spares run out.
  */
 static pthread_mutex_t solo_lock = PTHREAD_MUTEX_INITIALIZER;
 static int solo_depth;		/* calls in progress */
 static int solo_restart;	/* the writer ran when the first began */
+static int solo_offcpu;		/* so did the off-CPU thread (--wall) */
 
 void process_solo_begin(void)
 {
 	if (!S.enabled)
 		return;
 	pthread_mutex_lock(&solo_lock);
-	if (solo_depth++ == 0)
+	if (solo_depth++ == 0) {
 		solo_restart = writer_stop();
+		solo_offcpu = offcpu_stop();
+	}
 	pthread_mutex_unlock(&solo_lock);
 }
 
@@ -254,9 +258,13 @@ void process_solo_end(void)
 	if (!S.enabled)
 		return;
 	pthread_mutex_lock(&solo_lock);
-	if (solo_depth > 0 && --solo_depth == 0 && solo_restart &&
-	    !__atomic_load_n(&S.finished, __ATOMIC_ACQUIRE))
-		writer_start();
+	if (solo_depth > 0 && --solo_depth == 0 &&
+	    !__atomic_load_n(&S.finished, __ATOMIC_ACQUIRE)) {
+		if (solo_restart)
+			writer_start();
+		if (solo_offcpu)
+			offcpu_start();
+	}
 	pthread_mutex_unlock(&solo_lock);
 }
 

@@ -441,6 +441,10 @@ MAPS_HIDDEN void writer_after_fork_child(void);
 MAPS_HIDDEN void offcpu_start(void);
 /* 1 if tid is the off-CPU sampler's own thread (never sampled), else 0. */
 MAPS_HIDDEN int offcpu_owns(int tid);
+/* Stops that thread and waits for it to end (within one period).
+ * Returns 1 when it ran in this process, else 0; offcpu_start() starts
+ * it again.  Not async-signal-safe. */
+MAPS_HIDDEN int offcpu_stop(void);
 
 /* ---- thread.c: thread life ---- */
 /* Records thread t (THREAD_BEGIN, created by creator) and arms its

@@ -9,7 +9,7 @@
 # (lib/sampler/process.c, process_solo_begin()).
 #   - test/programs/solo: setresgid/setresuid/setgroups/unshare between
 #     two hot functions: exit 0, and both functions sampled (sampling
-#     goes on after the calls);
+#     goes on after the calls), also under --wall (two threads of ours);
 #   - unshare -U -r id (where user namespaces work without mapsample);
 #   - as root only: setpriv --reuid --regid --clear-groups, which drops
 #     capabilities per thread before its setresuid (it aborted in glibc's
@@ -35,6 +35,14 @@ for f in before_calls after_calls; do
 	[ -n "$row" ] || { show "$tmp/solo.report"; fail "solo: $f not sampled"; }
 done
 echo "ok - solo: the calls succeed and sampling goes on after them"
+
+# --wall has a second thread of ours, the off-CPU sampler: the same
+sample solowall --wall -- "$programs/solo"
+[ "$rc" = 0 ] || { show "$tmp/solowall.err"; fail "solo --wall: exit $rc"; }
+report solowall
+[ -n "$(func_row solowall self after_calls)" ] ||
+	{ show "$tmp/solowall.report"; fail "solo --wall: after_calls not sampled"; }
+echo "ok - solo --wall: the calls succeed and sampling goes on after them"
 
 # same_as_without NAME COMMAND...: COMMAND's exit status and standard
 # output under mapsample are those it has without.
