@@ -111,6 +111,19 @@ EXTRA_DIST += test/integration/mapreport-html.sh \
 	test/integration/mapreport-html-browser.sh
 CLEANFILES += mapreport-html.png
 
+# --- mapreport --compare ---
+# Real runs of test/programs/cmpwork against its slower build and
+# against itself: exit 3 and the slow function first; no false alarm;
+# damaged log, invalid rule, different programs.
+TESTS += test/integration/mapreport-compare.sh
+EXTRA_DIST += test/integration/mapreport-compare.sh
+# Its outputs, and every JSON output of mapreport against the installed
+# schema (share/mapsample/mapreport.schema.json, python3-jsonschema);
+# Markdown rendered by python3-markdown; JUnit XML parsed by python3.
+TESTS += test/integration/mapreport-compare-out.sh
+EXTRA_DIST += test/integration/mapreport-compare-out.sh \
+	test/integration/json/validate.py
+
 # mapreport's progress line on a terminal (script(1) gives it one).
 TESTS += test/integration/mapreport-progress.sh
 EXTRA_DIST += test/integration/mapreport-progress.sh
