@@ -64,6 +64,7 @@ static void usage(FILE *f)
 		"      --markdown[=FILE] a Markdown table for a pull request\n"
 		"      --junit FILE     JUnit XML, one test case per rule\n"
 		"      --github         GitHub Actions ::error:: and ::notice::\n"
+		"      --html FILE      with --compare: a differential flame graph\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        print the version\n");
 }
@@ -117,10 +118,10 @@ struct args {
 static int compare_args(int argc, char **argv, struct args *a)
 {
 	int npos = argc - optind;
-	if (a->dump || a->folded || a->html_path) {
+	if (a->dump || a->folded) {
 		fprintf(stderr, "mapreport: --compare writes text, --json, "
-				"--markdown, --junit and --github; -D, "
-				"--folded and --html do not go with it\n");
+				"--markdown, --junit, --github and --html; -D "
+				"and --folded do not go with it\n");
 		return 2;
 	}
 	if (a->nbase || a->nnew) {
@@ -666,12 +667,28 @@ static size_t cmp_side_runs(struct cmp_state *st, size_t from, size_t n)
 	return k;
 }
 
+/* The differential flame graph of --html into *flame: NEW's first run
+ * read, coloured by BASE's first (their call trees into trees[0],
+ * trees[1], which the frames' names point into).  0 or MAPS_ENOMEM. */
+static int cmp_flame_of(struct cmp_state *st, size_t nbase,
+			struct calltree *trees, struct cmp_flame *flame)
+{
+	const struct cmp_run *side[2] = {&st->runs[0], &st->runs[nbase]};
+	for (int k = 0; k < 2; k++)
+		if (calltree_build(&trees[k], side[k]->cr_model,
+				   side[k]->cr_analysis))
+			return MAPS_ENOMEM;
+	return compare_flame(flame, &trees[0], &trees[1], 0.001);
+}
+
 /* Picks the --compare outputs a asks for into outs: the files, and the
  * text report when standard output is not taken. */
 static void pick_compare_outputs(const struct args *a, struct output *outs)
 {
 	if (a->json)
 		pick(outs, "compare-json", a->json_path);
+	if (a->html_path)
+		pick(outs, "compare-html", a->html_path);
 	if (a->markdown)
 		pick(outs, "markdown", a->markdown_path);
 	if (a->junit_path)
@@ -695,6 +712,8 @@ static int run_compare(const struct args *a, struct output *outs)
 	struct comparison cmp;
 	int have_cmp = 0, status = 0;
 	struct rule_result *results = NULL;
+	struct calltree trees[2] = {{0}, {0}};
+	struct cmp_flame flame = {0};
 	int rc = load_rules(a, &rules);
 	if (rc) {
 		rules_free(&rules);
@@ -733,9 +752,13 @@ static int run_compare(const struct args *a, struct output *outs)
 		for (size_t k = 0; k < cmp.nnotes; k++)
 			fprintf(stderr, "mapreport: note: %s\n", cmp.notes[k]);
 	}
+	if (have_cmp && a->html_path &&
+	    cmp_flame_of(&st, a->nbase, trees, &flame))
+		goto oom;
 	struct output_compare oc = {
 		have_cmp ? &cmp : NULL, results, rules.rs_n, 0, a->sigma,
-		a->base, a->new, a->nbase, a->nnew, st.mptr};
+		a->base, a->new, a->nbase, a->nnew, st.mptr,
+		a->html_path && have_cmp ? &flame : NULL};
 	if (have_cmp)
 		oc.oc_broken = rules_eval(&rules, &cmp, a->sigma, results);
 	struct output_in in = {0};
@@ -766,6 +789,9 @@ oom:
 	status = out_of_memory();
 out:
 	fflush(stdout);
+	compare_flame_free(&flame);
+	calltree_free(&trees[0]);
+	calltree_free(&trees[1]);
 	if (have_cmp)
 		compare_free(&cmp);
 	cmp_state_free(&st);

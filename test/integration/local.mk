@@ -123,6 +123,11 @@ EXTRA_DIST += test/integration/mapreport-compare.sh
 TESTS += test/integration/mapreport-compare-out.sh
 EXTRA_DIST += test/integration/mapreport-compare-out.sh \
 	test/integration/json/validate.py
+# The differential flame graph of --compare --html FILE, and the page in
+# headless Chromium (a screenshot kept as mapreport-compare-html.png).
+TESTS += test/integration/mapreport-compare-html.sh
+EXTRA_DIST += test/integration/mapreport-compare-html.sh
+CLEANFILES += mapreport-compare-html.png
 
 # mapreport's progress line on a terminal (script(1) gives it one).
 TESTS += test/integration/mapreport-progress.sh

@@ -15,7 +15,10 @@
 #   - BASE and NEW from different programs (hot, cmpwork): compared,
 #     with a note, exit 0;
 #   - without --compare, logs of two runs are refused (exit 2, both
-#     named) unless --merge; one log twice is one run.
+#     named) unless --merge; one log twice is one run;
+#   - the example rules of mapreport(1), COMPARING RUNS (the list under
+#     "Examples:" and perf.rules) are valid rules, and its two example
+#     error lines are what mapreport says.
 set -eu
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -167,7 +170,41 @@ test_merge() {
 	compare 0 same "$tmp/base.log" "$tmp/base.log"
 }
 
+# man_block AFTER: the lines of the first literal block of mapreport(1)
+# after the line AFTER, roff escapes undone.
+man_block() {
+	awk -v after="$1" '
+		$0 == after { found = 1; next }
+		found && /^\.Bd -literal/ { inblock = 1; next }
+		inblock && /^\.Ed/ { exit }
+		inblock { gsub(/\\e/, "\\"); print }' "$top_srcdir/man/mapreport.1"
+}
+
+test_man_rules() {
+	man_block "Examples:" | sed 's/   .*//' >"$tmp/man-rules.txt"
+	[ "$(wc -l <"$tmp/man-rules.txt")" -ge 4 ] || fail "mapreport.1: no example rules"
+	compare 0 man-rules --compare "$tmp/base.log" "$tmp/base.log" \
+		--rules "$tmp/man-rules.txt"
+	man_block ".Pa perf.rules" >"$tmp/perf.rules"
+	grep -q '^self(parse) > +2pp$' "$tmp/perf.rules" || fail "mapreport.1: no perf.rules"
+	compare 0 man-perf --compare "$tmp/base.log" "$tmp/base.log" \
+		--rules "$tmp/perf.rules"
+	# the two error lines the page shows
+	man_block "the error, and exit status 2:" >"$tmp/man-errors.txt"
+	compare 2 man-err1 --compare "$tmp/base.log" "$tmp/base.log" \
+		--fail-if 'self(parse > 2pp'
+	grep -qxF "$(cat "$tmp/man-err1.err")" "$tmp/man-errors.txt" ||
+		fail "mapreport.1's first error line is not: $(cat "$tmp/man-err1.err")"
+	printf '# one\n\ntotal > 2pp\n' >"$tmp/perf-bad.rules"
+	(cd "$tmp" && cp perf-bad.rules perf.rules &&
+		"$mapreport" --compare base.log base.log --rules perf.rules) \
+		>/dev/null 2>"$tmp/man-err2.err" && fail "bad perf.rules: exit 0"
+	grep -qxF "$(cat "$tmp/man-err2.err")" "$tmp/man-errors.txt" ||
+		fail "mapreport.1's second error line is not: $(cat "$tmp/man-err2.err")"
+}
+
 test_regression
+test_man_rules
 test_merge
 test_no_false_alarm
 test_damaged

@@ -4,8 +4,9 @@
  * COMPARING RUNS), one back-end each in output.c's table: the text
  * report (compare_text.c), JSON (compare_json.c, schema
  * "mapsample-compare"), Markdown for a pull-request comment
- * (compare_md.c), JUnit XML (compare_junit.c) and GitHub Actions
- * workflow commands (compare_github.c); and the phrases they share
+ * (compare_md.c), JUnit XML (compare_junit.c), GitHub Actions
+ * workflow commands (compare_github.c) and an HTML page with a
+ * differential flame graph (compare_html.c); and the phrases they share
  * (compare_fmt.c), so that every format words a verdict the same way.
  * Each emit writes in->oi_compare and returns 0, MAPS_EIO on a write
  * error or MAPS_ENOMEM.
@@ -27,6 +28,7 @@ int compare_json_emit(const struct output_in *in, FILE *out);
 int compare_md_emit(const struct output_in *in, FILE *out);
 int compare_junit_emit(const struct output_in *in, FILE *out);
 int compare_github_emit(const struct output_in *in, FILE *out);
+int compare_html_emit(const struct output_in *in, FILE *out);
 
 /* What a row is, for people: "self(parse)", "total", "module(libc.so.6)",
  * "metric(memory.peak).max", into buf; returns buf. */

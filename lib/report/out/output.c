@@ -31,6 +31,8 @@ const struct output_backend output_backends[] = {
 	/* mapreport --compare: files, then standard output */
 	{"compare-json", "JSON comparison", OUTPUT_NEED_COMPARE, NULL,
 	 output_open, compare_json_emit, output_close},
+	{"compare-html", "HTML comparison", OUTPUT_NEED_COMPARE, NULL,
+	 output_open, compare_html_emit, output_close},
 	{"junit", "JUnit XML", OUTPUT_NEED_COMPARE, NULL, output_open,
 	 compare_junit_emit, output_close},
 	{"markdown", "Markdown comparison", OUTPUT_NEED_COMPARE, NULL,

@@ -24,6 +24,7 @@
 #include "report/analyze.h"
 #include "report/calltree.h"
 #include "report/compare.h"
+#include "report/compare_flame.h"
 #include "report/partial_eval.h"
 #include "report/rules.h"
 
@@ -47,6 +48,7 @@ struct output_compare {
 	size_t oc_nbase, oc_nnew;
 	const struct model *const *oc_models; /* BASE's then NEW's; NULL
 					       * for a log not read */
+	const struct cmp_flame *oc_flame;     /* --html, else NULL */
 };
 
 /* What the back-ends write from: the run and its analysis. */
