@@ -162,6 +162,7 @@ test_fuzz_fuzz_rules_LDFLAGS = -fsanitize=fuzzer $(FUZZ_SAN)
 test_fuzz_fuzz_rules_LDADD = -lm
 endif
 FUZZ_RULES_CORPUS = \
+	test/fuzz/corpus/rules/crash-long-rule-column \
 	test/fuzz/corpus/rules/error-metric-s \
 	test/fuzz/corpus/rules/error-misc \
 	test/fuzz/corpus/rules/error-nul \
