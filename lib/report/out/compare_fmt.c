@@ -96,6 +96,22 @@ const char *compare_fmt_result(const struct rule_result *res, char *buf,
 	return buf;
 }
 
+void compare_fmt_side(FILE *out, const struct cmp_side *s,
+		      void (*esc)(FILE *out, const char *text),
+		      const char *pre, const char *post)
+{
+	const char *cmd = s->command ? s->command : s->program;
+	fprintf(out, "%zu run%s of %s", s->nruns, s->nruns == 1 ? "" : "s",
+		pre);
+	if (esc)
+		esc(out, cmd);
+	else
+		fputs(cmd, out);
+	fprintf(out, "%s, %llu samples, %.3f s of %s time a run", post,
+		(unsigned long long)s->samples, s->seconds,
+		s->wall ? "wall" : "CPU");
+}
+
 const char *compare_verdict_id(enum rule_verdict v)
 {
 	switch (v) {

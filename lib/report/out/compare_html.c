@@ -82,12 +82,9 @@ static void flame(FILE *out, const struct cmp_flame *f)
 
 static void side(FILE *out, const char *label, const struct cmp_side *s)
 {
-	fprintf(out, "<p><b>%s</b>: %zu run%s of <code>", label, s->nruns,
-		s->nruns == 1 ? "" : "s");
-	htmlsafe_text(out, s->command ? s->command : s->program);
-	fprintf(out, "</code>, %llu samples, %.3f s of %s time a run</p>\n",
-		(unsigned long long)s->samples, s->seconds,
-		s->wall ? "wall" : "CPU");
+	fprintf(out, "<p><b>%s</b>: ", label);
+	compare_fmt_side(out, s, htmlsafe_text, "<code>", "</code>");
+	fputs("</p>\n", out);
 }
 
 int compare_html_emit(const struct output_in *in, FILE *out)

@@ -32,12 +32,9 @@ static void code(FILE *out, const char *s)
 
 static void side(FILE *out, const char *label, const struct cmp_side *s)
 {
-	fprintf(out, "**%s**: %zu run%s of ", label, s->nruns,
-		s->nruns == 1 ? "" : "s");
-	code(out, s->command ? s->command : s->program);
-	fprintf(out, ", %llu samples, %.3f s of %s time a run  \n",
-		(unsigned long long)s->samples, s->seconds,
-		s->wall ? "wall" : "CPU");
+	fprintf(out, "**%s**: ", label);
+	compare_fmt_side(out, s, code, "", "");
+	fputs("  \n", out);
 }
 
 static void rules(FILE *out, const struct output_compare *oc)

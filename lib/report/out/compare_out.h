@@ -45,6 +45,13 @@ const char *compare_fmt_change(const struct cmp_row *r, char *buf,
 const char *compare_fmt_result(const struct rule_result *res, char *buf,
 			       size_t len);
 
+/* Writes side s to out as "N runs of COMMAND, N samples, X s of CPU time
+ * a run", the command between pre and post, written by esc (NULL: as it
+ * is). */
+void compare_fmt_side(FILE *out, const struct cmp_side *s,
+		      void (*esc)(FILE *out, const char *text),
+		      const char *pre, const char *post);
+
 /* "broken", "pass" or "no-data". */
 const char *compare_verdict_id(enum rule_verdict v);
 

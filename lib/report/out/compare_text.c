@@ -5,7 +5,6 @@
  * kind of row a short table, the biggest changes first, with
  * significance marks.
  */
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -15,11 +14,9 @@
 
 static void side(FILE *out, const char *label, const struct cmp_side *s)
 {
-	fprintf(out, "  %-5s %zu run%s of %s, %" PRIu64 " samples, "
-		     "%.3f s of %s time a run\n",
-		label, s->nruns, s->nruns == 1 ? "" : "s",
-		s->command ? s->command : s->program, s->samples, s->seconds,
-		s->wall ? "wall" : "CPU");
+	fprintf(out, "  %-5s ", label);
+	compare_fmt_side(out, s, NULL, "", "");
+	fputc('\n', out);
 }
 
 static const char *const titles[CMP_NKINDS] = {
