@@ -22,8 +22,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 deps="autoconf automake libtool pkg-config make gcc libc6-dev libexpat1-dev libunwind-dev check libdw-dev libelf-dev libiberty-dev"
 # what the tests use besides: python3 checks the JSON report, mandoc
-# lints the man pages (test/integration/man-lint.sh)
-testdeps="python3 mandoc"
+# lints the man pages (test/integration/man-lint.sh), python3-jsonschema
+# validates every JSON output against the installed schema,
+# python3-markdown renders --compare --markdown
+testdeps="python3 mandoc python3-jsonschema python3-markdown"
 
 die() {
 	echo "build.sh: $*" >&2
@@ -93,12 +95,14 @@ fuzz)
 	install_deps $deps clang libclang-rt-14-dev
 	configure_in "$top/build/fuzz" CC=clang --enable-fuzzing CFLAGS="-O1 -g"
 	make -C "$top/build/fuzz" -j"$jobs" test/fuzz/fuzz_maplog \
-		test/fuzz/fuzz_metricdef test/fuzz/fuzz_partial
-	# N runs of the log parser, N/4 of each XML parser
+		test/fuzz/fuzz_metricdef test/fuzz/fuzz_partial test/fuzz/fuzz_rules
+	# N runs of the log parser, N/4 of each XML parser, N/16 of the
+	# one-line --compare rule parser
 	n=${2:-1000000}
 	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" "$n" maplog
 	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" $(((n + 3) / 4)) metricdef
 	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" $(((n + 3) / 4)) partial
+	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" $(((n + 15) / 16)) rules
 	;;
 distcheck)
 	install_deps $deps $testdeps $testdeps

@@ -7,7 +7,10 @@ lib_report_libreport_la_SOURCES = lib/report/symbolize.c \
 	lib/report/symbolize.h lib/report/analyze.c lib/report/analyze.h \
 	lib/report/calltree.c lib/report/calltree.h \
 	lib/report/partial_eval.c lib/report/partial_eval.h \
-	lib/report/progress.c lib/report/progress.h
+	lib/report/progress.c lib/report/progress.h \
+	lib/report/compare.c lib/report/compare.h \
+	lib/report/rules.c lib/report/rules.h \
+	lib/report/compare_flame.c lib/report/compare_flame.h
 lib_report_libreport_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS)
 lib_report_libreport_la_LIBADD = lib/model/libmodel.la lib/defs/libdefs.la \
 	lib/common/libcommon.la \

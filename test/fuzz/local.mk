@@ -143,3 +143,34 @@ FUZZ_PARTIAL_CORPUS = \
 	test/fuzz/corpus/partial/valid-reference-example.xml \
 	test/fuzz/corpus/partial/valid-scenario.xml
 EXTRA_DIST += test/fuzz/replay-partial.sh $(FUZZ_PARTIAL_CORPUS)
+
+# The --compare rule parser (lib/report/rules.c): test/fuzz/replay_rules
+# runs fuzz_rules.c over test/fuzz/corpus/rules in every make check
+# (replay-rules.sh names that corpus); with --enable-fuzzing,
+# test/fuzz/fuzz_rules is its libFuzzer binary.
+check_PROGRAMS += test/fuzz/replay_rules
+TESTS += test/fuzz/replay-rules.sh
+test_fuzz_replay_rules_SOURCES = test/fuzz/replay.c test/fuzz/fuzz_rules.c
+test_fuzz_replay_rules_LDADD = lib/report/libreport.la -lm
+if FUZZING
+noinst_PROGRAMS += test/fuzz/fuzz_rules
+test_fuzz_fuzz_rules_SOURCES = test/fuzz/fuzz_rules.c lib/report/rules.c \
+	lib/common/mem.c
+test_fuzz_fuzz_rules_CFLAGS = $(AM_CFLAGS) -g -fno-omit-frame-pointer \
+	-fsanitize=fuzzer-no-link $(FUZZ_SAN)
+test_fuzz_fuzz_rules_LDFLAGS = -fsanitize=fuzzer $(FUZZ_SAN)
+test_fuzz_fuzz_rules_LDADD = -lm
+endif
+FUZZ_RULES_CORPUS = \
+	test/fuzz/corpus/rules/crash-long-rule-column \
+	test/fuzz/corpus/rules/error-metric-s \
+	test/fuzz/corpus/rules/error-misc \
+	test/fuzz/corpus/rules/error-nul \
+	test/fuzz/corpus/rules/error-op \
+	test/fuzz/corpus/rules/error-paren \
+	test/fuzz/corpus/rules/error-quote \
+	test/fuzz/corpus/rules/error-sigma-crlf \
+	test/fuzz/corpus/rules/error-total-pp \
+	test/fuzz/corpus/rules/names.rules \
+	test/fuzz/corpus/rules/valid-all.rules
+EXTRA_DIST += test/fuzz/replay-rules.sh $(FUZZ_RULES_CORPUS)

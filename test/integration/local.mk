@@ -127,6 +127,24 @@ EXTRA_DIST += test/integration/mapreport-html.sh \
 	test/integration/mapreport-html-browser.sh
 CLEANFILES += mapreport-html.png
 
+# --- mapreport --compare ---
+# Real runs of test/programs/cmpwork against its slower build and
+# against itself: exit 3 and the slow function first; no false alarm;
+# damaged log, invalid rule, different programs.
+TESTS += test/integration/mapreport-compare.sh
+EXTRA_DIST += test/integration/mapreport-compare.sh
+# Its outputs, and every JSON output of mapreport against the installed
+# schema (share/mapsample/mapreport.schema.json, python3-jsonschema);
+# Markdown rendered by python3-markdown; JUnit XML parsed by python3.
+TESTS += test/integration/mapreport-compare-out.sh
+EXTRA_DIST += test/integration/mapreport-compare-out.sh \
+	test/integration/json/validate.py
+# The differential flame graph of --compare --html FILE, and the page in
+# headless Chromium (a screenshot kept as mapreport-compare-html.png).
+TESTS += test/integration/mapreport-compare-html.sh
+EXTRA_DIST += test/integration/mapreport-compare-html.sh
+CLEANFILES += mapreport-compare-html.png
+
 # mapreport's progress line on a terminal (script(1) gives it one).
 TESTS += test/integration/mapreport-progress.sh
 EXTRA_DIST += test/integration/mapreport-progress.sh

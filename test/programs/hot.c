@@ -12,17 +12,11 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#define NOINLINE __attribute__((noinline, noclone))
+#include "spin.h"
+
 #define ROUNDS 100
 
 static volatile unsigned long sink;
-
-/* One dependent multiply-add per iteration: the same cost everywhere. */
-#define SPIN(n, x)                                                          \
-	for (unsigned long i_ = 0; i_ < (n); i_++) {                        \
-		(x) = (x) * 6364136223846793005ul + i_;                     \
-		__asm__ volatile("" : "+r"(x));                             \
-	}
 
 NOINLINE static unsigned long burn_hot(unsigned long n)
 {

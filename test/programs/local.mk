@@ -15,7 +15,7 @@ check_PROGRAMS += test/programs/hot test/programs/threads8 \
 	test/programs/spinforever test/programs/sigprof test/programs/outerr \
 	test/programs/sleepburn test/programs/cpuburn test/programs/phdrthread
 
-test_programs_hot_SOURCES = test/programs/hot.c
+test_programs_hot_SOURCES = test/programs/hot.c test/programs/spin.h
 test_programs_hot_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_hot_LDFLAGS =
 
@@ -152,3 +152,15 @@ check_PROGRAMS += test/programs/sleeper
 test_programs_sleeper_SOURCES = test/programs/sleeper.c
 test_programs_sleeper_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
 test_programs_sleeper_LDFLAGS = -pthread
+
+# mapreport --compare's tests (test/integration/mapreport-compare.sh): the
+# same source built twice, the second with a deliberately slower
+# work_solve; same base name, so the two builds look like one program.
+check_PROGRAMS += test/programs/cmpwork test/programs/slow/cmpwork
+test_programs_cmpwork_SOURCES = test/programs/cmpwork.c test/programs/spin.h
+test_programs_cmpwork_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_cmpwork_LDFLAGS =
+test_programs_slow_cmpwork_SOURCES = test/programs/cmpwork.c
+test_programs_slow_cmpwork_CFLAGS = $(TEST_PROGRAMS_CFLAGS) \
+	-DCMPWORK_SLOW_SOLVE
+test_programs_slow_cmpwork_LDFLAGS =

@@ -390,6 +390,12 @@ static void threads(struct jsonw *w, const struct model *m)
 static void functions(struct jsonw *w, const struct model *m,
 		      const struct analysis *a, unsigned top, int by_total)
 {
+	/* seconds of the sampling clock, all threads: a function's share
+	 * of the samples of that */
+	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
+	double secs = 0;
+	for (size_t i = 0; i < m->nthreads; i++)
+		secs += model_thread_seconds(&m->threads[i], wall);
 	jsonw_key(w, by_total ? "top_total" : "top_self");
 	jsonw_array(w);
 	const uint32_t *ord = NULL;
@@ -413,6 +419,8 @@ static void functions(struct jsonw *w, const struct model *m,
 		k_dbl(w, "self_share", share(f->self, m->samples));
 		k_u64(w, "total", f->total);
 		k_dbl(w, "total_share", share(f->total, m->samples));
+		k_dbl(w, "self_s", share(f->self, m->samples) * secs);
+		k_dbl(w, "total_s", share(f->total, m->samples) * secs);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -502,26 +510,62 @@ static void metrics(struct jsonw *w, const struct rmetrics *x)
 	jsonw_object_end(w);
 }
 
-static void notes(struct jsonw *w, const struct model *m,
-		  const struct analysis *a)
+/* Note n of a log as one object: of "damage" (damage set: "log", the
+ * bytes lost and records before), or of "errors" ("file"). */
+static void note_object(struct jsonw *w, const struct rnote *n, int damage)
 {
-	jsonw_key(w, "damage");
-	jsonw_array(w);
-	for (size_t i = 0; i < m->nnotes; i++) {
-		const struct rnote *n = &m->notes[i];
-		char line[1024];
-		jsonw_object(w);
-		k_str(w, "kind", note_kind(n->kind));
-		k_str(w, "log", n->file);
-		k_u64(w, "offset", n->offset);
+	char line[1024];
+	jsonw_object(w);
+	k_str(w, "kind", note_kind(n->kind));
+	k_str(w, damage ? "log" : "file", n->file);
+	k_u64(w, "offset", n->offset);
+	if (damage) {
 		if (n->kind == RNOTE_DAMAGE || n->kind == RNOTE_TRUNCATED)
 			k_u64(w, "bytes", n->length);
 		else
 			k_null(w, "bytes");
 		k_u64(w, "records_before", n->records_before);
-		k_str(w, "message", model_note_str(n, line, sizeof(line)));
+	}
+	k_str(w, "message", model_note_str(n, line, sizeof(line)));
+	jsonw_object_end(w);
+}
+
+void json_errors(struct jsonw *w, const struct model *const *models,
+		 size_t nmodels, const struct partial_set *pset)
+{
+	jsonw_key(w, "errors");
+	jsonw_array(w);
+	for (size_t k = 0; k < nmodels; k++) {
+		const struct model *m = models[k];
+		for (size_t i = 0; m && i < m->nnotes; i++)
+			note_object(w, &m->notes[i], 0);
+	}
+	for (size_t i = 0; pset && i < pset->ps_nfiles; i++) {
+		const struct partial_file *f = &pset->ps_files[i];
+		if (!f->pf_nerrors)
+			continue;
+		char line[1024];
+		snprintf(line, sizeof(line), "%s: partial report left out "
+					     "(%u error%s)",
+			 f->pf_path, f->pf_nerrors,
+			 f->pf_nerrors == 1 ? "" : "s");
+		jsonw_object(w);
+		k_str(w, "kind", "partial-definition");
+		k_str(w, "file", f->pf_path);
+		k_null(w, "offset");
+		k_str(w, "message", line);
 		jsonw_object_end(w);
 	}
+	jsonw_array_end(w);
+}
+
+static void notes(struct jsonw *w, const struct model *m,
+		  const struct analysis *a)
+{
+	jsonw_key(w, "damage");
+	jsonw_array(w);
+	for (size_t i = 0; i < m->nnotes; i++)
+		note_object(w, &m->notes[i], 1);
 	jsonw_array_end(w);
 
 	jsonw_key(w, "symbol_problems");
@@ -689,6 +733,7 @@ int json_emit(const struct output_in *in, FILE *out)
 	metrics(&w, &m->metrics);
 	partial(&w, in);
 	notes(&w, m, a);
+	json_errors(&w, &m, 1, in->oi_partial_set);
 	jsonw_object_end(&w);
 	return jsonw_finish(&w);
 }

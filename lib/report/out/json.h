@@ -67,6 +67,16 @@ void jsonw_null(struct jsonw *w);
 int jsonw_finish(struct jsonw *w);
 
 /*
+ * Writes the member "errors" of a report: one object per input problem,
+ * with its "kind" ("damaged", "truncated", "read-error", "unreadable"
+ * for the notes of each of models[0..nmodels) (NULL entries skipped),
+ * "partial-definition" for each file of pset (NULL: none) left out),
+ * "file", "offset" (null when not in a log) and "message".
+ */
+void json_errors(struct jsonw *w, const struct model *const *models,
+		 size_t nmodels, const struct partial_set *pset);
+
+/*
  * Writes the report of in's model and analysis (NULL: none), logs and
  * partial reports to out as one JSON object, schema JSON_SCHEMA version
  * JSON_VERSION: the "json" back-end's emit (output.h).  Returns 0,

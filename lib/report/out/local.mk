@@ -15,7 +15,11 @@ lib_report_out_libreportout_la_SOURCES = lib/report/out/text.c \
 	lib/report/out/json.c lib/report/out/json.h \
 	lib/report/out/html.c lib/report/out/html.h lib/report/out/html_i.h \
 	lib/report/out/html_chart.c lib/report/out/html_flame.c \
-	lib/report/out/htmlsafe.c lib/report/out/htmlsafe.h
+	lib/report/out/htmlsafe.c lib/report/out/htmlsafe.h \
+	lib/report/out/compare_out.h lib/report/out/compare_fmt.c \
+	lib/report/out/compare_text.c lib/report/out/compare_json.c \
+	lib/report/out/compare_md.c lib/report/out/compare_junit.c \
+	lib/report/out/compare_github.c lib/report/out/compare_html.c
 nodist_lib_report_out_libreportout_la_SOURCES = lib/report/out/html_assets.c
 lib_report_out_libreportout_la_LIBADD = lib/report/libreport.la -lm
 lib/report/out/html_assets.c: $(top_srcdir)/lib/report/out/html/embed.sh \

@@ -8,6 +8,7 @@
 
 #include <mapsample/maps_error.h>
 
+#include "report/out/compare_out.h"
 #include "report/out/dump.h"
 #include "report/out/folded.h"
 #include "report/out/html.h"
@@ -27,6 +28,19 @@ const struct output_backend output_backends[] = {
 	{"text", NULL, OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_RANKS, NULL,
 	 output_open, text_emit, output_close},
 	{"dump", NULL, 0, &dump_tool, output_open, NULL, output_close},
+	/* mapreport --compare: files, then standard output */
+	{"compare-json", "JSON comparison", OUTPUT_NEED_COMPARE, NULL,
+	 output_open, compare_json_emit, output_close},
+	{"compare-html", "HTML comparison", OUTPUT_NEED_COMPARE, NULL,
+	 output_open, compare_html_emit, output_close},
+	{"junit", "JUnit XML", OUTPUT_NEED_COMPARE, NULL, output_open,
+	 compare_junit_emit, output_close},
+	{"markdown", "Markdown comparison", OUTPUT_NEED_COMPARE, NULL,
+	 output_open, compare_md_emit, output_close},
+	{"github", NULL, OUTPUT_NEED_COMPARE, NULL, output_open,
+	 compare_github_emit, output_close},
+	{"compare-text", NULL, OUTPUT_NEED_COMPARE, NULL, output_open,
+	 compare_text_emit, output_close},
 };
 
 const size_t output_nbackends =

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * output: the table of mapreport's output back-ends, one row per format
- * (text, folded stacks, JSON, HTML, the record dump), each with the same
+ * (text, folded stacks, JSON, HTML, the record dump, and --compare's
+ * formats: report/out/compare_out.h), each with the same
  * three steps: init (open where it writes), emit (write the report from
  * the model and its analysis), finish (close).  The CLI picks rows by
  * name, reads the logs, analyses them as the rows ask (ob_needs), and
@@ -22,7 +23,10 @@
 #include "model/model.h"
 #include "report/analyze.h"
 #include "report/calltree.h"
+#include "report/compare.h"
+#include "report/compare_flame.h"
 #include "report/partial_eval.h"
+#include "report/rules.h"
 
 /* What a back-end needs besides the model (ob_needs). */
 enum {
@@ -30,6 +34,21 @@ enum {
 	OUTPUT_NEED_CALLTREE = 2, /* the call tree (report/calltree.h) */
 	OUTPUT_NEED_TIMELINE = 4, /* the model read with timeline_on */
 	OUTPUT_NEED_RANKS = 8,    /* functions ranked (analysis_rank) */
+	OUTPUT_NEED_COMPARE = 16, /* --compare: writes oi_compare only */
+};
+
+/* What --compare's back-ends write from (output_in.oi_compare). */
+struct output_compare {
+	const struct comparison *oc_cmp;
+	const struct rule_result *oc_results; /* one per rule, oc_nresults */
+	size_t oc_nresults, oc_broken;
+	double oc_sigma;                      /* --sigma */
+	/* the logs of each side and their models (for errors[]) */
+	const char *const *oc_base_logs, *const *oc_new_logs;
+	size_t oc_nbase, oc_nnew;
+	const struct model *const *oc_models; /* BASE's then NEW's; NULL
+					       * for a log not read */
+	const struct cmp_flame *oc_flame;     /* --html, else NULL */
 };
 
 /* What the back-ends write from: the run and its analysis. */
@@ -44,6 +63,7 @@ struct output_in {
 	size_t oi_nlogs;
 	unsigned oi_top;                      /* rows of function tables */
 	const char *oi_generator;             /* "mapreport VERSION" */
+	const struct output_compare *oi_compare; /* --compare, else NULL */
 };
 
 /* One picked back-end and where it writes. */
@@ -54,7 +74,9 @@ struct output {
 };
 
 struct output_backend {
-	const char *ob_name;    /* "text", "folded", "json", "html", "dump" */
+	const char *ob_name;    /* "text", "folded", "json", "html", "dump";
+				 * --compare's "compare-json", "junit",
+				 * "markdown", "github", "compare-text" */
 	const char *ob_what;    /* "HTML report" in "the HTML report is
 				 * incomplete" after a failed write; NULL */
 	unsigned ob_needs;      /* OUTPUT_NEED_* */

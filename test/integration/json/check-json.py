@@ -29,13 +29,14 @@ def near(a, b, rel=1e-9):
 
 TOP = ["schema", "version", "generator", "logs", "summary", "processes",
        "threads", "top_self", "top_total", "metrics", "plugin_errors",
-       "undefined_metrics", "partial_reports", "damage", "symbol_problems"]
+       "undefined_metrics", "partial_reports", "damage", "symbol_problems",
+       "errors"]
 SUMMARY = ["command", "host", "start", "start_unix", "duration_s",
            "processes", "threads", "samples", "dropped", "clock", "timer",
            "signal", "rate_asked_hz", "rate_achieved_hz", "logs", "bytes",
            "records", "chunks", "open_chunks", "distinct_stacks", "complete"]
 FUNC = ["name", "module", "file", "line", "self", "self_share", "total",
-        "total_share"]
+        "total_share", "self_s", "total_s"]
 METRIC = ["id", "name", "units", "plugin", "divided_by_sample_time", "min",
           "max", "mean", "total", "total_units", "values", "no_value", "late",
           "processes", "errors", "first_error"]

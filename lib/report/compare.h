@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * compare: what changed between two sets of runs, BASE and NEW, for
+ * mapreport --compare (mapreport(1), COMPARING RUNS).  Each side is one
+ * or more runs, each a model read from one log with its analysis.  The
+ * comparison is a list of rows: the whole-run time, every function (by
+ * self and by total samples), module, process name and metric (mean and
+ * max), each with its figures on both sides, the change and how many
+ * standard errors of the sampling noise that change is.  No formatting
+ * here: the writers are lib/report/out/compare_*.c.
+ *
+ * NOISE MODEL
+ *   A share p of N samples has the binomial variance p(1-p)/N.  With
+ *   several runs on a side, the variance of the mean of the per-run
+ *   shares (their spread squared over the number of runs) is used
+ *   instead when it is larger.  The significance of a change of share is
+ *   (p_new - p_base) / sqrt(var_base + var_new), in sigma.  The whole-run
+ *   time counts samples: its relative standard error is 1/sqrt(N), or
+ *   the runs' spread when larger.  A metric has a noise estimate only
+ *   from several runs on both sides (its sigma is NaN otherwise).
+ */
+#ifndef MAPSAMPLE_REPORT_COMPARE_H
+#define MAPSAMPLE_REPORT_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "report/analyze.h"
+
+/* What a row measures. */
+enum cmp_kind {
+	CMP_TIME,        /* whole-run CPU (or wall) seconds, name "total" */
+	CMP_SELF,        /* a function's self samples */
+	CMP_TOTAL,       /* a function's total samples */
+	CMP_MODULE,      /* self samples in a module (loaded file) */
+	CMP_PROCESS,     /* samples of the processes of one program */
+	CMP_METRIC_MEAN, /* a metric's mean value */
+	CMP_METRIC_MAX,  /* a metric's largest value */
+	CMP_NKINDS
+};
+
+/* One side of a row.  For sample rows value is the pooled samples, share
+ * their fraction of the side's samples, seconds that share of the side's
+ * time per run; for CMP_TIME value and seconds are the time per run; for
+ * metrics value is the mean over runs of the per-run figure (share and
+ * seconds NaN). */
+struct cmp_val {
+	int present;       /* seen in at least one run of the side */
+	double value, share, seconds;
+	double spread;     /* standard deviation over the runs (of share for
+			    * sample rows, of value else); NaN with one run */
+};
+
+struct cmp_row {
+	enum cmp_kind kind;
+	char *name;          /* function, module, program, metric id */
+	char *module;        /* a function's module (NEW's, else BASE's) */
+	char *units;         /* a metric's units, else NULL */
+	char *key;           /* what rows are matched by (private) */
+	double *runs;        /* the figure of each run, BASE's then NEW's
+			      * (private) */
+	struct cmp_val base, new;
+	double d_pp;         /* change of share, percentage points (NaN for
+			      * CMP_TIME and metrics) */
+	double d_seconds;    /* change of seconds per run (NaN for metrics) */
+	double d_value;      /* change of value (samples, seconds, metric) */
+	double d_rel;        /* change relative to BASE, percent: of seconds,
+			      * or of the metric's value; NaN when BASE is 0 */
+	double sigma;        /* change over its standard error; NaN when no
+			      * noise estimate; +-CMP_SIGMA_MAX when noise 0 */
+};
+
+#define CMP_SIGMA_MAX 999.0
+
+/* One side's summary. */
+struct cmp_side {
+	size_t nruns;
+	uint64_t samples;    /* pooled */
+	double seconds;      /* of the sampling clock, per run (mean) */
+	int wall;            /* the sampling clock is wall time */
+	char *program;       /* first run's program ("[unknown]") */
+	char *command;       /* first run's command line, or NULL */
+};
+
+/* One run given to compare_run. */
+struct cmp_run {
+	const struct model *cr_model;
+	const struct analysis *cr_analysis;
+};
+
+struct comparison {
+	struct cmp_side base, new;
+	struct cmp_row *rows;   /* by kind, then the largest change first */
+	size_t nrows, caprows;
+	char **notes;           /* one line each: "BASE and NEW run ..." */
+	size_t nnotes, capnotes;
+	/* private */
+	uint32_t *idx;          /* rows by (kind, key): index + 1 */
+	size_t capidx;
+	size_t ncols;           /* runs: nbase + nnew */
+	uint64_t *col_samples;  /* samples of each run */
+};
+
+/*
+ * Compares the runs base[0..nbase) with new[0..nnew) (both at least
+ * one) into c.  Functions are matched by name across builds (names are
+ * demangled); code without symbols ("module+0xOFFSET") only when its
+ * module has the same build-id on both sides.  The models and analyses
+ * may be freed afterwards: c keeps its own copies.  Returns 0, or
+ * MAPS_ENOMEM with c empty.
+ */
+int compare_run(struct comparison *c, const struct cmp_run *base,
+		size_t nbase, const struct cmp_run *new, size_t nnew);
+
+/* Frees what c holds (an empty or failed comparison too). */
+void compare_free(struct comparison *c);
+
+/* The kind's id in rules and JSON: "time", "self", "total", "module",
+ * "process", "metric-mean", "metric-max". */
+const char *compare_kind_id(enum cmp_kind k);
+
+#endif

@@ -1,0 +1,197 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# mapreport --compare's outputs and the JSON Schema of every JSON output
+# (mapreport(1), COMPARING RUNS, JSON SCHEMA), on real runs of
+# test/programs/cmpwork and its slower build:
+#   - JSON: every document mapreport writes (the report: clean, -n all,
+#     a damaged log, an unreadable log, a partial definition in error;
+#     the comparison: pass, regression, damaged, unreadable) is valid
+#     against share/mapsample/mapreport.schema.json (python3-jsonschema),
+#     and errors[] tells the input problems apart by kind;
+#   - Markdown: rendered by Debian's python3-markdown, the rules table
+#     and the changes table are tables with the figures;
+#   - JUnit XML: well-formed for python3's XML parser, the structure
+#     JUnit consumers read (testsuites/testsuite/testcase, counts that
+#     agree, a failure with the figures for the broken rule only);
+#   - --github: an ::error:: line for the broken rule, ::notice:: for
+#     the one that holds.
+set -eu
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+mapreport=$top_builddir/cmd/mapreport/mapreport
+mapsample=$top_builddir/cmd/mapsample/mapsample
+work=$top_builddir/test/programs/cmpwork
+slow=$top_builddir/test/programs/slow/cmpwork
+schema=$top_srcdir/share/mapsample/mapreport.schema.json
+validate=$top_srcdir/test/integration/json/validate.py
+python=/usr/bin/python3
+
+[ -x "$python" ] || { echo "SKIP: $python missing (Debian's python3 package)"; exit 77; }
+"$python" -c 'import jsonschema' 2>/dev/null ||
+	{ echo "SKIP: python3-jsonschema missing (Debian package)"; exit 77; }
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# run WANT_RC NAME ARGS...: mapreport ARGS in $tmp, output to NAME.out,
+# NAME.err; fails unless the exit status is WANT_RC.
+run() {
+	want=$1
+	name=$2
+	shift 2
+	set +e
+	(cd "$tmp" && "$mapreport" "$@" >"$name.out" 2>"$name.err")
+	rc=$?
+	set -e
+	[ "$rc" = "$want" ] || { cat "$tmp/$name.err" >&2; fail "$name: mapreport $*: exit $rc, not $want"; }
+}
+
+# py PROGRAM ARGS...: python3 -c PROGRAM in $tmp.
+py() {
+	prog=$1
+	shift
+	(cd "$tmp" && "$python" -c "$prog" "$@")
+}
+
+"$mapsample" -q -o "$tmp/base.log" -- "$work" </dev/null >/dev/null 2>&1 ||
+	fail "mapsample cmpwork"
+"$mapsample" -q -o "$tmp/slow.log" -- "$slow" </dev/null >/dev/null 2>&1 ||
+	fail "mapsample slow cmpwork"
+cp "$tmp/slow.log" "$tmp/bad.log"
+size=$(wc -c <"$tmp/bad.log")
+awk 'BEGIN { for (i = 0; i < 64; i++) printf "%c", 255 }' |
+	dd of="$tmp/bad.log" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+printf '<not a partial report' >"$tmp/broken.xml"
+rules="--fail-if self(work_solve)>+2pp --fail-if total(main)>+50pp"
+
+test_json() {
+	run 0 report --json base.log
+	run 0 report-all -n all --json=report-all.json base.log
+	run 0 report-one -n 1 --json=report-one.json base.log
+	run 1 report-damaged --json bad.log
+	run 1 report-unreadable --json nonesuch.log
+	run 1 report-partial --json --partial-report broken.xml base.log
+	# shellcheck disable=SC2086
+	run 0 cmp-pass --compare --json base.log base.log $rules
+	# shellcheck disable=SC2086
+	run 3 cmp-regression --compare --json base.log slow.log $rules
+	# shellcheck disable=SC2086
+	run 1 cmp-damaged --compare --json base.log bad.log $rules
+	run 1 cmp-unreadable --compare --json base.log nonesuch.log
+	for f in report report-damaged report-unreadable report-partial \
+		cmp-pass cmp-regression cmp-damaged cmp-unreadable; do
+		cp "$tmp/$f.out" "$tmp/$f.json"
+	done
+	"$python" "$validate" "$schema" "$tmp"/*.json ||
+		fail "a JSON output is not valid against $(basename "$schema")"
+	py 'import json, sys
+def load(n): return json.load(open(n + ".json"))
+def kinds(d): return [e["kind"] for e in d["errors"]]
+r = load("report"); a = load("report-all"); o = load("report-one")
+assert kinds(r) == [], kinds(r)
+assert len(o["top_total"]) == 1 and len(o["top_self"]) == 1
+assert len(a["top_total"]) >= 6, [x["name"] for x in a["top_total"]]
+assert len(a["top_self"]) >= 3
+f = [x for x in r["top_self"] if x["name"] == "work_solve"][0]
+assert f["self_s"] > 0 and abs(f["total_s"] - f["self_s"]) < 1e-9, f
+assert "damaged" in kinds(load("report-damaged")), kinds(load("report-damaged"))
+assert kinds(load("report-unreadable")) == ["unreadable"], kinds(load("report-unreadable"))
+assert kinds(load("report-partial")) == ["partial-definition"], kinds(load("report-partial"))
+p = load("cmp-pass"); g = load("cmp-regression")
+assert p["result"] == "pass" and p["broken"] == 0, p["result"]
+assert g["result"] == "regression" and g["broken"] == 1, g["result"]
+assert [x["verdict"] for x in g["rules"]] == ["broken", "pass"], g["rules"]
+self_rows = [x for x in g["rows"] if x["kind"] == "self"]
+assert self_rows[0]["name"] == "work_solve", self_rows[0]
+assert self_rows[0]["change_pp"] > 2 and self_rows[0]["significant"]
+d = load("cmp-damaged")
+assert d["result"] == "input-problem" and "damaged" in kinds(d), kinds(d)
+assert d["errors"][0]["file"].endswith("bad.log")
+u = load("cmp-unreadable")
+assert u["result"] == "input-problem" and kinds(u) == ["unreadable"], kinds(u)
+' || fail "JSON values"
+}
+
+test_markdown() {
+	"$python" -c 'import markdown' 2>/dev/null || {
+		echo "markdown: python3-markdown missing: not rendered"
+		return 0
+	}
+	# shellcheck disable=SC2086
+	run 3 md --compare --markdown=pr.md base.log slow.log $rules
+	grep -q '^mapsample comparison' "$tmp/md.out" || fail "--markdown=FILE: no text report"
+	py 'import markdown, sys
+from html.parser import HTMLParser
+class T(HTMLParser):
+    def __init__(s):
+        super().__init__(); s.tables = []; s.cell = None
+    def handle_starttag(s, tag, a):
+        if tag == "table": s.tables.append([])
+        elif tag == "tr": s.tables[-1].append([])
+        elif tag in ("td", "th"): s.cell = ""
+    def handle_endtag(s, tag):
+        if tag in ("td", "th"): s.tables[-1][-1].append(s.cell.strip()); s.cell = None
+    def handle_data(s, d):
+        if s.cell is not None: s.cell += d
+t = T(); t.feed(markdown.markdown(open("pr.md").read(), extensions=["tables"]))
+assert len(t.tables) == 2, t.tables
+rules, funcs = t.tables
+assert rules[0] == ["Rule", "Verdict", "Change", "Sigma"], rules[0]
+assert rules[1][0] == "self(work_solve)>+2pp" and "broken" in rules[1][1], rules[1]
+assert rules[1][2].startswith("+") and rules[1][2].endswith("pp"), rules[1]
+assert "pass" in rules[2][1], rules[2]
+assert funcs[0][:4] == ["Function", "Base", "New", "Change"], funcs[0]
+assert funcs[1][0] == "work_solve", funcs[1]
+' || fail "Markdown tables"
+}
+
+test_junit() {
+	# shellcheck disable=SC2086
+	run 3 junit --compare --junit rules.xml base.log slow.log $rules
+	py 'import xml.etree.ElementTree as ET
+root = ET.parse("rules.xml").getroot()
+assert root.tag == "testsuites", root.tag
+suites = root.findall("testsuite")
+assert len(suites) == 1
+s = suites[0]
+cases = s.findall("testcase")
+assert int(s.get("tests")) == len(cases) == 2, (s.get("tests"), len(cases))
+assert int(s.get("failures")) == int(root.get("failures")) == 1
+assert cases[0].get("name") == "self(work_solve)>+2pp", cases[0].get("name")
+f = cases[0].find("failure")
+assert f is not None and "+" in f.get("message") and "sigma" in f.get("message"), f
+assert "pp" in f.text
+assert cases[1].find("failure") is None
+for c in cases: assert c.get("classname") and c.get("time") is not None
+' || fail "JUnit XML"
+	run 1 junit-bad --compare --junit bad.xml base.log bad.log
+	py 'import xml.etree.ElementTree as ET
+root = ET.parse("bad.xml").getroot()
+e = root.find("testsuite/testcase/error")
+assert e is not None and "bad.log" in e.text, e
+' || fail "JUnit XML: input problem"
+}
+
+test_github() {
+	# shellcheck disable=SC2086
+	run 3 gh --compare --github base.log slow.log $rules
+	grep -q '^::error title=mapsample rule self(work_solve)>+2pp::broken: self(work_solve) changed +[0-9.]*pp' \
+		"$tmp/gh.out" || { cat "$tmp/gh.out" >&2; fail "no ::error:: for the broken rule"; }
+	grep -q '^::notice title=mapsample rule total(main)>+50pp::pass' \
+		"$tmp/gh.out" || fail "no ::notice:: for the rule that holds"
+	grep -q '^mapsample comparison' "$tmp/gh.out" || fail "--github: no text report"
+}
+
+test_json
+test_markdown
+test_junit
+test_github
+echo "mapreport-compare-out: all cases passed"

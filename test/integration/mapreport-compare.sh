@@ -1,0 +1,213 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# mapreport --compare (mapreport(1), COMPARING RUNS) on real runs of
+# test/programs/cmpwork and its build with a deliberately slower
+# work_solve (test/programs/slow/cmpwork):
+#   - BASE against the slow build: work_solve heads the table of
+#     functions by self samples, its rule is broken, exit 3;
+#   - the same build twice, CMP_REPS pairs (default 5): no rule of
+#     rules.txt broken at the default 3 sigma (the noise model holds);
+#   - a damaged log on one side, and a missing one: exit 1,
+#     the log named;
+#   - an invalid rule, on the command line and in a rules file: exit 2,
+#     one line with the rule and the column of the error;
+#   - BASE and NEW from different programs (hot, cmpwork): compared,
+#     with a note, exit 0;
+#   - without --compare, logs of two runs are refused (exit 2, both
+#     named) unless --merge; one log twice is one run;
+#   - the example rules of mapreport(1), COMPARING RUNS (the list under
+#     "Examples:" and perf.rules) are valid rules, and its two example
+#     error lines are what mapreport says.
+set -eu
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+mapreport=$top_builddir/cmd/mapreport/mapreport
+mapsample=$top_builddir/cmd/mapsample/mapsample
+work=$top_builddir/test/programs/cmpwork
+slow=$top_builddir/test/programs/slow/cmpwork
+hot=$top_builddir/test/programs/hot
+reps=${CMP_REPS:-5}
+
+for p in "$work" "$slow" "$hot"; do
+	[ -x "$p" ] || { echo "FAIL: $p missing: run 'make check'" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# sample LOG PROGRAM [ARGS...]: a run of PROGRAM under mapsample into LOG.
+sample() {
+	log=$1
+	shift
+	"$mapsample" -q -o "$log" -- "$@" </dev/null >/dev/null 2>"$tmp/ms.err" ||
+		{ cat "$tmp/ms.err" >&2; fail "mapsample $*: exit $?"; }
+}
+
+# compare WANT_RC NAME ARGS...: mapreport ARGS, standard output to
+# $tmp/NAME.out, standard error to $tmp/NAME.err; fails unless the exit
+# status is WANT_RC.
+compare() {
+	want=$1
+	name=$2
+	shift 2
+	set +e
+	"$mapreport" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+	set -e
+	if [ "$rc" != "$want" ]; then
+		cat "$tmp/$name.out" "$tmp/$name.err" >&2
+		fail "$name: mapreport $*: exit $rc, not $want"
+	fi
+}
+
+cat >"$tmp/rules.txt" <<'RULES'
+# the three phases of cmpwork, either way
+self(work_parse) > +2pp
+self(work_solve) > +2pp   # the one the slow build breaks
+self(work_output) > +2pp
+self(work_parse) < -2pp
+self(work_solve) < -2pp
+self(work_output) < -2pp
+total(main) < -2pp
+RULES
+
+test_regression() {
+	sample "$tmp/base.log" "$work"
+	sample "$tmp/slow.log" "$slow"
+	compare 3 regression --compare "$tmp/base.log" "$tmp/slow.log" \
+		--fail-if 'self(work_solve) > +2pp'
+	first=$(awk '/^Functions by self samples/ { getline; getline;
+		print $NF == "(cmpwork)" ? $(NF - 1) : $NF; exit }' \
+		"$tmp/regression.out")
+	[ "$first" = work_solve ] ||
+		{ cat "$tmp/regression.out" >&2; fail "first row: '$first', not work_solve"; }
+	grep -q '^  BROKEN  self(work_solve) > +2pp$' "$tmp/regression.out" ||
+		fail "regression: no BROKEN rule line"
+	grep -q '1 of 1 rule broken' "$tmp/regression.out" ||
+		fail "regression: no count of broken rules"
+	# the same logs with the rules file: exit 3 too, the other
+	# phases' shares fall, which no "> +2pp" rule minds
+	compare 3 regression-file --compare "$tmp/base.log" "$tmp/slow.log" \
+		--rules "$tmp/rules.txt"
+	# and the --base/--new form, with a rule it does not break
+	compare 0 regression-pass --base "$tmp/base.log" --new "$tmp/slow.log" \
+		--fail-if 'self(work_solve) > +50pp'
+}
+
+test_no_false_alarm() {
+	i=0
+	broken=0
+	while [ "$i" -lt "$reps" ]; do
+		sample "$tmp/a$i.log" "$work"
+		sample "$tmp/b$i.log" "$work"
+		set +e
+		"$mapreport" --compare "$tmp/a$i.log" "$tmp/b$i.log" \
+			--rules "$tmp/rules.txt" >"$tmp/same$i.out" 2>&1
+		rc=$?
+		set -e
+		case $rc in
+		0) ;;
+		3) broken=$((broken + 1)); cat "$tmp/same$i.out" >&2 ;;
+		*) cat "$tmp/same$i.out" >&2; fail "same build: exit $rc" ;;
+		esac
+		i=$((i + 1))
+	done
+	echo "same build: $broken of $reps pairs broke a rule at 3 sigma"
+	[ "$broken" = 0 ] || fail "same build twice: a rule broken ($broken of $reps)"
+}
+
+test_damaged() {
+	# 64 bytes of 0xff in the middle of NEW's log: damage mapreport
+	# reports and reads past; the rule is broken, but 1 wins over 3
+	cp "$tmp/slow.log" "$tmp/bad.log"
+	size=$(wc -c <"$tmp/bad.log")
+	awk 'BEGIN { for (i = 0; i < 64; i++) printf "%c", 255 }' |
+		dd of="$tmp/bad.log" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+	compare 1 damaged --compare "$tmp/base.log" "$tmp/bad.log" \
+		--fail-if 'self(work_solve) > +2pp'
+	grep -q "^mapreport: .*bad.log: damaged" "$tmp/damaged.err" ||
+		{ cat "$tmp/damaged.err" >&2; fail "damaged log not named"; }
+	compare 1 missing --compare "$tmp/nonesuch.log" "$tmp/base.log"
+	grep -q "nonesuch.log" "$tmp/missing.err" || fail "missing log not named"
+}
+
+test_invalid_rule() {
+	compare 2 badrule --compare "$tmp/base.log" "$tmp/slow.log" \
+		--fail-if 'self(work_solve) >> 2pp'
+	[ "$(wc -l <"$tmp/badrule.err")" = 1 ] || fail "bad rule: not one line"
+	grep -q "^mapreport: --fail-if: invalid rule 'self(work_solve) >> 2pp': column 19: expected a number$" \
+		"$tmp/badrule.err" || { cat "$tmp/badrule.err" >&2; fail "bad rule message"; }
+	printf 'total > 5%%\nself(x) > 2\n' >"$tmp/bad.txt"
+	compare 2 badfile --compare "$tmp/base.log" "$tmp/slow.log" \
+		--rules "$tmp/bad.txt"
+	grep -q "bad.txt:2: invalid rule 'self(x) > 2': column 12: expected a unit" \
+		"$tmp/badfile.err" || { cat "$tmp/badfile.err" >&2; fail "bad rules file message"; }
+	compare 2 usage --compare "$tmp/base.log"
+}
+
+test_different_programs() {
+	sample "$tmp/hot.log" "$hot" 300
+	compare 0 different --compare "$tmp/hot.log" "$tmp/base.log"
+	grep -q 'note: BASE runs hot, NEW runs cmpwork: different programs' \
+		"$tmp/different.err" || { cat "$tmp/different.err" >&2; fail "no note on different programs"; }
+	grep -q 'Note: BASE runs hot' "$tmp/different.out" || fail "no note in the report"
+}
+
+test_merge() {
+	compare 2 merge "$tmp/base.log" "$tmp/slow.log"
+	grep -q "^mapreport: $tmp/base.log and $tmp/slow.log are logs of different runs (.*); give --merge" \
+		"$tmp/merge.err" || { cat "$tmp/merge.err" >&2; fail "different runs: message"; }
+	compare 0 merged --merge "$tmp/base.log" "$tmp/slow.log"
+	grep -q '^mapsample report' "$tmp/merged.out" || fail "--merge: no report"
+	compare 0 same "$tmp/base.log" "$tmp/base.log"
+}
+
+# man_block AFTER: the lines of the first literal block of mapreport(1)
+# after the line AFTER, roff escapes undone.
+man_block() {
+	awk -v after="$1" '
+		$0 == after { found = 1; next }
+		found && /^\.Bd -literal/ { inblock = 1; next }
+		inblock && /^\.Ed/ { exit }
+		inblock { gsub(/\\e/, "\\"); print }' "$top_srcdir/man/mapreport.1"
+}
+
+test_man_rules() {
+	man_block "Examples:" | sed 's/   .*//' >"$tmp/man-rules.txt"
+	[ "$(wc -l <"$tmp/man-rules.txt")" -ge 4 ] || fail "mapreport.1: no example rules"
+	compare 0 man-rules --compare "$tmp/base.log" "$tmp/base.log" \
+		--rules "$tmp/man-rules.txt"
+	man_block ".Pa perf.rules" >"$tmp/perf.rules"
+	grep -q '^self(parse) > +2pp$' "$tmp/perf.rules" || fail "mapreport.1: no perf.rules"
+	compare 0 man-perf --compare "$tmp/base.log" "$tmp/base.log" \
+		--rules "$tmp/perf.rules"
+	# the two error lines the page shows
+	man_block "the error, and exit status 2:" >"$tmp/man-errors.txt"
+	compare 2 man-err1 --compare "$tmp/base.log" "$tmp/base.log" \
+		--fail-if 'self(parse > 2pp'
+	grep -qxF "$(cat "$tmp/man-err1.err")" "$tmp/man-errors.txt" ||
+		fail "mapreport.1's first error line is not: $(cat "$tmp/man-err1.err")"
+	printf '# one\n\ntotal > 2pp\n' >"$tmp/perf-bad.rules"
+	(cd "$tmp" && cp perf-bad.rules perf.rules &&
+		"$mapreport" --compare base.log base.log --rules perf.rules) \
+		>/dev/null 2>"$tmp/man-err2.err" && fail "bad perf.rules: exit 0"
+	grep -qxF "$(cat "$tmp/man-err2.err")" "$tmp/man-errors.txt" ||
+		fail "mapreport.1's second error line is not: $(cat "$tmp/man-err2.err")"
+}
+
+test_regression
+test_man_rules
+test_merge
+test_no_false_alarm
+test_damaged
+test_invalid_rule
+test_different_programs
+echo "mapreport-compare: all cases passed"
