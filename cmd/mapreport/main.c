@@ -43,6 +43,8 @@ static void usage(FILE *f)
 		"      --no-progress    no progress line on a terminal\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
+		"      --region NAME    only the samples taken inside the\n"
+		"                       program's region NAME (mapsample_mark(3))\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        print the version\n");
 }
@@ -53,6 +55,7 @@ static void usage(FILE *f)
 #define OPT_HTML 0x101
 #define OPT_JSON 0x180 /* --json[=FILE] */
 #define OPT_NO_PROGRESS 0x181
+#define OPT_REGION 0x190
 
 static int out_of_memory(void)
 {
@@ -64,6 +67,7 @@ static int out_of_memory(void)
 struct args {
 	int dump, folded, json, show_progress;
 	const char *folded_path, *html_path, *json_path;
+	const char *region;         /* --region NAME, or NULL */
 	unsigned top;
 	const char **partial_paths; /* --partial-report, npartial of them */
 	size_t npartial;
@@ -86,6 +90,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
 		{"top", required_argument, NULL, 'n'},
 		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
+		{"region", required_argument, NULL, OPT_REGION},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -125,6 +130,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->top = (unsigned)top;
 			break;
 		}
+		case OPT_REGION:
+			a->region = optarg;
+			break;
 		case OPT_PARTIAL_REPORT:
 			a->partial_paths[a->npartial++] = optarg;
 			break;
@@ -372,12 +380,24 @@ int main(int argc, char **argv)
 	struct model m;
 	model_init(&m);
 	m.timeline_on = (needs & OUTPUT_NEED_TIMELINE) != 0;
+	struct regions rg;
+	regions_init(&rg, a.region);
+	m.regions = &rg;
+	if (a.region && regions_scan(&rg, a.logs, a.nlogs))
+		return out_of_memory();
+	if (a.region && rg.filter_id < 0) {
+		fprintf(stderr, "mapreport: --region %s: no region of that "
+				"name in the logs; see the Regions table of the "
+				"report without --region\n", a.region);
+		return 1;
+	}
 	if (tool && start_output(tool))
 		return 1;
 	int readable, status = read_logs(&m, &a, tool, &readable);
 	if (tool)
 		tool->ou_backend->ob_finish(tool);
-	if (status < 0)
+	if (status < 0 || ((needs & OUTPUT_NEED_ANALYSIS) &&
+			   regions_complete(&rg, a.logs, a.nlogs)))
 		return out_of_memory();
 	if (readable && (needs & OUTPUT_NEED_ANALYSIS)) {
 		rc = write_reports(&m, &a, outs, needs, pset, &presult);
@@ -391,6 +411,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mapreport: %s\n",
 			model_note_str(&m.notes[i], line, sizeof(line)));
 	model_free(&m);
+	regions_free(&rg);
 	partial_result_free(presult);
 	partial_set_free(pset);
 	free(a.partial_paths);

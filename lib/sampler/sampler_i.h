@@ -36,6 +36,7 @@
  *     sampler.c    constructor, destructor: reads the plan, wires the rest
  *     interpose.c  the wrapped libc calls
  *     fatal.c      fatal signals held for the program
+ *     marks.c      the program's marks and regions (<mapsample/mark.h>)
  *     process.c    process life: start, exit, exec, fork child
  *     thread.c     thread life: begin, close, end
  *     writer.c     the writer thread: spare chunks, idle callback
@@ -441,6 +442,11 @@ MAPS_HIDDEN void process_after_fork_child(void);
 MAPS_HIDDEN void process_before_exec(const char *path);
 /* The exec failed: timers back on, the writer again. */
 MAPS_HIDDEN void process_exec_failed(void);
+
+/* ---- marks.c: <mapsample/mark.h>, exported to the program ---- */
+/* Marks the program set that could not be written (its thread was busy
+ * in the sampler, or no chunk space).  Async-signal-safe. */
+MAPS_HIDDEN uint64_t marks_lost_count(void);
 
 /* ---- fatal.c: fatal signals ---- */
 /* Holds the fatal signals the program left at SIG_DFL (constructor). */

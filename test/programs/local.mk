@@ -112,3 +112,18 @@ test_programs_iowrite_LDFLAGS =
 test_programs_threadsrun_SOURCES = test/programs/threadsrun.c
 test_programs_threadsrun_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
 test_programs_threadsrun_LDFLAGS = -pthread
+
+# marks: regions and marks through <mapsample/mark.h>, linked with the
+# no-op libmapsample-mark (-no-install: a real binary that finds the
+# build tree's library, not a libtool wrapper script) and, as
+# marks_weak, with weak references and no library
+# (test/integration/mapsample-marks.sh).
+check_PROGRAMS += test/programs/marks test/programs/marks_weak
+test_programs_marks_SOURCES = test/programs/marks.c
+test_programs_marks_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_marks_LDFLAGS = -pthread -no-install
+test_programs_marks_LDADD = lib/mark/libmapsample-mark.la
+test_programs_marks_weak_SOURCES = test/programs/marks.c
+test_programs_marks_weak_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread \
+	-DMAPSAMPLE_MARK_WEAK
+test_programs_marks_weak_LDFLAGS = -pthread
