@@ -311,6 +311,20 @@ int regions_finish(struct regions *rg)
 	return rc;
 }
 
+void regions_spans(const struct regions *rg, uint32_t pid, uint32_t image,
+		   uint32_t tid, regions_span_fn fn, void *ctx)
+{
+	long i = rg->ready ? keymap_find(&rg->tkeys, pid, image, tid) : -1;
+	if (i < 0)
+		return;
+	const struct rg_thread *th = &rg->th[i];
+	const struct rg_seg *sg = rg->seg + th->seg0;
+	for (size_t k = 0; k + 1 < th->nseg; k++)
+		if (sg[k].n)
+			fn(ctx, sg[k].from, sg[k + 1].from,
+			   rg->segnames[sg[k].off + sg[k].n - 1]);
+}
+
 static int scan_record(void *ctx, const struct maplog_ev *ev)
 {
 	return regions_fold(ctx, ev);

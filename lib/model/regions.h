@@ -105,6 +105,15 @@ int regions_scan(struct regions *rg, const char *const *logs, size_t n);
  * places them in one more pass.  Returns 0 or MAPS_ENOMEM. */
 int regions_complete(struct regions *rg, const char *const *logs, size_t n);
 
+/* One stretch of time a thread spent inside regions: [from, to) ns,
+ * inner the index of the innermost region's name. */
+typedef void (*regions_span_fn)(void *ctx, uint64_t from, uint64_t to,
+				uint32_t inner);
+/* Calls fn for each stretch thread (pid, image, tid) spent inside
+ * regions, in time order (rg must be ready). */
+void regions_spans(const struct regions *rg, uint32_t pid, uint32_t image,
+		   uint32_t tid, regions_span_fn fn, void *ctx);
+
 /* The index of the region called name, or -1. */
 long regions_find(const struct regions *rg, const char *name);
 

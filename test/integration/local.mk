@@ -26,6 +26,9 @@ TESTS += test/integration/mapsample-basic.sh \
 	test/integration/mapsample-rate.sh \
 	test/integration/mapsample-dlopen.sh \
 	test/integration/mapreport-stripped.sh
+# marks and regions (<mapsample/mark.h>, mapreport --region)
+TESTS += test/integration/mapsample-marks.sh
+EXTRA_DIST += test/integration/mapsample-marks.sh
 EXTRA_DIST += test/integration/mapsample-lib.sh \
 	test/integration/mapreport-stripped.sh \
 	test/integration/mapsample-dlopen.sh \

@@ -750,6 +750,73 @@ static void activity_lane(FILE *out, const struct cols *c,
 	}
 }
 
+/* What region_band() needs to draw one thread's regions. */
+struct bandctx {
+	FILE *out;
+	const struct cols *c;
+	const struct regions *rg;
+	const struct rthread *t;
+	double y;
+};
+
+/* A stretch of time a thread spent inside regions (regions_span_fn): a
+ * band along the bottom of its lane, named in its tooltip. */
+static void region_band(void *ctx, uint64_t from, uint64_t to, uint32_t inner)
+{
+	const struct bandctx *b = ctx;
+	const struct cols *c = b->c;
+	FILE *out = b->out;
+	double span = (double)(c->t1 - c->t0);
+	double w = AW - 10 - ALX;
+	uint64_t f = from < c->t0 ? c->t0 : from, e = to > c->t1 ? c->t1 : to;
+	if (e <= f || span <= 0)
+		return;
+	double x0 = ALX + (double)(f - c->t0) / span * w;
+	double x1 = ALX + (double)(e - c->t0) / span * w;
+	fprintf(out, "<rect class=\"region\" x=\"%.1f\" y=\"%.1f\" "
+		     "width=\"%.2f\" height=\"4\" fill=\"#c0392b\" "
+		     "fill-opacity=\"0.7\"><title>%u/%u in region ",
+		x0, b->y + AROWH - 5, x1 - x0 > 0.5 ? x1 - x0 : 0.5,
+		b->t->pid, b->t->tid);
+	H(b->rg->names[inner].name);
+	fprintf(out, ", %.3f-%.3f s</title></rect>",
+		(double)(f - c->t0) / 1e9, (double)(e - c->t0) / 1e9);
+}
+
+/* The program's regions: a table of name, entries, time and samples
+ * inside (model/regions.h); nothing when there are none. */
+static void regions_table(FILE *out, const struct model *m)
+{
+	const struct regions *rg = m->regions;
+	if (!rg || !rg->nnames)
+		return;
+	fputs("<h3>Regions</h3>\n<table>\n<thead><tr><th>Region</th>"
+	      "<th class=\"n\">Entered</th><th class=\"n\">Wall time</th>"
+	      "<th class=\"n\">Samples</th><th class=\"n\">%</th></tr>"
+	      "</thead>\n<tbody>\n",
+	      out);
+	for (size_t i = 0; i < rg->nnames; i++) {
+		const struct rregion *r = &rg->names[i];
+		fputs("<tr><td>", out);
+		H(r->name);
+		fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td>"
+			     "<td class=\"n\">%.3f s</td><td class=\"n\">%"
+			     PRIu64 "</td><td class=\"n\">%.2f</td></tr>\n",
+			r->count, (double)r->ns / 1e9, r->samples,
+			m->samples ? 100.0 * (double)r->samples /
+					     (double)m->samples
+				   : 0.0);
+	}
+	fputs("</tbody>\n</table>\n", out);
+	if (rg->filter) {
+		fputs("<p class=\"note\">Only the samples taken inside region ",
+		      out);
+		H(rg->filter);
+		fprintf(out, ": %" PRIu64 " kept, %" PRIu64 " left out.</p>\n",
+			rg->kept, rg->left_out);
+	}
+}
+
 /* The time axis under shown rows. */
 static void activity_axis(FILE *out, const struct cols *c, size_t shown)
 {
@@ -801,11 +868,24 @@ static int activity(FILE *out, const struct model *m, const struct cols *c)
 	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		     "aria-label=\"samples per thread over time\">",
 		AW, (double)shown * AROWH + 28.0);
-	for (size_t r = 0; r < shown; r++)
+	for (size_t r = 0; r < shown; r++) {
 		activity_lane(out, c, &m->timeline, &m->threads[ord[r]], r,
 			      cell + r * c->n, vmax);
+		struct bandctx b = {out, c, m->regions, &m->threads[ord[r]],
+				    (double)r * AROWH};
+		const struct rthread *t = b.t;
+		if (m->regions)
+			regions_spans(m->regions, t->pid, t->image, t->tid,
+				      region_band, &b);
+	}
 	activity_axis(out, c, shown);
-	fputs("</svg>\n</section>\n", out);
+	fputs("</svg>\n", out);
+	if (m->regions && m->regions->nnames)
+		fputs("<div class=\"legend\">Red bands: the time a thread "
+		      "spent inside the program's regions "
+		      "(mapsample_mark(3)).</div>\n", out);
+	regions_table(out, m);
+	fputs("</section>\n", out);
 	free(cell);
 	free(ord);
 	return 0;
