@@ -17,6 +17,11 @@
 #   outside every region); and --region phase1 likewise.
 # - --region with a name the log does not hold: exit 1, one line.
 # - The HTML report shows the point mark and the regions.
+# - The header works from C++ (marks.c built by the C++ compiler, with the
+#   library and with weak references) and the Fortran example of
+#   mapsample_mark(3) (BIND(C) interfaces, linked with the library) runs
+#   bare and records its region under mapsample; each is skipped, with a
+#   line saying so, when that compiler is not installed.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -136,8 +141,59 @@ test_html() {
 	grep -q 'phase2' "$tmp/marks.html" || fail "HTML: region phase2 not named"
 }
 
+# other_lang NAME: runs $tmp/NAME bare (output in $tmp/NAME.bare, exit
+# 0) and under mapsample (the same output); its report must list region
+# REGION with samples.
+other_lang() {
+	name=$1 region=$2
+	"$tmp/$name" >"$tmp/$name.bare" 2>&1 ||
+		{ show "$tmp/$name.bare"; fail "$name without mapsample exited $?"; }
+	sample "$name" -F 1000 -- "$tmp/$name"
+	[ "$rc" = 0 ] || { show "$tmp/$name.err"; fail "$name under mapsample exited $rc"; }
+	cmp -s "$tmp/$name.bare" "$tmp/$name.out" ||
+		{ show "$tmp/$name.bare" "$tmp/$name.out"; fail "$name: output changed under mapsample"; }
+	report "$name"
+	row=$(region_row "$name" "$region")
+	[ -n "$row" ] && check "$(echo "$row" | cut -d' ' -f3) > 0" ||
+		{ show "$tmp/$name.report"; fail "$name: region $region without samples"; }
+}
+
+test_cplusplus() {
+	cxx=${CXX:-c++}
+	command -v "$cxx" >/dev/null 2>&1 || { echo "skip: no C++ compiler ($cxx)"; return 0; }
+	inc=$top_srcdir/lib/include
+	libdir=$top_builddir/lib/mark/.libs
+	"$cxx" -x c++ -O1 -Wall -Wextra -Werror -pthread -I"$inc" \
+		-o "$tmp/marks_cxx" "$top_srcdir/test/programs/marks.c" \
+		-L"$libdir" -Wl,-rpath,"$libdir" -lmapsample-mark 2>"$tmp/cxx.err" ||
+		{ show "$tmp/cxx.err"; fail "marks.c does not build as C++ with the library"; }
+	"$cxx" -x c++ -O1 -Wall -Wextra -Werror -pthread -I"$inc" \
+		-DMAPSAMPLE_MARK_WEAK -o "$tmp/marks_cxx_weak" \
+		"$top_srcdir/test/programs/marks.c" 2>"$tmp/cxx.err" ||
+		{ show "$tmp/cxx.err"; fail "marks.c does not build as C++ with weak references"; }
+	other_lang marks_cxx phase2
+	other_lang marks_cxx_weak phase2
+}
+
+test_fortran() {
+	fc=${FC:-gfortran}
+	command -v "$fc" >/dev/null 2>&1 || { echo "skip: no Fortran compiler ($fc)"; return 0; }
+	sed -n '/^\.\\" fortran-example-begin/,/^\.\\" fortran-example-end/p' \
+		"$top_srcdir/man/mapsample_mark.3" | sed '/^\./d' \
+		>"$tmp/phases.f90"
+	grep -q "^program phases" "$tmp/phases.f90" ||
+		fail "no Fortran program found in man/mapsample_mark.3"
+	libdir=$top_builddir/lib/mark/.libs
+	"$fc" -O2 -o "$tmp/phases" "$tmp/phases.f90" -L"$libdir" \
+		-Wl,-rpath,"$libdir" -lmapsample-mark 2>"$tmp/fc.err" ||
+		{ show "$tmp/fc.err"; fail "mapsample_mark.3's Fortran example does not build"; }
+	other_lang phases solver
+}
+
 test_unchanged_without_mapsample
 test_regions
+test_cplusplus
+test_fortran
 test_region_filter
 test_html
 echo "PASS: mapsample-marks"
