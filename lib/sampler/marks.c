@@ -11,7 +11,10 @@
  * thread becomes the slot's writer as the sampling handler does, by
  * taking the slot's busy flag; if the flag is already held (the call
  * came from a signal handler that interrupted the sampler or another
- * mark on this thread) the mark is lost and counted, never waited for.
+ * mark on this thread) the mark is lost, never waited for; so is one
+ * that finds no chunk space.  Lost marks are not counted in the log
+ * (there is no drop reason for them yet): a lost region end shows as a
+ * region never ended.
  * A sampling signal that lands while a mark is written finds the flag
  * held and drops its sample (counted, as any signal inside the sampler).
  * Threads without a slot, and calls before the sampler started or once
@@ -27,9 +30,6 @@
 
 #include "sampler/sampler_i.h"
 
-/* Marks that could not be written (slot busy, or no chunk space). */
-static uint64_t marks_lost;
-
 /* Writes a MARK record of kind for name on the calling thread's stream.
  * Async-signal-safe. */
 static void mark_put(uint64_t kind, const char *name)
@@ -40,10 +40,8 @@ static void mark_put(uint64_t kind, const char *name)
 	struct tslot *t = slot_self();
 	if (!t)
 		return;
-	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST)) {
-		__atomic_fetch_add(&marks_lost, 1, __ATOMIC_RELAXED);
+	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST))
 		return;
-	}
 	if (!__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST) &&
 	    !__atomic_load_n(&S.stopping, __ATOMIC_ACQUIRE)) {
 		/* the program may change or free name once we return, and a
@@ -59,8 +57,7 @@ static void mark_put(uint64_t kind, const char *name)
 		ev.ev_u.mark.mk_tid = (uint32_t)t->tid;
 		ev.ev_u.mark.mk_value = kind;
 		ev.ev_u.mark.mk_text = text;
-		if (stream_put(t, &ev))
-			__atomic_fetch_add(&marks_lost, 1, __ATOMIC_RELAXED);
+		(void)stream_put(t, &ev);
 	}
 	__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
 }
@@ -84,9 +81,4 @@ MAPS_EXPORT void mapsample_region_begin(const char *name)
 MAPS_EXPORT void mapsample_region_end(void)
 {
 	mark_put(MAPLOG_MARK_REGION_END, NULL);
-}
-
-uint64_t marks_lost_count(void)
-{
-	return __atomic_load_n(&marks_lost, __ATOMIC_RELAXED);
 }

@@ -443,11 +443,6 @@ MAPS_HIDDEN void process_before_exec(const char *path);
 /* The exec failed: timers back on, the writer again. */
 MAPS_HIDDEN void process_exec_failed(void);
 
-/* ---- marks.c: <mapsample/mark.h>, exported to the program ---- */
-/* Marks the program set that could not be written (its thread was busy
- * in the sampler, or no chunk space).  Async-signal-safe. */
-MAPS_HIDDEN uint64_t marks_lost_count(void);
-
 /* ---- fatal.c: fatal signals ---- */
 /* Holds the fatal signals the program left at SIG_DFL (constructor). */
 MAPS_HIDDEN void fatal_install(void);
