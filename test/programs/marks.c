@@ -17,36 +17,25 @@
 
 #include <mapsample/mark.h>
 
-#define NOINLINE __attribute__((noinline, noclone))
-
 static volatile unsigned long sink;
 
-#define SPIN(n, x)                                                          \
-	for (unsigned long i_ = 0; i_ < (n); i_++) {                        \
-		(x) = (x) * 6364136223846793005ul + i_;                     \
-		__asm__ volatile("" : "+r"(x));                             \
+/* A function NAME(n) of n dependent multiply-adds, the same cost
+ * everywhere; a frame of its own (no inlining, no cloning). */
+#define BURN(NAME, SEED)                                                    \
+	__attribute__((noinline, noclone)) static unsigned long NAME(         \
+		unsigned long n)                                              \
+	{                                                                     \
+		unsigned long x = (SEED);                                     \
+		for (unsigned long i = 0; i < n; i++) {                       \
+			x = x * 6364136223846793005ul + i;                    \
+			__asm__ volatile("" : "+r"(x));                       \
+		}                                                             \
+		return x;                                                     \
 	}
 
-NOINLINE static unsigned long phase_one_burn(unsigned long n)
-{
-	unsigned long x = 1;
-	SPIN(n, x);
-	return x;
-}
-
-NOINLINE static unsigned long phase_two_burn(unsigned long n)
-{
-	unsigned long x = 3;
-	SPIN(n, x);
-	return x;
-}
-
-NOINLINE static unsigned long other_burn(unsigned long n)
-{
-	unsigned long x = 5;
-	SPIN(n, x);
-	return x;
-}
+BURN(phase_one_burn, 1)
+BURN(phase_two_burn, 3)
+BURN(other_burn, 5)
 
 static void *other(void *arg)
 {
