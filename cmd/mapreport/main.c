@@ -385,12 +385,6 @@ int main(int argc, char **argv)
 	m.regions = &rg;
 	if (a.region && regions_scan(&rg, a.logs, a.nlogs))
 		return out_of_memory();
-	if (a.region && rg.filter_id < 0) {
-		fprintf(stderr, "mapreport: --region %s: no region of that "
-				"name in the logs; see the Regions table of the "
-				"report without --region\n", a.region);
-		return 1;
-	}
 	if (tool && start_output(tool))
 		return 1;
 	int readable, status = read_logs(&m, &a, tool, &readable);
@@ -399,6 +393,14 @@ int main(int argc, char **argv)
 	if (status < 0 || ((needs & OUTPUT_NEED_ANALYSIS) &&
 			   regions_complete(&rg, a.logs, a.nlogs)))
 		return out_of_memory();
+	if (readable && a.region && rg.filter_id < 0 &&
+	    (needs & OUTPUT_NEED_ANALYSIS)) {
+		fprintf(stderr, "mapreport: --region %s: no region of that "
+				"name in the logs; see the Regions table of the "
+				"report without --region\n", a.region);
+		readable = 0; /* no report: it would be empty */
+		status |= 1;
+	}
 	if (readable && (needs & OUTPUT_NEED_ANALYSIS)) {
 		rc = write_reports(&m, &a, outs, needs, pset, &presult);
 		if (rc == MAPS_ENOMEM)
