@@ -83,6 +83,7 @@ names = [g["name"] for g in r["regions"]]
 assert names == ["phase1", "phase2"], names
 for g in r["regions"]:
     assert g["count"] == 1 and g["samples"] > 0 and g["seconds"] > 0, g
+    assert g["sample_seconds"] > 0, g
     assert g["filter"] is False and g["never_ended"] == 0, g
 PY
 }

@@ -402,6 +402,7 @@ static void regions(struct jsonw *w, const struct model *m)
 		k_dbl(w, "seconds", (double)r->ns / 1e9);
 		k_u64(w, "samples", r->samples);
 		k_dbl(w, "share", share(r->samples, m->samples));
+		k_dbl(w, "sample_seconds", (double)r->weight / 1e9);
 		k_u64(w, "never_ended", r->open);
 		k_bool(w, "filter", rg->filter && (long)i == rg->filter_id);
 		jsonw_object_end(w);
