@@ -129,8 +129,10 @@ static const struct rg_seg *seg_at(const struct regions *rg,
 				   const struct rg_thread *th, uint64_t ts)
 {
 	size_t lo = 0, hi = th->nseg;
+	if (!hi)
+		return NULL;
 	const struct rg_seg *s = rg->seg + th->seg0;
-	if (!hi || ts < s[0].from)
+	if (ts < s[0].from)
 		return NULL;
 	while (hi - lo > 1) {   /* s[lo].from <= ts < s[hi].from */
 		size_t mid = lo + (hi - lo) / 2;
@@ -260,7 +262,8 @@ int regions_finish(struct regions *rg)
 	if (rg->ready)
 		return 0;
 	rg->filter_id = rg->filter ? regions_find(rg, rg->filter) : -1;
-	qsort(rg->ev, rg->nev, sizeof(*rg->ev), cmp_ev);
+	if (rg->nev)
+		qsort(rg->ev, rg->nev, sizeof(*rg->ev), cmp_ev);
 	struct open *stack = NULL;
 	size_t depth = 0, cap = 0;
 	int rc = 0;
@@ -315,7 +318,7 @@ void regions_spans(const struct regions *rg, uint32_t pid, uint32_t image,
 		   uint32_t tid, regions_span_fn fn, void *ctx)
 {
 	long i = rg->ready ? keymap_find(&rg->tkeys, pid, image, tid) : -1;
-	if (i < 0)
+	if (i < 0 || !rg->th[i].nseg)
 		return;
 	const struct rg_thread *th = &rg->th[i];
 	const struct rg_seg *sg = rg->seg + th->seg0;

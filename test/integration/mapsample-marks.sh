@@ -17,6 +17,11 @@
 #   outside every region); and --region phase1 likewise.
 # - --region with a name the log does not hold: exit 1, one line.
 # - The HTML report shows the point mark and the regions.
+# - test/programs/markstorm sets regions on 4 threads as fast as it can
+#   (20000 outer/inner pairs each) while a SIGALRM handler sets point
+#   marks, sampled at 10 kHz: the log reads cleanly and both regions are
+#   entered exactly 80000 times, none left open, no end unmatched (no
+#   region record lost to the sampler's own signal or the handler's).
 # - The header works from C++ (marks.c built by the C++ compiler, with the
 #   library and with weak references) and the Fortran example of
 #   mapsample_mark(3) (BIND(C) interfaces, linked with the library) runs
@@ -30,7 +35,7 @@ tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
 trap cleanup EXIT
 
-need_programs marks marks_weak
+need_programs marks marks_weak markstorm
 
 # region_row NAME REGION: "COUNT WALL-S SAMPLES %" of REGION in the
 # Regions table of $tmp/NAME.report (nothing when it is not there).
@@ -191,8 +196,26 @@ test_fortran() {
 	other_lang phases solver
 }
 
+test_storm() {
+	sample storm -F 10000 -- "$programs/markstorm" 4 20000
+	[ "$rc" = 0 ] || { show "$tmp/storm.err"; fail "markstorm under mapsample exited $rc"; }
+	report storm
+	for r in outer inner; do
+		row=$(region_row storm $r)
+		[ "$(echo "$row" | cut -d' ' -f1)" = 80000 ] || {
+			show "$tmp/storm.report"
+			fail "markstorm: region $r entered '$row' times, not 80000"
+		}
+	done
+	! grep -q "entered but not ended\|region ends without" "$tmp/storm.report" || {
+		show "$tmp/storm.report"
+		fail "markstorm: regions left open or ends unmatched"
+	}
+}
+
 test_unchanged_without_mapsample
 test_regions
+test_storm
 test_cplusplus
 test_fortran
 test_region_filter

@@ -127,3 +127,10 @@ test_programs_marks_weak_SOURCES = test/programs/marks.c
 test_programs_marks_weak_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread \
 	-DMAPSAMPLE_MARK_WEAK
 test_programs_marks_weak_LDFLAGS = -pthread
+# markstorm: regions on several threads and point marks from a signal
+# handler, as fast as they go (mapsample-marks.sh counts them exactly).
+check_PROGRAMS += test/programs/markstorm
+test_programs_markstorm_SOURCES = test/programs/markstorm.c
+test_programs_markstorm_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_markstorm_LDFLAGS = -pthread -no-install
+test_programs_markstorm_LDADD = lib/mark/libmapsample-mark.la
