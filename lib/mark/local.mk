@@ -6,5 +6,8 @@
 mapsampleinclude_HEADERS += lib/include/mapsample/mark.h
 lib_LTLIBRARIES += lib/mark/libmapsample-mark.la
 lib_mark_libmapsample_mark_la_SOURCES = lib/mark/mark.c
+# Linked into the user's program: never with the sanitizers (a program
+# without their runtime could not load it), as libmapsampler.so.
+lib_mark_libmapsample_mark_la_CFLAGS = $(WARN_CFLAGS) -fvisibility=hidden
 lib_mark_libmapsample_mark_la_LDFLAGS = -version-info 0:0:0 -no-undefined
 pkgconfig_DATA += mapsample-mark.pc
