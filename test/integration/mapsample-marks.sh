@@ -16,7 +16,8 @@
 #   stacks (other_burn ran at the same time, but on another thread,
 #   outside every region); and --region phase1 likewise.
 # - --region with a name the log does not hold: exit 1, one line.
-# - The HTML report shows the point mark and the regions.
+# - The HTML report shows the point mark and the regions, the mark on the
+#   thread activity chart too (there even when no metric was recorded).
 # - test/programs/markstorm sets regions on 4 threads as fast as it can
 #   (20000 outer/inner pairs each) while a SIGALRM handler sets point
 #   marks, sampled at 10 kHz: the log reads cleanly and both regions are
@@ -145,6 +146,13 @@ test_html() {
 	grep -q 'between' "$tmp/marks.html" || fail "HTML: the mark 'between' is not shown"
 	grep -q 'class="region"' "$tmp/marks.html" || fail "HTML: no region on the timeline"
 	grep -q 'phase2' "$tmp/marks.html" || fail "HTML: region phase2 not named"
+	# without metrics there are no metric charts: the mark is drawn on
+	# the thread activity chart
+	sample nometrics --metrics none -- "$programs/marks" 30
+	[ "$rc" = 0 ] || { show "$tmp/nometrics.err"; fail "marks --metrics none exited $rc"; }
+	"$mapreport" --html "$tmp/nm.html" "$tmp/nometrics.log" >/dev/null
+	grep -q '<line class="mark"[^>]*><title>mark at [0-9.]* s: between' \
+		"$tmp/nm.html" || fail "HTML without metrics: the mark 'between' is not drawn"
 }
 
 # other_lang NAME: runs $tmp/NAME bare (output in $tmp/NAME.bare, exit

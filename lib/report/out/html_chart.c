@@ -75,7 +75,8 @@ static void col_range(const struct cols *c, const struct rtimeline *tl,
 #define PY0 10.0
 #define PY1 150.0
 
-static double x_of(const struct cols *c, double sec)
+/* Where sec (from c->t0) is along the x axis, from 0 to 1. */
+static double frac_of(const struct cols *c, double sec)
 {
 	double span = (double)(c->t1 - c->t0) / 1e9;
 	double f = span > 0 ? sec / span : 0;
@@ -83,7 +84,12 @@ static double x_of(const struct cols *c, double sec)
 		f = 0;
 	if (f > 1)
 		f = 1;
-	return PX0 + f * (PX1 - PX0);
+	return f;
+}
+
+static double x_of(const struct cols *c, double sec)
+{
+	return PX0 + frac_of(c, sec) * (PX1 - PX0);
 }
 
 /* A "nice" step near range/ticks: 1, 2 or 5 times a power of ten, or
@@ -126,14 +132,17 @@ static void x_axis(FILE *out, const struct cols *c, const struct rtimeline *tl)
 	(void)tl;
 }
 
+/* The user's point marks as lines from y0 to y1 in a plot whose x axis
+ * runs from x0 to x1. */
 static void marks_svg(FILE *out, const struct cols *c, const struct rtimeline *tl,
-		      double y0, double y1)
+		      double x0, double x1, double y0, double y1)
 {
 	for (size_t i = 0; i < tl->nmarks; i++) {
 		const struct rtlmark *k = &tl->marks[i];
 		if (k->ts < c->t0 || k->ts > c->t1)
 			continue;
-		double x = x_of(c, (double)(k->ts - c->t0) / 1e9);
+		double x = x0 + frac_of(c, (double)(k->ts - c->t0) / 1e9) *
+					(x1 - x0);
 		fprintf(out, "<line class=\"mark\" x1=\"%.1f\" y1=\"%.1f\" "
 			     "x2=\"%.1f\" y2=\"%.1f\"><title>mark at %.3f s: ",
 			x, y0, x, y1, (double)(k->ts - c->t0) / 1e9);
@@ -501,7 +510,7 @@ static int chart(FILE *out, const struct model *m, const struct cols *c,
 	}
 	if ((rc = series(out, c, tl, &d)))
 		goto out;
-	marks_svg(out, c, tl, PY0, PY1);
+	marks_svg(out, c, tl, PX0, PX1, PY0, PY1);
 	hover_targets(out, c, tl, &d);
 	fputs("</svg>\n", out);
 	chart_legend(out, d.mt, r);
@@ -878,12 +887,14 @@ static int activity(FILE *out, const struct model *m, const struct cols *c)
 			regions_spans(m->regions, t->pid, t->image, t->tid,
 				      region_band, &b);
 	}
+	marks_svg(out, c, &m->timeline, ALX, AW - 10, 0,
+		  (double)shown * AROWH);
 	activity_axis(out, c, shown);
 	fputs("</svg>\n", out);
 	if (m->regions && m->regions->nnames)
 		fputs("<div class=\"legend\">Red bands: the time a thread "
-		      "spent inside the program's regions "
-		      "(mapsample_mark(3)).</div>\n", out);
+		      "spent inside the program's regions; dashed lines: its "
+		      "marks (mapsample_mark(3)).</div>\n", out);
 	regions_table(out, m);
 	fputs("</section>\n", out);
 	free(cell);
