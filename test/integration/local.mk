@@ -78,9 +78,6 @@ EXTRA_DIST += test/integration/installcheck.sh
 installcheck-local:
 	CC='$(CC)' $(SHELL) $(top_srcdir)/test/integration/installcheck.sh \
 		'$(DESTDIR)$(bindir)' '$(DESTDIR)$(pkgconfigdir)' '$(top_srcdir)'
-	CC='$(CC)' $(SHELL) $(top_srcdir)/test/integration/installcheck-marks.sh \
-		'$(DESTDIR)$(bindir)' '$(DESTDIR)$(pkgconfigdir)' '$(top_srcdir)'
-EXTRA_DIST += test/integration/installcheck-marks.sh
 
 # Partial reports (mapreport(1), PARTIAL REPORTS) on the deterministic
 # logs of test/integration/mkpartlog; the definitions it reads (among them
