@@ -6,3 +6,6 @@ dist_man_MANS += man/mapsample-metrics.5
 # mapsample-plugin(3): its example plugin is built and loaded by
 # test/integration/plugin-man-example.sh.
 dist_man_MANS += man/mapsample-plugin.3
+# mapsample_mark(3): its C example is built by man-examples.sh, its
+# Fortran example by test/integration/mapsample-marks.sh.
+dist_man_MANS += man/mapsample_mark.3

@@ -65,6 +65,8 @@ static void usage(FILE *f)
 		"      --junit FILE     JUnit XML, one test case per rule\n"
 		"      --github         GitHub Actions ::error:: and ::notice::\n"
 		"      --html FILE      with --compare: a differential flame graph\n"
+		"      --region NAME    only the samples taken inside the\n"
+		"                       program's region NAME (mapsample_mark(3))\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        print the version\n");
 }
@@ -85,6 +87,7 @@ static void usage(FILE *f)
 #define OPT_JUNIT 0x197
 #define OPT_GITHUB 0x198
 #define OPT_MERGE 0x199
+#define OPT_REGION 0x19a
 
 static int out_of_memory(void)
 {
@@ -96,6 +99,7 @@ static int out_of_memory(void)
 struct args {
 	int dump, folded, json, show_progress;
 	const char *folded_path, *html_path, *json_path;
+	const char *region;         /* --region NAME, or NULL */
 	unsigned top;
 	const char **partial_paths; /* --partial-report, npartial of them */
 	size_t npartial;
@@ -168,6 +172,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
 		{"top", required_argument, NULL, 'n'},
 		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
+		{"region", required_argument, NULL, OPT_REGION},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{"merge", no_argument, NULL, OPT_MERGE},
@@ -223,6 +228,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->top = (unsigned)top;
 			break;
 		}
+		case OPT_REGION:
+			a->region = optarg;
+			break;
 		case OPT_PARTIAL_REPORT:
 			a->partial_paths[a->npartial++] = optarg;
 			break;
@@ -847,6 +855,11 @@ int main(int argc, char **argv)
 	struct model m;
 	model_init(&m);
 	m.timeline_on = (needs & OUTPUT_NEED_TIMELINE) != 0;
+	struct regions rg;
+	regions_init(&rg, a.region);
+	m.regions = &rg;
+	if (a.region && regions_scan(&rg, a.logs, a.nlogs))
+		return out_of_memory();
 	if (tool && start_output(tool))
 		return 1;
 	struct run_id *ids = calloc(a.nlogs, sizeof(*ids));
@@ -855,7 +868,8 @@ int main(int argc, char **argv)
 	int readable, status = read_logs(&m, &a, tool, &readable, ids);
 	if (tool)
 		tool->ou_backend->ob_finish(tool);
-	if (status < 0)
+	if (status < 0 || ((needs & OUTPUT_NEED_ANALYSIS) &&
+			   regions_complete(&rg, a.logs, a.nlogs)))
 		return out_of_memory();
 	if (!tool && check_one_run(&a, ids)) {
 		free(ids);
@@ -867,6 +881,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	free(ids);
+	if (readable && a.region && rg.filter_id < 0 &&
+	    (needs & OUTPUT_NEED_ANALYSIS)) {
+		fprintf(stderr, "mapreport: --region %s: no region of that "
+				"name in the logs; see the Regions table of the "
+				"report without --region\n", a.region);
+		readable = 0; /* no report: it would be empty */
+		status |= 1;
+	}
 	/* with no log read, only the JSON report is written: its errors[]
 	 * says why, for scripts */
 	int json_only = !readable && a.json;
@@ -886,6 +908,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mapreport: %s\n",
 			model_note_str(&m.notes[i], line, sizeof(line)));
 	model_free(&m);
+	regions_free(&rg);
 	partial_result_free(presult);
 	partial_set_free(pset);
 	free(a.partial_paths);

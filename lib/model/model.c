@@ -490,6 +490,12 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		m->first_ts = ev->ev_ts;
 	if (ev->ev_ts > m->last_ts)
 		m->last_ts = ev->ev_ts;
+	if (m->regions) {
+		/* 1: a sample --region leaves out of every total */
+		int r = regions_fold(m->regions, ev);
+		if (r)
+			return r < 0 ? r : 0;
+	}
 	if (m->timeline_on && timeline_fold(&m->timeline, ev))
 		return MAPS_ENOMEM;
 

@@ -23,6 +23,7 @@
 
 #include "model/logread.h"
 #include "model/metrics.h"
+#include "model/regions.h"
 #include "model/timeline.h"
 
 struct rmap {
@@ -121,6 +122,9 @@ struct model {
 	 * regular file), once at the start and after each block. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t size);
 	void *progress_ctx;
+	struct regions *regions;  /* set before model_load for the program's
+				   * regions and the --region filter
+				   * (model/regions.h; not owned) */
 	int timeline_on;          /* set before model_load to fill timeline */
 	struct rtimeline timeline;/* samples and metrics over time */
 	int error;                /* the first MAPS_E* that stopped reading

@@ -325,6 +325,10 @@ static int value(struct rtimeline *tl, const struct maplog_ev *ev)
 static int mark(struct rtimeline *tl, const struct maplog_ev *ev)
 {
 	(void)bin_get(tl, ev->ev_ts);
+	/* region begins and ends are model/regions.c's, not marks */
+	if (ev->ev_u.mark.mk_value == MAPLOG_MARK_REGION_BEGIN ||
+	    ev->ev_u.mark.mk_value == MAPLOG_MARK_REGION_END)
+		return 0;
 	if (tl->nmarks == TIMELINE_MARKS) {
 		tl->marks_left_out++;
 		return 0;

@@ -86,7 +86,8 @@ void timeline_free(struct rtimeline *tl);
 
 /*
  * Folds ev into tl if it is a sample, metric definition, metric value or
- * user mark; ignores other records.  Returns 0, or MAPS_ENOMEM when
+ * user point mark (region begins and ends are model/regions.h's);
+ * ignores other records.  Returns 0, or MAPS_ENOMEM when
  * memory ran out: tl then holds what was folded before (perhaps not all
  * of ev) and can still be freed.
  */

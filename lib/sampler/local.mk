@@ -15,6 +15,8 @@ lib_sampler_libmapsampler_la_SOURCES = lib/sampler/sampler_i.h \
 	lib/sampler/stream.c lib/sampler/io.c lib/sampler/dlsearch.c \
 	lib/sampler/real.c lib/sampler/state.c \
 	lib/log/mapwrite.c lib/log/crc32c.c
+# the program's marks and regions (<mapsample/mark.h>)
+lib_sampler_libmapsampler_la_SOURCES += lib/sampler/marks.c
 # MAPLOG_CRC_NARROW: no AVX-512 code in the profiled program (crc32c.c)
 lib_sampler_libmapsampler_la_CPPFLAGS = $(AM_CPPFLAGS) -DMAPLOG_CRC_NARROW
 lib_sampler_libmapsampler_la_CFLAGS = $(WARN_CFLAGS) -fvisibility=hidden \

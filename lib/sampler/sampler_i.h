@@ -40,6 +40,7 @@
  *     sampler.c    constructor, destructor: reads the plan, wires the rest
  *     interpose.c  the wrapped libc calls
  *     fatal.c      fatal signals held for the program
+ *     marks.c      the program's marks and regions (<mapsample/mark.h>)
  *     process.c    process life: start, exit, exec, fork child
  *     thread.c     thread life: begin, close, end
  *     writer.c     the writer thread: spare chunks, idle callback

@@ -52,3 +52,11 @@ EXTRA_DIST += test/bench/metrics-cost.sh
 # mapreport on ~10M-sample logs beside perf report (by hand, not make check).
 EXTRA_DIST += test/bench/report-speed.sh
 EXTRA_DIST += test/bench/loader-hangs.sh
+
+
+# What a mark or region costs the program, bare and under mapsample
+# (bench_mark.c); built by make, not run by make check.
+noinst_PROGRAMS += test/bench/bench_mark
+test_bench_bench_mark_SOURCES = test/bench/bench_mark.c
+test_bench_bench_mark_LDFLAGS = -no-install
+test_bench_bench_mark_LDADD = lib/mark/libmapsample-mark.la

@@ -8,7 +8,11 @@
 #     says, and runs under the installed mapsample with its XML;
 #   - the installed built-in metrics (share/mapsample/metrics, naming
 #     the installed plugin libraries) are found and record values;
-#   - the installed mapreport reads the log.
+#   - the installed mapreport reads the log;
+#   - test/programs/marks.c builds with the flags of the installed
+#     mapsample-mark.pc, as mapsample_mark(3) says, runs without
+#     mapsample, and under the installed mapsample records its regions,
+#     which the installed mapreport lists.
 #
 # Usage: installcheck.sh BINDIR PKGCONFIGDIR SRCDIR
 set -eu
@@ -54,4 +58,22 @@ if grep -q 'plugin-error\|metric-error' "$tmp/dump"; then
 	grep 'plugin-error\|metric-error' "$tmp/dump" >&2
 	fail "plugin or metric errors"
 fi
-echo "installcheck: ok: custom1.c built against the installed headers and the installed metrics ran"
+
+flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs mapsample-mark) ||
+	fail "pkg-config does not find the installed mapsample-mark.pc in $pcdir"
+libdir=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=libdir mapsample-mark)
+# shellcheck disable=SC2086
+$cc -O1 -pthread -o "$tmp/marks" "$srcdir/test/programs/marks.c" $flags \
+	-Wl,-rpath,"$libdir" 2>"$tmp/cc.err" ||
+	{ cat "$tmp/cc.err" >&2; fail "marks.c does not build with the installed mapsample-mark"; }
+[ "$("$tmp/marks" 20)" = "marks: done" ] || fail "marks does not run without mapsample"
+"$bindir/mapsample" -q -o "$tmp/marks.log" -- "$tmp/marks" 20 >/dev/null \
+	2>"$tmp/run.err" || { cat "$tmp/run.err" >&2; fail "the installed mapsample failed on marks"; }
+"$bindir/mapreport" "$tmp/marks.log" >"$tmp/report" 2>"$tmp/rep.err" ||
+	{ cat "$tmp/rep.err" >&2; fail "the installed mapreport failed on marks.log"; }
+for r in phase1 phase2; do
+	awk -v r="$r" '$0 == "Regions" { s = 1; next } s && NF == 0 { s = 0 }
+		s && $1 == r && $2 == 1 { found = 1 } END { exit !found }' \
+		"$tmp/report" || { cat "$tmp/report" >&2; fail "marks: region $r not listed"; }
+done
+echo "installcheck: ok: custom1.c built against the installed headers and the installed metrics ran; marks.c built with mapsample-mark.pc and its regions recorded"

@@ -39,6 +39,10 @@ TESTS += test/integration/mapsample-basic.sh \
 # --wall does not cut the program's sleeps short (test/programs/sleeper)
 TESTS += test/integration/mapsample-wall.sh
 EXTRA_DIST += test/integration/mapsample-wall.sh
+
+# marks and regions (<mapsample/mark.h>, mapreport --region)
+TESTS += test/integration/mapsample-marks.sh
+EXTRA_DIST += test/integration/mapsample-marks.sh
 EXTRA_DIST += test/integration/mapsample-lib.sh \
 	test/integration/mapsample-sharedlog.sh \
 	test/integration/mapreport-losses.sh \

@@ -122,9 +122,10 @@ test_random_log() {
 		fail "random log: activity lanes"
 	# its two metrics (RSS, I/O rate) have charts
 	[ "$(charts "$f")" = 2 ] || fail "random log: $(charts "$f") charts"
-	# the log's 10 user marks: listed, and drawn on the charts
+	# the log's 10 user marks: listed, and drawn on the charts and on
+	# the thread activity chart
 	grep -q "<h3>Marks</h3>" "$f" || fail "random log: no marks"
-	[ "$(grep -o '<line class="mark"' "$f" | wc -l)" = 20 ] ||
+	[ "$(grep -o '<line class="mark"' "$f" | wc -l)" = 30 ] ||
 		fail "random log: marks on the charts"
 }
 

@@ -5,7 +5,8 @@
 # symbol it exports can take the place of the program's own: it must
 # export the calls it interposes, the metric plugin API (the allinea_*
 # functions of lib/include and mapsample_io_bytes of <mapsample/plugin.h>,
-# which plugins call) and nothing else (libunwind's check-namespace
+# which plugins call), the calls of <mapsample/mark.h> (which programs
+# call) and nothing else (libunwind's check-namespace
 # idea).  The allowlist below is that set; a new export
 # fails here until it is added on purpose.  The calls the sampler cannot
 # work without must be exported, so a build that hid everything fails
@@ -30,7 +31,8 @@ allinea_set_metric_error_message allinea_set_metric_error_messagef
 allinea_safe_malloc allinea_safe_calloc allinea_safe_realloc allinea_safe_free
 allinea_safe_open allinea_safe_close allinea_safe_read allinea_safe_write
 allinea_safe_read_all allinea_safe_read_line allinea_safe_printf
-allinea_safe_fprintf allinea_safe_vfprintf mapsample_io_bytes"
+allinea_safe_fprintf allinea_safe_vfprintf mapsample_io_bytes
+mapsample_mark mapsample_region_begin mapsample_region_end"
 
 allowed="pthread_create fork execve execv execvp execvpe execl execlp execle
 fexecve posix_spawn posix_spawnp exit _exit _Exit quick_exit __libc_start_main dlopen

@@ -164,3 +164,25 @@ test_programs_slow_cmpwork_SOURCES = test/programs/cmpwork.c
 test_programs_slow_cmpwork_CFLAGS = $(TEST_PROGRAMS_CFLAGS) \
 	-DCMPWORK_SLOW_SOLVE
 test_programs_slow_cmpwork_LDFLAGS =
+
+# marks: regions and marks through <mapsample/mark.h>, linked with the
+# no-op libmapsample-mark (-no-install: a real binary that finds the
+# build tree's library, not a libtool wrapper script) and, as
+# marks_weak, with weak references and no library
+# (test/integration/mapsample-marks.sh).
+check_PROGRAMS += test/programs/marks test/programs/marks_weak
+test_programs_marks_SOURCES = test/programs/marks.c
+test_programs_marks_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_marks_LDFLAGS = -pthread -no-install
+test_programs_marks_LDADD = lib/mark/libmapsample-mark.la
+test_programs_marks_weak_SOURCES = test/programs/marks.c
+test_programs_marks_weak_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread \
+	-DMAPSAMPLE_MARK_WEAK
+test_programs_marks_weak_LDFLAGS = -pthread
+# markstorm: regions on several threads and point marks from a signal
+# handler, as fast as they go (mapsample-marks.sh counts them exactly).
+check_PROGRAMS += test/programs/markstorm
+test_programs_markstorm_SOURCES = test/programs/markstorm.c
+test_programs_markstorm_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_markstorm_LDFLAGS = -pthread -no-install
+test_programs_markstorm_LDADD = lib/mark/libmapsample-mark.la

@@ -149,3 +149,11 @@ test_unit_test_analyze_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_analyze_LDADD = lib/report/libreport.la \
 	lib/log/libmaplog_core.la $(CHECK_LIBS)
 TESTS += test/unit/test_analyze
+
+# lib/model: the program's regions (model/regions.c): nesting, unmatched
+# ends, threads ending inside a region, out-of-order records, --region
+check_PROGRAMS += test/unit/test_regions
+test_unit_test_regions_SOURCES = test/unit/test_regions.c
+test_unit_test_regions_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_regions_LDADD = lib/model/libmodel.la $(CHECK_LIBS)
+TESTS += test/unit/test_regions

@@ -214,6 +214,20 @@ START_TEST(timeline_plain_before_definition)
 }
 END_TEST
 
+/* The i-th MARK record of process and thread 3: kind, text. */
+static struct maplog_ev mark_ev(int i, uint64_t kind, const char *text)
+{
+	struct maplog_ev ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.ev_type = MAPLOG_TYPE_MARK;
+	ev.ev_ts = 1000000000ull + (uint64_t)i;
+	ev.ev_pid = 3;
+	ev.ev_u.mark.mk_tid = 3;
+	ev.ev_u.mark.mk_value = kind;
+	ev.ev_u.mark.mk_text = text;
+	return ev;
+}
+
 START_TEST(timeline_marks_bounded)
 {
 	struct rtimeline tl;
@@ -222,20 +236,32 @@ START_TEST(timeline_marks_bounded)
 	memset(text, 'x', sizeof(text) - 1);
 	text[sizeof(text) - 1] = 0;
 	for (int i = 0; i < TIMELINE_MARKS + 10; i++) {
-		struct maplog_ev ev;
-		memset(&ev, 0, sizeof(ev));
-		ev.ev_type = MAPLOG_TYPE_MARK;
-		ev.ev_ts = 1000000000ull + (uint64_t)i;
-		ev.ev_pid = 3;
-		ev.ev_u.mark.mk_tid = 3;
-		ev.ev_u.mark.mk_value = (uint64_t)i;
-		ev.ev_u.mark.mk_text = text;
+		/* reserved kinds: point marks with their number */
+		struct maplog_ev ev = mark_ev(i, 1000 + (uint64_t)i, text);
 		timeline_fold(&tl, &ev);
 	}
 	ck_assert_uint_eq(tl.nmarks, TIMELINE_MARKS);
 	ck_assert_uint_eq(tl.marks_left_out, 10);
 	ck_assert_uint_eq(strlen(tl.marks[0].text), TIMELINE_MARK_TEXT);
-	ck_assert_uint_eq(tl.marks[5].value, 5);
+	ck_assert_uint_eq(tl.marks[5].value, 1005);
+	timeline_free(&tl);
+}
+END_TEST
+
+START_TEST(timeline_regions_not_marks)
+{
+	/* region begins and ends are model/regions.c's, not marks */
+	struct rtimeline tl;
+	timeline_init(&tl);
+	uint64_t kinds[] = {MAPLOG_MARK_REGION_BEGIN, MAPLOG_MARK_POINT,
+			    MAPLOG_MARK_REGION_END};
+	for (int i = 0; i < 3; i++) {
+		struct maplog_ev ev = mark_ev(i, kinds[i],
+					      i == 1 ? "point" : "region");
+		ck_assert_int_eq(timeline_fold(&tl, &ev), 0);
+	}
+	ck_assert_uint_eq(tl.nmarks, 1);
+	ck_assert_str_eq(tl.marks[0].text, "point");
 	timeline_free(&tl);
 }
 END_TEST
@@ -250,6 +276,7 @@ static Suite *timeline_suite(void)
 	tcase_add_test(tc, timeline_rates_in_time_order);
 	tcase_add_test(tc, timeline_plain_before_definition);
 	tcase_add_test(tc, timeline_marks_bounded);
+	tcase_add_test(tc, timeline_regions_not_marks);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -230,9 +230,19 @@ struct maplog_ev_drop {
 	uint64_t dr_count;
 };
 
+/* What a MARK record is (mk_value); the program sets them through
+ * <mapsample/mark.h>.  Other values are reserved: readers take them as
+ * point marks. */
+enum maplog_mark_kind {
+	MAPLOG_MARK_POINT = 0,        /* mapsample_mark(mk_text) */
+	MAPLOG_MARK_REGION_BEGIN = 1, /* mk_tid enters region mk_text */
+	MAPLOG_MARK_REGION_END = 2,   /* mk_tid leaves its innermost region
+					 (mk_text empty) */
+};
+
 struct maplog_ev_mark {
 	uint32_t mk_tid;
-	uint64_t mk_value;
+	uint64_t mk_value;    /* enum maplog_mark_kind */
 	const char *mk_text;
 };
 

@@ -75,7 +75,8 @@ static void col_range(const struct cols *c, const struct rtimeline *tl,
 #define PY0 10.0
 #define PY1 150.0
 
-static double x_of(const struct cols *c, double sec)
+/* Where sec (from c->t0) is along the x axis, from 0 to 1. */
+static double frac_of(const struct cols *c, double sec)
 {
 	double span = (double)(c->t1 - c->t0) / 1e9;
 	double f = span > 0 ? sec / span : 0;
@@ -83,7 +84,12 @@ static double x_of(const struct cols *c, double sec)
 		f = 0;
 	if (f > 1)
 		f = 1;
-	return PX0 + f * (PX1 - PX0);
+	return f;
+}
+
+static double x_of(const struct cols *c, double sec)
+{
+	return PX0 + frac_of(c, sec) * (PX1 - PX0);
 }
 
 /* A "nice" step near range/ticks: 1, 2 or 5 times a power of ten, or
@@ -126,14 +132,17 @@ static void x_axis(FILE *out, const struct cols *c, const struct rtimeline *tl)
 	(void)tl;
 }
 
+/* The user's point marks as lines from y0 to y1 in a plot whose x axis
+ * runs from x0 to x1. */
 static void marks_svg(FILE *out, const struct cols *c, const struct rtimeline *tl,
-		      double y0, double y1)
+		      double x0, double x1, double y0, double y1)
 {
 	for (size_t i = 0; i < tl->nmarks; i++) {
 		const struct rtlmark *k = &tl->marks[i];
 		if (k->ts < c->t0 || k->ts > c->t1)
 			continue;
-		double x = x_of(c, (double)(k->ts - c->t0) / 1e9);
+		double x = x0 + frac_of(c, (double)(k->ts - c->t0) / 1e9) *
+					(x1 - x0);
 		fprintf(out, "<line class=\"mark\" x1=\"%.1f\" y1=\"%.1f\" "
 			     "x2=\"%.1f\" y2=\"%.1f\"><title>mark at %.3f s: ",
 			x, y0, x, y1, (double)(k->ts - c->t0) / 1e9);
@@ -501,7 +510,7 @@ static int chart(FILE *out, const struct model *m, const struct cols *c,
 	}
 	if ((rc = series(out, c, tl, &d)))
 		goto out;
-	marks_svg(out, c, tl, PY0, PY1);
+	marks_svg(out, c, tl, PX0, PX1, PY0, PY1);
 	hover_targets(out, c, tl, &d);
 	fputs("</svg>\n", out);
 	chart_legend(out, d.mt, r);
@@ -750,6 +759,73 @@ static void activity_lane(FILE *out, const struct cols *c,
 	}
 }
 
+/* What region_band() needs to draw one thread's regions. */
+struct bandctx {
+	FILE *out;
+	const struct cols *c;
+	const struct regions *rg;
+	const struct rthread *t;
+	double y;
+};
+
+/* A stretch of time a thread spent inside regions (regions_span_fn): a
+ * band along the bottom of its lane, named in its tooltip. */
+static void region_band(void *ctx, uint64_t from, uint64_t to, uint32_t inner)
+{
+	const struct bandctx *b = ctx;
+	const struct cols *c = b->c;
+	FILE *out = b->out;
+	double span = (double)(c->t1 - c->t0);
+	double w = AW - 10 - ALX;
+	uint64_t f = from < c->t0 ? c->t0 : from, e = to > c->t1 ? c->t1 : to;
+	if (e <= f || span <= 0)
+		return;
+	double x0 = ALX + (double)(f - c->t0) / span * w;
+	double x1 = ALX + (double)(e - c->t0) / span * w;
+	fprintf(out, "<rect class=\"region\" x=\"%.1f\" y=\"%.1f\" "
+		     "width=\"%.2f\" height=\"4\" fill=\"#c0392b\" "
+		     "fill-opacity=\"0.7\"><title>%u/%u in region ",
+		x0, b->y + AROWH - 5, x1 - x0 > 0.5 ? x1 - x0 : 0.5,
+		b->t->pid, b->t->tid);
+	H(b->rg->names[inner].name);
+	fprintf(out, ", %.3f-%.3f s</title></rect>",
+		(double)(f - c->t0) / 1e9, (double)(e - c->t0) / 1e9);
+}
+
+/* The program's regions: a table of name, entries, time and samples
+ * inside (model/regions.h); nothing when there are none. */
+static void regions_table(FILE *out, const struct model *m)
+{
+	const struct regions *rg = m->regions;
+	if (!rg || !rg->nnames)
+		return;
+	fputs("<h3>Regions</h3>\n<table>\n<thead><tr><th>Region</th>"
+	      "<th class=\"n\">Entered</th><th class=\"n\">Wall time</th>"
+	      "<th class=\"n\">Samples</th><th class=\"n\">%</th></tr>"
+	      "</thead>\n<tbody>\n",
+	      out);
+	for (size_t i = 0; i < rg->nnames; i++) {
+		const struct rregion *r = &rg->names[i];
+		fputs("<tr><td>", out);
+		H(r->name);
+		fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td>"
+			     "<td class=\"n\">%.3f s</td><td class=\"n\">%"
+			     PRIu64 "</td><td class=\"n\">%.2f</td></tr>\n",
+			r->count, (double)r->ns / 1e9, r->samples,
+			m->samples ? 100.0 * (double)r->samples /
+					     (double)m->samples
+				   : 0.0);
+	}
+	fputs("</tbody>\n</table>\n", out);
+	if (rg->filter) {
+		fputs("<p class=\"note\">Only the samples taken inside region ",
+		      out);
+		H(rg->filter);
+		fprintf(out, ": %" PRIu64 " kept, %" PRIu64 " left out.</p>\n",
+			rg->kept, rg->left_out);
+	}
+}
+
 /* The time axis under shown rows. */
 static void activity_axis(FILE *out, const struct cols *c, size_t shown)
 {
@@ -801,11 +877,26 @@ static int activity(FILE *out, const struct model *m, const struct cols *c)
 	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		     "aria-label=\"samples per thread over time\">",
 		AW, (double)shown * AROWH + 28.0);
-	for (size_t r = 0; r < shown; r++)
+	for (size_t r = 0; r < shown; r++) {
 		activity_lane(out, c, &m->timeline, &m->threads[ord[r]], r,
 			      cell + r * c->n, vmax);
+		struct bandctx b = {out, c, m->regions, &m->threads[ord[r]],
+				    (double)r * AROWH};
+		const struct rthread *t = b.t;
+		if (m->regions)
+			regions_spans(m->regions, t->pid, t->image, t->tid,
+				      region_band, &b);
+	}
+	marks_svg(out, c, &m->timeline, ALX, AW - 10, 0,
+		  (double)shown * AROWH);
 	activity_axis(out, c, shown);
-	fputs("</svg>\n</section>\n", out);
+	fputs("</svg>\n", out);
+	if (m->regions && m->regions->nnames)
+		fputs("<div class=\"legend\">Red bands: the time a thread "
+		      "spent inside the program's regions; dashed lines: its "
+		      "marks (mapsample_mark(3)).</div>\n", out);
+	regions_table(out, m);
+	fputs("</section>\n", out);
 	free(cell);
 	free(ord);
 	return 0;

@@ -387,6 +387,29 @@ static void threads(struct jsonw *w, const struct model *m)
 	jsonw_array_end(w);
 }
 
+/* The program's regions (model/regions.h), by name in the order first
+ * entered; with --region, "filter" names it. */
+static void regions(struct jsonw *w, const struct model *m)
+{
+	const struct regions *rg = m->regions;
+	jsonw_key(w, "regions");
+	jsonw_array(w);
+	for (size_t i = 0; rg && i < rg->nnames; i++) {
+		const struct rregion *r = &rg->names[i];
+		jsonw_object(w);
+		k_str(w, "name", r->name);
+		k_u64(w, "count", r->count);
+		k_dbl(w, "seconds", (double)r->ns / 1e9);
+		k_u64(w, "samples", r->samples);
+		k_dbl(w, "share", share(r->samples, m->samples));
+		k_dbl(w, "sample_seconds", (double)r->weight / 1e9);
+		k_u64(w, "never_ended", r->open);
+		k_bool(w, "filter", rg->filter && (long)i == rg->filter_id);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}
+
 static void functions(struct jsonw *w, const struct model *m,
 		      const struct analysis *a, unsigned top, int by_total)
 {
@@ -728,6 +751,7 @@ int json_emit(const struct output_in *in, FILE *out)
 	summary(&w, m);
 	processes(&w, m);
 	threads(&w, m);
+	regions(&w, m);
 	functions(&w, m, a, in->oi_top, 0);
 	functions(&w, m, a, in->oi_top, 1);
 	metrics(&w, &m->metrics);

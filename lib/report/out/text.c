@@ -85,6 +85,39 @@ static void run_header(const struct model *m, FILE *out)
 		}
 }
 
+/* The program's regions (model/regions.h): entries, wall-clock time
+ * inside and samples inside, by name in the order first entered; with
+ * --region, how many samples it kept.  Nothing when there are none. */
+static void regions(const struct model *m, FILE *out)
+{
+	const struct regions *rg = m->regions;
+	if (!rg || !rg->nnames)
+		return;
+	fprintf(out, "\nRegions\n");
+	fprintf(out, "  %-24s %8s %10s %10s %7s\n", "REGION", "COUNT",
+		"WALL-S", "SAMPLES", "%");
+	for (size_t i = 0; i < rg->nnames; i++) {
+		const struct rregion *r = &rg->names[i];
+		fprintf(out, "  %-24s %8" PRIu64 " %10.3f %10" PRIu64
+			     " %6.2f%%%s\n",
+			r->name, r->count, (double)r->ns / 1e9, r->samples,
+			pct(r->samples, m->samples), r->open ? " *" : "");
+	}
+	for (size_t i = 0; i < rg->nnames; i++)
+		if (rg->names[i].open) {
+			fprintf(out, "  * entered but not ended: counted up "
+				     "to its thread's end\n");
+			break;
+		}
+	if (rg->unmatched_ends)
+		fprintf(out, "  %" PRIu64 " region ends without a region "
+			     "begun were ignored\n", rg->unmatched_ends);
+	if (rg->filter)
+		fprintf(out, "  --region %s: %" PRIu64 " samples inside kept, "
+			     "%" PRIu64 " outside left out of this report\n",
+			rg->filter, rg->kept, rg->left_out);
+}
+
 /* One top-functions table: by self or by total samples. */
 static void table(const struct analysis *a, const struct model *m, FILE *out,
 		  unsigned top, int by_total)
@@ -179,6 +212,7 @@ int text_emit(const struct output_in *in, FILE *out)
 {
 	const struct model *m = in->oi_model;
 	run_header(m, out);
+	regions(m, out);
 	int rc = text_metrics(&m->metrics, out);
 	if (!rc)
 		rc = text_partial(in->oi_partial, out);

@@ -28,9 +28,9 @@ def near(a, b, rel=1e-9):
 
 
 TOP = ["schema", "version", "generator", "logs", "summary", "processes",
-       "threads", "top_self", "top_total", "metrics", "plugin_errors",
-       "undefined_metrics", "partial_reports", "damage", "symbol_problems",
-       "errors"]
+       "threads", "regions", "top_self", "top_total", "metrics",
+       "plugin_errors", "undefined_metrics", "partial_reports", "damage",
+       "symbol_problems", "errors"]
 SUMMARY = ["command", "host", "start", "start_unix", "duration_s",
            "processes", "threads", "samples", "dropped", "clock", "timer",
            "signal", "rate_asked_hz", "rate_achieved_hz", "logs", "bytes",

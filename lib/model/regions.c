@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * regions: per-name region statistics and the --region sample filter
+ * (see regions.h).
+ *
+ * DESIGN NOTES
+ *   Collecting.  Before rg is ready, regions_fold() appends every region
+ *   begin, region end and thread end to rg->ev with its thread, time and
+ *   arrival number (which breaks ties of equal times in file order).
+ *   Memory grows with region records, never with samples.
+ *
+ *   Building.  regions_finish() sorts the records by thread, then time,
+ *   and replays each thread's with a stack of open regions.  Every change
+ *   of the stack starts a segment: from its time to the next segment's,
+ *   the thread was inside the distinct names listed for it (segnames).
+ *   A thread's last segment lists none.
+ *
+ *   Placing.  A sample finds its thread with a keymap (the last one is
+ *   remembered: consecutive samples are mostly one thread's) and its
+ *   segment by binary search on time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <mapsample/maps_error.h>
+
+#include "common/mem.h"
+#include "model/logread.h"
+#include "model/regions.h"
+
+enum { RG_BEGIN = 1, RG_END = 2, RG_THREAD_END = 3 };
+
+struct rg_ev {
+	uint64_t ts;
+	uint64_t order;
+	uint32_t th;          /* index in rg->th */
+	uint32_t name;        /* RG_BEGIN: index in rg->names */
+	uint32_t kind;
+};
+
+struct rg_thread {
+	uint32_t pid, image, tid;
+	size_t seg0, nseg;
+};
+
+struct rg_seg {
+	uint64_t from;
+	uint32_t off, n;      /* names in segnames[off .. off + n) */
+};
+
+void regions_init(struct regions *rg, const char *filter)
+{
+	memset(rg, 0, sizeof(*rg));
+	rg->filter = filter;
+	rg->filter_id = -1;
+}
+
+void regions_free(struct regions *rg)
+{
+	for (size_t i = 0; i < rg->nnames; i++)
+		free(rg->names[i].name);
+	free(rg->names);
+	free(rg->ev);
+	free(rg->th);
+	keymap_free(&rg->tkeys);
+	free(rg->seg);
+	free(rg->segnames);
+	memset(rg, 0, sizeof(*rg));
+	rg->filter_id = -1;
+}
+
+long regions_find(const struct regions *rg, const char *name)
+{
+	for (size_t i = 0; i < rg->nnames; i++)
+		if (strcmp(rg->names[i].name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* The index of name, added if new; -1 when out of memory. */
+static long name_get(struct regions *rg, const char *name)
+{
+	long i = regions_find(rg, name);
+	if (i >= 0)
+		return i;
+	char *copy = mem_strdup(name);
+	if (!copy || mem_grow(&rg->names, &rg->capnames, rg->nnames,
+			      sizeof(*rg->names))) {
+		free(copy);
+		return -1;
+	}
+	rg->names[rg->nnames] = (struct rregion){.name = copy,
+						 .first_ts = UINT64_MAX};
+	return (long)rg->nnames++;
+}
+
+/* The index of thread (pid, image, tid), added if new; -1 when out of
+ * memory. */
+static long thread_get(struct regions *rg, uint32_t pid, uint32_t image,
+		       uint32_t tid)
+{
+	int added;
+	return keymap_add(&rg->tkeys, pid, image, tid, &rg->th, &rg->nth,
+			  &rg->capth, sizeof(*rg->th), &added);
+}
+
+/* Collects one region or thread-end record.  0 or MAPS_ENOMEM. */
+static int collect(struct regions *rg, const struct maplog_ev *ev,
+		   uint32_t tid, uint32_t kind)
+{
+	long th = thread_get(rg, ev->ev_pid, ev->ev_image, tid);
+	if (th < 0)
+		return MAPS_ENOMEM;
+	long name = 0;
+	if (kind == RG_BEGIN &&
+	    (name = name_get(rg, ev->ev_u.mark.mk_text ? ev->ev_u.mark.mk_text
+						       : "")) < 0)
+		return MAPS_ENOMEM;
+	if (mem_grow(&rg->ev, &rg->capev, rg->nev, sizeof(*rg->ev)))
+		return MAPS_ENOMEM;
+	rg->ev[rg->nev] = (struct rg_ev){ev->ev_ts, rg->nev, (uint32_t)th,
+					 (uint32_t)name, kind};
+	rg->nev++;
+	return 0;
+}
+
+/* The segment of thread th at time ts, or NULL (outside every region). */
+static const struct rg_seg *seg_at(const struct regions *rg,
+				   const struct rg_thread *th, uint64_t ts)
+{
+	size_t lo = 0, hi = th->nseg;
+	if (!hi)
+		return NULL;
+	const struct rg_seg *s = rg->seg + th->seg0;
+	if (ts < s[0].from)
+		return NULL;
+	while (hi - lo > 1) {   /* s[lo].from <= ts < s[hi].from */
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid].from <= ts)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return s[lo].n ? &s[lo] : NULL;
+}
+
+/* Places one sample.  Returns 1 when the filter leaves it out, else 0. */
+static int place(struct regions *rg, const struct maplog_ev *ev)
+{
+	const struct maplog_ev_sample *sa = &ev->ev_u.sample;
+	const struct rg_thread *th = NULL;
+	if (rg->tlast) {
+		th = &rg->th[rg->tlast - 1];
+		if (th->tid != sa->sa_tid || th->pid != ev->ev_pid ||
+		    th->image != ev->ev_image)
+			th = NULL;
+	}
+	if (!th) {
+		long i = keymap_find(&rg->tkeys, ev->ev_pid, ev->ev_image,
+				     sa->sa_tid);
+		rg->tlast = i < 0 ? 0 : (size_t)i + 1;
+		th = i < 0 ? NULL : &rg->th[i];
+	}
+	const struct rg_seg *s = th ? seg_at(rg, th, ev->ev_ts) : NULL;
+	const uint32_t *names = s ? rg->segnames + s->off : NULL;
+	uint32_t n = s ? s->n : 0;
+	if (rg->filter) {
+		uint32_t k = 0;
+		while (k < n && names[k] != (uint32_t)rg->filter_id)
+			k++;
+		if (k == n) {
+			rg->left_out++;
+			return 1;
+		}
+		rg->kept++;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		rg->names[names[k]].samples++;
+		rg->names[names[k]].weight += sa->sa_weight;
+	}
+	return 0;
+}
+
+int regions_fold(struct regions *rg, const struct maplog_ev *ev)
+{
+	if (rg->ready)
+		return ev->ev_type == MAPLOG_TYPE_SAMPLE ? place(rg, ev) : 0;
+	if (ev->ev_ts > rg->last_ts)
+		rg->last_ts = ev->ev_ts;
+	if (ev->ev_type == MAPLOG_TYPE_THREAD_END)
+		return collect(rg, ev, ev->ev_u.tend.te_tid, RG_THREAD_END);
+	if (ev->ev_type != MAPLOG_TYPE_MARK)
+		return 0;
+	if (ev->ev_u.mark.mk_value == MAPLOG_MARK_REGION_BEGIN)
+		return collect(rg, ev, ev->ev_u.mark.mk_tid, RG_BEGIN);
+	if (ev->ev_u.mark.mk_value == MAPLOG_MARK_REGION_END)
+		return collect(rg, ev, ev->ev_u.mark.mk_tid, RG_END);
+	return 0;
+}
+
+static int cmp_ev(const void *a, const void *b)
+{
+	const struct rg_ev *x = a, *y = b;
+	if (x->th != y->th)
+		return x->th < y->th ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* An open region on a thread's stack. */
+struct open {
+	uint32_t name;
+	uint64_t since;
+};
+
+/* Starts a segment of thread th at ts with the distinct names of the
+ * stack (replacing a segment of th that starts at the same time).
+ * Returns 0 or MAPS_ENOMEM. */
+static int seg_push(struct regions *rg, struct rg_thread *th, uint64_t ts,
+		    const struct open *stack, size_t depth)
+{
+	if (th->nseg && rg->seg[rg->nseg - 1].from == ts) {
+		rg->nsegnames = rg->seg[rg->nseg - 1].off;
+		rg->nseg--;
+		th->nseg--;
+	}
+	if (mem_grow(&rg->seg, &rg->capseg, rg->nseg, sizeof(*rg->seg)) ||
+	    mem_reserve(&rg->segnames, &rg->capsegnames,
+			rg->nsegnames + depth, sizeof(*rg->segnames), 64))
+		return MAPS_ENOMEM;
+	uint32_t off = (uint32_t)rg->nsegnames, n = 0;
+	for (size_t i = 0; i < depth; i++) {
+		uint32_t k = 0;
+		while (k < n && rg->segnames[off + k] != stack[i].name)
+			k++;
+		if (k == n)
+			rg->segnames[off + n++] = stack[i].name;
+	}
+	rg->nsegnames += n;
+	if (!th->nseg)
+		th->seg0 = rg->nseg;
+	rg->seg[rg->nseg++] = (struct rg_seg){ts, off, n};
+	th->nseg++;
+	return 0;
+}
+
+/* Closes every open region of the stack at ts, each counted as open
+ * (never ended). */
+static void close_all(struct regions *rg, struct open *stack, size_t *depth,
+		      uint64_t ts)
+{
+	while (*depth) {
+		struct open *o = &stack[--*depth];
+		rg->names[o->name].ns += ts > o->since ? ts - o->since : 0;
+		rg->names[o->name].open++;
+	}
+}
+
+int regions_finish(struct regions *rg)
+{
+	if (rg->ready)
+		return 0;
+	rg->filter_id = rg->filter ? regions_find(rg, rg->filter) : -1;
+	if (rg->nev)
+		qsort(rg->ev, rg->nev, sizeof(*rg->ev), cmp_ev);
+	struct open *stack = NULL;
+	size_t depth = 0, cap = 0;
+	int rc = 0;
+	for (size_t i = 0; i < rg->nev && !rc;) {
+		struct rg_thread *th = &rg->th[rg->ev[i].th];
+		size_t j = i;
+		for (; j < rg->nev && rg->ev[j].th == rg->ev[i].th && !rc; j++) {
+			const struct rg_ev *e = &rg->ev[j];
+			if (e->kind == RG_BEGIN) {
+				if (mem_grow(&stack, &cap, depth,
+					     sizeof(*stack))) {
+					rc = MAPS_ENOMEM;
+					break;
+				}
+				stack[depth++] = (struct open){e->name, e->ts};
+				struct rregion *r = &rg->names[e->name];
+				r->count++;
+				if (e->ts < r->first_ts)
+					r->first_ts = e->ts;
+			} else if (e->kind == RG_END) {
+				if (!depth) {
+					rg->unmatched_ends++;
+					continue;
+				}
+				struct open *o = &stack[--depth];
+				rg->names[o->name].ns += e->ts - o->since;
+			} else {
+				if (!depth)
+					continue;
+				close_all(rg, stack, &depth, e->ts);
+			}
+			rc = seg_push(rg, th, e->ts, stack, depth);
+		}
+		if (!rc && depth) {
+			/* the thread's end was not recorded: the run's */
+			close_all(rg, stack, &depth, rg->last_ts);
+			rc = seg_push(rg, th, rg->last_ts + 1, stack, 0);
+		}
+		depth = 0;
+		i = j;
+	}
+	free(stack);
+	free(rg->ev);
+	rg->ev = NULL;
+	rg->nev = rg->capev = 0;
+	if (!rc)
+		rg->ready = 1;
+	return rc;
+}
+
+void regions_spans(const struct regions *rg, uint32_t pid, uint32_t image,
+		   uint32_t tid, regions_span_fn fn, void *ctx)
+{
+	long i = rg->ready ? keymap_find(&rg->tkeys, pid, image, tid) : -1;
+	if (i < 0 || !rg->th[i].nseg)
+		return;
+	const struct rg_thread *th = &rg->th[i];
+	const struct rg_seg *sg = rg->seg + th->seg0;
+	for (size_t k = 0; k + 1 < th->nseg; k++)
+		if (sg[k].n)
+			fn(ctx, sg[k].from, sg[k + 1].from,
+			   rg->segnames[sg[k].off + sg[k].n - 1]);
+}
+
+static int scan_record(void *ctx, const struct maplog_ev *ev)
+{
+	return regions_fold(ctx, ev);
+}
+
+int regions_scan(struct regions *rg, const char *const *logs, size_t n)
+{
+	static const struct logread_tool tool = {.lt_any = scan_record};
+	for (size_t i = 0; i < n; i++)
+		if (logread_file(logs[i], &tool, rg, NULL) == MAPS_ENOMEM)
+			return MAPS_ENOMEM;
+	int rc = regions_finish(rg);
+	rg->counted = 1;  /* the model's pass places the samples */
+	return rc;
+}
+
+static int count_sample(void *ctx, const struct maplog_ev *ev)
+{
+	(void)place(ctx, ev);
+	return 0;
+}
+
+int regions_complete(struct regions *rg, const char *const *logs, size_t n)
+{
+	if (rg->counted)
+		return 0;
+	int rc = regions_finish(rg);
+	if (rc)
+		return rc;
+	rg->counted = 1;
+	if (!rg->nnames)
+		return 0;
+	static const struct logread_tool tool = {
+		.lt_record = {[MAPLOG_TYPE_SAMPLE] = count_sample}};
+	for (size_t i = 0; i < n; i++)
+		if (logread_file(logs[i], &tool, rg, NULL) == MAPS_ENOMEM)
+			return MAPS_ENOMEM;
+	return 0;
+}
