@@ -6,9 +6,14 @@
  *
  * Checks the target, creates the log with its header, and runs the
  * program with fork + exec (no ptrace) and libmapsampler.so prepended to
- * LD_PRELOAD.  Signals sent to mapsample (SIGINT, SIGTERM, SIGHUP,
- * SIGQUIT) are passed on, unless they came from the terminal, which sends
- * them to the program itself.  Exits with the program's status, 128+N when
+ * LD_PRELOAD.  Signals sent to mapsample whose default action ends a
+ * process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+ * SIGVTALRM, SIGPROF, SIGXCPU, SIGPWR, SIGSTKFLT, SIGIO, the real-time
+ * signals) are passed on, unless they came from the terminal, which sends
+ * them to the program itself; SIGPIPE is ignored (a closed standard
+ * error must not kill mapsample before the program ends).  The program
+ * gets SIGKILL if mapsample dies first (PR_SET_PDEATHSIG), so it never
+ * outlives a mapsample that was killed.  Exits with the program's status, 128+N when
  * it was killed by signal N, and 125/126/127 for its own failures as
  * env(1) does.
  */
@@ -21,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -454,14 +460,32 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	/* what the program would have inherited without us, restored in
 	 * the child; a signal ignored here (nohup, a background job) stays
-	 * ignored, and there is nothing to forward */
-	static const int fwd[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-	struct sigaction inherited[sizeof(fwd) / sizeof(fwd[0])];
-	for (size_t i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++) {
+	 * ignored, and there is nothing to forward.  Every signal whose
+	 * default action ends a process is passed on: were it to end
+	 * mapsample, the program would run on without it. */
+	int fwd[NSIG];
+	size_t nfwd = 0;
+	static const int std_fwd[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+				      SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+				      SIGPROF, SIGXCPU, SIGPWR, SIGSTKFLT,
+				      SIGIO};
+	for (size_t i = 0; i < sizeof(std_fwd) / sizeof(std_fwd[0]); i++)
+		fwd[nfwd++] = std_fwd[i];
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX && nfwd < NSIG; sig++)
+		fwd[nfwd++] = sig;
+	struct sigaction inherited[NSIG], pipe_inherited;
+	sigset_t fwd_set, old_mask;
+	sigemptyset(&fwd_set);
+	for (size_t i = 0; i < nfwd; i++) {
 		sigaction(fwd[i], NULL, &inherited[i]);
 		if (inherited[i].sa_handler != SIG_IGN)
 			sigaction(fwd[i], &sa, NULL);
+		sigaddset(&fwd_set, fwd[i]);
 	}
+	sigaction(SIGPIPE, &ign, &pipe_inherited);
+	/* held from the fork until child_pid is set, so that none is lost */
+	sigprocmask(SIG_BLOCK, &fwd_set, &old_mask);
+	pid_t parent = getpid();
 
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -476,9 +500,16 @@ int main(int argc, char **argv)
 		return EXIT_OWN;
 	}
 	if (pid == 0) {
-		for (size_t i = 0; i < sizeof(fwd) / sizeof(fwd[0]); i++)
+		for (size_t i = 0; i < nfwd; i++)
 			sigaction(fwd[i], &inherited[i], NULL);
 		sigaction(SIGXFSZ, &xfsz_inherited, NULL);
+		sigaction(SIGPIPE, &pipe_inherited, NULL);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+		/* never outlive mapsample (kept across exec, but for setuid
+		 * programs); it may have died before the prctl */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == 0 &&
+		    getppid() != parent)
+			_exit(EXIT_CANNOT);
 		close(errpipe[0]);
 		execv(path, argv + optind);
 		int e = errno;
@@ -487,6 +518,7 @@ int main(int argc, char **argv)
 		_exit(e == ENOENT ? EXIT_NOTFOUND : EXIT_CANNOT);
 	}
 	child_pid = pid;
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	close(errpipe[1]);
 	int exec_errno = 0;
 	ssize_t got;

@@ -178,3 +178,7 @@ EXTRA_DIST += test/integration/mapreport-nosamples.sh
 # build-id matches (test/programs/clockloop).
 TESTS += test/integration/mapreport-vdso.sh
 EXTRA_DIST += test/integration/mapreport-vdso.sh
+
+# The program never outlives mapsample: signals passed on, PR_SET_PDEATHSIG.
+TESTS += test/integration/mapsample-orphans.sh
+EXTRA_DIST += test/integration/mapsample-orphans.sh
