@@ -585,6 +585,8 @@ static void *offcpu_main(void *arg)
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
 		if (__atomic_load_n(&oc_stop_flag, __ATOMIC_ACQUIRE))
 			break;
+		if (S.watch)
+			S.watch(); /* process_watch(), through the pointer */
 		uint64_t ts = now_ns();
 		uint64_t since = ts - prev;
 		prev = ts;

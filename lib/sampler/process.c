@@ -16,9 +16,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,6 +73,7 @@ void process_init(int argc, char **argv)
 	saved_argc = argc;
 	saved_argv = argv;
 	parent_pid = (uint32_t)getppid();
+	S.watch = process_watch;
 	S.image = read_image();
 	start_process();
 }
@@ -306,4 +310,119 @@ void process_after_fork_child(void)
 	 * ticks when it has metrics */
 	if (mhost_poll_ms() >= 0)
 		writer_start();
+}
+
+/*
+ * The program's end when only threads of ours are left.  The kernel
+ * ends a process when its last thread ends, and glibc calls exit(0) when
+ * the last thread it started returns or calls pthread_exit(); our writer
+ * and off-CPU threads count for both, so a program whose main thread
+ * called pthread_exit() (or a raw exit(2)), and a thread killed under
+ * strict seccomp, would stay alive for ever with only our threads left.
+ * process_watch() runs on those threads (about every 200 ms) and does
+ * what would have happened without them:
+ *   - the main thread ended by a signal: the process dies of it;
+ *   - other threads of the program outlived the main thread, and the
+ *     last of them has ended: exit(0), as glibc's last thread would
+ *     (atexit handlers and stdio buffers included);
+ *   - else (the main thread alone ended with exit(2)): its status,
+ *     through exit_group(2) with no handlers, as the kernel would.
+ * The check is one read of the main thread's stat file; the process's
+ * threads are listed only once the main thread has ended.
+ */
+static int outlived;	/* program threads outlived the main thread */
+
+/* Reads /proc/self/task/TID/stat into buf; its state letter and exit
+ * code (the field waitpid(2) would give, since Linux 3.5).  Returns 0 or
+ * -1. */
+static int task_stat(int tid, char *state, int *code)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	io_own_pre(&io_own_bytes_read, (long)sizeof(buf) - 1);
+	ssize_t n = io_own_post(&io_own_bytes_read, (long)sizeof(buf) - 1,
+				read(fd, buf, sizeof(buf) - 1));
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	char *p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2])
+		return -1;
+	*state = p[2];
+	/* exit_code is field 52; the state is field 3 */
+	int field = 3;
+	for (char *c = p + 2; *c; c++)
+		if (*c == ' ' && ++field == 52) {
+			*code = atoi(c + 1);
+			return 0;
+		}
+	*code = 0;
+	return 0;
+}
+
+/* Threads of the program (not ours) that have not ended; -1 when they
+ * cannot be listed. */
+static int live_program_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -1;
+	int live = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		int tid = atoi(e->d_name);
+		char st;
+		int code;
+		if (tid <= 0 || writer_owns(tid) || offcpu_owns(tid))
+			continue;
+		if (task_stat(tid, &st, &code) == 0 && st != 'Z' && st != 'X')
+			live++;
+	}
+	closedir(d);
+	return live;
+}
+
+void process_watch(void)
+{
+	static uint64_t last;
+	uint64_t now = now_ns();
+	if (now - last < 200000000u || !S.enabled ||
+	    __atomic_load_n(&S.finished, __ATOMIC_ACQUIRE))
+		return;
+	last = now;
+	char st;
+	int code;
+	if (task_stat((int)S.pid, &st, &code) || st != 'Z')
+		return;
+	int live = live_program_threads();
+	if (live != 0) {
+		outlived |= live > 0;
+		return;
+	}
+	if (code & 0x7f) {
+		int sig = code & 0x7f;
+		process_finish(MAPLOG_EXIT_SIGNALED, sig, 0);
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		real_sigaction(sig, &dfl, NULL);
+		sigset_t one;
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		real_pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+		syscall(SYS_tgkill, (int)S.pid, (int)syscall(SYS_gettid), sig);
+		syscall(SYS_exit_group, 128 + sig);
+	}
+	if (outlived) {
+		S.exit_status_known = 1;
+		S.exit_how = MAPLOG_EXIT_NORMAL;
+		S.exit_code = 0;
+		real_exit(0);
+	}
+	process_finish(MAPLOG_EXIT_NORMAL, (code >> 8) & 0xff, 0);
+	syscall(SYS_exit_group, (code >> 8) & 0xff);
 }

@@ -161,6 +161,9 @@ struct sampler {
 	 * signal (it never gets it: interpose.c); told at the end of the
 	 * process (process.c) */
 	int app_wants_signal;
+	/* process_watch(), called through this by the sampler's own
+	 * threads (writer.c, offcpu.c), which name no module above them */
+	void (*watch)(void);
 	int wake_fd;             /* eventfd that wakes the writer thread:
 				    written by stream.c (also in signal
 				    context) when it takes a spare chunk */
@@ -432,6 +435,8 @@ MAPS_HIDDEN void writer_start(void);
 /* Stops it and waits for it; closes the eventfd.  Returns 1 when the
  * thread was running, else 0. */
 MAPS_HIDDEN int writer_stop(void);
+/* 1 if tid is the writer thread of this process, else 0. */
+MAPS_HIDDEN int writer_owns(int tid);
 /* A fork child: the writer thread is the parent's; its eventfd closed. */
 MAPS_HIDDEN void writer_after_fork_child(void);
 
@@ -488,6 +493,10 @@ MAPS_HIDDEN void process_exec_failed(void);
  * a single-threaded process): begin stops the sampler's thread, end
  * starts it again.  They nest and may be called from any thread; not
  * async-signal-safe. */
+/* On the sampler's own threads, about every 200 ms: when the program
+ * has no thread left but ours, ends the process as it would have ended
+ * without them (process.c says how).  Not async-signal-safe. */
+MAPS_HIDDEN void process_watch(void);
 MAPS_HIDDEN void process_solo_begin(void);
 MAPS_HIDDEN void process_solo_end(void);
 

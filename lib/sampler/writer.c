@@ -9,14 +9,16 @@
  * is started with real_pthread_create() (so it is not sampled or
  * recorded) and is stopped before the process closes its streams.
  *
- * Calls stream.c and real.c below it, and its idle callback through a
- * pointer: it names no module above it.
+ * Calls stream.c and real.c below it, and through pointers its idle
+ * callback and, about every 200 ms, S.watch (process_watch()): it names
+ * no module above it.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "sampler/sampler_i.h"
@@ -26,6 +28,8 @@ static pthread_t writer_thread;
 static int writer_running;
 static void (*idle_fn)(void);
 static int idle_ms = -1;
+static int writer_tid;		/* its tid while it runs, else 0 */
+static uint32_t writer_pid;	/* the process it runs in */
 
 void writer_set_idle(void (*fn)(void), int ms)
 {
@@ -39,12 +43,17 @@ static void *writer_main(void *arg)
 	sigset_t all;
 	sigfillset(&all);
 	real_pthread_sigmask(SIG_BLOCK, &all, NULL);
+	__atomic_store_n(&writer_pid, S.pid, __ATOMIC_RELEASE);
+	__atomic_store_n(&writer_tid, (int)syscall(SYS_gettid),
+			 __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&writer_stop_flag, __ATOMIC_ACQUIRE)) {
 		stream_refill();
-		/* wake for chunks, and once per idle interval for the idle
-		 * callback (the idle metric tick) */
+		/* wake for chunks, once per idle interval for the idle
+		 * callback (the idle metric tick), and at least every 200 ms
+		 * to see whether the program has ended (process_watch) */
 		struct pollfd pfd = {.fd = S.wake_fd, .events = POLLIN};
-		int r = poll(&pfd, 1, idle_ms);
+		int r = poll(&pfd, 1,
+			     idle_ms >= 0 && idle_ms < 200 ? idle_ms : 200);
 		if (r < 0 && errno != EINTR)
 			break;
 		if (r > 0) {
@@ -57,7 +66,10 @@ static void *writer_main(void *arg)
 		}
 		if (idle_fn)
 			idle_fn();
+		if (S.watch)
+			S.watch();
 	}
+	__atomic_store_n(&writer_tid, 0, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -105,6 +117,12 @@ int writer_stop(void)
 		close(S.wake_fd);
 	S.wake_fd = -1;
 	return was;
+}
+
+int writer_owns(int tid)
+{
+	return tid && __atomic_load_n(&writer_tid, __ATOMIC_ACQUIRE) == tid &&
+	       __atomic_load_n(&writer_pid, __ATOMIC_ACQUIRE) == S.pid;
 }
 
 void writer_after_fork_child(void)

@@ -182,3 +182,7 @@ EXTRA_DIST += test/integration/mapreport-vdso.sh
 # The program never outlives mapsample: signals passed on, PR_SET_PDEATHSIG.
 TESTS += test/integration/mapsample-orphans.sh
 EXTRA_DIST += test/integration/mapsample-orphans.sh
+
+# A process ends with its last thread, not kept alive by ours.
+TESTS += test/integration/mapsample-lastthread.sh
+EXTRA_DIST += test/integration/mapsample-lastthread.sh

@@ -186,3 +186,10 @@ test_programs_markstorm_SOURCES = test/programs/markstorm.c
 test_programs_markstorm_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
 test_programs_markstorm_LDFLAGS = -pthread -no-install
 test_programs_markstorm_LDADD = lib/mark/libmapsample-mark.la
+
+# lastthread: processes that end when their last thread ends, not through
+# exit() (mapsample-lastthread.sh).
+check_PROGRAMS += test/programs/lastthread
+test_programs_lastthread_SOURCES = test/programs/lastthread.c
+test_programs_lastthread_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_lastthread_LDFLAGS = -pthread
