@@ -43,6 +43,12 @@ static void usage(FILE *f)
 		"      --no-progress    no progress line on a terminal\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
+		"Filters (samples kept; repeat an option for either value):\n"
+		"      --pid PID        samples of process PID\n"
+		"      --tid TID        samples of thread TID\n"
+		"      --comm NAME      samples of a program or thread named NAME\n"
+		"      --time FROM:TO   samples from FROM to TO seconds after the\n"
+		"                       run's start (either may be left out)\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        print the version\n");
 }
@@ -53,6 +59,11 @@ static void usage(FILE *f)
 #define OPT_HTML 0x101
 #define OPT_JSON 0x180 /* --json[=FILE] */
 #define OPT_NO_PROGRESS 0x181
+/* the sample filters (model/filter.h) */
+#define OPT_PID 0x1c0
+#define OPT_TID 0x1c1
+#define OPT_COMM 0x1c2
+#define OPT_TIME 0x1c3
 
 static int out_of_memory(void)
 {
@@ -69,7 +80,45 @@ struct args {
 	size_t npartial;
 	const char *const *logs;    /* the logs, nlogs of them */
 	size_t nlogs;
+	struct rfilter filter;      /* --pid, --tid, --comm, --time */
 };
+
+/*
+ * The filter option c (OPT_PID ...) with value arg, into a->filter.
+ * Returns -1 to go on, else the exit status: 2 after a bad value, 1 when
+ * out of memory (said on standard error).
+ */
+static int filter_option(struct args *a, int c, const char *arg)
+{
+	static const struct {
+		int opt;
+		const char *name, *fix;
+		int (*add)(struct rfilter *, const char *);
+	} kinds[] = {
+		{OPT_PID, "--pid", "give a process id (a number)",
+		 filter_add_pid},
+		{OPT_TID, "--tid", "give a thread id (a number)",
+		 filter_add_tid},
+		{OPT_COMM, "--comm", "give a program or thread name",
+		 filter_add_comm},
+		{OPT_TIME, "--time", "give FROM:TO in seconds from the run's "
+				     "start, FROM below TO, either may be "
+				     "left out (2.5:, :10, 1:4)",
+		 filter_add_time},
+	};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (kinds[i].opt != c)
+			continue;
+		int rc = kinds[i].add(&a->filter, arg);
+		if (rc == MAPS_EINVAL) {
+			fprintf(stderr, "mapreport: %s %s: %s\n",
+				kinds[i].name, arg, kinds[i].fix);
+			return 2;
+		}
+		return rc ? out_of_memory() : -1;
+	}
+	return -1;
+}
 
 /*
  * Parses argv into a (a->partial_paths has room for argc paths).
@@ -88,6 +137,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
+		{"pid", required_argument, NULL, OPT_PID},
+		{"tid", required_argument, NULL, OPT_TID},
+		{"comm", required_argument, NULL, OPT_COMM},
+		{"time", required_argument, NULL, OPT_TIME},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -128,6 +181,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_PARTIAL_REPORT:
 			a->partial_paths[a->npartial++] = optarg;
 			break;
+		case OPT_PID:
+		case OPT_TID:
+		case OPT_COMM:
+		case OPT_TIME: {
+			int rc = filter_option(a, c, optarg);
+			if (rc >= 0)
+				return rc;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -374,11 +436,19 @@ int main(int argc, char **argv)
 	m.timeline_on = (needs & OUTPUT_NEED_TIMELINE) != 0;
 	if (tool && start_output(tool))
 		return 1;
+	if (filter_active(&a.filter)) {
+		/* the filters: before reading, so every output follows */
+		if (filter_run_start(&a.filter, a.logs, a.nlogs))
+			return out_of_memory();
+		m.filter = &a.filter;
+	}
 	int readable, status = read_logs(&m, &a, tool, &readable);
 	if (tool)
 		tool->ou_backend->ob_finish(tool);
 	if (status < 0)
 		return out_of_memory();
+	if (m.filter)
+		model_drop_unsampled(&m);
 	if (readable && (needs & OUTPUT_NEED_ANALYSIS)) {
 		rc = write_reports(&m, &a, outs, needs, pset, &presult);
 		if (rc == MAPS_ENOMEM)
@@ -391,6 +461,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mapreport: %s\n",
 			model_note_str(&m.notes[i], line, sizeof(line)));
 	model_free(&m);
+	filter_free(&a.filter);
 	partial_result_free(presult);
 	partial_set_free(pset);
 	free(a.partial_paths);

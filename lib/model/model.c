@@ -472,6 +472,50 @@ static int thread_record(struct model *m, struct rproc *p,
 	return 0;
 }
 
+/* Whether m's filter keeps the sample ev of process p: 1, 0, or
+ * MAPS_ENOMEM. */
+static int sample_passes(struct model *m, struct rproc *p,
+			 const struct maplog_ev *ev, struct rthread **tcache)
+{
+	uint32_t tid = ev->ev_u.sample.sa_tid;
+	struct rthread *t = *tcache;
+	if (!t || t->tid != tid || t->pid != ev->ev_pid ||
+	    t->image != ev->ev_image)
+		t = *tcache = thread_get(m, ev->ev_pid, ev->ev_image, tid);
+	if (!t)
+		return MAPS_ENOMEM;
+	const char *prog = p->exe ? strrchr(p->exe, '/') : NULL;
+	return filter_keep(m->filter, ev->ev_pid,
+			   prog ? prog + 1 : p->exe, tid, t->name, ev->ev_ts);
+}
+
+void model_drop_unsampled(struct model *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->nthreads; i++) {
+		if (m->threads[i].samples)
+			m->threads[n++] = m->threads[i];
+		else
+			free(m->threads[i].name);
+	}
+	m->nthreads = n;
+	n = 0;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		struct rproc *p = &m->procs[i];
+		if (p->samples) {
+			m->procs[n++] = *p;
+			continue;
+		}
+		for (size_t j = 0; j < p->nmaps; j++)
+			free(p->maps[j].path);
+		free(p->maps);
+		free(p->host);
+		free(p->exe);
+		free(p->cmdline);
+	}
+	m->nprocs = n;
+}
+
 /* Folds one record into m.  Returns 0 or MAPS_ENOMEM. */
 static int fold(struct model *m, const struct maplog_ev *ev,
 		struct rthread **tcache, struct rproc **pcache)
@@ -489,6 +533,11 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		m->first_ts = ev->ev_ts;
 	if (ev->ev_ts > m->last_ts)
 		m->last_ts = ev->ev_ts;
+	if (m->filter && ev->ev_type == MAPLOG_TYPE_SAMPLE) {
+		int keep = sample_passes(m, p, ev, tcache);
+		if (keep <= 0)
+			return keep; /* left out, or out of memory */
+	}
 	if (m->timeline_on && timeline_fold(&m->timeline, ev))
 		return MAPS_ENOMEM;
 

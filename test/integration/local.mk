@@ -124,3 +124,8 @@ EXTRA_DIST += test/integration/layers.sh test/integration/layers.py
 # unshare -U and a program making the calls itself (issue 14 item 7).
 TESTS += test/integration/mapsample-privilege.sh
 EXTRA_DIST += test/integration/mapsample-privilege.sh
+
+# mapreport's sample filters (--pid, --tid, --comm, --time) against the
+# record dump of test/programs/filterwork (issue 18, Filters).
+TESTS += test/integration/mapreport-filters.sh
+EXTRA_DIST += test/integration/mapreport-filters.sh

@@ -124,3 +124,10 @@ test_programs_solo_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 check_PROGRAMS += test/programs/quickexit
 test_programs_quickexit_SOURCES = test/programs/quickexit.c
 test_programs_quickexit_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+
+# filterwork: work split by thread (one named "fw-worker"), by time and,
+# with --exec, by process image (mapreport-filters.sh).
+check_PROGRAMS += test/programs/filterwork
+test_programs_filterwork_SOURCES = test/programs/filterwork.c
+test_programs_filterwork_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_filterwork_LDFLAGS = -pthread

@@ -125,3 +125,11 @@ test_unit_test_timeline_SOURCES = test/unit/test_timeline.c
 test_unit_test_timeline_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_timeline_LDADD = lib/model/libmodel.la $(CHECK_LIBS) -lm
 TESTS += test/unit/test_timeline
+
+# --- lib/model: the sample filters (mapreport --pid, --tid, --comm,
+# --time) ---
+check_PROGRAMS += test/unit/test_filter
+test_unit_test_filter_SOURCES = test/unit/test_filter.c
+test_unit_test_filter_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_filter_LDADD = lib/model/libmodel.la $(CHECK_LIBS) -lm
+TESTS += test/unit/test_filter

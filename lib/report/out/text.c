@@ -36,6 +36,12 @@ static void run_header(const struct model *m, FILE *out)
 		m->nthreads);
 	fprintf(out, "  Samples:    %" PRIu64 "    Dropped: %" PRIu64 "\n",
 		m->samples, m->dropped);
+	if (m->filter && filter_active(m->filter)) {
+		char f[512];
+		fprintf(out, "  Filter:     %s (%" PRIu64 " samples left out)\n",
+			filter_str(m->filter, f, sizeof(f)),
+			m->filter->fi_dropped);
+	}
 	if (first) {
 		fprintf(out, "  Sampling:   %s, %s, signal %u\n",
 			model_clock_name(first->clock), model_timer_name(first->timer),
