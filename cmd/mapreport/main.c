@@ -43,6 +43,8 @@ static void usage(FILE *f)
 		"      --no-progress    no progress line on a terminal\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
+		"      --callers FUNC   who calls FUNC, with samples and shares\n"
+		"      --callees FUNC   whom FUNC calls, with samples and shares\n"
 		"Filters (samples kept; repeat an option for either value):\n"
 		"      --pid PID        samples of process PID\n"
 		"      --tid TID        samples of thread TID\n"
@@ -64,6 +66,9 @@ static void usage(FILE *f)
 #define OPT_TID 0x1c1
 #define OPT_COMM 0x1c2
 #define OPT_TIME 0x1c3
+/* the text report's callers and callees sections */
+#define OPT_CALLERS 0x1c4
+#define OPT_CALLEES 0x1c5
 
 static int out_of_memory(void)
 {
@@ -81,6 +86,7 @@ struct args {
 	const char *const *logs;    /* the logs, nlogs of them */
 	size_t nlogs;
 	struct rfilter filter;      /* --pid, --tid, --comm, --time */
+	const char *callers, *callees; /* --callers, --callees FUNC */
 };
 
 /*
@@ -141,6 +147,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"tid", required_argument, NULL, OPT_TID},
 		{"comm", required_argument, NULL, OPT_COMM},
 		{"time", required_argument, NULL, OPT_TIME},
+		{"callers", required_argument, NULL, OPT_CALLERS},
+		{"callees", required_argument, NULL, OPT_CALLEES},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -190,6 +198,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return rc;
 			break;
 		}
+		case OPT_CALLERS:
+			a->callers = optarg;
+			break;
+		case OPT_CALLEES:
+			a->callees = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -390,7 +404,7 @@ static int write_reports(const struct model *m, const struct args *a,
 	struct output_in in = {
 		m, &an, (needs & OUTPUT_NEED_CALLTREE) ? &t : NULL, *presult,
 		pset, a->logs, a->nlogs, a->top,
-		"mapreport " PACKAGE_VERSION};
+		"mapreport " PACKAGE_VERSION, a->callers, a->callees};
 	for (size_t i = 0; i < output_nbackends; i++) {
 		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit)
 			continue;

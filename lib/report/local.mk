@@ -12,3 +12,7 @@ lib_report_libreport_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS)
 lib_report_libreport_la_LIBADD = lib/model/libmodel.la lib/defs/libdefs.la \
 	lib/common/libcommon.la \
 	$(LIBDW_LIBS) $(LIBELF_LIBS) $(IBERTY_LIBS) -lm
+# butterfly: callers and callees of one function (mapreport --callers,
+# --callees)
+lib_report_libreport_la_SOURCES += lib/report/butterfly.c \
+	lib/report/butterfly.h

@@ -129,3 +129,8 @@ EXTRA_DIST += test/integration/mapsample-privilege.sh
 # record dump of test/programs/filterwork (issue 18, Filters).
 TESTS += test/integration/mapreport-filters.sh
 EXTRA_DIST += test/integration/mapreport-filters.sh
+
+# mapreport --callers and --callees on test/programs/callsplit (issue 18,
+# Callers and callees).
+TESTS += test/integration/mapreport-calls.sh
+EXTRA_DIST += test/integration/mapreport-calls.sh

@@ -44,6 +44,9 @@ struct output_in {
 	size_t oi_nlogs;
 	unsigned oi_top;                      /* rows of function tables */
 	const char *oi_generator;             /* "mapreport VERSION" */
+	/* the text report's extra sections (report/out/text_calls.h):
+	 * --callers and --callees name a function, or NULL */
+	const char *oi_callers, *oi_callees;
 };
 
 /* One picked back-end and where it writes. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/out/text.h"
+#include "report/out/text_calls.h"
 
 static double pct(uint64_t a, uint64_t b)
 {
@@ -138,5 +139,7 @@ int text_emit(const struct output_in *in, FILE *out)
 		rc = text_partial(in->oi_partial, out);
 	if (!rc)
 		functions(in->oi_analysis, m, out, in->oi_top);
+	if (!rc)
+		rc = text_calls(in, out);
 	return rc;
 }
