@@ -43,6 +43,12 @@ static void usage(FILE *f)
 		"      --no-progress    no progress line on a terminal\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
+		"      --lines[=FUNC]   samples per source line of FUNC, or of the\n"
+		"                       hottest functions, next to the code\n"
+		"      --source-dir DIR look for source files in DIR too\n"
+		"                       (repeatable)\n"
+		"      --source-map FROM=TO  source files under FROM are\n"
+		"                       under TO here (repeatable)\n"
 		"      --callers FUNC   who calls FUNC, with samples and shares\n"
 		"      --callees FUNC   whom FUNC calls, with samples and shares\n"
 		"Filters (samples kept; repeat an option for either value):\n"
@@ -69,6 +75,10 @@ static void usage(FILE *f)
 /* the text report's callers and callees sections */
 #define OPT_CALLERS 0x1c4
 #define OPT_CALLEES 0x1c5
+/* the text report's source view */
+#define OPT_LINES 0x1c6
+#define OPT_SOURCE_DIR 0x1c7
+#define OPT_SOURCE_MAP 0x1c8
 
 static int out_of_memory(void)
 {
@@ -87,6 +97,11 @@ struct args {
 	size_t nlogs;
 	struct rfilter filter;      /* --pid, --tid, --comm, --time */
 	const char *callers, *callees; /* --callers, --callees FUNC */
+	int lines;                  /* --lines[=FUNC] */
+	const char *lines_func;
+	const char **source_dirs;   /* --source-dir, argc room */
+	const char **source_maps;   /* --source-map FROM=TO, argc room */
+	struct srcpaths srcpaths;   /* both, for the outputs */
 };
 
 /*
@@ -149,6 +164,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"time", required_argument, NULL, OPT_TIME},
 		{"callers", required_argument, NULL, OPT_CALLERS},
 		{"callees", required_argument, NULL, OPT_CALLEES},
+		{"lines", optional_argument, NULL, OPT_LINES},
+		{"source-dir", required_argument, NULL, OPT_SOURCE_DIR},
+		{"source-map", required_argument, NULL, OPT_SOURCE_MAP},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -203,6 +221,22 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_CALLEES:
 			a->callees = optarg;
+			break;
+		case OPT_LINES:
+			a->lines = 1;
+			a->lines_func = optarg;
+			break;
+		case OPT_SOURCE_DIR:
+			a->source_dirs[a->srcpaths.sp_ndirs++] = optarg;
+			break;
+		case OPT_SOURCE_MAP:
+			if (!srclines_map_ok(optarg)) {
+				fprintf(stderr, "mapreport: --source-map %s: "
+						"give FROM=TO, two folders\n",
+					optarg);
+				return 2;
+			}
+			a->source_maps[a->srcpaths.sp_nmaps++] = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -404,7 +438,8 @@ static int write_reports(const struct model *m, const struct args *a,
 	struct output_in in = {
 		m, &an, (needs & OUTPUT_NEED_CALLTREE) ? &t : NULL, *presult,
 		pset, a->logs, a->nlogs, a->top,
-		"mapreport " PACKAGE_VERSION, a->callers, a->callees};
+		"mapreport " PACKAGE_VERSION, a->callers, a->callees,
+		a->lines, a->lines_func, &a->srcpaths};
 	for (size_t i = 0; i < output_nbackends; i++) {
 		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit)
 			continue;
@@ -428,11 +463,20 @@ int main(int argc, char **argv)
 	struct args a = {0};
 	/* --partial-report paths; at most one per argument */
 	a.partial_paths = calloc((size_t)argc, sizeof(char *));
+	/* --source-dir and --source-map values, the same */
+	a.source_dirs = calloc((size_t)argc, sizeof(char *));
+	a.source_maps = calloc((size_t)argc, sizeof(char *));
+	a.srcpaths.sp_dirs = a.source_dirs;
+	a.srcpaths.sp_maps = a.source_maps;
 	/* the back-ends picked, by row of output_backends */
 	struct output *outs = calloc(output_nbackends, sizeof(*outs));
-	int rc = !a.partial_paths || !outs ? out_of_memory()
+	int rc = !a.partial_paths || !outs || !a.source_dirs ||
+				 !a.source_maps
+			 ? out_of_memory()
 					   : parse_args(argc, argv, &a);
 	if (rc >= 0) {
+		free(a.source_dirs);
+		free(a.source_maps);
 		free(a.partial_paths);
 		free(outs);
 		return rc;
@@ -476,6 +520,8 @@ int main(int argc, char **argv)
 			model_note_str(&m.notes[i], line, sizeof(line)));
 	model_free(&m);
 	filter_free(&a.filter);
+	free(a.source_dirs);
+	free(a.source_maps);
 	partial_result_free(presult);
 	partial_set_free(pset);
 	free(a.partial_paths);

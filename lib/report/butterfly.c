@@ -22,9 +22,8 @@ static int name_is(const char *fn, const char *name, size_t len, int loose)
 	return strncmp(fn, name, len) == 0 && fn[len] == '(';
 }
 
-/* Marks in is_t the functions of a named name; returns how many. */
-static size_t choose(const struct analysis *a, const char *name,
-		     uint8_t *is_t)
+size_t butterfly_match(const struct analysis *a, const char *name,
+		       uint8_t *is_t)
 {
 	size_t n = 0, len = strlen(name);
 	for (int loose = 0; loose < 2 && !n; loose++)
@@ -97,7 +96,7 @@ int butterfly_build(struct butterfly *b, const struct model *m,
 	int rc = MAPS_ENOMEM;
 	if (!is_t || !ner || !nee || !ser || !see)
 		goto out;
-	b->bf_nfuncs = choose(a, name, is_t);
+	b->bf_nfuncs = butterfly_match(a, name, is_t);
 	b->bf_funcs = malloc((b->bf_nfuncs ? b->bf_nfuncs : 1) *
 			     sizeof(*b->bf_funcs));
 	if (!b->bf_funcs)

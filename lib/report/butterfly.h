@@ -42,6 +42,13 @@ struct butterfly {
 };
 
 /*
+ * Marks in is_t (a byte per function of a, zeroed by the caller) the
+ * functions named name as said above.  Returns how many.
+ */
+size_t butterfly_match(const struct analysis *a, const char *name,
+		       uint8_t *is_t);
+
+/*
  * Fills b for the function named name in a (the analysis of m).  No
  * function of that name is no error: bf_nfuncs is then 0 and the counts
  * 0.  Returns 0, or MAPS_ENOMEM with b empty (butterfly_free is still

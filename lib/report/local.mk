@@ -16,3 +16,7 @@ lib_report_libreport_la_LIBADD = lib/model/libmodel.la lib/defs/libdefs.la \
 # --callees)
 lib_report_libreport_la_SOURCES += lib/report/butterfly.c \
 	lib/report/butterfly.h
+# srclines: samples per source line of a function, and finding its
+# source files (mapreport --lines)
+lib_report_libreport_la_SOURCES += lib/report/srclines.c \
+	lib/report/srclines.h

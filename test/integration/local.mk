@@ -134,3 +134,9 @@ EXTRA_DIST += test/integration/mapreport-filters.sh
 # Callers and callees).
 TESTS += test/integration/mapreport-calls.sh
 EXTRA_DIST += test/integration/mapreport-calls.sh
+
+# mapreport --lines on test/programs/linehot (-O2 -g, an inlined helper):
+# the hot range, inlined lines, finding the source (issue 18, Source
+# lines).
+TESTS += test/integration/mapreport-lines.sh
+EXTRA_DIST += test/integration/mapreport-lines.sh

@@ -138,3 +138,11 @@ check_PROGRAMS += test/programs/callsplit
 test_programs_callsplit_SOURCES = test/programs/callsplit.c
 test_programs_callsplit_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_callsplit_LDFLAGS =
+
+# linehot: a hot loop between two marker comments with a helper inlined
+# into it, built optimised (-O2 -g, inlining on) as real programs are
+# (mapreport-lines.sh).
+check_PROGRAMS += test/programs/linehot
+test_programs_linehot_SOURCES = test/programs/linehot.c
+test_programs_linehot_CFLAGS = $(WARN_CFLAGS) -O2 -g -fno-omit-frame-pointer
+test_programs_linehot_LDFLAGS =

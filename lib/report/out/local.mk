@@ -32,3 +32,4 @@ EXTRA_DIST += lib/report/out/html/embed.sh lib/report/out/html/report.css \
 # text_calls: the text report's callers, callees and source-line sections
 lib_report_out_libreportout_la_SOURCES += lib/report/out/text_calls.c \
 	lib/report/out/text_calls.h
+lib_report_out_libreportout_la_SOURCES += lib/report/out/text_lines.c

@@ -141,5 +141,7 @@ int text_emit(const struct output_in *in, FILE *out)
 		functions(in->oi_analysis, m, out, in->oi_top);
 	if (!rc)
 		rc = text_calls(in, out);
+	if (!rc && in->oi_lines)
+		rc = text_lines(in, out);
 	return rc;
 }

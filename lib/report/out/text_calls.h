@@ -19,4 +19,13 @@
  */
 int text_calls(const struct output_in *in, FILE *out);
 
+/*
+ * The "Source lines of FUNC" sections (text_lines.c): for the functions
+ * named in->oi_lines_func, or for the hottest few by self samples when
+ * it is NULL, the samples per line of their code next to the source
+ * found through in->oi_srcpaths.  Returns 0, or MAPS_ENOMEM (the
+ * sections are cut short).
+ */
+int text_lines(const struct output_in *in, FILE *out);
+
 #endif
