@@ -39,17 +39,21 @@ void model_init(struct model *m)
 	timeline_init(&m->timeline);
 }
 
+/* Frees what process image p holds. */
+static void proc_free(struct rproc *p)
+{
+	for (size_t j = 0; j < p->nmaps; j++)
+		free(p->maps[j].path);
+	free(p->maps);
+	free(p->host);
+	free(p->exe);
+	free(p->cmdline);
+}
+
 void model_free(struct model *m)
 {
-	for (size_t i = 0; i < m->nprocs; i++) {
-		struct rproc *p = &m->procs[i];
-		for (size_t j = 0; j < p->nmaps; j++)
-			free(p->maps[j].path);
-		free(p->maps);
-		free(p->host);
-		free(p->exe);
-		free(p->cmdline);
-	}
+	for (size_t i = 0; i < m->nprocs; i++)
+		proc_free(&m->procs[i]);
 	for (size_t i = 0; i < m->nthreads; i++)
 		free(m->threads[i].name);
 	for (size_t i = 0; i < m->nnotes; i++)
@@ -501,17 +505,10 @@ void model_drop_unsampled(struct model *m)
 	m->nthreads = n;
 	n = 0;
 	for (size_t i = 0; i < m->nprocs; i++) {
-		struct rproc *p = &m->procs[i];
-		if (p->samples) {
-			m->procs[n++] = *p;
-			continue;
-		}
-		for (size_t j = 0; j < p->nmaps; j++)
-			free(p->maps[j].path);
-		free(p->maps);
-		free(p->host);
-		free(p->exe);
-		free(p->cmdline);
+		if (m->procs[i].samples)
+			m->procs[n++] = m->procs[i];
+		else
+			proc_free(&m->procs[i]);
 	}
 	m->nprocs = n;
 }

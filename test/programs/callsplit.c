@@ -12,29 +12,11 @@
  */
 #include <stdlib.h>
 
-#define NOINLINE __attribute__((noinline, noclone))
+#include "burn.h"
 
-#define SPIN(n, x)                                                          \
-	for (unsigned long i_ = 0; i_ < (n); i_++) {                        \
-		(x) = (x) * 6364136223846793005ul + i_;                     \
-		__asm__ volatile("" : "+r"(x));                             \
-	}
-
-static volatile unsigned long sink;
-
-NOINLINE static void step_small(unsigned long n)
-{
-	unsigned long x = 1;
-	SPIN(n, x);
-	sink += x;
-}
-
-NOINLINE static void step_big(unsigned long n)
-{
-	unsigned long x = 2;
-	SPIN(n, x);
-	sink += x;
-}
+BURN(step_small, 1)
+BURN(step_big, 2)
+BURN(recurse_leaf, 3)
 
 NOINLINE static void work(unsigned long n)
 {
@@ -52,20 +34,13 @@ NOINLINE static void from_b(unsigned long n)
 	work(2 * n);
 }
 
-NOINLINE static void recurse_leaf(unsigned long n)
-{
-	unsigned long x = 3;
-	SPIN(n, x);
-	sink += x;
-}
-
 NOINLINE static void recurse(int depth, unsigned long n)
 {
 	if (depth > 0)
 		recurse(depth - 1, n);
 	else
 		recurse_leaf(n);
-	sink++;
+	burn_sink++;
 }
 
 int main(int argc, char **argv)

@@ -17,44 +17,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NOINLINE __attribute__((noinline, noclone))
+#include "burn.h"
 
-#define SPIN(n, x)                                                          \
-	for (unsigned long i_ = 0; i_ < (n); i_++) {                        \
-		(x) = (x) * 6364136223846793005ul + i_;                     \
-		__asm__ volatile("" : "+r"(x));                             \
-	}
-
-static volatile unsigned long sink;
 static unsigned long iterations;
 
-NOINLINE static void burn_first(unsigned long n)
-{
-	unsigned long x = 1;
-	SPIN(n, x);
-	sink += x;
-}
-
-NOINLINE static void burn_main(unsigned long n)
-{
-	unsigned long x = 2;
-	SPIN(n, x);
-	sink += x;
-}
-
-NOINLINE static void burn_worker(unsigned long n)
-{
-	unsigned long x = 3;
-	SPIN(n, x);
-	sink += x;
-}
-
-NOINLINE static void burn_child(unsigned long n)
-{
-	unsigned long x = 4;
-	SPIN(n, x);
-	sink += x;
-}
+BURN(burn_first, 1)
+BURN(burn_main, 2)
+BURN(burn_worker, 3)
+BURN(burn_child, 4)
 
 static void *worker(void *arg)
 {

@@ -128,14 +128,16 @@ test_programs_quickexit_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 # filterwork: work split by thread (one named "fw-worker"), by time and,
 # with --exec, by process image (mapreport-filters.sh).
 check_PROGRAMS += test/programs/filterwork
-test_programs_filterwork_SOURCES = test/programs/filterwork.c
+test_programs_filterwork_SOURCES = test/programs/filterwork.c \
+	test/programs/burn.h
 test_programs_filterwork_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
 test_programs_filterwork_LDFLAGS = -pthread
 
 # callsplit: work() called from two places with a third and two thirds
 # of its samples, and a recursive function (mapreport-calls.sh).
 check_PROGRAMS += test/programs/callsplit
-test_programs_callsplit_SOURCES = test/programs/callsplit.c
+test_programs_callsplit_SOURCES = test/programs/callsplit.c \
+	test/programs/burn.h
 test_programs_callsplit_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_callsplit_LDFLAGS =
 
