@@ -10,6 +10,7 @@
  * out, the rest is reported, the status is 1.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -505,8 +506,17 @@ int main(int argc, char **argv)
 		tool->ou_backend->ob_finish(tool);
 	if (status < 0)
 		return out_of_memory();
-	if (m.filter)
+	if (m.filter) {
 		model_drop_unsampled(&m);
+		char f[512];
+		if (!m.samples && a.filter.fi_dropped)
+			fprintf(stderr, "mapreport: the filters (%s) keep none "
+					"of the %" PRIu64 " samples; see the "
+					"ids, names and duration in the report "
+					"without them\n",
+				filter_str(&a.filter, f, sizeof(f)),
+				a.filter.fi_dropped);
+	}
 	if (readable && (needs & OUTPUT_NEED_ANALYSIS)) {
 		rc = write_reports(&m, &a, outs, needs, pset, &presult);
 		if (rc == MAPS_ENOMEM)

@@ -9,7 +9,8 @@
 # the folded stacks under the filter add up to the dump's count of
 # sample records of that thread, process or time range, and the stacks
 # hold only that thread's or process's functions.  The JSON report
-# follows the filter too, and bad values are refused with exit status 2.
+# follows the filter too, a filter that keeps nothing is said in one
+# line, and bad values are refused with exit status 2.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -164,7 +165,21 @@ test_bad_values() {
 	done
 }
 
+# A filter that keeps nothing: an empty report, and one line saying so.
+test_none() {
+	"$mapreport" --tid 1 "$tmp/fw.log" >"$tmp/none" 2>"$tmp/none.err" ||
+		fail "--tid 1: exit status $?"
+	grep -q "^mapreport: the filters (--tid 1) keep none of the $total samples" \
+		"$tmp/none.err" || {
+		show "$tmp/none.err"
+		fail "--tid 1: no line saying the filters keep no sample"
+	}
+	[ "$(sed -n 's/^ *Samples: *\([0-9]*\) .*/\1/p' "$tmp/none")" = 0 ] ||
+		fail "--tid 1: the report counts samples"
+}
+
 test_tid
+test_none
 test_pid_comm
 test_time
 test_json

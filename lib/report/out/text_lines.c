@@ -154,7 +154,9 @@ static int one_function(FILE *out, const struct output_in *in,
 		char path[4096], why[4096];
 		FILE *sf = NULL;
 		if (!file) {
-			fprintf(out, "  (no line information)\n");
+			fprintf(out, "  (no line information: no DWARF line "
+				     "table for this code, or its file cannot "
+				     "be read)\n");
 		} else if (!(sf = srclines_open(in->oi_srcpaths, r->sf_comp_dir, file, path,
 						why, sizeof(path)))) {
 			fprintf(out, "  %s\n  (source not shown: %s; give "
