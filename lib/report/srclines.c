@@ -260,8 +260,8 @@ FILE *srclines_open(const struct srcpaths *sp, const char *comp_dir,
 	for (size_t i = 0; i < sp->sp_nmaps && !f; i++) {
 		const char *eq = strchr(sp->sp_maps[i], '=');
 		size_t n = (size_t)(eq - sp->sp_maps[i]);
-		while (n > 1 && sp->sp_maps[i][n - 1] == '/')
-			n--;
+		while (n > 0 && sp->sp_maps[i][n - 1] == '/')
+			n--; /* "/" alone: n 0, every absolute path */
 		if (strncmp(file, sp->sp_maps[i], n) ||
 		    (file[n] != '/' && file[n]))
 			continue;

@@ -133,3 +133,10 @@ test_unit_test_filter_SOURCES = test/unit/test_filter.c
 test_unit_test_filter_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_filter_LDADD = lib/model/libmodel.la $(CHECK_LIBS) -lm
 TESTS += test/unit/test_filter
+
+# --- lib/report: where mapreport --lines finds source files ---
+check_PROGRAMS += test/unit/test_srclines
+test_unit_test_srclines_SOURCES = test/unit/test_srclines.c
+test_unit_test_srclines_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_srclines_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+TESTS += test/unit/test_srclines
