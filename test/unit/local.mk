@@ -140,3 +140,10 @@ test_unit_test_srclines_SOURCES = test/unit/test_srclines.c
 test_unit_test_srclines_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_srclines_LDADD = lib/report/libreport.la $(CHECK_LIBS)
 TESTS += test/unit/test_srclines
+
+# --- lib/report: callers and callees (mapreport --callers, --callees) ---
+check_PROGRAMS += test/unit/test_butterfly
+test_unit_test_butterfly_SOURCES = test/unit/test_butterfly.c
+test_unit_test_butterfly_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_butterfly_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+TESTS += test/unit/test_butterfly
