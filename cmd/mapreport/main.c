@@ -7,12 +7,13 @@
  * Exit status: 0 all logs read cleanly, 1 bad input (damaged, truncated or
  * unreadable log; whatever could be read is still reported), 2 usage.
  * A partial report definition with an error is bad input too: it is left
- * out, the rest is reported, the status is 1.  With --compare (the
- * second half of this file): 0 no rule broken, 3 a rule broken, 1 an
+ * out, the rest is reported, the status is 1.  With --compare
+ * (compare.c): 0 no rule broken, 3 a rule broken, 1 an
  * input problem (it wins over 3: the figures are not to be trusted), 2
  * usage, an invalid rule included.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,6 +24,9 @@
 
 #include <mapsample/maps_error.h>
 
+#include "cmd/mapreport/args.h"
+#include "cmd/mapreport/compare.h"
+#include "cmd/mapreport/run.h"
 #include "common/cli.h"
 #include "config.h"
 #include "model/model.h"
@@ -67,6 +71,20 @@ static void usage(FILE *f)
 		"      --html FILE      with --compare: a differential flame graph\n"
 		"      --region NAME    only the samples taken inside the\n"
 		"                       program's region NAME (mapsample_mark(3))\n"
+		"      --lines[=FUNC]   samples per source line of FUNC, or of the\n"
+		"                       hottest functions, next to the code\n"
+		"      --source-dir DIR look for source files in DIR too\n"
+		"                       (repeatable)\n"
+		"      --source-map FROM=TO  source files under FROM are\n"
+		"                       under TO here (repeatable)\n"
+		"      --callers FUNC   who calls FUNC, with samples and shares\n"
+		"      --callees FUNC   whom FUNC calls, with samples and shares\n"
+		"Filters (samples kept; repeat an option for either value):\n"
+		"      --pid PID        samples of process PID\n"
+		"      --tid TID        samples of thread TID\n"
+		"      --comm NAME      samples of a program or thread named NAME\n"
+		"      --time FROM:TO   samples from FROM to TO seconds after the\n"
+		"                       run's start (either may be left out)\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        print the version\n");
 }
@@ -88,31 +106,20 @@ static void usage(FILE *f)
 #define OPT_GITHUB 0x198
 #define OPT_MERGE 0x199
 #define OPT_REGION 0x19a
+/* the sample filters (model/filter.h) */
+#define OPT_PID 0x1c0
+#define OPT_TID 0x1c1
+#define OPT_COMM 0x1c2
+#define OPT_TIME 0x1c3
+/* the text report's callers and callees sections */
+#define OPT_CALLERS 0x1c4
+#define OPT_CALLEES 0x1c5
+/* the text report's source view */
+#define OPT_LINES 0x1c6
+#define OPT_SOURCE_DIR 0x1c7
+#define OPT_SOURCE_MAP 0x1c8
 
-static int out_of_memory(void)
-{
-	fprintf(stderr, "mapreport: out of memory\n");
-	return 1;
-}
 
-/* What the command line asks for. */
-struct args {
-	int dump, folded, json, show_progress;
-	const char *folded_path, *html_path, *json_path;
-	const char *region;         /* --region NAME, or NULL */
-	unsigned top;
-	const char **partial_paths; /* --partial-report, npartial of them */
-	size_t npartial;
-	const char *const *logs;    /* the logs, nlogs of them */
-	size_t nlogs;
-	int merge;                  /* --merge */
-	/* --compare; each array has room for argc entries */
-	int compare, markdown, github;
-	const char *markdown_path, *junit_path;
-	const char **base, **new, **fail_if, **rules_files;
-	size_t nbase, nnew, nfail_if, nrules_files;
-	double sigma;
-};
 
 /*
  * The rest of --compare's command line, after the options: BASE and NEW
@@ -158,6 +165,43 @@ static int compare_args(int argc, char **argv, struct args *a)
 }
 
 /*
+ * The filter option c (OPT_PID ...) with value arg, into a->filter.
+ * Returns -1 to go on, else the exit status: 2 after a bad value, 1 when
+ * out of memory (said on standard error).
+ */
+static int filter_option(struct args *a, int c, const char *arg)
+{
+	static const struct {
+		int opt;
+		const char *name, *fix;
+		int (*add)(struct rfilter *, const char *);
+	} kinds[] = {
+		{OPT_PID, "--pid", "give a process id (a number)",
+		 filter_add_pid},
+		{OPT_TID, "--tid", "give a thread id (a number)",
+		 filter_add_tid},
+		{OPT_COMM, "--comm", "give a program or thread name",
+		 filter_add_comm},
+		{OPT_TIME, "--time", "give FROM:TO in seconds from the run's "
+				     "start, FROM below TO, either may be "
+				     "left out (2.5:, :10, 1:4)",
+		 filter_add_time},
+	};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (kinds[i].opt != c)
+			continue;
+		int rc = kinds[i].add(&a->filter, arg);
+		if (rc == MAPS_EINVAL) {
+			fprintf(stderr, "mapreport: %s %s: %s\n",
+				kinds[i].name, arg, kinds[i].fix);
+			return 2;
+		}
+		return rc ? run_oom() : -1;
+	}
+	return -1;
+}
+
+/*
  * Parses argv into a (a->partial_paths has room for argc paths).
  * Returns -1 to go on, else the exit status: 0 after --help or
  * --version, 2 after a usage error (said on standard error).
@@ -185,6 +229,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"markdown", optional_argument, NULL, OPT_MARKDOWN},
 		{"junit", required_argument, NULL, OPT_JUNIT},
 		{"github", no_argument, NULL, OPT_GITHUB},
+		{"pid", required_argument, NULL, OPT_PID},
+		{"tid", required_argument, NULL, OPT_TID},
+		{"comm", required_argument, NULL, OPT_COMM},
+		{"time", required_argument, NULL, OPT_TIME},
+		{"callers", required_argument, NULL, OPT_CALLERS},
+		{"callees", required_argument, NULL, OPT_CALLEES},
+		{"lines", optional_argument, NULL, OPT_LINES},
+		{"source-dir", required_argument, NULL, OPT_SOURCE_DIR},
+		{"source-map", required_argument, NULL, OPT_SOURCE_MAP},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -274,6 +327,37 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_GITHUB:
 			a->github = 1;
 			break;
+		case OPT_PID:
+		case OPT_TID:
+		case OPT_COMM:
+		case OPT_TIME: {
+			int rc = filter_option(a, c, optarg);
+			if (rc >= 0)
+				return rc;
+			break;
+		}
+		case OPT_CALLERS:
+			a->callers = optarg;
+			break;
+		case OPT_CALLEES:
+			a->callees = optarg;
+			break;
+		case OPT_LINES:
+			a->lines = 1;
+			a->lines_func = optarg;
+			break;
+		case OPT_SOURCE_DIR:
+			a->source_dirs[a->srcpaths.sp_ndirs++] = optarg;
+			break;
+		case OPT_SOURCE_MAP:
+			if (!srclines_map_ok(optarg)) {
+				fprintf(stderr, "mapreport: --source-map %s: "
+						"give FROM=TO, two folders\n",
+					optarg);
+				return 2;
+			}
+			a->source_maps[a->srcpaths.sp_nmaps++] = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -316,16 +400,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 		}
 	}
 	return -1;
-}
-
-/* Picks the back-end named name to write to path (NULL: standard output)
- * into outs, which has a slot per row of output_backends. */
-static void pick(struct output *outs, const char *name, const char *path)
-{
-	const struct output_backend *b = output_find(name);
-	struct output *o = &outs[b - output_backends];
-	o->ou_backend = b;
-	o->ou_path = path;
 }
 
 /* The outputs a asks for, into outs: -D alone; else the files asked for,
@@ -516,38 +590,6 @@ static int read_logs(struct model *m, const struct args *a,
 	return status;
 }
 
-/* Opens the picked output o (its back-end's init).  Returns 0, or 1 when
- * it cannot be written (said on standard error). */
-static int start_output(struct output *o)
-{
-	if (!o->ou_backend->ob_init(o))
-		return 0;
-	fprintf(stderr, "mapreport: %s: cannot write: %s\n",
-		o->ou_path ? o->ou_path : "stdout", strerror(errno));
-	return 1;
-}
-
-/* Runs the picked output o over in: init, emit, finish.  Returns 0, 1
- * when it could not be written (said on standard error), or MAPS_ENOMEM. */
-static int run_output(struct output *o, const struct output_in *in)
-{
-	const struct output_backend *b = o->ou_backend;
-	const char *where = o->ou_path ? o->ou_path : "stdout";
-	if (start_output(o))
-		return 1;
-	int rc = b->ob_emit(in, o->ou_file);
-	int done = b->ob_finish(o);
-	if (rc == MAPS_ENOMEM)
-		return rc;
-	if (rc || done) {
-		fprintf(stderr, "mapreport: %s: write failed%s%s%s\n", where,
-			b->ob_what ? "; the " : "", b->ob_what ? b->ob_what : "",
-			b->ob_what ? " is incomplete" : "");
-		return 1;
-	}
-	return 0;
-}
-
 /*
  * Analyses m as needs says, evaluates the partial reports of pset (into
  * *presult) and runs the picked outputs that write after reading, in
@@ -574,7 +616,8 @@ static int write_reports(const struct model *m, const struct args *a,
 	struct output_in in = {
 		m, &an, (needs & OUTPUT_NEED_CALLTREE) ? &t : NULL, *presult,
 		pset, a->logs, a->nlogs, a->top,
-		"mapreport " PACKAGE_VERSION, NULL};
+		"mapreport " PACKAGE_VERSION, NULL, a->callers, a->callees,
+		a->lines, a->lines_func, &a->srcpaths};
 	for (size_t i = 0; i < output_nbackends; i++) {
 		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit)
 			continue;
@@ -593,231 +636,6 @@ out:
 	return rc;
 }
 
-/* ---- --compare ---- */
-
-/* Says on standard error why a rule could not be read (err). */
-static void rule_error(const struct rule_error *err)
-{
-	if (!err->re_col)
-		fprintf(stderr, "mapreport: %s: cannot read the rules: %s\n",
-			err->re_origin, err->re_what);
-	else
-		fprintf(stderr, "mapreport: %s: invalid rule '%s': column %zu: "
-				"%s\n",
-			err->re_origin, err->re_text, err->re_col,
-			err->re_what);
-}
-
-/* The rules of --fail-if and --rules into set.  Returns 0, 2 after an
- * invalid rule or a rules file that cannot be read (said), or
- * MAPS_ENOMEM. */
-static int load_rules(const struct args *a, struct rule_set *set)
-{
-	struct rule_error err;
-	int rc = 0;
-	for (size_t i = 0; i < a->nfail_if && !rc; i++)
-		rc = rules_add(set, "--fail-if", a->fail_if[i], &err);
-	for (size_t i = 0; i < a->nrules_files && !rc; i++)
-		rc = rules_add_file(set, a->rules_files[i], &err);
-	if (rc == MAPS_EINVAL || rc == MAPS_EIO) {
-		rule_error(&err);
-		return 2;
-	}
-	return rc;
-}
-
-/* What run_compare holds: the models of BASE's then NEW's logs, their
- * analyses, and the runs given to compare_run. */
-struct cmp_state {
-	size_t n;
-	struct model *models;
-	const struct model **mptr;   /* the models read, NULL after MAPS_ENOMEM */
-	struct analysis *an;
-	int *have_an;
-	struct cmp_run *runs;
-};
-
-static void cmp_state_free(struct cmp_state *st)
-{
-	for (size_t i = 0; st->models && i < st->n; i++) {
-		if (st->have_an[i])
-			analysis_free(&st->an[i]);
-		model_free(&st->models[i]);
-	}
-	free(st->models);
-	free(st->mptr);
-	free(st->an);
-	free(st->have_an);
-	free(st->runs);
-}
-
-/* Reads log i of the n of both sides into st and analyses it when it
- * could be read; says its damage on standard error.  Returns 0, 1 when
- * it was damaged or unreadable, MAPS_ENOMEM. */
-static int cmp_read(struct cmp_state *st, size_t i, const char *path)
-{
-	struct model *m = &st->models[i];
-	int rc = model_load(m, path, NULL, NULL);
-	if (rc < 0)
-		return MAPS_ENOMEM;
-	char line[1024];
-	for (size_t k = 0; k < m->nnotes; k++)
-		fprintf(stderr, "mapreport: %s\n",
-			model_note_str(&m->notes[k], line, sizeof(line)));
-	st->mptr[i] = m;
-	if (rc == LOGREAD_UNREADABLE)
-		return 1;
-	if (analysis_run(&st->an[i], m))
-		return MAPS_ENOMEM;
-	st->have_an[i] = 1;
-	return rc ? 1 : 0;
-}
-
-/* The runs of one side that could be read, from logs [from, from + n),
- * into st->runs + from; returns how many. */
-static size_t cmp_side_runs(struct cmp_state *st, size_t from, size_t n)
-{
-	size_t k = 0;
-	for (size_t i = from; i < from + n; i++)
-		if (st->have_an[i])
-			st->runs[from + k++] = (struct cmp_run){
-				&st->models[i], &st->an[i]};
-	return k;
-}
-
-/* The differential flame graph of --html into *flame: NEW's first run
- * read, coloured by BASE's first (their call trees into trees[0],
- * trees[1], which the frames' names point into).  0 or MAPS_ENOMEM. */
-static int cmp_flame_of(struct cmp_state *st, size_t nbase,
-			struct calltree *trees, struct cmp_flame *flame)
-{
-	const struct cmp_run *side[2] = {&st->runs[0], &st->runs[nbase]};
-	for (int k = 0; k < 2; k++)
-		if (calltree_build(&trees[k], side[k]->cr_model,
-				   side[k]->cr_analysis))
-			return MAPS_ENOMEM;
-	return compare_flame(flame, &trees[0], &trees[1], 0.001);
-}
-
-/* Picks the --compare outputs a asks for into outs: the files, and the
- * text report when standard output is not taken. */
-static void pick_compare_outputs(const struct args *a, struct output *outs)
-{
-	if (a->json)
-		pick(outs, "compare-json", a->json_path);
-	if (a->html_path)
-		pick(outs, "compare-html", a->html_path);
-	if (a->markdown)
-		pick(outs, "markdown", a->markdown_path);
-	if (a->junit_path)
-		pick(outs, "junit", a->junit_path);
-	if (a->github)
-		pick(outs, "github", NULL);
-	if ((!a->json || a->json_path) && (!a->markdown || a->markdown_path))
-		pick(outs, "compare-text", NULL);
-}
-
-/*
- * mapreport --compare: reads BASE's and NEW's logs, compares them, judges
- * the rules, writes the picked outputs.  Returns the exit status: 0 no
- * rule broken, 3 a rule broken, 1 an input problem (a log damaged or
- * unreadable, an output not written), 2 an invalid rule.
- */
-static int run_compare(const struct args *a, struct output *outs)
-{
-	struct rule_set rules = {0};
-	struct cmp_state st = {0};
-	struct comparison cmp;
-	int have_cmp = 0, status = 0;
-	struct rule_result *results = NULL;
-	struct calltree trees[2] = {{0}, {0}};
-	struct cmp_flame flame = {0};
-	int rc = load_rules(a, &rules);
-	if (rc) {
-		rules_free(&rules);
-		return rc == 2 ? 2 : out_of_memory();
-	}
-	st.n = a->nbase + a->nnew;
-	st.models = calloc(st.n, sizeof(*st.models));
-	st.mptr = calloc(st.n, sizeof(*st.mptr));
-	st.an = calloc(st.n, sizeof(*st.an));
-	st.have_an = calloc(st.n, sizeof(*st.have_an));
-	st.runs = calloc(st.n, sizeof(*st.runs));
-	results = calloc(rules.rs_n + 1, sizeof(*results));
-	if (!st.models || !st.mptr || !st.an || !st.have_an || !st.runs ||
-	    !results)
-		goto oom;
-	for (size_t i = 0; i < st.n; i++)
-		model_init(&st.models[i]);
-	for (size_t i = 0; i < st.n; i++) {
-		rc = cmp_read(&st, i, i < a->nbase ? a->base[i]
-						   : a->new[i - a->nbase]);
-		if (rc < 0)
-			goto oom;
-		status |= rc;
-	}
-	size_t nb = cmp_side_runs(&st, 0, a->nbase);
-	size_t nn = cmp_side_runs(&st, a->nbase, a->nnew);
-	if (!nb || !nn) {
-		fprintf(stderr, "mapreport: %s: no log could be read; nothing "
-				"to compare\n",
-			!nb ? "BASE" : "NEW");
-		status = 1;
-	} else {
-		if (compare_run(&cmp, st.runs, nb, st.runs + a->nbase, nn))
-			goto oom;
-		have_cmp = 1;
-		for (size_t k = 0; k < cmp.nnotes; k++)
-			fprintf(stderr, "mapreport: note: %s\n", cmp.notes[k]);
-	}
-	if (have_cmp && a->html_path &&
-	    cmp_flame_of(&st, a->nbase, trees, &flame))
-		goto oom;
-	struct output_compare oc = {
-		have_cmp ? &cmp : NULL, results, rules.rs_n, 0, a->sigma,
-		a->base, a->new, a->nbase, a->nnew, st.mptr,
-		a->html_path && have_cmp ? &flame : NULL};
-	if (have_cmp)
-		oc.oc_broken = rules_eval(&rules, &cmp, a->sigma, results);
-	struct output_in in = {0};
-	in.oi_compare = &oc;
-	in.oi_top = a->top;
-	in.oi_generator = "mapreport " PACKAGE_VERSION;
-	pick_compare_outputs(a, outs);
-	for (size_t i = 0; i < output_nbackends; i++) {
-		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit ||
-		    (!have_cmp &&
-		     strcmp(outs[i].ou_backend->ob_name, "compare-json") != 0))
-			continue;
-		rc = run_output(&outs[i], &in);
-		if (rc == MAPS_ENOMEM)
-			goto oom;
-		status |= rc;
-	}
-	if (!status && oc.oc_broken)
-		status = 3;
-	for (size_t i = 0; i < st.n; i++) {
-		const char *const *lines;
-		size_t np = st.have_an[i] ? sym_problems(st.an[i].st, &lines) : 0;
-		for (size_t k = 0; k < np; k++)
-			fprintf(stderr, "mapreport: %s\n", lines[k]);
-	}
-	goto out;
-oom:
-	status = out_of_memory();
-out:
-	fflush(stdout);
-	compare_flame_free(&flame);
-	calltree_free(&trees[0]);
-	calltree_free(&trees[1]);
-	if (have_cmp)
-		compare_free(&cmp);
-	cmp_state_free(&st);
-	free(results);
-	rules_free(&rules);
-	return status;
-}
-
 int main(int argc, char **argv)
 {
 	struct args a = {0};
@@ -831,14 +649,23 @@ int main(int argc, char **argv)
 		a.fail_if = cmp_lists + 2 * argc;
 		a.rules_files = cmp_lists + 3 * argc;
 	}
+	/* --source-dir and --source-map values, the same */
+	a.source_dirs = calloc((size_t)argc, sizeof(char *));
+	a.source_maps = calloc((size_t)argc, sizeof(char *));
+	a.srcpaths.sp_dirs = a.source_dirs;
+	a.srcpaths.sp_maps = a.source_maps;
 	/* the back-ends picked, by row of output_backends */
 	struct output *outs = calloc(output_nbackends, sizeof(*outs));
-	int rc = !a.partial_paths || !outs || !cmp_lists
-			 ? out_of_memory()
+	int rc = !a.partial_paths || !outs || !cmp_lists || !a.source_dirs ||
+				 !a.source_maps
+			 ? run_oom()
 			 : parse_args(argc, argv, &a);
 	if (rc < 0 && a.compare)
 		rc = run_compare(&a, outs);
 	if (rc >= 0) {
+		filter_free(&a.filter);
+		free(a.source_dirs);
+		free(a.source_maps);
 		free(a.partial_paths);
 		free(cmp_lists);
 		free(outs);
@@ -851,7 +678,7 @@ int main(int argc, char **argv)
 	struct partial_result *presult = NULL;
 	if ((needs & OUTPUT_NEED_ANALYSIS) &&
 	    !(pset = load_partials(&a, &partial_status)))
-		return out_of_memory();
+		return run_oom();
 	struct model m;
 	model_init(&m);
 	m.timeline_on = (needs & OUTPUT_NEED_TIMELINE) != 0;
@@ -859,28 +686,48 @@ int main(int argc, char **argv)
 	regions_init(&rg, a.region);
 	m.regions = &rg;
 	if (a.region && regions_scan(&rg, a.logs, a.nlogs))
-		return out_of_memory();
+		return run_oom();
 	if (tool && start_output(tool))
 		return 1;
+	if (filter_active(&a.filter)) {
+		/* the filters: before reading, so every output follows */
+		if (filter_run_start(&a.filter, a.logs, a.nlogs))
+			return run_oom();
+		m.filter = &a.filter;
+	}
 	struct run_id *ids = calloc(a.nlogs, sizeof(*ids));
 	if (!ids)
-		return out_of_memory();
+		return run_oom();
 	int readable, status = read_logs(&m, &a, tool, &readable, ids);
 	if (tool)
 		tool->ou_backend->ob_finish(tool);
 	if (status < 0 || ((needs & OUTPUT_NEED_ANALYSIS) &&
 			   regions_complete(&rg, a.logs, a.nlogs)))
-		return out_of_memory();
+		return run_oom();
 	if (!tool && check_one_run(&a, ids)) {
 		free(ids);
 		model_free(&m);
+		filter_free(&a.filter);
 		partial_set_free(pset);
+		free(a.source_dirs);
+		free(a.source_maps);
 		free(a.partial_paths);
 		free(cmp_lists);
 		free(outs);
 		return 2;
 	}
 	free(ids);
+	if (m.filter) {
+		model_drop_unsampled(&m);
+		char f[512];
+		if (!m.samples && a.filter.fi_dropped)
+			fprintf(stderr, "mapreport: the filters (%s) keep none "
+					"of the %" PRIu64 " samples; see the "
+					"ids, names and duration in the report "
+					"without them\n",
+				filter_str(&a.filter, f, sizeof(f)),
+				a.filter.fi_dropped);
+	}
 	if (readable && a.region && rg.filter_id < 0 &&
 	    (needs & OUTPUT_NEED_ANALYSIS)) {
 		fprintf(stderr, "mapreport: --region %s: no region of that "
@@ -899,7 +746,7 @@ int main(int argc, char **argv)
 	if ((readable || json_only) && (needs & OUTPUT_NEED_ANALYSIS)) {
 		rc = write_reports(&m, &a, outs, needs, pset, &presult);
 		if (rc == MAPS_ENOMEM)
-			return out_of_memory();
+			return run_oom();
 		status |= rc;
 	}
 	fflush(stdout);
@@ -909,6 +756,9 @@ int main(int argc, char **argv)
 			model_note_str(&m.notes[i], line, sizeof(line)));
 	model_free(&m);
 	regions_free(&rg);
+	filter_free(&a.filter);
+	free(a.source_dirs);
+	free(a.source_maps);
 	partial_result_free(presult);
 	partial_set_free(pset);
 	free(a.partial_paths);

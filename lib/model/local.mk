@@ -12,3 +12,6 @@ lib_model_libmodel_la_SOURCES = lib/model/model.c lib/model/model.h \
 	lib/model/keymap.c lib/model/keymap.h
 lib_model_libmodel_la_SOURCES += lib/model/regions.c lib/model/regions.h
 lib_model_libmodel_la_LIBADD = lib/common/libcommon.la lib/log/libmaplog_core.la -lm
+# filter: the samples a report counts (mapreport --pid, --tid, --comm,
+# --time), asked by model.c for every sample
+lib_model_libmodel_la_SOURCES += lib/model/filter.c lib/model/filter.h

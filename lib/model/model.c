@@ -39,17 +39,21 @@ void model_init(struct model *m)
 	timeline_init(&m->timeline);
 }
 
+/* Frees what process image p holds. */
+static void proc_free(struct rproc *p)
+{
+	for (size_t j = 0; j < p->nmaps; j++)
+		free(p->maps[j].path);
+	free(p->maps);
+	free(p->host);
+	free(p->exe);
+	free(p->cmdline);
+}
+
 void model_free(struct model *m)
 {
-	for (size_t i = 0; i < m->nprocs; i++) {
-		struct rproc *p = &m->procs[i];
-		for (size_t j = 0; j < p->nmaps; j++)
-			free(p->maps[j].path);
-		free(p->maps);
-		free(p->host);
-		free(p->exe);
-		free(p->cmdline);
-	}
+	for (size_t i = 0; i < m->nprocs; i++)
+		proc_free(&m->procs[i]);
 	for (size_t i = 0; i < m->nthreads; i++)
 		free(m->threads[i].name);
 	for (size_t i = 0; i < m->nnotes; i++)
@@ -473,6 +477,43 @@ static int thread_record(struct model *m, struct rproc *p,
 	return 0;
 }
 
+/* Whether m's filter keeps the sample ev of process p: 1, 0, or
+ * MAPS_ENOMEM. */
+static int sample_passes(struct model *m, struct rproc *p,
+			 const struct maplog_ev *ev, struct rthread **tcache)
+{
+	uint32_t tid = ev->ev_u.sample.sa_tid;
+	struct rthread *t = *tcache;
+	if (!t || t->tid != tid || t->pid != ev->ev_pid ||
+	    t->image != ev->ev_image)
+		t = *tcache = thread_get(m, ev->ev_pid, ev->ev_image, tid);
+	if (!t)
+		return MAPS_ENOMEM;
+	const char *prog = p->exe ? strrchr(p->exe, '/') : NULL;
+	return filter_keep(m->filter, ev->ev_pid,
+			   prog ? prog + 1 : p->exe, tid, t->name, ev->ev_ts);
+}
+
+void model_drop_unsampled(struct model *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->nthreads; i++) {
+		if (m->threads[i].samples)
+			m->threads[n++] = m->threads[i];
+		else
+			free(m->threads[i].name);
+	}
+	m->nthreads = n;
+	n = 0;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		if (m->procs[i].samples)
+			m->procs[n++] = m->procs[i];
+		else
+			proc_free(&m->procs[i]);
+	}
+	m->nprocs = n;
+}
+
 /* Folds one record into m.  Returns 0 or MAPS_ENOMEM. */
 static int fold(struct model *m, const struct maplog_ev *ev,
 		struct rthread **tcache, struct rproc **pcache)
@@ -490,6 +531,11 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		m->first_ts = ev->ev_ts;
 	if (ev->ev_ts > m->last_ts)
 		m->last_ts = ev->ev_ts;
+	if (m->filter && ev->ev_type == MAPLOG_TYPE_SAMPLE) {
+		int keep = sample_passes(m, p, ev, tcache);
+		if (keep <= 0)
+			return keep; /* left out, or out of memory */
+	}
 	if (m->regions) {
 		/* 1: a sample --region leaves out of every total */
 		int r = regions_fold(m->regions, ev);

@@ -21,6 +21,7 @@
 
 #include <mapsample/maplog.h>
 
+#include "model/filter.h"
 #include "model/logread.h"
 #include "model/metrics.h"
 #include "model/regions.h"
@@ -126,6 +127,9 @@ struct model {
 				   * regions and the --region filter
 				   * (model/regions.h; not owned) */
 	int timeline_on;          /* set before model_load to fill timeline */
+	struct rfilter *filter;   /* set before model_load to count only the
+				   * samples it keeps (model/filter.h); NULL:
+				   * all */
 	struct rtimeline timeline;/* samples and metrics over time */
 	int error;                /* the first MAPS_E* that stopped reading
 				   * (MAPS_ENOMEM); 0: none.  Once set, m can
@@ -152,6 +156,11 @@ void model_free(struct model *m);
  */
 int model_load(struct model *m, const char *path,
 	       const struct logread_tool *also, void *also_ctx);
+
+/* After the last model_load with a filter: leaves out the threads and
+ * processes none of whose samples were kept, so that the tables list
+ * only what the filter chose. */
+void model_drop_unsampled(struct model *m);
 
 /* Formats note n as one line "FILE: what happened at byte N; ..." into
  * buf.  Returns buf. */

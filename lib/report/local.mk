@@ -15,3 +15,11 @@ lib_report_libreport_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS)
 lib_report_libreport_la_LIBADD = lib/model/libmodel.la lib/defs/libdefs.la \
 	lib/common/libcommon.la \
 	$(LIBDW_LIBS) $(LIBELF_LIBS) $(IBERTY_LIBS) -lm
+# butterfly: callers and callees of one function (mapreport --callers,
+# --callees)
+lib_report_libreport_la_SOURCES += lib/report/butterfly.c \
+	lib/report/butterfly.h
+# srclines: samples per source line of a function, and finding its
+# source files (mapreport --lines)
+lib_report_libreport_la_SOURCES += lib/report/srclines.c \
+	lib/report/srclines.h

@@ -186,3 +186,19 @@ EXTRA_DIST += test/integration/mapsample-orphans.sh
 # A process ends with its last thread, not kept alive by ours.
 TESTS += test/integration/mapsample-lastthread.sh
 EXTRA_DIST += test/integration/mapsample-lastthread.sh
+
+# mapreport's sample filters (--pid, --tid, --comm, --time) against the
+# record dump of test/programs/filterwork (issue 18, Filters).
+TESTS += test/integration/mapreport-filters.sh
+EXTRA_DIST += test/integration/mapreport-filters.sh
+
+# mapreport --callers and --callees on test/programs/callsplit (issue 18,
+# Callers and callees).
+TESTS += test/integration/mapreport-calls.sh
+EXTRA_DIST += test/integration/mapreport-calls.sh
+
+# mapreport --lines on test/programs/linehot (-O2 -g, an inlined helper):
+# the hot range, inlined lines, finding the source (issue 18, Source
+# lines).
+TESTS += test/integration/mapreport-lines.sh
+EXTRA_DIST += test/integration/mapreport-lines.sh

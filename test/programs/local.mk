@@ -193,3 +193,27 @@ check_PROGRAMS += test/programs/lastthread
 test_programs_lastthread_SOURCES = test/programs/lastthread.c
 test_programs_lastthread_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
 test_programs_lastthread_LDFLAGS = -pthread
+
+# filterwork: work split by thread (one named "fw-worker"), by time and,
+# with --exec, by process image (mapreport-filters.sh).
+check_PROGRAMS += test/programs/filterwork
+test_programs_filterwork_SOURCES = test/programs/filterwork.c \
+	test/programs/burn.h
+test_programs_filterwork_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_filterwork_LDFLAGS = -pthread
+
+# callsplit: work() called from two places with a third and two thirds
+# of its samples, and a recursive function (mapreport-calls.sh).
+check_PROGRAMS += test/programs/callsplit
+test_programs_callsplit_SOURCES = test/programs/callsplit.c \
+	test/programs/burn.h
+test_programs_callsplit_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_callsplit_LDFLAGS =
+
+# linehot: a hot loop between two marker comments with a helper inlined
+# into it, built optimised (-O2 -g, inlining on) as real programs are
+# (mapreport-lines.sh).
+check_PROGRAMS += test/programs/linehot
+test_programs_linehot_SOURCES = test/programs/linehot.c
+test_programs_linehot_CFLAGS = $(WARN_CFLAGS) -O2 -g -fno-omit-frame-pointer
+test_programs_linehot_LDFLAGS =

@@ -157,3 +157,25 @@ test_unit_test_regions_SOURCES = test/unit/test_regions.c
 test_unit_test_regions_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_regions_LDADD = lib/model/libmodel.la $(CHECK_LIBS)
 TESTS += test/unit/test_regions
+
+# --- lib/model: the sample filters (mapreport --pid, --tid, --comm,
+# --time) ---
+check_PROGRAMS += test/unit/test_filter
+test_unit_test_filter_SOURCES = test/unit/test_filter.c
+test_unit_test_filter_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_filter_LDADD = lib/model/libmodel.la $(CHECK_LIBS) -lm
+TESTS += test/unit/test_filter
+
+# --- lib/report: where mapreport --lines finds source files ---
+check_PROGRAMS += test/unit/test_srclines
+test_unit_test_srclines_SOURCES = test/unit/test_srclines.c
+test_unit_test_srclines_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_srclines_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+TESTS += test/unit/test_srclines
+
+# --- lib/report: callers and callees (mapreport --callers, --callees) ---
+check_PROGRAMS += test/unit/test_butterfly
+test_unit_test_butterfly_SOURCES = test/unit/test_butterfly.c
+test_unit_test_butterfly_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_butterfly_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+TESTS += test/unit/test_butterfly

@@ -33,3 +33,7 @@ lib/report/out/html_assets.c: $(top_srcdir)/lib/report/out/html/embed.sh \
 CLEANFILES += lib/report/out/html_assets.c
 EXTRA_DIST += lib/report/out/html/embed.sh lib/report/out/html/report.css \
 	lib/report/out/html/report.js
+# text_calls: the text report's callers, callees and source-line sections
+lib_report_out_libreportout_la_SOURCES += lib/report/out/text_calls.c \
+	lib/report/out/text_calls.h
+lib_report_out_libreportout_la_SOURCES += lib/report/out/text_lines.c

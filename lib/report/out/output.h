@@ -27,6 +27,7 @@
 #include "report/compare_flame.h"
 #include "report/partial_eval.h"
 #include "report/rules.h"
+#include "report/srclines.h"
 
 /* What a back-end needs besides the model (ob_needs). */
 enum {
@@ -64,6 +65,14 @@ struct output_in {
 	unsigned oi_top;                      /* rows of function tables */
 	const char *oi_generator;             /* "mapreport VERSION" */
 	const struct output_compare *oi_compare; /* --compare, else NULL */
+	/* the text report's extra sections (report/out/text_calls.h):
+	 * --callers and --callees name a function, or NULL */
+	const char *oi_callers, *oi_callees;
+	/* --lines: the source view, of the function named oi_lines_func
+	 * or (NULL) of the hottest; sources found through oi_srcpaths */
+	int oi_lines;
+	const char *oi_lines_func;
+	const struct srcpaths *oi_srcpaths;
 };
 
 /* One picked back-end and where it writes. */

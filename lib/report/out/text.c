@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/out/text.h"
+#include "report/out/text_calls.h"
 
 static double pct(uint64_t a, uint64_t b)
 {
@@ -36,6 +37,12 @@ static void run_header(const struct model *m, FILE *out)
 		m->nthreads);
 	fprintf(out, "  Samples:    %" PRIu64 "    Dropped: %" PRIu64 "\n",
 		m->samples, m->dropped);
+	if (m->filter && filter_active(m->filter)) {
+		char f[512];
+		fprintf(out, "  Filter:     %s (%" PRIu64 " samples left out)\n",
+			filter_str(m->filter, f, sizeof(f)),
+			m->filter->fi_dropped);
+	}
 	if (first) {
 		fprintf(out, "  Sampling:   %s, %s, signal %u\n",
 			model_clock_name(first->clock), model_timer_name(first->timer),
@@ -218,5 +225,9 @@ int text_emit(const struct output_in *in, FILE *out)
 		rc = text_partial(in->oi_partial, out);
 	if (!rc)
 		functions(in->oi_analysis, m, out, in->oi_top);
+	if (!rc)
+		rc = text_calls(in, out);
+	if (!rc && in->oi_lines)
+		rc = text_lines(in, out);
 	return rc;
 }

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * args: what mapreport's command line asks for (struct args), filled by
+ * main.c's parse_args() and read by main.c and compare.c.
+ */
+#ifndef MAPREPORT_ARGS_H
+#define MAPREPORT_ARGS_H
+
+#include <stddef.h>
+
+#include "model/filter.h"
+#include "report/srclines.h"
+
+/* What the command line asks for. */
+struct args {
+	int dump, folded, json, show_progress;
+	const char *folded_path, *html_path, *json_path;
+	const char *region;         /* --region NAME, or NULL */
+	unsigned top;
+	const char **partial_paths; /* --partial-report, npartial of them */
+	size_t npartial;
+	const char *const *logs;    /* the logs, nlogs of them */
+	size_t nlogs;
+	int merge;                  /* --merge */
+	/* --compare; each array has room for argc entries */
+	int compare, markdown, github;
+	const char *markdown_path, *junit_path;
+	const char **base, **new, **fail_if, **rules_files;
+	size_t nbase, nnew, nfail_if, nrules_files;
+	double sigma;
+	struct rfilter filter;      /* --pid, --tid, --comm, --time */
+	const char *callers, *callees; /* --callers, --callees FUNC */
+	int lines;                  /* --lines[=FUNC] */
+	const char *lines_func;
+	const char **source_dirs;   /* --source-dir, argc room */
+	const char **source_maps;   /* --source-map FROM=TO, argc room */
+	struct srcpaths srcpaths;   /* both, for the outputs */
+};
+
+#endif

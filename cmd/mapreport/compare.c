@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * compare: see compare.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mapsample/maps_error.h>
+
+#include "cmd/mapreport/compare.h"
+#include "cmd/mapreport/run.h"
+#include "config.h"
+#include "model/model.h"
+#include "report/compare.h"
+#include "report/rules.h"
+
+/* Says on standard error why a rule could not be read (err). */
+static void rule_error(const struct rule_error *err)
+{
+	if (!err->re_col)
+		fprintf(stderr, "mapreport: %s: cannot read the rules: %s\n",
+			err->re_origin, err->re_what);
+	else
+		fprintf(stderr, "mapreport: %s: invalid rule '%s': column %zu: "
+				"%s\n",
+			err->re_origin, err->re_text, err->re_col,
+			err->re_what);
+}
+
+/* The rules of --fail-if and --rules into set.  Returns 0, 2 after an
+ * invalid rule or a rules file that cannot be read (said), or
+ * MAPS_ENOMEM. */
+static int load_rules(const struct args *a, struct rule_set *set)
+{
+	struct rule_error err;
+	int rc = 0;
+	for (size_t i = 0; i < a->nfail_if && !rc; i++)
+		rc = rules_add(set, "--fail-if", a->fail_if[i], &err);
+	for (size_t i = 0; i < a->nrules_files && !rc; i++)
+		rc = rules_add_file(set, a->rules_files[i], &err);
+	if (rc == MAPS_EINVAL || rc == MAPS_EIO) {
+		rule_error(&err);
+		return 2;
+	}
+	return rc;
+}
+
+/* What run_compare holds: the models of BASE's then NEW's logs, their
+ * analyses, and the runs given to compare_run. */
+struct cmp_state {
+	size_t n;
+	struct model *models;
+	const struct model **mptr;   /* the models read, NULL after MAPS_ENOMEM */
+	struct analysis *an;
+	int *have_an;
+	struct cmp_run *runs;
+};
+
+static void cmp_state_free(struct cmp_state *st)
+{
+	for (size_t i = 0; st->models && i < st->n; i++) {
+		if (st->have_an[i])
+			analysis_free(&st->an[i]);
+		model_free(&st->models[i]);
+	}
+	free(st->models);
+	free(st->mptr);
+	free(st->an);
+	free(st->have_an);
+	free(st->runs);
+}
+
+/* Reads log i of the n of both sides into st and analyses it when it
+ * could be read; says its damage on standard error.  Returns 0, 1 when
+ * it was damaged or unreadable, MAPS_ENOMEM. */
+static int cmp_read(struct cmp_state *st, size_t i, const char *path)
+{
+	struct model *m = &st->models[i];
+	int rc = model_load(m, path, NULL, NULL);
+	if (rc < 0)
+		return MAPS_ENOMEM;
+	char line[1024];
+	for (size_t k = 0; k < m->nnotes; k++)
+		fprintf(stderr, "mapreport: %s\n",
+			model_note_str(&m->notes[k], line, sizeof(line)));
+	st->mptr[i] = m;
+	if (rc == LOGREAD_UNREADABLE)
+		return 1;
+	if (analysis_run(&st->an[i], m))
+		return MAPS_ENOMEM;
+	st->have_an[i] = 1;
+	return rc ? 1 : 0;
+}
+
+/* The runs of one side that could be read, from logs [from, from + n),
+ * into st->runs + from; returns how many. */
+static size_t cmp_side_runs(struct cmp_state *st, size_t from, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = from; i < from + n; i++)
+		if (st->have_an[i])
+			st->runs[from + k++] = (struct cmp_run){
+				&st->models[i], &st->an[i]};
+	return k;
+}
+
+/* The differential flame graph of --html into *flame: NEW's first run
+ * read, coloured by BASE's first (their call trees into trees[0],
+ * trees[1], which the frames' names point into).  0 or MAPS_ENOMEM. */
+static int cmp_flame_of(struct cmp_state *st, size_t nbase,
+			struct calltree *trees, struct cmp_flame *flame)
+{
+	const struct cmp_run *side[2] = {&st->runs[0], &st->runs[nbase]};
+	for (int k = 0; k < 2; k++)
+		if (calltree_build(&trees[k], side[k]->cr_model,
+				   side[k]->cr_analysis))
+			return MAPS_ENOMEM;
+	return compare_flame(flame, &trees[0], &trees[1], 0.001);
+}
+
+/* Picks the --compare outputs a asks for into outs: the files, and the
+ * text report when standard output is not taken. */
+static void pick_compare_outputs(const struct args *a, struct output *outs)
+{
+	if (a->json)
+		pick(outs, "compare-json", a->json_path);
+	if (a->html_path)
+		pick(outs, "compare-html", a->html_path);
+	if (a->markdown)
+		pick(outs, "markdown", a->markdown_path);
+	if (a->junit_path)
+		pick(outs, "junit", a->junit_path);
+	if (a->github)
+		pick(outs, "github", NULL);
+	if ((!a->json || a->json_path) && (!a->markdown || a->markdown_path))
+		pick(outs, "compare-text", NULL);
+}
+
+/*
+ * mapreport --compare: reads BASE's and NEW's logs, compares them, judges
+ * the rules, writes the picked outputs.  Returns the exit status: 0 no
+ * rule broken, 3 a rule broken, 1 an input problem (a log damaged or
+ * unreadable, an output not written), 2 an invalid rule.
+ */
+int run_compare(const struct args *a, struct output *outs)
+{
+	struct rule_set rules = {0};
+	struct cmp_state st = {0};
+	struct comparison cmp;
+	int have_cmp = 0, status = 0;
+	struct rule_result *results = NULL;
+	struct calltree trees[2] = {{0}, {0}};
+	struct cmp_flame flame = {0};
+	int rc = load_rules(a, &rules);
+	if (rc) {
+		rules_free(&rules);
+		return rc == 2 ? 2 : run_oom();
+	}
+	st.n = a->nbase + a->nnew;
+	st.models = calloc(st.n, sizeof(*st.models));
+	st.mptr = calloc(st.n, sizeof(*st.mptr));
+	st.an = calloc(st.n, sizeof(*st.an));
+	st.have_an = calloc(st.n, sizeof(*st.have_an));
+	st.runs = calloc(st.n, sizeof(*st.runs));
+	results = calloc(rules.rs_n + 1, sizeof(*results));
+	if (!st.models || !st.mptr || !st.an || !st.have_an || !st.runs ||
+	    !results)
+		goto oom;
+	for (size_t i = 0; i < st.n; i++)
+		model_init(&st.models[i]);
+	for (size_t i = 0; i < st.n; i++) {
+		rc = cmp_read(&st, i, i < a->nbase ? a->base[i]
+						   : a->new[i - a->nbase]);
+		if (rc < 0)
+			goto oom;
+		status |= rc;
+	}
+	size_t nb = cmp_side_runs(&st, 0, a->nbase);
+	size_t nn = cmp_side_runs(&st, a->nbase, a->nnew);
+	if (!nb || !nn) {
+		fprintf(stderr, "mapreport: %s: no log could be read; nothing "
+				"to compare\n",
+			!nb ? "BASE" : "NEW");
+		status = 1;
+	} else {
+		if (compare_run(&cmp, st.runs, nb, st.runs + a->nbase, nn))
+			goto oom;
+		have_cmp = 1;
+		for (size_t k = 0; k < cmp.nnotes; k++)
+			fprintf(stderr, "mapreport: note: %s\n", cmp.notes[k]);
+	}
+	if (have_cmp && a->html_path &&
+	    cmp_flame_of(&st, a->nbase, trees, &flame))
+		goto oom;
+	struct output_compare oc = {
+		have_cmp ? &cmp : NULL, results, rules.rs_n, 0, a->sigma,
+		a->base, a->new, a->nbase, a->nnew, st.mptr,
+		a->html_path && have_cmp ? &flame : NULL};
+	if (have_cmp)
+		oc.oc_broken = rules_eval(&rules, &cmp, a->sigma, results);
+	struct output_in in = {0};
+	in.oi_compare = &oc;
+	in.oi_top = a->top;
+	in.oi_generator = "mapreport " PACKAGE_VERSION;
+	pick_compare_outputs(a, outs);
+	for (size_t i = 0; i < output_nbackends; i++) {
+		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit ||
+		    (!have_cmp &&
+		     strcmp(outs[i].ou_backend->ob_name, "compare-json") != 0))
+			continue;
+		rc = run_output(&outs[i], &in);
+		if (rc == MAPS_ENOMEM)
+			goto oom;
+		status |= rc;
+	}
+	if (!status && oc.oc_broken)
+		status = 3;
+	for (size_t i = 0; i < st.n; i++) {
+		const char *const *lines;
+		size_t np = st.have_an[i] ? sym_problems(st.an[i].st, &lines) : 0;
+		for (size_t k = 0; k < np; k++)
+			fprintf(stderr, "mapreport: %s\n", lines[k]);
+	}
+	goto out;
+oom:
+	status = run_oom();
+out:
+	fflush(stdout);
+	compare_flame_free(&flame);
+	calltree_free(&trees[0]);
+	calltree_free(&trees[1]);
+	if (have_cmp)
+		compare_free(&cmp);
+	cmp_state_free(&st);
+	free(results);
+	rules_free(&rules);
+	return status;
+}
+

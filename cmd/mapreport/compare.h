@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * compare: mapreport --compare (mapreport(1), COMPARING RUNS): reads
+ * BASE's and NEW's logs, compares them (lib/report/compare.h), judges
+ * the rules and runs the comparison's output back-ends.
+ */
+#ifndef MAPREPORT_COMPARE_H
+#define MAPREPORT_COMPARE_H
+
+#include "cmd/mapreport/args.h"
+#include "report/out/output.h"
+
+/* Runs the comparison a asks for, writing to the back-ends it picks into
+ * outs.  Returns the exit status: 0 no rule broken, 3 a rule broken, 1
+ * an input problem, 2 usage (an invalid rule). */
+int run_compare(const struct args *a, struct output *outs);
+
+#endif

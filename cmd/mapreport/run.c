@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * run: see run.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <mapsample/maps_error.h>
+
+#include "cmd/mapreport/run.h"
+
+int run_oom(void)
+{
+	fprintf(stderr, "mapreport: out of memory\n");
+	return 1;
+}
+
+/* Picks the back-end named name to write to path (NULL: standard output)
+ * into outs, which has a slot per row of output_backends. */
+void pick(struct output *outs, const char *name, const char *path)
+{
+	const struct output_backend *b = output_find(name);
+	struct output *o = &outs[b - output_backends];
+	o->ou_backend = b;
+	o->ou_path = path;
+}
+
+/* Opens the picked output o (its back-end's init).  Returns 0, or 1 when
+ * it cannot be written (said on standard error). */
+int start_output(struct output *o)
+{
+	if (!o->ou_backend->ob_init(o))
+		return 0;
+	fprintf(stderr, "mapreport: %s: cannot write: %s\n",
+		o->ou_path ? o->ou_path : "stdout", strerror(errno));
+	return 1;
+}
+
+/* Runs the picked output o over in: init, emit, finish.  Returns 0, 1
+ * when it could not be written (said on standard error), or MAPS_ENOMEM. */
+int run_output(struct output *o, const struct output_in *in)
+{
+	const struct output_backend *b = o->ou_backend;
+	const char *where = o->ou_path ? o->ou_path : "stdout";
+	if (start_output(o))
+		return 1;
+	int rc = b->ob_emit(in, o->ou_file);
+	int done = b->ob_finish(o);
+	if (rc == MAPS_ENOMEM)
+		return rc;
+	if (rc || done) {
+		fprintf(stderr, "mapreport: %s: write failed%s%s%s\n", where,
+			b->ob_what ? "; the " : "", b->ob_what ? b->ob_what : "",
+			b->ob_what ? " is incomplete" : "");
+		return 1;
+	}
+	return 0;
+}
+

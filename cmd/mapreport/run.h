@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * run: running mapreport's picked output back-ends
+ * (lib/report/out/output.h), for main.c and compare.c.
+ */
+#ifndef MAPREPORT_RUN_H
+#define MAPREPORT_RUN_H
+
+#include "report/out/output.h"
+
+/* Says "out of memory" on standard error; returns 1 (the exit status). */
+int run_oom(void);
+
+/* Picks the back-end named name to write to path (NULL: standard output)
+ * into outs, which has a slot per row of output_backends. */
+void pick(struct output *outs, const char *name, const char *path);
+
+/* Opens the picked output o (its back-end's init).  Returns 0, or 1 when
+ * it cannot be written (said on standard error). */
+int start_output(struct output *o);
+
+/* Runs the picked output o over in: init, emit, finish.  Returns 0, 1
+ * when it could not be written (said on standard error), or MAPS_ENOMEM. */
+int run_output(struct output *o, const struct output_in *in);
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * filter: which samples a report counts (mapreport --pid, --tid, --comm,
+ * --time).  The model asks filter_keep() about every sample as it reads
+ * the logs, before the sample is counted anywhere (threads, processes,
+ * stacks, the timeline), so every output that is written from the model
+ * shows only the samples kept.
+ *
+ * A sample is kept when it passes every kind of filter given: its pid is
+ * one of the --pid values (when any), its tid one of the --tid values,
+ * its process's program name (the last part of the executable's path) or
+ * its thread's name (as recorded when the thread began) one of the
+ * --comm values, and its time, in seconds from the run's start (the
+ * earliest record of all the logs), within [from, to) of --time.  Values
+ * of one kind are alternatives.  Records other than samples are all read
+ * as usual.
+ */
+#ifndef MAPSAMPLE_MODEL_FILTER_H
+#define MAPSAMPLE_MODEL_FILTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct rfilter {
+	uint32_t *fi_pids;      /* --pid values, fi_npids of them */
+	size_t fi_npids, fi_cappids;
+	uint32_t *fi_tids;      /* --tid values */
+	size_t fi_ntids, fi_captids;
+	char **fi_comms;        /* --comm values */
+	size_t fi_ncomms, fi_capcomms;
+	int fi_time;            /* --time given */
+	int fi_from_set, fi_to_set;
+	double fi_from, fi_to;  /* seconds from the run's start */
+	uint64_t fi_t0;         /* ns of CLOCK_MONOTONIC: the run's start,
+				 * set by filter_run_start() */
+	uint64_t fi_dropped;    /* samples left out so far */
+};
+
+/* Empties f (no filter: every sample kept). */
+void filter_init(struct rfilter *f);
+
+/* Frees what f holds and empties it. */
+void filter_free(struct rfilter *f);
+
+/* Whether f selects anything (some option was given). */
+int filter_active(const struct rfilter *f);
+
+/*
+ * Adds one option's value to f: filter_add_pid and filter_add_tid take a
+ * decimal number from 1 to 2^32 - 1, filter_add_comm a name,
+ * filter_add_time "FROM:TO" in seconds (decimals allowed; either side may
+ * be empty for the run's start or end; FROM below TO; a later --time
+ * replaces an earlier one).  Each returns 0, MAPS_EINVAL when the value
+ * does not read as said (f unchanged), or MAPS_ENOMEM.
+ */
+int filter_add_pid(struct rfilter *f, const char *arg);
+int filter_add_tid(struct rfilter *f, const char *arg);
+int filter_add_comm(struct rfilter *f, const char *arg);
+int filter_add_time(struct rfilter *f, const char *arg);
+
+/*
+ * For --time: reads the logs paths[0..n) once to find the run's start
+ * (the earliest record's time) into f->fi_t0; logs that cannot be read
+ * are passed over (the model's own reading reports them).  Returns 0 or
+ * MAPS_ENOMEM.  Nothing to do (0) without --time.
+ */
+int filter_run_start(struct rfilter *f, const char *const *paths, size_t n);
+
+/*
+ * Whether a sample of process pid with program name proc (or NULL),
+ * thread tid named thread (or NULL), taken at ts (ns of CLOCK_MONOTONIC)
+ * passes f.  Counts it in f->fi_dropped when not.
+ */
+int filter_keep(struct rfilter *f, uint32_t pid, const char *proc,
+		uint32_t tid, const char *thread, uint64_t ts);
+
+/*
+ * Describes f in words for a report's header, as the options would be
+ * written ("--tid 1234 --time 1.5:3"), into buf.  Returns buf ("" when
+ * f selects nothing).
+ */
+const char *filter_str(const struct rfilter *f, char *buf, size_t len);
+
+#endif
