@@ -103,6 +103,11 @@ static int load_all(const struct plan_opts *o, struct loaded *L,
 		L->names[f] = base_noext(mf->f_path);
 		for (size_t k = 0; k < mf->f_nmetrics; k++) {
 			struct metricdef_metric *m = mf->f_metrics[k];
+			/* a <metric> with no id (its definition error is
+			 * said, file:line:column) cannot be chosen or
+			 * recorded */
+			if (!m->m_id)
+				continue;
 			struct cand *c = &L->c[L->nc++];
 			c->m = m;
 			c->file_name = L->names[f];

@@ -85,7 +85,22 @@ test_not_found() {
 	refused 127 "command not found" -- "$tmp/no-such-program"
 }
 
+# A metric definition without an id (issue 14 item 12): a definition
+# error naming the file, line and column, never a crash (it was SIGSEGV,
+# exit 139, when --metrics named a group, file or unknown item).
+test_metric_without_id() {
+	mkdir -p "$tmp/noid"
+	printf '<metricdefinitions version="1"><metric><units>%%</units></metric></metricdefinitions>\n' \
+		>"$tmp/noid/noid.xml"
+	for sel in noid x; do
+		refused 125 "noid.xml:1:[0-9]*: <metric>: no id attribute" \
+			--metrics-dir "$tmp/noid" --metrics "$sel" -- /bin/true
+	done
+	echo "ok - a metric definition without an id: file:line:column, exit 125"
+}
+
 need_programs outerr
+test_metric_without_id
 test_static
 test_setuid
 test_usage
