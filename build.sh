@@ -20,9 +20,10 @@ top=$(cd "$(dirname "$0")" && pwd)
 mode=${1:-}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-deps="autoconf automake libtool pkg-config make gcc libc6-dev libexpat1-dev libunwind-dev check libdw-dev libelf-dev libiberty-dev"
-# what the tests use besides: python3 checks the JSON report
-testdeps="python3"
+deps="autoconf automake libtool pkg-config make gcc libc6-dev libexpat1-dev libunwind-dev check libdw-dev libelf-dev libiberty-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev"
+# what the tests use besides: python3 checks the JSON reports, go tool
+# pprof (golang-go) reads the --pprof profile
+testdeps="python3 golang-go"
 
 die() {
 	echo "build.sh: $*" >&2

@@ -40,6 +40,7 @@ static void usage(FILE *f)
 		"      --json[=FILE]    the report as JSON (mapreport(1), JSON SCHEMA),\n"
 		"                       to FILE, or instead of the report to stdout\n"
 		"  -n, --top N          rows in each top-functions table (default 20)\n"
+		"      --pprof FILE     also write a pprof profile (gzipped protobuf)\n"
 		"      --no-progress    no progress line on a terminal\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
@@ -53,6 +54,8 @@ static void usage(FILE *f)
 #define OPT_HTML 0x101
 #define OPT_JSON 0x180 /* --json[=FILE] */
 #define OPT_NO_PROGRESS 0x181
+/* exports to other viewers: FILE each */
+#define OPT_PPROF 0x190
 
 static int out_of_memory(void)
 {
@@ -65,6 +68,8 @@ struct args {
 	int dump, folded, json, show_progress;
 	const char *folded_path, *html_path, *json_path;
 	unsigned top;
+	/* exports (--pprof FILE ...), NULL when not asked for */
+	const char *pprof_path;
 	const char **partial_paths; /* --partial-report, npartial of them */
 	size_t npartial;
 	const char *const *logs;    /* the logs, nlogs of them */
@@ -86,6 +91,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
 		{"top", required_argument, NULL, 'n'},
 		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
+		{"pprof", required_argument, NULL, OPT_PPROF},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -127,6 +133,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		}
 		case OPT_PARTIAL_REPORT:
 			a->partial_paths[a->npartial++] = optarg;
+			break;
+		case OPT_PPROF:
+			a->pprof_path = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -180,6 +189,8 @@ static unsigned pick_outputs(const struct args *a, struct output *outs,
 			pick(outs, "html", a->html_path);
 		if (a->json)
 			pick(outs, "json", a->json_path);
+		if (a->pprof_path)
+			pick(outs, "pprof", a->pprof_path);
 		if ((!a->folded || a->folded_path) && (!a->json || a->json_path))
 			pick(outs, "text", NULL);
 	}

@@ -124,3 +124,7 @@ EXTRA_DIST += test/integration/layers.sh test/integration/layers.py
 # unshare -U and a program making the calls itself (issue 14 item 7).
 TESTS += test/integration/mapsample-privilege.sh
 EXTRA_DIST += test/integration/mapsample-privilege.sh
+
+# mapreport --pprof read back by go tool pprof (skipped without golang-go).
+TESTS += test/integration/mapreport-pprof.sh
+EXTRA_DIST += test/integration/mapreport-pprof.sh
