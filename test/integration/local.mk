@@ -128,3 +128,7 @@ EXTRA_DIST += test/integration/mapsample-privilege.sh
 # mapreport --pprof read back by go tool pprof (skipped without golang-go).
 TESTS += test/integration/mapreport-pprof.sh
 EXTRA_DIST += test/integration/mapreport-pprof.sh
+
+# mapreport --speedscope checked against the format's rules (python3).
+TESTS += test/integration/mapreport-speedscope.sh
+EXTRA_DIST += test/integration/mapreport-speedscope.sh

@@ -14,6 +14,7 @@
 #include "report/out/json.h"
 #include "report/out/output.h"
 #include "report/out/pprof.h"
+#include "report/out/speedscope.h"
 #include "report/out/text.h"
 
 const struct output_backend output_backends[] = {
@@ -27,6 +28,8 @@ const struct output_backend output_backends[] = {
 	 output_open, json_emit, output_close},
 	{"pprof", "pprof profile", OUTPUT_NEED_ANALYSIS, NULL, output_open,
 	 pprof_emit, output_close},
+	{"speedscope", "speedscope file", OUTPUT_NEED_ANALYSIS, NULL,
+	 output_open, speedscope_emit, output_close},
 	{"text", NULL, OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_RANKS, NULL,
 	 output_open, text_emit, output_close},
 	{"dump", NULL, 0, &dump_tool, output_open, NULL, output_close},
