@@ -42,6 +42,7 @@ static void usage(FILE *f)
 		"  -n, --top N          rows in each top-functions table (default 20)\n"
 		"      --pprof FILE     also write a pprof profile (gzipped protobuf)\n"
 		"      --speedscope FILE  also write a speedscope file (per thread)\n"
+		"      --trace FILE     also write a Chrome trace (Perfetto's UI)\n"
 		"      --no-progress    no progress line on a terminal\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
@@ -58,6 +59,7 @@ static void usage(FILE *f)
 /* exports to other viewers: FILE each */
 #define OPT_PPROF 0x190
 #define OPT_SPEEDSCOPE 0x191
+#define OPT_TRACE 0x192
 
 static int out_of_memory(void)
 {
@@ -71,7 +73,7 @@ struct args {
 	const char *folded_path, *html_path, *json_path;
 	unsigned top;
 	/* exports (--pprof FILE ...), NULL when not asked for */
-	const char *pprof_path, *speedscope_path;
+	const char *pprof_path, *speedscope_path, *trace_path;
 	const char **partial_paths; /* --partial-report, npartial of them */
 	size_t npartial;
 	const char *const *logs;    /* the logs, nlogs of them */
@@ -95,6 +97,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
 		{"pprof", required_argument, NULL, OPT_PPROF},
 		{"speedscope", required_argument, NULL, OPT_SPEEDSCOPE},
+		{"trace", required_argument, NULL, OPT_TRACE},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -142,6 +145,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_SPEEDSCOPE:
 			a->speedscope_path = optarg;
+			break;
+		case OPT_TRACE:
+			a->trace_path = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -199,6 +205,8 @@ static unsigned pick_outputs(const struct args *a, struct output *outs,
 			pick(outs, "pprof", a->pprof_path);
 		if (a->speedscope_path)
 			pick(outs, "speedscope", a->speedscope_path);
+		if (a->trace_path)
+			pick(outs, "trace", a->trace_path);
 		if ((!a->folded || a->folded_path) && (!a->json || a->json_path))
 			pick(outs, "text", NULL);
 	}

@@ -132,3 +132,7 @@ EXTRA_DIST += test/integration/mapreport-pprof.sh
 # mapreport --speedscope checked against the format's rules (python3).
 TESTS += test/integration/mapreport-speedscope.sh
 EXTRA_DIST += test/integration/mapreport-speedscope.sh
+
+# mapreport --trace checked against the format and the JSON report.
+TESTS += test/integration/mapreport-trace.sh
+EXTRA_DIST += test/integration/mapreport-trace.sh

@@ -37,7 +37,8 @@ EXTRA_DIST += lib/report/out/html/embed.sh lib/report/out/html/report.css \
 # zlib's flags and linked into libreportout.
 lib_report_out_libreportout_la_SOURCES += lib/report/out/rescan.c \
 	lib/report/out/rescan.h lib/report/out/speedscope.c \
-	lib/report/out/speedscope.h
+	lib/report/out/speedscope.h lib/report/out/trace.c \
+	lib/report/out/trace.h
 noinst_LTLIBRARIES += lib/report/out/libreportpprof.la
 lib_report_out_libreportpprof_la_SOURCES = lib/report/out/pprof.c \
 	lib/report/out/pprof.h

@@ -16,6 +16,7 @@
 #include "report/out/pprof.h"
 #include "report/out/speedscope.h"
 #include "report/out/text.h"
+#include "report/out/trace.h"
 
 const struct output_backend output_backends[] = {
 	{"folded", NULL, OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_CALLTREE, NULL,
@@ -30,6 +31,8 @@ const struct output_backend output_backends[] = {
 	 pprof_emit, output_close},
 	{"speedscope", "speedscope file", OUTPUT_NEED_ANALYSIS, NULL,
 	 output_open, speedscope_emit, output_close},
+	{"trace", "trace", OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_TIMELINE, NULL,
+	 output_open, trace_emit, output_close},
 	{"text", NULL, OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_RANKS, NULL,
 	 output_open, text_emit, output_close},
 	{"dump", NULL, 0, &dump_tool, output_open, NULL, output_close},
