@@ -129,10 +129,7 @@ EXTRA_DIST += test/integration/mapsample-privilege.sh
 TESTS += test/integration/mapreport-pprof.sh
 EXTRA_DIST += test/integration/mapreport-pprof.sh
 
-# mapreport --speedscope checked against the format's rules (python3).
-TESTS += test/integration/mapreport-speedscope.sh
-EXTRA_DIST += test/integration/mapreport-speedscope.sh
-
-# mapreport --trace checked against the format and the JSON report.
-TESTS += test/integration/mapreport-trace.sh
-EXTRA_DIST += test/integration/mapreport-trace.sh
+# mapreport --speedscope and --trace checked against their formats'
+# rules and the JSON report (python3).
+TESTS += test/integration/mapreport-viewers.sh
+EXTRA_DIST += test/integration/mapreport-viewers.sh

@@ -14,7 +14,7 @@
 
 #include <mapsample/maps_error.h>
 
-#include "common/mem.h"
+#include "model/keymap.h"
 #include "model/logread.h"
 #include "report/out/rescan.h"
 
@@ -133,56 +133,21 @@ int rescan_logs(const struct output_in *in, const struct rescan_tool *t,
 
 /* ---- samples per (thread, stack) ---- */
 
-static uint64_t pair_hash(size_t thread, size_t stack)
-{
-	uint64_t h = ((uint64_t)thread << 32 ^ stack) * 0x9e3779b97f4a7c15ull;
-	return h ^ (h >> 31);
-}
-
-/* Makes room for one more pair in p's hash.  0 or MAPS_ENOMEM. */
-static int pairs_room(struct rescan_pairs *p)
-{
-	if ((p->rp_n + 1) * 2 <= p->rp_caphash)
-		return 0;
-	size_t cap = p->rp_caphash ? p->rp_caphash * 2 : 1024;
-	uint32_t *h = calloc(cap, sizeof(*h));
-	if (!h)
-		return MAPS_ENOMEM;
-	for (size_t i = 0; i < p->rp_n; i++) {
-		size_t j = pair_hash(p->rp_v[i].rp_thread, p->rp_v[i].rp_stack) &
-			   (cap - 1);
-		while (h[j])
-			j = (j + 1) & (cap - 1);
-		h[j] = (uint32_t)i + 1;
-	}
-	free(p->rp_hash);
-	p->rp_hash = h;
-	p->rp_caphash = cap;
-	return 0;
-}
-
 static int count_sample(void *ctx, const struct maplog_ev *ev, size_t thread,
 			size_t stack)
 {
 	struct rescan_pairs *p = ctx;
-	if (pairs_room(p))
+	int added;
+	long i = keymap_add(&p->rp_keys, (uint32_t)thread, (uint32_t)stack, 0,
+			    &p->rp_v, &p->rp_n, &p->rp_cap, sizeof(*p->rp_v),
+			    &added);
+	if (i < 0)
 		return MAPS_ENOMEM;
-	size_t mask = p->rp_caphash - 1;
-	size_t j = pair_hash(thread, stack) & mask;
-	for (; p->rp_hash[j]; j = (j + 1) & mask) {
-		struct rescan_pair *r = &p->rp_v[p->rp_hash[j] - 1];
-		if (r->rp_thread == thread && r->rp_stack == stack) {
-			r->rp_count++;
-			r->rp_weight += ev->ev_u.sample.sa_weight;
-			return 0;
-		}
-	}
-	if (p->rp_n == p->rp_cap &&
-	    mem_grow(&p->rp_v, &p->rp_cap, p->rp_n, sizeof(*p->rp_v)))
-		return MAPS_ENOMEM;
-	p->rp_v[p->rp_n] = (struct rescan_pair){
-		(uint32_t)thread, (uint32_t)stack, 1, ev->ev_u.sample.sa_weight};
-	p->rp_hash[j] = (uint32_t)++p->rp_n;
+	struct rescan_pair *r = &p->rp_v[i];
+	r->rp_thread = (uint32_t)thread;
+	r->rp_stack = (uint32_t)stack;
+	r->rp_count++;
+	r->rp_weight += ev->ev_u.sample.sa_weight;
 	return 0;
 }
 
@@ -198,9 +163,7 @@ int rescan_count(const struct output_in *in, struct rescan_pairs *p)
 {
 	static const struct rescan_tool t = {count_sample, NULL};
 	int rc = rescan_logs(in, &t, p);
-	free(p->rp_hash);
-	p->rp_hash = NULL;
-	p->rp_caphash = 0;
+	keymap_free(&p->rp_keys); /* indices change with the sort */
 	if (rc)
 		return rc;
 	qsort(p->rp_v, p->rp_n, sizeof(*p->rp_v), cmp_pair);
@@ -210,6 +173,6 @@ int rescan_count(const struct output_in *in, struct rescan_pairs *p)
 void rescan_pairs_free(struct rescan_pairs *p)
 {
 	free(p->rp_v);
-	free(p->rp_hash);
+	keymap_free(&p->rp_keys);
 	memset(p, 0, sizeof(*p));
 }

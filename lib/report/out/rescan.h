@@ -22,6 +22,7 @@
 
 #include <mapsample/maplog.h>
 
+#include "model/keymap.h"
 #include "report/out/output.h"
 
 struct rescan_tool {
@@ -53,8 +54,8 @@ struct rescan_pair {
 struct rescan_pairs {
 	struct rescan_pair *rp_v;  /* rp_n of them, by thread then stack */
 	size_t rp_n, rp_cap;
-	uint32_t *rp_hash;         /* while counting */
-	size_t rp_caphash;
+	struct keymap rp_keys;     /* (thread, stack) -> index, while
+				    * counting */
 };
 
 /* Fills p (zeroed by the caller) with the (thread, stack) pairs of every
