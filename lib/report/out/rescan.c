@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <mapsample/maps_error.h>
 
@@ -36,6 +37,7 @@ struct scan {
 	uint32_t *idx;      /* slot + 1 of model stacks, by pcs_hash */
 	size_t capidx;
 	size_t thread;      /* the last sample's thread, or SIZE_MAX */
+	uint64_t samples;   /* sample records read */
 };
 
 /* Indexes every used stack slot of s->m.  0 or MAPS_ENOMEM. */
@@ -100,6 +102,7 @@ static size_t find_thread(struct scan *s, const struct maplog_ev *ev)
 static int on_sample(void *ctx, const struct maplog_ev *ev)
 {
 	struct scan *s = ctx;
+	s->samples++;
 	size_t th = find_thread(s, ev), st = find_stack(s, ev);
 	if (th == SIZE_MAX || st == SIZE_MAX)
 		return 0;
@@ -115,7 +118,7 @@ static int on_mark(void *ctx, const struct maplog_ev *ev)
 int rescan_logs(const struct output_in *in, const struct rescan_tool *t,
 		void *ctx)
 {
-	struct scan s = {in->oi_model, t, ctx, NULL, 0, SIZE_MAX};
+	struct scan s = {in->oi_model, t, ctx, NULL, 0, SIZE_MAX, 0};
 	struct logread_tool lt = {0};
 	if (t->rt_sample)
 		lt.lt_record[MAPLOG_TYPE_SAMPLE] = on_sample;
@@ -123,10 +126,21 @@ int rescan_logs(const struct output_in *in, const struct rescan_tool *t,
 		lt.lt_record[MAPLOG_TYPE_MARK] = on_mark;
 	int rc = index_stacks(&s);
 	for (size_t i = 0; !rc && i < in->oi_nlogs; i++) {
+		/* a FIFO was drained by the model's reading, and opening it
+		 * again would wait for a writer */
+		struct stat sb;
+		if (stat(in->oi_logs[i], &sb) == 0 && !S_ISREG(sb.st_mode)) {
+			if (t->rt_sample)
+				rc = MAPS_EIO;
+			break;
+		}
 		rc = logread_file(in->oi_logs[i], &lt, &s, NULL);
 		if (rc > 0)
 			rc = 0; /* damage was said when the model read it */
 	}
+	/* a log that cannot be read twice (a pipe) */
+	if (!rc && t->rt_sample && s.samples != in->oi_model->samples)
+		rc = MAPS_EIO;
 	free(s.idx);
 	return rc;
 }

@@ -10,8 +10,8 @@
  * those pairs, never with the number of samples.
  *
  * The logs must be the ones the model read (output_in.oi_logs), unchanged
- * since: a sample whose thread or stack the model does not hold is
- * skipped.  Problems of the logs were said when the model read them and
+ * since, and files that can be read twice (not pipes): a sample whose
+ * thread or stack the model does not hold is skipped.  Problems of the logs were said when the model read them and
  * are not said again.
  */
 #ifndef MAPSAMPLE_REPORT_OUT_RESCAN_H
@@ -37,8 +37,10 @@ struct rescan_tool {
 
 /*
  * Reads every log of in again, giving its samples and marks to t with
- * ctx, in file order.  Returns 0, MAPS_ENOMEM, or the first non-zero
- * code a callback returned.
+ * ctx, in file order.  Returns 0, MAPS_ENOMEM, the first non-zero code a
+ * callback returned, or MAPS_EIO when t takes samples and the logs held
+ * another number of them than the model counted (a log that could not
+ * be read again, as a pipe).
  */
 int rescan_logs(const struct output_in *in, const struct rescan_tool *t,
 		void *ctx);
