@@ -20,12 +20,13 @@ top=$(cd "$(dirname "$0")" && pwd)
 mode=${1:-}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-deps="autoconf automake libtool pkg-config make gcc libc6-dev libexpat1-dev libunwind-dev check libdw-dev libelf-dev libiberty-dev"
+deps="autoconf automake libtool pkg-config make gcc libc6-dev libexpat1-dev libunwind-dev check libdw-dev libelf-dev libiberty-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev"
 # what the tests use besides: python3 checks the JSON report, mandoc
 # lints the man pages (test/integration/man-lint.sh), python3-jsonschema
 # validates every JSON output against the installed schema,
-# python3-markdown renders --compare --markdown
-testdeps="python3 mandoc python3-jsonschema python3-markdown"
+# python3-markdown renders --compare --markdown, go tool pprof
+# (golang-go) reads the --pprof profile
+testdeps="python3 mandoc python3-jsonschema python3-markdown golang-go"
 
 die() {
 	echo "build.sh: $*" >&2

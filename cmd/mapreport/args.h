@@ -17,6 +17,8 @@ struct args {
 	const char *folded_path, *html_path, *json_path;
 	const char *region;         /* --region NAME, or NULL */
 	unsigned top;
+	/* exports (--pprof FILE ...), NULL when not asked for */
+	const char *pprof_path, *speedscope_path, *trace_path;
 	const char **partial_paths; /* --partial-report, npartial of them */
 	size_t npartial;
 	const char *const *logs;    /* the logs, nlogs of them */

@@ -54,6 +54,9 @@ static void usage(FILE *f)
 		"      --merge          report logs of different runs as one\n"
 		"  -n, --top N|all      rows in each top-functions table (default 20;\n"
 		"                       all: every function)\n"
+		"      --pprof FILE     also write a pprof profile (gzipped protobuf)\n"
+		"      --speedscope FILE  also write a speedscope file (per thread)\n"
+		"      --trace FILE     also write a Chrome trace (Perfetto's UI)\n"
 		"      --no-progress    no progress line on a terminal\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
@@ -118,6 +121,10 @@ static void usage(FILE *f)
 #define OPT_LINES 0x1c6
 #define OPT_SOURCE_DIR 0x1c7
 #define OPT_SOURCE_MAP 0x1c8
+/* exports to other viewers: FILE each */
+#define OPT_PPROF 0x1d0
+#define OPT_SPEEDSCOPE 0x1d1
+#define OPT_TRACE 0x1d2
 
 
 
@@ -217,6 +224,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"top", required_argument, NULL, 'n'},
 		{"partial-report", required_argument, NULL, OPT_PARTIAL_REPORT},
 		{"region", required_argument, NULL, OPT_REGION},
+		{"pprof", required_argument, NULL, OPT_PPROF},
+		{"speedscope", required_argument, NULL, OPT_SPEEDSCOPE},
+		{"trace", required_argument, NULL, OPT_TRACE},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{"merge", no_argument, NULL, OPT_MERGE},
@@ -358,6 +368,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 			}
 			a->source_maps[a->srcpaths.sp_nmaps++] = optarg;
 			break;
+		case OPT_PPROF:
+			a->pprof_path = optarg;
+			break;
+		case OPT_SPEEDSCOPE:
+			a->speedscope_path = optarg;
+			break;
+		case OPT_TRACE:
+			a->trace_path = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -418,6 +437,12 @@ static unsigned pick_outputs(const struct args *a, struct output *outs,
 			pick(outs, "html", a->html_path);
 		if (a->json)
 			pick(outs, "json", a->json_path);
+		if (a->pprof_path)
+			pick(outs, "pprof", a->pprof_path);
+		if (a->speedscope_path)
+			pick(outs, "speedscope", a->speedscope_path);
+		if (a->trace_path)
+			pick(outs, "trace", a->trace_path);
 		if ((!a->folded || a->folded_path) && (!a->json || a->json_path))
 			pick(outs, "text", NULL);
 	}

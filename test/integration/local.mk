@@ -202,3 +202,12 @@ EXTRA_DIST += test/integration/mapreport-calls.sh
 # lines).
 TESTS += test/integration/mapreport-lines.sh
 EXTRA_DIST += test/integration/mapreport-lines.sh
+
+# mapreport --pprof read back by go tool pprof (skipped without golang-go).
+TESTS += test/integration/mapreport-pprof.sh
+EXTRA_DIST += test/integration/mapreport-pprof.sh
+
+# mapreport --speedscope and --trace checked against their formats'
+# rules and the JSON report (python3).
+TESTS += test/integration/mapreport-viewers.sh
+EXTRA_DIST += test/integration/mapreport-viewers.sh

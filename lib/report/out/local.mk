@@ -37,3 +37,32 @@ EXTRA_DIST += lib/report/out/html/embed.sh lib/report/out/html/report.css \
 lib_report_out_libreportout_la_SOURCES += lib/report/out/text_calls.c \
 	lib/report/out/text_calls.h
 lib_report_out_libreportout_la_SOURCES += lib/report/out/text_lines.c
+
+
+# The exports to other viewers (mapreport --pprof, --speedscope, --trace),
+# over one second reading of the logs (rescan.c).  pprof's messages are
+# described in profile.proto; protoc-c turns it into C in the build tree
+# (regenerated, not distributed), built apart with libprotobuf-c's and
+# zlib's flags and linked into libreportout.
+lib_report_out_libreportout_la_SOURCES += lib/report/out/rescan.c \
+	lib/report/out/rescan.h lib/report/out/speedscope.c \
+	lib/report/out/speedscope.h lib/report/out/trace.c \
+	lib/report/out/trace.h
+noinst_LTLIBRARIES += lib/report/out/libreportpprof.la
+lib_report_out_libreportpprof_la_SOURCES = lib/report/out/pprof.c \
+	lib/report/out/pprof.h
+nodist_lib_report_out_libreportpprof_la_SOURCES = \
+	lib/report/out/profile.pb-c.c lib/report/out/profile.pb-c.h
+lib_report_out_libreportpprof_la_CFLAGS = $(AM_CFLAGS) \
+	$(PROTOBUF_C_CFLAGS) $(ZLIB_CFLAGS)
+lib_report_out_libreportpprof_la_LIBADD = $(PROTOBUF_C_LIBS) $(ZLIB_LIBS)
+lib_report_out_libreportout_la_LIBADD += lib/report/out/libreportpprof.la
+$(lib_report_out_libreportpprof_la_OBJECTS): lib/report/out/profile.pb-c.h
+lib/report/out/profile.pb-c.h: lib/report/out/profile.pb-c.c
+	@test -f $@ || { rm -f $<; $(MAKE) $(AM_MAKEFLAGS) $<; }
+lib/report/out/profile.pb-c.c: $(top_srcdir)/lib/report/out/profile.proto
+	$(AM_V_GEN)$(MKDIR_P) lib/report/out && \
+	$(PROTOC_C) -I$(top_srcdir)/lib/report/out \
+		--c_out=lib/report/out $(top_srcdir)/lib/report/out/profile.proto
+CLEANFILES += lib/report/out/profile.pb-c.c lib/report/out/profile.pb-c.h
+EXTRA_DIST += lib/report/out/profile.proto

@@ -14,7 +14,10 @@
 #include "report/out/html.h"
 #include "report/out/json.h"
 #include "report/out/output.h"
+#include "report/out/pprof.h"
+#include "report/out/speedscope.h"
 #include "report/out/text.h"
+#include "report/out/trace.h"
 
 const struct output_backend output_backends[] = {
 	{"folded", NULL, OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_CALLTREE, NULL,
@@ -25,6 +28,12 @@ const struct output_backend output_backends[] = {
 	 NULL, output_open, html_emit, output_close},
 	{"json", "JSON report", OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_RANKS, NULL,
 	 output_open, json_emit, output_close},
+	{"pprof", "pprof profile", OUTPUT_NEED_ANALYSIS, NULL, output_open,
+	 pprof_emit, output_close},
+	{"speedscope", "speedscope file", OUTPUT_NEED_ANALYSIS, NULL,
+	 output_open, speedscope_emit, output_close},
+	{"trace", "trace", OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_TIMELINE, NULL,
+	 output_open, trace_emit, output_close},
 	{"text", NULL, OUTPUT_NEED_ANALYSIS | OUTPUT_NEED_RANKS, NULL,
 	 output_open, text_emit, output_close},
 	{"dump", NULL, 0, &dump_tool, output_open, NULL, output_close},
