@@ -732,6 +732,7 @@ int main(int argc, char **argv)
 	if (!tool && check_one_run(&a, ids)) {
 		free(ids);
 		model_free(&m);
+		regions_free(&rg);
 		filter_free(&a.filter);
 		partial_set_free(pset);
 		free(a.source_dirs);

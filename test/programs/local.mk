@@ -118,12 +118,14 @@ test_programs_threadsrun_LDFLAGS = -pthread
 check_PROGRAMS += test/programs/solo
 test_programs_solo_SOURCES = test/programs/solo.c
 test_programs_solo_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_solo_LDFLAGS =
 
 # quickexit: ends with quick_exit(6) after an at_quick_exit handler
 # (mapsample-processes.sh).
 check_PROGRAMS += test/programs/quickexit
 test_programs_quickexit_SOURCES = test/programs/quickexit.c
 test_programs_quickexit_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_quickexit_LDFLAGS =
 
 # inlinehot: its hot loop two always_inline calls deep in main, built
 # optimised (mapreport-inline.sh; inlinesort.cc is built by that test

@@ -74,7 +74,8 @@ int folded_emit(const struct output_in *in, FILE *out)
 	struct folding g = {0};
 	int rc = calltree_walk(in->oi_calltree, 1, fold_node, &g);
 	if (!rc) {
-		qsort(g.v, g.nv, sizeof(*g.v), cmp_fold);
+		if (g.nv) /* none: g.v is NULL, which qsort may not get */
+			qsort(g.v, g.nv, sizeof(*g.v), cmp_fold);
 		for (size_t i = 0; i < g.nv; i++) {
 			/* identical lines from different names merge */
 			uint64_t c = g.v[i].count;
