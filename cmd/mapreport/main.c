@@ -490,10 +490,12 @@ static struct partial_set *load_partials(const struct args *a, int *status)
  * clock) from the first process's start to the last one's last record:
  * the processes of one run (the ranks of one job, each with its log)
  * run at the same time, two runs of one command one after the other. */
+/* Copies, not pointers into the model: a later log's records may
+ * replace the very process (the same pid) and move the process array. */
 struct run_id {
-	const char *command;  /* in the model; NULL: no initialize record */
+	char *command;        /* NULL: no initialize record (or no memory) */
 	double start, end;    /* seconds since the epoch */
-	const struct rproc *proc;
+	char started[64];     /* the start, as a date */
 };
 
 /* Seconds two logs of one run may seem apart (clocks of two hosts). */
@@ -502,7 +504,7 @@ struct run_id {
 /* The run of the processes m->procs[from..] that the last log added. */
 static struct run_id run_of(const struct model *m, size_t from)
 {
-	struct run_id id = {NULL, 0, 0, NULL};
+	struct run_id id = {NULL, 0, 0, "?"};
 	for (size_t i = from; i < m->nprocs; i++) {
 		const struct rproc *p = &m->procs[i];
 		if (!p->have_init || !p->cmdline)
@@ -512,8 +514,11 @@ static struct run_id run_of(const struct model *m, size_t from)
 					? (double)(p->end_ts - p->start_ts) / 1e9
 					: 0.0);
 		if (!id.command) {
-			id.proc = p;
-			id.command = p->cmdline;
+			if (!(id.command = strdup(p->cmdline)))
+				return id; /* not checked, as with no record */
+			if (!model_start_str(p, "%Y-%m-%d %H:%M:%S UTC",
+					     id.started, sizeof(id.started)))
+				strcpy(id.started, "?");
 			id.start = s;
 			id.end = e;
 		}
@@ -547,13 +552,7 @@ static int check_one_run(const struct args *a, const struct run_id *ids)
 		    ids[i].start <= first->end + RUN_SLACK &&
 		    first->start <= ids[i].end + RUN_SLACK)
 			continue;
-		char w1[64], w2[64];
-		if (!model_start_str(first->proc, "%Y-%m-%d %H:%M:%S UTC", w1,
-				     sizeof(w1)))
-			strcpy(w1, "?");
-		if (!model_start_str(ids[i].proc, "%Y-%m-%d %H:%M:%S UTC", w2,
-				     sizeof(w2)))
-			strcpy(w2, "?");
+		const char *w1 = first->started, *w2 = ids[i].started;
 		fprintf(stderr, "mapreport: %s and %s are logs of different "
 				"runs ('%s' started %s; '%s' started %s); give "
 				"--merge to report them as one, or --compare "
@@ -729,7 +728,10 @@ int main(int argc, char **argv)
 	if (status < 0 || ((needs & OUTPUT_NEED_ANALYSIS) &&
 			   regions_complete(&rg, a.logs, a.nlogs)))
 		return run_oom();
-	if (!tool && check_one_run(&a, ids)) {
+	int other_runs = !tool && check_one_run(&a, ids);
+	for (size_t i = 0; i < a.nlogs; i++)
+		free(ids[i].command);
+	if (other_runs) {
 		free(ids);
 		model_free(&m);
 		regions_free(&rg);
