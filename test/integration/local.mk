@@ -34,8 +34,6 @@ TESTS += test/integration/mapsample-basic.sh \
 	test/integration/mapsample-sharedlog.sh \
 	test/integration/mapsample-fullfs.sh \
 	test/integration/mapreport-losses.sh
-
-	test/integration/mapreport-stripped.sh
 # --wall does not cut the program's sleeps short (test/programs/sleeper)
 TESTS += test/integration/mapsample-wall.sh
 EXTRA_DIST += test/integration/mapsample-wall.sh
