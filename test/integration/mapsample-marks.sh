@@ -198,7 +198,7 @@ test_fortran() {
 	grep -q "^program phases" "$tmp/phases.f90" ||
 		fail "no Fortran program found in man/mapsample_mark.3"
 	libdir=$top_builddir/lib/mark/.libs
-	"$fc" -O2 -o "$tmp/phases" "$tmp/phases.f90" -L"$libdir" \
+	"$fc" -O2 -J "$tmp" -o "$tmp/phases" "$tmp/phases.f90" -L"$libdir" \
 		-Wl,-rpath,"$libdir" -lmapsample-mark 2>"$tmp/fc.err" ||
 		{ show "$tmp/fc.err"; fail "mapsample_mark.3's Fortran example does not build"; }
 	other_lang phases solver
