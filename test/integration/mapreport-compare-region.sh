@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# mapreport --compare --region NAME (mapreport(1), COMPARING RUNS): how a
+# CI job compares one phase of a program across builds, on two runs of
+# test/programs/marks (region "phase1" runs phase_one_burn, region
+# "phase2" phase_two_burn while another thread, in no region, runs
+# other_burn):
+#   - --region phase2 (BASE NEW, and --base/--new): the JSON's function
+#     rows name phase_two_burn and neither phase_one_burn nor other_burn;
+#     a rule on phase_one_burn has no data, one on phase_two_burn and on
+#     total pass; each side's total is about phase2's samples (half the
+#     main thread's), not the whole run's;
+#   - a region missing in a log: exit 1, one line for each such log
+#     naming it, its side and the region.
+# And a real program with no change: two runs of Debian's
+# /usr/bin/python3 (not a python3 found on PATH, which may be a wrapper)
+# on the same pure-Python loop, compared with rules on its top functions
+# and on total at the default 3 sigma: no rule broken, exit 0.
+set -eu
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+python=/usr/bin/python3
+[ -x "$python" ] || { echo "SKIP: $python missing (Debian's python3 package)"; exit 77; }
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+need_programs marks hot
+
+# compare WANT_RC NAME ARGS...: mapreport ARGS, standard output to
+# $tmp/NAME.out, standard error to $tmp/NAME.err; fails unless the exit
+# status is WANT_RC.
+compare() {
+	want=$1 name=$2
+	shift 2
+	set +e
+	"$mapreport" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	r=$?
+	set -e
+	[ "$r" = "$want" ] || {
+		show "$tmp/$name.out" "$tmp/$name.err"
+		fail "$name: mapreport $*: exit $r, not $want"
+	}
+}
+
+test_region() {
+	for k in 1 2; do
+		sample marks$k -F 1000 -- "$programs/marks" 100
+		[ "$rc" = 0 ] || { show "$tmp/marks$k.err"; fail "marks under mapsample exited $rc"; }
+	done
+	# the whole run's samples, for the share phase2 must have
+	"$mapreport" --json "$tmp/marks1.log" >"$tmp/whole.json"
+	for how in pos opt; do
+		if [ $how = pos ]; then
+			set -- "$tmp/marks1.log" "$tmp/marks2.log"
+		else
+			set -- --base "$tmp/marks1.log" --new "$tmp/marks2.log"
+		fi
+		compare 0 region-$how --compare --region phase2 --json \
+			--fail-if 'self(phase_one_burn) > +1pp' \
+			--fail-if 'self(phase_two_burn) > +50pp' \
+			--fail-if 'total > +50%' "$@"
+		"$python" - "$tmp/region-$how.out" "$tmp/whole.json" <<'PY' ||
+import json, sys
+c = json.load(open(sys.argv[1]))
+whole = json.load(open(sys.argv[2]))["summary"]["samples"]
+funcs = {r["name"] for r in c["rows"] if r["kind"] in ("self", "total")}
+assert "phase_two_burn" in funcs, sorted(funcs)
+for f in ("phase_one_burn", "other_burn"):
+    assert f not in funcs, (f, sorted(funcs))
+v = {r["name"]: r["verdict"] for r in c["rules"]}
+assert v["phase_one_burn"] == "no-data", v
+assert v["phase_two_burn"] == "pass" and v[None] == "pass", v
+assert c["result"] == "pass", c["result"]
+# phase2 is a third of the whole run's samples (the main thread's two
+# phases and the other thread's burn), far from all of them
+base = c["base"]["samples"]
+assert 0.15 * whole < base < 0.6 * whole, (base, whole)
+PY
+		{ show "$tmp/region-$how.out"; fail "--compare --region phase2 ($how): JSON"; }
+	done
+	# the text report too: phase_one_burn is in no row
+	compare 0 region-text --compare --region phase2 "$tmp/marks1.log" \
+		"$tmp/marks2.log"
+	grep -q phase_two_burn "$tmp/region-text.out" ||
+		{ show "$tmp/region-text.out"; fail "--region phase2: text without phase_two_burn"; }
+	! grep -q 'phase_one_burn\|other_burn' "$tmp/region-text.out" ||
+		{ show "$tmp/region-text.out"; fail "--region phase2: text names a function outside phase2"; }
+}
+
+test_region_missing() {
+	compare 1 missing --compare --region nosuch "$tmp/marks1.log" \
+		"$tmp/marks2.log"
+	# on both sides: one line for each log
+	[ "$(wc -l <"$tmp/missing.err")" = 2 ] &&
+		grep -q "^mapreport: $tmp/marks1.log (BASE): no region nosuch" \
+			"$tmp/missing.err" &&
+		grep -q "^mapreport: $tmp/marks2.log (NEW): no region nosuch" \
+			"$tmp/missing.err" ||
+		{ show "$tmp/missing.err"; fail "--region nosuch: message"; }
+	# on NEW's side only: a log of a program without regions
+	sample noregions -- "$programs/hot"
+	[ "$rc" = 0 ] || { show "$tmp/noregions.err"; fail "hot under mapsample exited $rc"; }
+	compare 1 missing-new --compare --region phase2 --json \
+		"$tmp/marks1.log" "$tmp/noregions.log"
+	[ "$(wc -l <"$tmp/missing-new.err")" = 1 ] &&
+		grep -q "^mapreport: $tmp/noregions.log (NEW): no region phase2" \
+			"$tmp/missing-new.err" ||
+		{ show "$tmp/missing-new.err"; fail "--region phase2, NEW without it: message"; }
+	"$python" -c 'import json, sys
+assert json.load(open(sys.argv[1]))["result"] == "input-problem"' \
+		"$tmp/missing-new.out" ||
+		{ show "$tmp/missing-new.out"; fail "--region phase2, NEW without it: JSON result"; }
+}
+
+test_region
+test_region_missing
+echo "PASS: mapreport-compare-region"
