@@ -81,6 +81,20 @@ static void cmp_state_free(struct cmp_state *st)
 	free(st->runs);
 }
 
+/* With --region, makes each thread of m count the time of its samples
+ * inside the region (their weight of the sampling clock) instead of the
+ * CPU and wall time measured at its end, which cover the whole run: the
+ * comparison's whole-run time and its seconds per function are the
+ * region's. */
+static void cmp_region_times(struct model *m)
+{
+	for (size_t k = 0; k < m->nthreads; k++) {
+		struct rthread *t = &m->threads[k];
+		t->cpu_ns = t->weight;
+		t->wall_ns = t->weight;
+	}
+}
+
 /* Reads log i of the n of both sides (of BASE when side is 0, of NEW
  * when 1) into st and analyses it when it could be read; says its
  * damage on standard error.  With --region, only the samples taken
@@ -114,6 +128,8 @@ static int cmp_read(struct cmp_state *st, size_t i, int side,
 		st->missing[side]++;
 		return 1;
 	}
+	if (st->rg)
+		cmp_region_times(m);
 	if (analysis_run(&st->an[i], m))
 		return MAPS_ENOMEM;
 	st->have_an[i] = 1;

@@ -9,8 +9,8 @@
 #   - --region phase2 (BASE NEW, and --base/--new): the JSON's function
 #     rows name phase_two_burn and neither phase_one_burn nor other_burn;
 #     a rule on phase_one_burn has no data, one on phase_two_burn and on
-#     total pass; each side's total is about phase2's samples (half the
-#     main thread's), not the whole run's;
+#     total pass; each side's samples and CPU seconds are phase2's
+#     (about a third of the run's), not the whole run's;
 #   - a region missing in a log: exit 1, one line for each such log
 #     naming it, its side and the region.
 # And, only with CMP_PYTHON=1 (not in make check: it fails too often,
@@ -60,8 +60,8 @@ test_region() {
 		sample marks$k -F 1000 -- "$programs/marks" 100
 		[ "$rc" = 0 ] || { show "$tmp/marks$k.err"; fail "marks under mapsample exited $rc"; }
 	done
-	# the whole run's samples, for the share phase2 must have
-	"$mapreport" --json "$tmp/marks1.log" >"$tmp/whole.json"
+	# the whole run's samples and seconds, for the share phase2 must have
+	compare 0 whole --compare --json "$tmp/marks1.log" "$tmp/marks2.log"
 	for how in pos opt; do
 		if [ $how = pos ]; then
 			set -- "$tmp/marks1.log" "$tmp/marks2.log"
@@ -72,10 +72,10 @@ test_region() {
 			--fail-if 'self(phase_one_burn) > +1pp' \
 			--fail-if 'self(phase_two_burn) > +50pp' \
 			--fail-if 'total > +50%' "$@"
-		"$python" - "$tmp/region-$how.out" "$tmp/whole.json" <<'PY' ||
+		"$python" - "$tmp/region-$how.out" "$tmp/whole.out" <<'PY' ||
 import json, sys
 c = json.load(open(sys.argv[1]))
-whole = json.load(open(sys.argv[2]))["summary"]["samples"]
+whole = json.load(open(sys.argv[2]))["base"]
 funcs = {r["name"] for r in c["rows"] if r["kind"] in ("self", "total")}
 assert "phase_two_burn" in funcs, sorted(funcs)
 for f in ("phase_one_burn", "other_burn"):
@@ -84,10 +84,10 @@ v = {r["name"]: r["verdict"] for r in c["rules"]}
 assert v["phase_one_burn"] == "no-data", v
 assert v["phase_two_burn"] == "pass" and v[None] == "pass", v
 assert c["result"] == "pass", c["result"]
-# phase2 is a third of the whole run's samples (the main thread's two
-# phases and the other thread's burn), far from all of them
-base = c["base"]["samples"]
-assert 0.15 * whole < base < 0.6 * whole, (base, whole)
+# phase2 is a third of the whole run's samples and CPU time (the main
+# thread's two phases and the other thread's burn), far from all of it
+for k in ("samples", "seconds"):
+    assert 0.15 * whole[k] < c["base"][k] < 0.6 * whole[k], (k, c["base"], whole)
 PY
 		{ show "$tmp/region-$how.out"; fail "--compare --region phase2 ($how): JSON"; }
 	done
