@@ -49,9 +49,14 @@ static int load_rules(const struct args *a, struct rule_set *set)
 }
 
 /* What run_compare holds: the models of BASE's then NEW's logs, their
- * analyses, and the runs given to compare_run. */
+ * analyses, and the runs given to compare_run; with --region, each
+ * log's regions (a log is a run of its own: its threads' region stacks
+ * are its own) and how many logs of BASE and of NEW lack the region. */
 struct cmp_state {
 	size_t n;
+	const char *region;          /* --region NAME, or NULL */
+	struct regions *rg;          /* one per log with --region, else NULL */
+	size_t missing[2];           /* logs of BASE, NEW without the region */
 	struct model *models;
 	const struct model **mptr;   /* the models read, NULL after MAPS_ENOMEM */
 	struct analysis *an;
@@ -65,7 +70,10 @@ static void cmp_state_free(struct cmp_state *st)
 		if (st->have_an[i])
 			analysis_free(&st->an[i]);
 		model_free(&st->models[i]);
+		if (st->rg)
+			regions_free(&st->rg[i]);
 	}
+	free(st->rg);
 	free(st->models);
 	free(st->mptr);
 	free(st->an);
@@ -73,12 +81,35 @@ static void cmp_state_free(struct cmp_state *st)
 	free(st->runs);
 }
 
-/* Reads log i of the n of both sides into st and analyses it when it
- * could be read; says its damage on standard error.  Returns 0, 1 when
- * it was damaged or unreadable, MAPS_ENOMEM. */
-static int cmp_read(struct cmp_state *st, size_t i, const char *path)
+/* With --region, makes each thread of m count the time of its samples
+ * inside the region (their weight of the sampling clock) instead of the
+ * CPU and wall time measured at its end, which cover the whole run: the
+ * comparison's whole-run time and its seconds per function are the
+ * region's. */
+static void cmp_region_times(struct model *m)
+{
+	for (size_t k = 0; k < m->nthreads; k++) {
+		struct rthread *t = &m->threads[k];
+		t->cpu_ns = t->weight;
+		t->wall_ns = t->weight;
+	}
+}
+
+/* Reads log i of the n of both sides (of BASE when side is 0, of NEW
+ * when 1) into st and analyses it when it could be read; says its
+ * damage on standard error.  With --region, only the samples taken
+ * inside the region are kept (regions.h), and a log that holds no
+ * region of that name is said and not analysed.  Returns 0, 1 when it
+ * was damaged, unreadable or without the region, MAPS_ENOMEM. */
+static int cmp_read(struct cmp_state *st, size_t i, int side,
+		    const char *path)
 {
 	struct model *m = &st->models[i];
+	if (st->rg) {
+		m->regions = &st->rg[i];
+		if (regions_scan(&st->rg[i], &path, 1))
+			return MAPS_ENOMEM;
+	}
 	int rc = model_load(m, path, NULL, NULL);
 	if (rc < 0)
 		return MAPS_ENOMEM;
@@ -89,6 +120,16 @@ static int cmp_read(struct cmp_state *st, size_t i, const char *path)
 	st->mptr[i] = m;
 	if (rc == LOGREAD_UNREADABLE)
 		return 1;
+	if (st->rg && st->rg[i].filter_id < 0) {
+		fprintf(stderr, "mapreport: %s (%s): no region %s in this "
+				"log; see the Regions table of its report, or "
+				"compare without --region\n",
+			path, side ? "NEW" : "BASE", st->region);
+		st->missing[side]++;
+		return 1;
+	}
+	if (st->rg)
+		cmp_region_times(m);
 	if (analysis_run(&st->an[i], m))
 		return MAPS_ENOMEM;
 	st->have_an[i] = 1;
@@ -160,6 +201,11 @@ int run_compare(const struct args *a, struct output *outs)
 		return rc == 2 ? 2 : run_oom();
 	}
 	st.n = a->nbase + a->nnew;
+	st.region = a->region;
+	if (a->region && !(st.rg = calloc(st.n, sizeof(*st.rg))))
+		goto oom;
+	for (size_t i = 0; st.rg && i < st.n; i++)
+		regions_init(&st.rg[i], a->region);
 	st.models = calloc(st.n, sizeof(*st.models));
 	st.mptr = calloc(st.n, sizeof(*st.mptr));
 	st.an = calloc(st.n, sizeof(*st.an));
@@ -172,8 +218,9 @@ int run_compare(const struct args *a, struct output *outs)
 	for (size_t i = 0; i < st.n; i++)
 		model_init(&st.models[i]);
 	for (size_t i = 0; i < st.n; i++) {
-		rc = cmp_read(&st, i, i < a->nbase ? a->base[i]
-						   : a->new[i - a->nbase]);
+		rc = cmp_read(&st, i, i >= a->nbase,
+			      i < a->nbase ? a->base[i]
+					   : a->new[i - a->nbase]);
 		if (rc < 0)
 			goto oom;
 		status |= rc;
@@ -181,9 +228,11 @@ int run_compare(const struct args *a, struct output *outs)
 	size_t nb = cmp_side_runs(&st, 0, a->nbase);
 	size_t nn = cmp_side_runs(&st, a->nbase, a->nnew);
 	if (!nb || !nn) {
-		fprintf(stderr, "mapreport: %s: no log could be read; nothing "
-				"to compare\n",
-			!nb ? "BASE" : "NEW");
+		/* a side whose logs all lack the region was said */
+		if (!st.missing[!nb ? 0 : 1])
+			fprintf(stderr, "mapreport: %s: no log could be "
+					"read; nothing to compare\n",
+				!nb ? "BASE" : "NEW");
 		status = 1;
 	} else {
 		if (compare_run(&cmp, st.runs, nb, st.runs + a->nbase, nn))

@@ -209,3 +209,8 @@ EXTRA_DIST += test/integration/mapreport-pprof.sh
 # rules and the JSON report (python3).
 TESTS += test/integration/mapreport-viewers.sh
 EXTRA_DIST += test/integration/mapreport-viewers.sh
+
+# mapreport --compare --region (one phase of test/programs/marks across
+# runs) and no false alarm on two runs of /usr/bin/python3 (issue 16).
+TESTS += test/integration/mapreport-compare-region.sh
+EXTRA_DIST += test/integration/mapreport-compare-region.sh
