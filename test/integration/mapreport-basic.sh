@@ -149,7 +149,24 @@ test_usage() {
 	expect_line "^mapreport [0-9]" "$tmp/out"
 }
 
+# A report that cannot be written to standard output (a full disk, here
+# /dev/full) is a failure: exit 1 and a line, not exit 0.
+test_full_stdout() {
+	[ -w /dev/full ] || { echo "skip - no /dev/full"; return 0; }
+	"$mklog" -n 2000 -t 1 -s 4 "$tmp/full.log" >/dev/null
+	for opt in "" --json --folded; do
+		set +e
+		"$mapreport" $opt "$tmp/full.log" >/dev/full 2>"$tmp/full.err"
+		rc=$?
+		set -e
+		[ "$rc" = 1 ] || fail "mapreport $opt > /dev/full: exit $rc, not 1"
+		grep -q "stdout: write failed" "$tmp/full.err" ||
+			{ cat "$tmp/full.err" >&2; fail "mapreport $opt > /dev/full: no 'write failed' line"; }
+	done
+}
+
 test_summary
+test_full_stdout
 test_merge
 test_folded
 test_dump

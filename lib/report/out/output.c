@@ -73,7 +73,12 @@ int output_close(struct output *o)
 {
 	FILE *f = o->ou_file;
 	o->ou_file = NULL;
-	if (!f || f == stdout)
+	if (!f)
 		return 0;
+	/* standard output stays open (other outputs may follow), but what
+	 * was written to it must have reached it: a full disk or a closed
+	 * pipe is a failed output, not exit 0 */
+	if (f == stdout)
+		return fflush(f) || ferror(f) ? MAPS_EIO : 0;
 	return fclose(f) ? MAPS_EIO : 0;
 }
