@@ -78,6 +78,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -111,6 +112,7 @@ struct tslot {
 	int armed;
 	enum timer_kind tk;
 	int perf_fd;
+	uint64_t perf_dev, perf_ino; /* what perf_fd is (fd_still()) */
 	timer_t timer;
 	uint32_t seq;            /* chunks opened on this stream */
 	int have_chunk;
@@ -164,10 +166,29 @@ struct sampler {
 	/* process_watch(), called through this by the sampler's own
 	 * threads (writer.c, offcpu.c), which name no module above them */
 	void (*watch)(void);
+	/* what S.fd and S.wake_fd were opened on (fd_still()) */
+	uint64_t fd_dev, fd_ino, wake_dev, wake_ino;
 	int wake_fd;             /* eventfd that wakes the writer thread:
 				    written by stream.c (also in signal
 				    context) when it takes a spare chunk */
 };
+
+/*
+ * Whether descriptor fd is still the file (dev, ino) we opened on it.
+ * Our descriptors live in the program's table, where the program may
+ * close them (closefrom, close_range, a daemon closing everything) and
+ * put files of its own on their numbers (dup2, or an open after the
+ * close): before we read, write, map or grow through one, one raw fstat
+ * says whether it is still ours.  What it cannot tell: the program
+ * putting the very same file (or, for eventfds, which share one inode,
+ * an eventfd of its own) on the very same number.  Async-signal-safe.
+ */
+static inline int fd_still(int fd, uint64_t dev, uint64_t ino)
+{
+	struct stat st;
+	return fd >= 0 && syscall(SYS_fstat, fd, &st) == 0 &&
+	       (uint64_t)st.st_dev == dev && (uint64_t)st.st_ino == ino;
+}
 
 /* ---- state.c: the shared state ---- */
 extern struct sampler S MAPS_HIDDEN;
@@ -351,6 +372,11 @@ MAPS_HIDDEN void timer_rearm(struct tslot *t);
 /* Drops t's timer without disarming it (a fork child: the parent's
  * timers are not the child's; closes a perf event's descriptor). */
 MAPS_HIDDEN void timer_forget(struct tslot *t);
+/* From the writer thread: when the program closed t's perf event
+ * descriptor or put a file on its number (the event is gone with it, and
+ * no sample comes any more), forgets the number and arms a new event.
+ * Not async-signal-safe. */
+MAPS_HIDDEN void timer_check(struct tslot *t);
 
 /* ---- slot.c: the thread-slot table ---- */
 /* The calling thread's slot, or NULL.  Async-signal-safe. */

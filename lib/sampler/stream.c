@@ -64,9 +64,14 @@ static uint64_t spare_off[SAMPLER_SPARES];
 /* Gives the blocks of an unused chunk at off back to the file system
  * (its bytes stay zeros, read as unused space; the size stays).
  * Async-signal-safe. */
+static int log_fd(void);
+
 static void release_space(uint64_t off)
 {
-	(void)syscall(SYS_fallocate, S.fd,
+	int fd = log_fd();
+	if (fd < 0)
+		return;
+	(void)syscall(SYS_fallocate, fd,
 		      FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
 		      (off_t)S.cfg.chunk_size);
 }
@@ -100,9 +105,50 @@ int stream_open_file(void)
 		syscall(SYS_close, fd);
 		return -EINVAL;
 	}
+	struct stat st;
+	if (syscall(SYS_fstat, fd, &st) == 0) {
+		S.fd_dev = (uint64_t)st.st_dev;
+		S.fd_ino = (uint64_t)st.st_ino;
+	}
 	S.fd = fd;
 	S.hdr = h;
 	return 0;
+}
+
+/*
+ * The log's descriptor, checked (fd_still()): when the program closed
+ * ours or put a file of its own on its number, the number is forgotten
+ * (never closed, written or mapped: it is the program's now) and the log
+ * is opened again by its name, if the name still leads to our log, on a
+ * number out of the program's way.  Returns the descriptor, or -1 (errno
+ * EBADF) when the log cannot be reached any more.  Async-signal-safe.
+ */
+static int log_fd(void)
+{
+	int fd = __atomic_load_n(&S.fd, __ATOMIC_ACQUIRE);
+	if (fd_still(fd, S.fd_dev, S.fd_ino))
+		return fd;
+	int nfd = (int)syscall(SYS_openat, AT_FDCWD, S.cfg.path,
+			       O_RDWR | O_CLOEXEC);
+	if (nfd < 0 || !fd_still(nfd, S.fd_dev, S.fd_ino)) {
+		if (nfd >= 0)
+			syscall(SYS_close, nfd);
+		errno = EBADF;
+		return -1;
+	}
+	int hi = (int)syscall(SYS_fcntl, nfd, F_DUPFD_CLOEXEC, 1000);
+	if (hi >= 0) {
+		syscall(SYS_close, nfd);
+		nfd = hi;
+	}
+	(void)syscall(SYS_flock, nfd, LOCK_SH | LOCK_NB);
+	/* another thread may have opened it again at the same time */
+	if (!__atomic_compare_exchange_n(&S.fd, &fd, nfd, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		syscall(SYS_close, nfd);
+		return fd;
+	}
+	return nfd;
 }
 
 void stream_release_spares(void)
@@ -123,7 +169,7 @@ void stream_close_file(void)
 		sys_munmap(S.hdr, 4096);
 		S.hdr = NULL;
 	}
-	if (S.fd >= 0)
+	if (fd_still(S.fd, S.fd_dev, S.fd_ino))
 		syscall(SYS_close, S.fd);
 	S.fd = -1;
 }
@@ -134,7 +180,7 @@ static int grow_errno;
 /* Fills [off, off + size) of the log with zeros (a file system without
  * fallocate: written blocks are allocated blocks).  Returns 0 or -errno.
  * Async-signal-safe. */
-static long reserve_by_writing(uint64_t off, uint64_t size)
+static long reserve_by_writing(int fd, uint64_t off, uint64_t size)
 {
 	static const uint8_t zeros[4096];
 	struct iovec iov[64];
@@ -151,7 +197,7 @@ static long reserve_by_writing(uint64_t off, uint64_t size)
 		iov[cnt - 1].iov_len = n - (uint64_t)(cnt - 1) * sizeof(zeros);
 		io_own_pre(&io_own_bytes_written, (long)n);
 		long w = io_own_post(&io_own_bytes_written, (long)n,
-				     syscall(SYS_pwritev, S.fd, iov, cnt,
+				     syscall(SYS_pwritev, fd, iov, cnt,
 					     (long)off, 0L));
 		iov[cnt - 1].iov_len = sizeof(zeros);
 		if (w < 0 && errno == EINTR)
@@ -170,7 +216,7 @@ static long reserve_by_writing(uint64_t off, uint64_t size)
  * the file at least off + size long.  Returns 0 or -errno (EFBIG past
  * RLIMIT_FSIZE, checked here so the kernel raises no SIGXFSZ).
  * Async-signal-safe. */
-static long reserve(uint64_t off, uint64_t size)
+static long reserve(int fd, uint64_t off, uint64_t size)
 {
 	struct {
 		uint64_t cur, max; /* the kernel's struct rlimit64 */
@@ -180,13 +226,13 @@ static long reserve(uint64_t off, uint64_t size)
 		return -EFBIG;
 	long r;
 	do
-		r = syscall(SYS_fallocate, S.fd, 0, (off_t)off, (off_t)size);
+		r = syscall(SYS_fallocate, fd, 0, (off_t)off, (off_t)size);
 	while (r < 0 && errno == EINTR);
 	if (r == 0)
 		return 0;
 	if (errno != EOPNOTSUPP && errno != ENOSYS)
 		return -errno;
-	return reserve_by_writing(off, size);
+	return reserve_by_writing(fd, off, size);
 }
 
 /* Why the log cannot grow, for the one line that says so. */
@@ -200,6 +246,10 @@ static const char *grow_reason(int e)
 		       "reached (EFBIG)";
 	case EDQUOT:
 		return "the disk quota is used up (EDQUOT)";
+	case EBADF:
+		return "the program closed the sampler's descriptor on it and "
+		       "its name no longer leads to it (moved, removed, or a "
+		       "relative name after a chdir)";
 	default:
 		return "it cannot grow";
 	}
@@ -212,8 +262,9 @@ static void *new_chunk(uint64_t *at)
 		return NULL;
 	uint64_t size = S.cfg.chunk_size;
 	uint64_t *end = (uint64_t *)(S.hdr + MAPLOG_FH_ALLOC_END);
+	int fd = log_fd();
 	uint64_t off = __atomic_fetch_add(end, size, __ATOMIC_SEQ_CST);
-	long r = reserve(off, size);
+	long r = fd < 0 ? -EBADF : reserve(fd, off, size);
 	if (r < 0) {
 		/* give the space back when no one took any after it, so the
 		 * header does not promise more than the file holds */
@@ -232,7 +283,7 @@ static void *new_chunk(uint64_t *at)
 		return NULL;
 	}
 	void *p = sys_mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
-			   S.fd, (off_t)off);
+			   fd, (off_t)off);
 	*at = off;
 	return p == MAP_FAILED ? NULL : p;
 }
@@ -251,7 +302,9 @@ static void *take_chunk(void)
 		void *c = __atomic_exchange_n(&spare[i], NULL,
 					      __ATOMIC_ACQ_REL);
 		if (c) {
-			if (S.wake_fd >= 0) {
+			/* not when the program took its number: the writer
+			 * makes a new one, and wakes by itself meanwhile */
+			if (fd_still(S.wake_fd, S.wake_dev, S.wake_ino)) {
 				uint64_t one = 1;
 				io_own_pre(&io_own_bytes_written, 8);
 				io_own_post(&io_own_bytes_written, 8,

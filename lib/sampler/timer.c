@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,6 +79,13 @@ static int arm_perf(struct tslot *t)
 		close(fd);
 		fd = hi;
 	}
+	struct stat st;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -1;
+	}
+	t->perf_dev = (uint64_t)st.st_dev;
+	t->perf_ino = (uint64_t)st.st_ino;
 	struct f_owner_ex own = {F_OWNER_TID, t->tid};
 	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) ||
 	    fcntl(fd, F_SETSIG, S.cfg.signo) ||
@@ -171,8 +179,10 @@ void timer_disarm(struct tslot *t)
 	if (!__atomic_exchange_n(&t->armed, 0, __ATOMIC_ACQ_REL))
 		return;
 	if (t->tk == TK_PERF) {
-		ioctl(t->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
-		close(t->perf_fd);
+		if (fd_still(t->perf_fd, t->perf_dev, t->perf_ino)) {
+			ioctl(t->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+			close(t->perf_fd);
+		}
 		t->perf_fd = -1;
 	} else if (t->tk == TK_POSIX) {
 		timer_delete(t->timer);
@@ -186,9 +196,22 @@ void timer_rearm(struct tslot *t)
 		syscall(SYS_ioctl, t->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
 }
 
+void timer_check(struct tslot *t)
+{
+	if (t->tk != TK_PERF || !__atomic_load_n(&t->armed, __ATOMIC_ACQUIRE) ||
+	    fd_still(t->perf_fd, t->perf_dev, t->perf_ino))
+		return;
+	/* the number is the program's now: forgotten, not closed */
+	__atomic_store_n(&t->armed, 0, __ATOMIC_RELEASE);
+	t->perf_fd = -1;
+	t->tk = TK_NONE;
+	if (arm_perf(t) && arm_posix(t) == 0)
+		__atomic_store_n(&t->armed, 1, __ATOMIC_RELEASE);
+}
+
 void timer_forget(struct tslot *t)
 {
-	if (t->tk == TK_PERF && t->perf_fd >= 0)
+	if (t->tk == TK_PERF && fd_still(t->perf_fd, t->perf_dev, t->perf_ino))
 		close(t->perf_fd);
 	t->armed = 0;
 	t->tk = TK_NONE;

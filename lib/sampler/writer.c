@@ -9,7 +9,8 @@
  * is started with real_pthread_create() (so it is not sampled or
  * recorded) and is stopped before the process closes its streams.
  *
- * Calls stream.c and real.c below it, and through pointers its idle
+ * Calls stream.c, timer.c (timer_check()) and real.c below it, and
+ * through pointers its idle
  * callback and, about every 200 ms, S.watch (process_watch()): it names
  * no module above it.
  */
@@ -18,6 +19,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -37,6 +39,28 @@ void writer_set_idle(void (*fn)(void), int ms)
 	idle_ms = fn ? ms : -1;
 }
 
+/* A new eventfd for S.wake_fd, on a number out of the program's way,
+ * with what it is (fd_still()).  Returns it, or -1. */
+static int new_wake_fd(void)
+{
+	int fd = eventfd(0, EFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int hi = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
+	if (hi >= 0) {
+		close(fd);
+		fd = hi;
+	}
+	struct stat st;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return -1;
+	}
+	S.wake_dev = (uint64_t)st.st_dev;
+	S.wake_ino = (uint64_t)st.st_ino;
+	return fd;
+}
+
 static void *writer_main(void *arg)
 {
 	(void)arg;
@@ -47,7 +71,16 @@ static void *writer_main(void *arg)
 	__atomic_store_n(&writer_tid, (int)syscall(SYS_gettid),
 			 __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&writer_stop_flag, __ATOMIC_ACQUIRE)) {
+		/* the program closed our eventfd or took its number: a new
+		 * one (the old number is the program's: never closed) */
+		if (!fd_still(S.wake_fd, S.wake_dev, S.wake_ino))
+			__atomic_store_n(&S.wake_fd, new_wake_fd(),
+					 __ATOMIC_RELEASE);
 		stream_refill();
+		/* perf events whose descriptor the program closed or took */
+		for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
+			if (__atomic_load_n(&S.slots[i].tid, __ATOMIC_ACQUIRE) > 0)
+				timer_check(&S.slots[i]);
 		/* wake for chunks, once per idle interval for the idle
 		 * callback (the idle metric tick), and at least every 200 ms
 		 * to see whether the program has ended (process_watch) */
@@ -77,14 +110,9 @@ void writer_start(void)
 {
 	if (writer_running)
 		return;
-	S.wake_fd = eventfd(0, EFD_CLOEXEC);
+	S.wake_fd = new_wake_fd();
 	if (S.wake_fd < 0)
 		return;
-	int hi = fcntl(S.wake_fd, F_DUPFD_CLOEXEC, 1000);
-	if (hi >= 0) {
-		close(S.wake_fd);
-		S.wake_fd = hi;
-	}
 	writer_stop_flag = 0;
 	stream_refill();
 	pthread_attr_t a;
@@ -100,20 +128,23 @@ int writer_stop(void)
 	int was = writer_running;
 	if (writer_running) {
 		__atomic_store_n(&writer_stop_flag, 1, __ATOMIC_RELEASE);
-		uint64_t one = 1;
-		io_own_pre(&io_own_bytes_written, 8);
-		long n = io_own_post(&io_own_bytes_written, 8,
-				     write(S.wake_fd, &one, 8));
-		if (n == 8) {
-			pthread_join(writer_thread, NULL);
+		/* without a wake-up (the program took the eventfd's
+		 * number) the writer sees the flag within 200 ms */
+		if (fd_still(S.wake_fd, S.wake_dev, S.wake_ino)) {
+			uint64_t one = 1;
+			io_own_pre(&io_own_bytes_written, 8);
+			io_own_post(&io_own_bytes_written, 8,
+				    write(S.wake_fd, &one, 8));
+		}
+		/* EDEADLK when the writer itself stops (process_watch()) */
+		if (pthread_join(writer_thread, NULL) == 0)
 			/* nobody refills now: the reserved spares need not
 			 * take disk space; the last records get chunks on
 			 * demand */
 			stream_release_spares();
-		}
 		writer_running = 0;
 	}
-	if (S.wake_fd >= 0)
+	if (fd_still(S.wake_fd, S.wake_dev, S.wake_ino))
 		close(S.wake_fd);
 	S.wake_fd = -1;
 	return was;
@@ -127,7 +158,7 @@ int writer_owns(int tid)
 
 void writer_after_fork_child(void)
 {
-	if (S.wake_fd >= 0)
+	if (fd_still(S.wake_fd, S.wake_dev, S.wake_ino))
 		close(S.wake_fd);
 	S.wake_fd = -1;
 	writer_running = 0;

@@ -214,3 +214,7 @@ EXTRA_DIST += test/integration/mapreport-viewers.sh
 # runs) and no false alarm on two runs of /usr/bin/python3 (issue 16).
 TESTS += test/integration/mapreport-compare-region.sh
 EXTRA_DIST += test/integration/mapreport-compare-region.sh
+
+# The sampler never reads or writes a descriptor it does not own.
+TESTS += test/integration/mapsample-fds.sh
+EXTRA_DIST += test/integration/mapsample-fds.sh

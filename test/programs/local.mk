@@ -219,3 +219,10 @@ check_PROGRAMS += test/programs/linehot
 test_programs_linehot_SOURCES = test/programs/linehot.c
 test_programs_linehot_CFLAGS = $(WARN_CFLAGS) -O2 -g -fno-omit-frame-pointer
 test_programs_linehot_LDFLAGS =
+
+# fdthief: puts a file of its own on the numbers of the sampler's
+# descriptors (mapsample-fds.sh).
+check_PROGRAMS += test/programs/fdthief
+test_programs_fdthief_SOURCES = test/programs/fdthief.c
+test_programs_fdthief_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_fdthief_LDFLAGS =
