@@ -148,9 +148,6 @@ EXTRA_DIST += test/integration/mapreport-compare-out.sh \
 TESTS += test/integration/mapreport-compare-html.sh
 EXTRA_DIST += test/integration/mapreport-compare-html.sh
 CLEANFILES += mapreport-compare-html.png
-# The partial report values in --compare: rows in every output, rules.
-TESTS += test/integration/mapreport-compare-partial.sh
-EXTRA_DIST += test/integration/mapreport-compare-partial.sh
 
 # mapreport's progress line on a terminal (script(1) gives it one).
 TESTS += test/integration/mapreport-progress.sh
