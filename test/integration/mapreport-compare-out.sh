@@ -237,19 +237,17 @@ assert math.isclose(r["new"]["value"], n, rel_tol=1e-9), (r["new"], n)
 assert math.isclose(r["change_percent"], 100 * (n - b) / b, rel_tol=1e-6), r
 assert r["sigma"] is None and not r["significant"], r
 ' "$id" || fail "partial: JSON row"
-	# a relative change of a positive value is at least -100%
-	run 3 part-broken --compare base.log slow.log $p --fail-if "partial($id) >= -100%"
-	grep -q "BROKEN  partial($id) >= -100%" "$tmp/part-broken.out" ||
-		fail "partial: rule >= -100% not broken"
-	run 0 part-pass --compare base.log slow.log $p --fail-if "partial($id) < -100%"
-	grep -q "pass    partial($id) < -100%" "$tmp/part-pass.out" ||
-		fail "partial: rule < -100% not passed"
-	run 0 part-nodata --compare base.log slow.log $p --fail-if "partial(com.example.none) > +1%"
-	grep -q "no data partial(com.example.none)" "$tmp/part-nodata.out" ||
-		fail "partial: rule on an unknown id not 'no data'"
-	run 2 part-pp --compare base.log slow.log $p --fail-if "partial($id) > +2pp"
-	grep -q "invalid rule 'partial($id) > +2pp': column" "$tmp/part-pp.err" ||
-		fail "partial: partial(ID) in pp not an invalid rule"
+	# part_rule RC RULE FILE TEXT: --fail-if RULE exits RC, FILE (out
+	# or err) says TEXT.  A relative change of a positive value is at
+	# least -100%.
+	part_rule() {
+		run "$1" part-rule --compare base.log slow.log $p --fail-if "$2"
+		grep -qF "$4" "$tmp/part-rule.$3" || fail "partial: $2: no '$4'"
+	}
+	part_rule 3 "partial($id) >= -100%" out "BROKEN  partial($id) >= -100%"
+	part_rule 0 "partial($id) < -100%" out "pass    partial($id) < -100%"
+	part_rule 0 "partial(com.example.none) > +1%" out "no data partial(com.example.none)"
+	part_rule 2 "partial($id) > +2pp" err "invalid rule 'partial($id) > +2pp': column"
 }
 
 test_json
