@@ -96,11 +96,12 @@ static int cmp_read(struct cmp_state *st, size_t i, const char *path)
 	st->mptr[i] = m;
 	if (rc == LOGREAD_UNREADABLE)
 		return 1;
-	if (analysis_run(&st->an[i], m) ||
-	    (st->pset->ps_ndefs &&
-	     partial_eval(st->pset, m, &path, 1, &st->pres[i])))
+	if (analysis_run(&st->an[i], m))
 		return MAPS_ENOMEM;
 	st->have_an[i] = 1;
+	if (st->pset->ps_ndefs &&
+	    partial_eval(st->pset, m, &path, 1, &st->pres[i]))
+		return MAPS_ENOMEM;
 	return rc ? 1 : 0;
 }
 
