@@ -49,9 +49,10 @@ static int load_rules(const struct args *a, struct rule_set *set)
 }
 
 /* What run_compare holds: the models of BASE's then NEW's logs, their
- * analyses, and the runs given to compare_run; with --region, each
- * log's regions (a log is a run of its own: its threads' region stacks
- * are its own) and how many logs of BASE and of NEW lack the region. */
+ * analyses, their partial reports' values (pset's), and the runs given
+ * to compare_run; with --region, each log's regions (a log is a run of
+ * its own: its threads' region stacks are its own) and how many logs of
+ * BASE and of NEW lack the region. */
 struct cmp_state {
 	size_t n;
 	const char *region;          /* --region NAME, or NULL */
@@ -62,6 +63,8 @@ struct cmp_state {
 	struct analysis *an;
 	int *have_an;
 	struct cmp_run *runs;
+	struct partial_set *pset;
+	struct partial_result **pres;
 };
 
 static void cmp_state_free(struct cmp_state *st)
@@ -79,6 +82,10 @@ static void cmp_state_free(struct cmp_state *st)
 	free(st->an);
 	free(st->have_an);
 	free(st->runs);
+	for (size_t i = 0; st->pres && i < st->n; i++)
+		partial_result_free(st->pres[i]);
+	free(st->pres);
+	partial_set_free(st->pset);
 }
 
 /* With --region, makes each thread of m count the time of its samples
@@ -133,6 +140,9 @@ static int cmp_read(struct cmp_state *st, size_t i, int side,
 	if (analysis_run(&st->an[i], m))
 		return MAPS_ENOMEM;
 	st->have_an[i] = 1;
+	if (st->pset->ps_ndefs &&
+	    partial_eval(st->pset, m, &path, 1, &st->pres[i]))
+		return MAPS_ENOMEM;
 	return rc ? 1 : 0;
 }
 
@@ -144,7 +154,7 @@ static size_t cmp_side_runs(struct cmp_state *st, size_t from, size_t n)
 	for (size_t i = from; i < from + n; i++)
 		if (st->have_an[i])
 			st->runs[from + k++] = (struct cmp_run){
-				&st->models[i], &st->an[i]};
+				&st->models[i], &st->an[i], st->pres[i]};
 	return k;
 }
 
@@ -211,9 +221,11 @@ int run_compare(const struct args *a, struct output *outs)
 	st.an = calloc(st.n, sizeof(*st.an));
 	st.have_an = calloc(st.n, sizeof(*st.have_an));
 	st.runs = calloc(st.n, sizeof(*st.runs));
+	st.pres = calloc(st.n, sizeof(*st.pres));
+	st.pset = load_partials(a, &status);
 	results = calloc(rules.rs_n + 1, sizeof(*results));
 	if (!st.models || !st.mptr || !st.an || !st.have_an || !st.runs ||
-	    !results)
+	    !st.pres || !st.pset || !results)
 		goto oom;
 	for (size_t i = 0; i < st.n; i++)
 		model_init(&st.models[i]);

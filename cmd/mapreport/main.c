@@ -458,33 +458,6 @@ static unsigned pick_outputs(const struct args *a, struct output *outs,
 	return needs;
 }
 
-/*
- * The partial report definitions (mapreport(1), PARTIAL REPORTS), their
- * diagnostics said on standard error; a definition with an error is left
- * out and sets *status to 1.  NULL when out of memory.
- */
-static struct partial_set *load_partials(const struct args *a, int *status)
-{
-	struct partial_set *pset = partial_set_new();
-	if (!pset || partial_load(pset, a->partial_paths, a->npartial)) {
-		partial_set_free(pset);
-		return NULL;
-	}
-	for (size_t i = 0; i < pset->ps_ndiags; i++)
-		fprintf(stderr, "mapreport: %s\n", pset->ps_diags[i].pd_text);
-	for (size_t i = 0; i < pset->ps_nfiles; i++)
-		if (pset->ps_files[i].pf_nerrors)
-			fprintf(stderr, "mapreport: %s: partial report left out "
-					"(%u error%s); the rest of the report "
-					"is written\n",
-				pset->ps_files[i].pf_path,
-				pset->ps_files[i].pf_nerrors,
-				pset->ps_files[i].pf_nerrors == 1 ? "" : "s");
-	if (pset->ps_nerrors)
-		*status = 1;
-	return pset;
-}
-
 /* What names the run a log is of.  The log holds no run id, so: the
  * command line of the first process it initializes, and the time (wall
  * clock) from the first process's start to the last one's last record:

@@ -9,6 +9,7 @@
 #include <mapsample/maps_error.h>
 
 #include "cmd/mapreport/run.h"
+#include "defs/partial.h"
 
 int run_oom(void)
 {
@@ -58,3 +59,24 @@ int run_output(struct output *o, const struct output_in *in)
 	return 0;
 }
 
+struct partial_set *load_partials(const struct args *a, int *status)
+{
+	struct partial_set *pset = partial_set_new();
+	if (!pset || partial_load(pset, a->partial_paths, a->npartial)) {
+		partial_set_free(pset);
+		return NULL;
+	}
+	for (size_t i = 0; i < pset->ps_ndiags; i++)
+		fprintf(stderr, "mapreport: %s\n", pset->ps_diags[i].pd_text);
+	for (size_t i = 0; i < pset->ps_nfiles; i++)
+		if (pset->ps_files[i].pf_nerrors)
+			fprintf(stderr, "mapreport: %s: partial report left out "
+					"(%u error%s); the rest of the report "
+					"is written\n",
+				pset->ps_files[i].pf_path,
+				pset->ps_files[i].pf_nerrors,
+				pset->ps_files[i].pf_nerrors == 1 ? "" : "s");
+	if (pset->ps_nerrors)
+		*status = 1;
+	return pset;
+}

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * run: running mapreport's picked output back-ends
- * (lib/report/out/output.h), for main.c and compare.c.
+ * (lib/report/out/output.h) and reading the partial report definitions,
+ * for main.c and compare.c.
  */
 #ifndef MAPREPORT_RUN_H
 #define MAPREPORT_RUN_H
 
+#include "cmd/mapreport/args.h"
+#include "defs/partial.h"
 #include "report/out/output.h"
 
 /* Says "out of memory" on standard error; returns 1 (the exit status). */
@@ -22,5 +25,12 @@ int start_output(struct output *o);
 /* Runs the picked output o over in: init, emit, finish.  Returns 0, 1
  * when it could not be written (said on standard error), or MAPS_ENOMEM. */
 int run_output(struct output *o, const struct output_in *in);
+
+/*
+ * The partial report definitions (mapreport(1), PARTIAL REPORTS), their
+ * diagnostics said on standard error; a definition with an error is left
+ * out and sets *status to 1.  NULL when out of memory.
+ */
+struct partial_set *load_partials(const struct args *a, int *status);
 
 #endif

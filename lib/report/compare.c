@@ -30,13 +30,13 @@ const char *compare_kind_id(enum cmp_kind k)
 {
 	static const char *const ids[CMP_NKINDS] = {
 		"time", "self", "total", "module", "process", "metric-mean",
-		"metric-max"};
+		"metric-max", "partial"};
 	return k < CMP_NKINDS ? ids[k] : "unknown";
 }
 
 static int is_metric(enum cmp_kind k)
 {
-	return k == CMP_METRIC_MEAN || k == CMP_METRIC_MAX;
+	return k == CMP_METRIC_MEAN || k == CMP_METRIC_MAX || k == CMP_PARTIAL;
 }
 
 static uint64_t key_hash(enum cmp_kind kind, const char *key)
@@ -229,8 +229,46 @@ out:
 	return rc;
 }
 
-/* Adds run r's whole-run time, processes and metrics into column col.
- * 0 or MAPS_ENOMEM. */
+/* Sets row (kind, id)'s figure of column col to v, with units when the
+ * row has none yet.  0 or MAPS_ENOMEM. */
+static int set_value(struct comparison *c, enum cmp_kind kind,
+		     const char *id, const char *units, size_t col, double v)
+{
+	size_t row;
+	if (row_get(c, kind, id, id, NULL, &row))
+		return MAPS_ENOMEM;
+	struct cmp_row *cr = &c->rows[row];
+	cr->runs[col] = v;
+	if (!cr->units && units && !(cr->units = mem_strdup(units)))
+		return MAPS_ENOMEM;
+	return 0;
+}
+
+/* Adds the values of the partial reports of pr (a report metric shown
+ * twice has one row) into column col.  0 or MAPS_ENOMEM. */
+static int add_partial(struct comparison *c, const struct partial_result *pr,
+		       size_t col)
+{
+	for (size_t i = 0; pr && i < pr->rs_nreports; i++) {
+		const struct partial_report *rep = &pr->rs_reports[i];
+		for (size_t k = 0; k < rep->pr_nsubsections; k++) {
+			const struct partial_subsection *ss =
+				&rep->pr_subsections[k];
+			for (size_t e = 0; e < ss->ss_nentries; e++) {
+				const struct partial_entry *en =
+					&ss->ss_entries[e];
+				if (en->en_state == PARTIAL_VALUE &&
+				    set_value(c, CMP_PARTIAL, en->en_id,
+					      en->en_units, col, en->en_value))
+					return MAPS_ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Adds run r's whole-run time, processes, metrics and partial report
+ * values into column col.  0 or MAPS_ENOMEM. */
 static int add_run(struct comparison *c, const struct cmp_run *r, size_t col)
 {
 	const struct model *m = r->cr_model;
@@ -251,19 +289,14 @@ static int add_run(struct comparison *c, const struct cmp_run *r, size_t col)
 		const char *id = s.metric->id;
 		for (int k = 0; k < 2; k++) {
 			int have = k ? s.have_minmax : s.have_mean;
-			if (!have)
-				continue;
-			if (row_get(c, k ? CMP_METRIC_MAX : CMP_METRIC_MEAN, id,
-				    id, NULL, &row))
-				return MAPS_ENOMEM;
-			struct cmp_row *cr = &c->rows[row];
-			cr->runs[col] = k ? s.max : s.mean;
-			if (!cr->units && s.metric->units &&
-			    !(cr->units = mem_strdup(s.metric->units)))
+			if (have &&
+			    set_value(c, k ? CMP_METRIC_MAX : CMP_METRIC_MEAN,
+				      id, s.metric->units, col,
+				      k ? s.max : s.mean))
 				return MAPS_ENOMEM;
 		}
 	}
-	return 0;
+	return add_partial(c, r->cr_partial, col);
 }
 
 /* Mean and standard deviation (NaN for fewer than two) of the finite
@@ -359,7 +392,9 @@ static void finish_row(struct comparison *c, struct cmp_row *r)
 		if (r->base.present && r->new.present) {
 			if (b != 0)
 				r->d_rel = 100.0 * (n - b) / fabs(b);
-			r->sigma = sigma_of(n - b, vb + vn);
+			r->sigma = r->kind == CMP_PARTIAL
+					   ? NAN
+					   : sigma_of(n - b, vb + vn);
 		} else {
 			r->d_value = NAN;
 			r->sigma = NAN;

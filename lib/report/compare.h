@@ -5,7 +5,7 @@
  * or more runs, each a model read from one log with its analysis.  The
  * comparison is a list of rows: the whole-run time, every function (by
  * self and by total samples), module, process name and metric (mean and
- * max), each with its figures on both sides, the change and how many
+ * max) and partial report value, each with its figures on both sides, the change and how many
  * standard errors of the sampling noise that change is.  No formatting
  * here: the writers are lib/report/out/compare_*.c.
  *
@@ -17,7 +17,9 @@
  *   (p_new - p_base) / sqrt(var_base + var_new), in sigma.  The whole-run
  *   time counts samples: its relative standard error is 1/sqrt(N), or
  *   the runs' spread when larger.  A metric has a noise estimate only
- *   from several runs on both sides (its sigma is NaN otherwise).
+ *   from several runs on both sides (its sigma is NaN otherwise).  A
+ *   partial report value never has one (sigma NaN): it is a metric
+ *   combined over processes and time, whose spread a run does not say.
  */
 #ifndef MAPSAMPLE_REPORT_COMPARE_H
 #define MAPSAMPLE_REPORT_COMPARE_H
@@ -27,6 +29,7 @@
 
 #include "model/model.h"
 #include "report/analyze.h"
+#include "report/partial_eval.h"
 
 /* What a row measures. */
 enum cmp_kind {
@@ -37,6 +40,7 @@ enum cmp_kind {
 	CMP_PROCESS,     /* samples of the processes of one program */
 	CMP_METRIC_MEAN, /* a metric's mean value */
 	CMP_METRIC_MAX,  /* a metric's largest value */
+	CMP_PARTIAL,     /* a partial report's value (a reportMetric) */
 	CMP_NKINDS
 };
 
@@ -44,7 +48,7 @@ enum cmp_kind {
  * their fraction of the side's samples, seconds that share of the side's
  * time per run; for CMP_TIME value and seconds are the time per run; for
  * metrics value is the mean over runs of the per-run figure (share and
- * seconds NaN). */
+ * seconds NaN); partial report values are metrics. */
 struct cmp_val {
 	int present;       /* seen in at least one run of the side */
 	double value, share, seconds;
@@ -87,6 +91,9 @@ struct cmp_side {
 struct cmp_run {
 	const struct model *cr_model;
 	const struct analysis *cr_analysis;
+	/* the partial reports' values in the run (report/partial_eval.h),
+	 * a row each of the report metrics with a value; NULL: none */
+	const struct partial_result *cr_partial;
 };
 
 struct comparison {
@@ -117,7 +124,7 @@ int compare_run(struct comparison *c, const struct cmp_run *base,
 void compare_free(struct comparison *c);
 
 /* The kind's id in rules and JSON: "time", "self", "total", "module",
- * "process", "metric-mean", "metric-max". */
+ * "process", "metric-mean", "metric-max", "partial". */
 const char *compare_kind_id(enum cmp_kind k);
 
 #endif

@@ -170,7 +170,7 @@ static int subject(struct scan *sc, struct rule *r)
 	} subj[] = {
 		{"self", CMP_SELF},       {"total", CMP_TOTAL},
 		{"module", CMP_MODULE},   {"process", CMP_PROCESS},
-		{"metric", CMP_METRIC_MEAN},
+		{"metric", CMP_METRIC_MEAN}, {"partial", CMP_PARTIAL},
 	};
 	for (size_t k = 0; k < sizeof(subj) / sizeof(subj[0]); k++) {
 		if (!word(sc, subj[k].w))
@@ -199,7 +199,8 @@ static int subject(struct scan *sc, struct rule *r)
 		return 0;
 	}
 	return fail(sc, "expected total, self(NAME), total(NAME), "
-			"module(NAME), process(NAME) or metric(NAME)");
+			"module(NAME), process(NAME), metric(NAME) or "
+			"partial(ID)");
 }
 
 static int op(struct scan *sc, struct rule *r)
@@ -224,7 +225,7 @@ static int change(struct scan *sc, struct rule *r)
 		return rc;
 	r->ru_limit *= sign;
 	int metric = r->ru_kind == CMP_METRIC_MEAN ||
-		     r->ru_kind == CMP_METRIC_MAX;
+		     r->ru_kind == CMP_METRIC_MAX || r->ru_kind == CMP_PARTIAL;
 	size_t at = sc->i;
 	if (word(sc, "pp")) {
 		r->ru_unit = RULE_PP;

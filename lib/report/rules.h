@@ -12,12 +12,15 @@
  *           | "total" "(" name ")"               its total share
  *           | "module" "(" name ")" | "process" "(" name ")"
  *           | "metric" "(" name ")" [ "." ( "mean" | "max" ) ]
+ *           | "partial" "(" name ")"             a partial report value
+ *                                                (its reportMetric id)
  *   op      = ">" | ">=" | "<" | "<="
  *   change  = [ "+" | "-" ] number unit
- *   unit    = "pp"   percentage points of samples (not total, metrics)
+ *   unit    = "pp"   percentage points of samples (not total, metrics,
+ *                    partial report values)
  *           | "%"    relative change: of seconds, or of a metric's value
- *           | "s"    seconds of CPU (or wall) time (not metrics)
- *           | ""     a metric's own units (metrics only)
+ *           | "s"    seconds of CPU (or wall) time (not metrics, partial)
+ *           | ""     a metric's own units (metrics and partial only)
  *   name    = characters with balanced parentheses, or "quoted" with
  *             \" and \\ escapes; a function name also matches the same
  *             name followed by its parameter list ("parse" matches
@@ -28,9 +31,9 @@
  * asks "at 0 sigma", the change is significant: at least the rule's
  * sigma (default: the caller's, mapreport's --sigma) standard errors
  * of the sampling noise (a change with no noise estimate, a metric with
- * one run a side, counts as significant).  In a rules file, blank lines
- * and lines starting with # are skipped, and a rule may end with
- * "# comment".
+ * one run a side or a partial report value, counts as significant).  In
+ * a rules file, blank lines and lines starting with # are skipped, and
+ * a rule may end with "# comment".
  */
 #ifndef MAPSAMPLE_REPORT_RULES_H
 #define MAPSAMPLE_REPORT_RULES_H

@@ -15,7 +15,13 @@
 #     JUnit consumers read (testsuites/testsuite/testcase, counts that
 #     agree, a failure with the figures for the broken rule only);
 #   - --github: an ::error:: line for the broken rule, ::notice:: for
-#     the one that holds.
+#     the one that holds;
+#   - partial report values, with partial/reference-example.xml reading
+#     a metric mapsample records (metricRef memory.rss): a row in the
+#     text table, a JSON row of kind "partial" whose values are those of
+#     each log's own report and that has no sigma (valid against the
+#     schema), a Markdown row; partial(ID) rules broken, passed, with no
+#     data, and invalid in pp (exit 2).
 set -eu
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -25,6 +31,7 @@ mapsample=$top_builddir/cmd/mapsample/mapsample
 work=$top_builddir/test/programs/cmpwork
 slow=$top_builddir/test/programs/slow/cmpwork
 schema=$top_srcdir/share/mapsample/mapreport.schema.json
+fixture=$top_srcdir/test/integration/partial/reference-example.xml
 validate=$top_srcdir/test/integration/json/validate.py
 python=/usr/bin/python3
 
@@ -190,8 +197,62 @@ test_github() {
 	grep -q '^mapsample comparison' "$tmp/gh.out" || fail "--github: no text report"
 }
 
+test_partial() {
+	id=com.example.metrics.sample.average
+	sed 's/com\.allinea\.metrics\.sample\.interrupts/com.mapsample.metrics.memory.rss/' \
+		"$fixture" >"$tmp/rss.xml"
+	grep -q 'metricRef="com.mapsample.metrics.memory.rss"' "$tmp/rss.xml" ||
+		fail "$fixture: no metricRef to point at a recorded metric"
+	p="--partial-report rss.xml"
+	# each side's value as the report of its log alone gives it
+	run 0 part-base --json=part-base.json $p base.log
+	run 0 part-new --json=part-new.json $p slow.log
+	run 0 part --compare base.log slow.log $p --json=part.json --markdown=part.md
+	grep -A3 '^Partial report values$' "$tmp/part.out" >"$tmp/part.rows" ||
+		fail "partial: no 'Partial report values' table"
+	grep -Eq "^ +[0-9.e+]+ +[0-9.e+]+ +[-+][0-9.]+% +\\? +$id " "$tmp/part.rows" ||
+		{ cat "$tmp/part.rows" >&2; fail "partial: no text row with both values"; }
+	grep -A4 '^#### Partial report values' "$tmp/part.md" | grep -q "^| \`$id\` | [0-9]" ||
+		fail "partial: no Markdown row"
+	"$python" "$validate" "$schema" "$tmp/part.json" ||
+		fail "partial: JSON not valid against $(basename "$schema")"
+	py 'import json, math, sys
+ident = sys.argv[1]
+def alone(name):
+    d = json.load(open(name + ".json"))
+    v = [e["value"] for r in d["partial_reports"]["reports"]
+         for s in r["subsections"] for e in s["entries"]
+         if e["id"] == ident and e["state"] == "value"]
+    assert len(v) == 1, (name, v)
+    return v[0]
+rows = [r for r in json.load(open("part.json"))["rows"]
+        if r["kind"] == "partial" and r["name"] == ident]
+assert len(rows) == 1, rows
+r = rows[0]
+b, n = alone("part-base"), alone("part-new")
+assert r["subject"] == "partial(%s)" % ident, r
+assert r["base"]["present"] and r["new"]["present"], r
+assert math.isclose(r["base"]["value"], b, rel_tol=1e-9), (r["base"], b)
+assert math.isclose(r["new"]["value"], n, rel_tol=1e-9), (r["new"], n)
+assert math.isclose(r["change_percent"], 100 * (n - b) / b, rel_tol=1e-6), r
+assert r["sigma"] is None and not r["significant"], r
+' "$id" || fail "partial: JSON row"
+	# part_rule RC RULE FILE TEXT: --fail-if RULE exits RC, FILE (out
+	# or err) says TEXT.  A relative change of a positive value is at
+	# least -100%.
+	part_rule() {
+		run "$1" part-rule --compare base.log slow.log $p --fail-if "$2"
+		grep -qF "$4" "$tmp/part-rule.$3" || fail "partial: $2: no '$4'"
+	}
+	part_rule 3 "partial($id) >= -100%" out "BROKEN  partial($id) >= -100%"
+	part_rule 0 "partial($id) < -100%" out "pass    partial($id) < -100%"
+	part_rule 0 "partial(com.example.none) > +1%" out "no data partial(com.example.none)"
+	part_rule 2 "partial($id) > +2pp" err "invalid rule 'partial($id) > +2pp': column"
+}
+
 test_json
 test_markdown
 test_junit
 test_github
+test_partial
 echo "mapreport-compare-out: all cases passed"

@@ -3,7 +3,8 @@
  * compare_md: mapreport --compare --markdown (see compare_out.h): a
  * pull-request comment in GitHub-flavoured Markdown: a heading with the
  * outcome, the two sides, the rules with their verdicts, and the
- * biggest changes of functions by self samples as a table.  Names go in
+ * biggest changes of functions by self samples and the partial report
+ * values (no noise estimate: no sigma) as tables.  Names go in
  * code spans, with '|' escaped so that a C++ name cannot break a table.
  */
 #include <math.h>
@@ -92,6 +93,40 @@ static void changes(FILE *out, const struct comparison *c, unsigned top,
 	}
 }
 
+/* The value v of a row with units (NULL: none), "-" when absent. */
+static void md_value(FILE *out, const struct cmp_val *v, const char *units)
+{
+	if (!v->present)
+		fputs("-", out);
+	else
+		fprintf(out, "%.4g%s%s", v->value, units ? " " : "",
+			units ? units : "");
+}
+
+static void partials(FILE *out, const struct comparison *c, unsigned top)
+{
+	size_t i, end;
+	compare_rows_of(c, CMP_PARTIAL, top, &i, &end);
+	if (i == end)
+		return;
+	fprintf(out, "\n#### Partial report values\n\n"
+		     "| Report metric | Base | New | Change |\n"
+		     "|---|---:|---:|---:|\n");
+	for (; i < end; i++) {
+		const struct cmp_row *r = &c->rows[i];
+		fputs("| ", out);
+		code(out, r->name);
+		fputs(" | ", out);
+		md_value(out, &r->base, r->units);
+		fputs(" | ", out);
+		md_value(out, &r->new, r->units);
+		if (isnan(r->d_rel))
+			fputs(" | - |\n", out);
+		else
+			fprintf(out, " | %+.1f%% |\n", r->d_rel);
+	}
+}
+
 int compare_md_emit(const struct output_in *in, FILE *out)
 {
 	const struct output_compare *oc = in->oi_compare;
@@ -117,6 +152,7 @@ int compare_md_emit(const struct output_in *in, FILE *out)
 		fprintf(out, "\n> **Note:** %s\n", c->notes[k]);
 	rules(out, oc);
 	changes(out, c, in->oi_top, oc->oc_sigma);
+	partials(out, c, in->oi_top);
 	fprintf(out, "\n<sub>**!**: significant at %g sigma (binomial noise "
 		     "of the sample counts). Written by %s.</sub>\n",
 		oc->oc_sigma, in->oi_generator);

@@ -22,7 +22,7 @@ static void side(FILE *out, const char *label, const struct cmp_side *s)
 static const char *const titles[CMP_NKINDS] = {
 	"Whole run", "Functions by self samples", "Functions by total samples",
 	"Modules (self samples)", "Processes", "Metrics (mean)",
-	"Metrics (max)"};
+	"Metrics (max)", "Partial report values"};
 
 /* With several runs a side: the runs' spread (standard deviation) of
  * row r's share (times scale) or value on each side, "-" where a side
@@ -50,11 +50,13 @@ static void table(FILE *out, const struct comparison *c, enum cmp_kind k,
 	compare_rows_of(c, k, top, &i, &end);
 	if (i == end)
 		return;
-	int metric = k == CMP_METRIC_MEAN || k == CMP_METRIC_MAX;
+	int metric = k == CMP_METRIC_MEAN || k == CMP_METRIC_MAX ||
+		     k == CMP_PARTIAL;
 	fprintf(out, "\n%s\n", titles[k]);
 	if (metric)
 		fprintf(out, "  %12s %12s %9s %7s  %s\n", "BASE", "NEW",
-			"CHANGE%", "SIGMA", "METRIC");
+			"CHANGE%", "SIGMA",
+			k == CMP_PARTIAL ? "REPORT METRIC" : "METRIC");
 	else
 		fprintf(out, "  %7s %7s %8s %9s %9s %8s %7s  %s\n", "BASE%",
 			"NEW%", "CHANGE", "BASE-S", "NEW-S", "CHANGE%",
@@ -126,7 +128,7 @@ int compare_text_emit(const struct output_in *in, FILE *out)
 	for (enum cmp_kind k = CMP_SELF; k < CMP_NKINDS; k++)
 		table(out, c, k, in->oi_top, oc->oc_sigma);
 	fprintf(out, "\n  ! significant at %g sigma; ? no noise estimate "
-		     "(one run a side); pp: percentage points of samples; "
+		     "(one run a side, or a partial report value); pp: percentage points of samples; "
 		     "-S: seconds a run\n", oc->oc_sigma);
 	return ferror(out) ? MAPS_EIO : 0;
 }
