@@ -90,9 +90,10 @@ void process_write_initialize(void)
 	in->in_version_major = MAPLOG_VERSION_MAJOR;
 	in->in_version_minor = MAPLOG_VERSION_MINOR;
 	in->in_clock = S.cfg.wall ? MAPLOG_CLOCK_WALL : MAPLOG_CLOCK_CPU;
+	/* --wall too: running threads have their CPU-time timer, blocked
+	 * ones the off-CPU thread (offcpu.c); no monotonic timer */
 	in->in_timer = S.tk == TK_PERF ? MAPLOG_TIMER_PERF_TASK_CLOCK
-		       : S.cfg.wall   ? MAPLOG_TIMER_POSIX_MONOTONIC
-				      : MAPLOG_TIMER_POSIX_THREAD_CPU;
+				       : MAPLOG_TIMER_POSIX_THREAD_CPU;
 	in->in_rate_asked = S.cfg.freq;
 	in->in_period_ns = S.period_ns;
 	in->in_signal = (uint32_t)S.cfg.signo;
