@@ -66,8 +66,7 @@ uint64_t io_own_bytes_read;
 uint64_t io_own_bytes_written;
 
 static int io_fd = -1;
-static dev_t io_dev;             /* what io_fd was opened on */
-static ino_t io_ino;
+static uint64_t io_dev, io_ino;   /* what io_fd was opened on */
 static uint64_t base_r, base_w;
 static uint64_t last_r, last_w;  /* last answers */
 
@@ -112,22 +111,13 @@ void io_find_unwind_pipe(const uint64_t before[16])
 	}
 }
 
-/* Whether io_fd is still the /proc/self/io we opened (see the top of
- * this file).  Async-signal-safe. */
-static int io_ours(void)
-{
-	struct stat st;
-	return syscall(SYS_fstat, io_fd, &st) == 0 && st.st_dev == io_dev &&
-	       st.st_ino == io_ino;
-}
-
 /* Makes io_fd a descriptor of ours on /proc/self/io: forgets one the
  * program closed or replaced (without closing it), opens the file when
  * needed, on a number >= 1000 out of the program's way.  Returns io_fd,
  * or -1 with errno set (the file cannot be opened).  Async-signal-safe. */
 static int io_open(void)
 {
-	if (io_fd >= 0 && io_ours())
+	if (fd_still(io_fd, io_dev, io_ino))
 		return io_fd;
 	io_fd = -1;
 	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/io",
@@ -141,14 +131,9 @@ static int io_open(void)
 		errno = e;
 		return -1;
 	}
-	/* where the limit on descriptors is below 1000 it stays put */
-	int hi = (int)syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000);
-	if (hi >= 0) {
-		syscall(SYS_close, fd);
-		fd = hi;
-	}
-	io_dev = st.st_dev;
-	io_ino = st.st_ino;
+	fd = fd_high(fd);
+	io_dev = (uint64_t)st.st_dev;
+	io_ino = (uint64_t)st.st_ino;
 	io_fd = fd;
 	return fd;
 }
@@ -218,7 +203,7 @@ void io_start(void)
 {
 	/* a fork child's inherited copy names the parent: closed when it
 	 * is still ours, forgotten when the program took its number */
-	if (io_fd >= 0 && io_ours())
+	if (fd_still(io_fd, io_dev, io_ino))
 		syscall(SYS_close, io_fd);
 	io_fd = -1;
 	if (io_open() < 0)

@@ -527,12 +527,7 @@ static void node_claim(void)
 	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
 				    1 + (size_t)n);
 	if (bind(fd, (struct sockaddr *)&a, len) == 0) {
-		int hi = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
-		if (hi >= 0) {
-			close(fd);
-			fd = hi;
-		}
-		M.node_fd = fd;
+		M.node_fd = fd_high(fd);
 		M.node_owner = 1;
 	} else {
 		close(fd);

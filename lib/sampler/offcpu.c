@@ -624,11 +624,7 @@ void offcpu_start(void)
 	int fd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	task_dir = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
-	if (task_dir >= 0)
-		close(fd);
-	else
-		task_dir = fd;
+	task_dir = fd_high(fd);
 	/* a fork child's own address space: the parent's caches and their
 	 * lock may have been in use by its off-CPU thread at the fork */
 	if (!oc_as || started_as_pid != S.pid) {

@@ -73,6 +73,7 @@
 #ifndef MAPSAMPLE_SAMPLER_I_H
 #define MAPSAMPLE_SAMPLER_I_H
 
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
@@ -183,6 +184,21 @@ struct sampler {
  * putting the very same file (or, for eventfds, which share one inode,
  * an eventfd of its own) on the very same number.  Async-signal-safe.
  */
+/*
+ * Moves descriptor fd (ours) to a number >= 1000, close-on-exec, out of
+ * the way of programs that expect the lowest free numbers or close ranges
+ * of them; where the limit on descriptors is below 1000 it stays where it
+ * is.  Returns the descriptor to use.  Raw system calls: async-signal-safe.
+ */
+static inline int fd_high(int fd)
+{
+	int hi = (int)syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 1000);
+	if (hi < 0)
+		return fd;
+	syscall(SYS_close, fd);
+	return hi;
+}
+
 static inline int fd_still(int fd, uint64_t dev, uint64_t ino)
 {
 	struct stat st;

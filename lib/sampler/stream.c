@@ -82,13 +82,7 @@ int stream_open_file(void)
 			      O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	/* keep our descriptor out of the way of programs that expect low
-	 * numbers or close ranges of them */
-	int hi = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
-	if (hi >= 0) {
-		syscall(SYS_close, fd);
-		fd = hi;
-	}
+	fd = fd_high(fd);
 	/* the run's mark on its log: never waits, and the log is written
 	 * the same without it */
 	(void)syscall(SYS_flock, fd, LOCK_SH | LOCK_NB);
@@ -136,11 +130,7 @@ static int log_fd(void)
 		errno = EBADF;
 		return -1;
 	}
-	int hi = (int)syscall(SYS_fcntl, nfd, F_DUPFD_CLOEXEC, 1000);
-	if (hi >= 0) {
-		syscall(SYS_close, nfd);
-		nfd = hi;
-	}
+	nfd = fd_high(nfd);
 	(void)syscall(SYS_flock, nfd, LOCK_SH | LOCK_NB);
 	/* another thread may have opened it again at the same time */
 	if (!__atomic_compare_exchange_n(&S.fd, &fd, nfd, 0, __ATOMIC_ACQ_REL,

@@ -74,11 +74,7 @@ static int arm_perf(struct tslot *t)
 	}
 	if (fd < 0)
 		return -1;
-	int hi = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
-	if (hi >= 0) {
-		close(fd);
-		fd = hi;
-	}
+	fd = fd_high(fd);
 	struct stat st;
 	if (fstat(fd, &st)) {
 		close(fd);

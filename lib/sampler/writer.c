@@ -46,11 +46,7 @@ static int new_wake_fd(void)
 	int fd = eventfd(0, EFD_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	int hi = fcntl(fd, F_DUPFD_CLOEXEC, 1000);
-	if (hi >= 0) {
-		close(fd);
-		fd = hi;
-	}
+	fd = fd_high(fd);
 	struct stat st;
 	if (fstat(fd, &st)) {
 		close(fd);
