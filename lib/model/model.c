@@ -48,6 +48,8 @@ static void proc_free(struct rproc *p)
 	free(p->host);
 	free(p->exe);
 	free(p->cmdline);
+	free(p->job_id);
+	free(p->launcher);
 }
 
 void model_free(struct model *m)
@@ -82,6 +84,7 @@ static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
 	p->pid = pid;
 	p->image = image;
 	p->start_ts = UINT64_MAX;
+	p->rank = -1;
 	return p;
 }
 

@@ -62,6 +62,14 @@ struct rproc {
 	struct rmap *maps;
 	size_t nmaps, capmaps;
 	uint64_t samples, dropped;
+	/* The job this process belongs to (MAPLOG_TYPE_JOB): */
+	int32_t rank;         /* MPI rank; -1: not a rank (or not known) */
+	uint32_t job_size;    /* ranks in the job; 0: not known */
+	char *job_id;         /* launcher's job id; NULL: not known */
+	char *launcher;       /* name of the launcher that started the job
+			       * (mpirun, srun, ...); NULL: not known */
+	int is_launcher;      /* 1: this process is a launcher (mpirun,
+			       * orted, prted, srun...), not the application */
 };
 
 /* A problem found in a log (model/logread.h), kept for the report. */
