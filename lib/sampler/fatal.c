@@ -13,7 +13,7 @@
  * else installs it for real, and the signal is the program's from then
  * on.
  *
- * Calls process.c and real.c below it.
+ * Calls process.c, guard.c and real.c below it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -51,12 +51,33 @@ int fatal_sigaction(int sig, const struct sigaction *act,
 	return 1;
 }
 
-/* Records the death and dies the same way.  Async-signal-safe. */
+/* Makes fatal_handler sig's action.  Async-signal-safe. */
+static void fatal_handler(int sig, siginfo_t *si, void *uc);
+static int fatal_action(int sig)
+{
+	struct sigaction fa;
+	memset(&fa, 0, sizeof(fa));
+	fa.sa_sigaction = fatal_handler;
+	fa.sa_flags = SA_SIGINFO | SA_RESTART | SA_RESETHAND;
+	sigfillset(&fa.sa_mask);
+	return real_sigaction(sig, &fa, NULL);
+}
+
+/* Records the death and dies the same way; a fault inside a metric
+ * getter goes back to the metric host instead.  Async-signal-safe. */
 static void fatal_handler(int sig, siginfo_t *si, void *uc)
 {
 	(void)si;
 	(void)uc;
 	int saved = errno;
+	if (guard_catches(sig)) {
+		/* inside a metric getter: the plugin's fault, not the
+		 * program's.  SA_RESETHAND took our action off: put it back,
+		 * then back to the getter's caller (guard.c), which disables
+		 * the plugin and says why. */
+		fatal_action(sig);
+		guard_fault(sig);
+	}
 	process_finish(MAPLOG_EXIT_SIGNALED, sig, 1);
 	/* die the way the program would have without us */
 	__atomic_store_n(&fatal_held[sig], 0, __ATOMIC_RELEASE);
@@ -80,13 +101,8 @@ void fatal_install(void)
 		if (real_sigaction(fatal_signals[i], NULL, &old) ||
 		    old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO))
 			continue; /* the program handles it: leave it */
-		struct sigaction fa;
-		memset(&fa, 0, sizeof(fa));
-		fa.sa_sigaction = fatal_handler;
-		fa.sa_flags = SA_SIGINFO | SA_RESTART | SA_RESETHAND;
-		sigfillset(&fa.sa_mask);
 		fatal_view[fatal_signals[i]] = old;
-		if (real_sigaction(fatal_signals[i], &fa, NULL) == 0)
+		if (fatal_action(fatal_signals[i]) == 0)
 			__atomic_store_n(&fatal_held[fatal_signals[i]], 1,
 					 __ATOMIC_RELEASE);
 	}

@@ -20,7 +20,11 @@
  * the order registered, on the slot they are given, whose only writer
  * they are while they run; then the one-shot perf event is re-enabled.
  *
- * Calls slot.c and timer.c below it, and the callbacks through pointers.
+ * A getter's deadline timer (guard.c) sends the same signal; guard.c
+ * takes it first.
+ *
+ * Calls guard.c, slot.c and timer.c below it, and the callbacks through
+ * pointers.
  */
 #include <errno.h>
 #include <signal.h>
@@ -53,6 +57,11 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 {
 	(void)sig;
 	int saved_errno = errno;
+	if (guard_signal(si)) {
+		/* a getter's deadline timer (guard.c) that came late */
+		errno = saved_errno;
+		return;
+	}
 	struct tslot *t = slot_self();
 	if (!t || !__atomic_load_n(&S.enabled, __ATOMIC_ACQUIRE)) {
 		__atomic_fetch_add(&S.unregistered, 1, __ATOMIC_RELAXED);

@@ -11,7 +11,7 @@ lib_sampler_libmapsampler_la_SOURCES = lib/sampler/sampler_i.h \
 	lib/sampler/process.c lib/sampler/thread.c lib/sampler/writer.c \
 	lib/sampler/offcpu.c \
 	lib/sampler/mhost.c lib/sampler/sample.c lib/sampler/handler.c \
-	lib/sampler/slot.c lib/sampler/timer.c lib/sampler/objects.c \
+	lib/sampler/guard.c lib/sampler/slot.c lib/sampler/timer.c lib/sampler/objects.c \
 	lib/sampler/stream.c lib/sampler/io.c lib/sampler/dlsearch.c \
 	lib/sampler/real.c lib/sampler/state.c \
 	lib/log/mapwrite.c lib/log/crc32c.c

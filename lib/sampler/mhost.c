@@ -341,6 +341,73 @@ static struct timespec ns_ts(uint64_t ns)
 	return ts;
 }
 
+/* Decimal digits of v into buf (at least 21 bytes).  Async-signal-safe. */
+static const char *u64_dec(uint64_t v, char *buf)
+{
+	char *e = buf + 20;
+	*e = '\0';
+	do
+		*--e = (char)('0' + v % 10);
+	while (v /= 10);
+	return e;
+}
+
+/* Turns off plugin p's metrics (all plugins' when all) for the rest of
+ * the run; its <stop> and cleanup are not called either. */
+static void plugins_off(struct mplugin *p, int all)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < M.nmetrics; i++) {
+		struct mmetric *m = &M.metrics[i];
+		if (all || m->p == p) {
+			m->active = 0;
+			m->p->active = 0;
+		}
+		if (m->active && !(m->flags & MAPLOG_MD_BACKFILL))
+			n++;
+	}
+	if (M.want_times && !n)
+		n = 1;
+	__atomic_store_n(&M.nactive, n, __ATOMIC_RELEASE);
+}
+
+/*
+ * m's getter did not return by the deadline or crashed (guard.c took us
+ * back here): its plugin is disabled for the rest of the run, with a
+ * PLUGIN_ERROR record naming the getter (mapsample shows it at the end).  api: it was
+ * inside the plugin API, whose state (the safe allocator's lock) it may
+ * hold, so every plugin is disabled.  Async-signal-safe.
+ */
+static void getter_failed(struct tslot *t, struct mmetric *m, int api)
+{
+	int sig = 0;
+	int why = guard_why(&sig);
+	char num[24], text[MSG_MAX];
+	if (why == GUARD_CRASH)
+		cat3(text, sizeof(text), "getter ", m->fn,
+		     sig == SIGSEGV ? " crashed (SIGSEGV)"
+		     : sig == SIGBUS ? " crashed (SIGBUS)"
+		     : sig == SIGILL ? " crashed (SIGILL)"
+				     : " crashed (SIGFPE)");
+	else
+		cat3(text, sizeof(text), "getter ", m->fn,
+		     " did not return within ");
+	if (why != GUARD_CRASH) {
+		size_t n = strlen(text);
+		cat3(text + n, sizeof(text) - n,
+		     u64_dec(guard_timeout_ms(), num), " ms", "");
+	}
+	size_t n = strlen(text);
+	cat3(text + n, sizeof(text) - n,
+	     api ? " inside the plugin API; all metric plugins are"
+		 : "; the plugin is",
+	     " disabled for the rest of the run", "");
+	struct mplugin *p = m->p;
+	p->pending = 0;
+	plugin_error_record(t, p, text); /* mapsample prints it at the end */
+	plugins_off(p, api);
+}
+
 /*
  * Calls m's getter for time ts (in: when; out: what the getter left,
  * unless backfill) and writes the value and any error into t's stream.
@@ -357,18 +424,36 @@ static void call_getter(struct tslot *t, struct mmetric *m, uint64_t ts,
 	m->flagged = 0;
 	int rc;
 	metric_id_t mid = (metric_id_t)(m - M.metrics) + 1;
+	/* volatile: read again after a jump back from the guard */
+	volatile int depth = pluginapi_depth;
+	volatile double dv = NAN;
+	volatile uint64_t uv = ~(uint64_t)0;
+	if (sigsetjmp(guard_env, 1)) {
+		guard_leave();
+		int api = pluginapi_depth != depth;
+		pluginapi_depth = depth;
+		getter_failed(t, m, api);
+		return;
+	}
+	guard_enter();
 	if (m->dbl) {
 		double v = NAN;
 		rc = ((get_dbl_fn)m->get)(mid, &when, &v);
-		ev.ev_u.mval.mv_kind = isnan(v) ? MAPLOG_VALUE_NONE
-						: MAPLOG_VALUE_DOUBLE;
-		ev.ev_u.mval.mv_v.dbl = v;
+		dv = v;
 	} else {
 		uint64_t v = ~(uint64_t)0;
 		rc = ((get_u64_fn)m->get)(mid, &when, &v);
-		ev.ev_u.mval.mv_kind = v == ~(uint64_t)0 ? MAPLOG_VALUE_NONE
-							 : MAPLOG_VALUE_U64;
-		ev.ev_u.mval.mv_v.u64 = v;
+		uv = v;
+	}
+	guard_leave();
+	if (m->dbl) {
+		ev.ev_u.mval.mv_kind = isnan(dv) ? MAPLOG_VALUE_NONE
+						 : MAPLOG_VALUE_DOUBLE;
+		ev.ev_u.mval.mv_v.dbl = dv;
+	} else {
+		ev.ev_u.mval.mv_kind = uv == ~(uint64_t)0 ? MAPLOG_VALUE_NONE
+							  : MAPLOG_VALUE_U64;
+		ev.ev_u.mval.mv_v.u64 = uv;
 	}
 	uint64_t got = ts_ns(&when);
 	if (backfill && got != ts && !m->flagged && rc == 0) {
@@ -587,6 +672,7 @@ void mhost_load(void)
 		return;
 	if (parse_plan(plan))
 		return;
+	guard_init();
 	const char *iv = getenv("MAPSAMPLE_METRIC_INTERVAL");
 	unsigned long ms = iv && *iv ? strtoul(iv, NULL, 10) : 0;
 	if (ms < 1 || ms > 3600000)

@@ -76,6 +76,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -393,6 +394,21 @@ MAPS_HIDDEN void timer_forget(struct tslot *t);
  * no sample comes any more), forgets the number and arms a new event.
  * Not async-signal-safe. */
 MAPS_HIDDEN void timer_check(struct tslot *t);
+
+/* ---- guard.c: deadline and crash net around a getter ---- */
+/* A getter still running after this long is stopped and its plugin
+ * disabled (MAPSAMPLE_GETTER_TIMEOUT_MS overrides). */
+#define GUARD_DEFAULT_MS 250
+enum { GUARD_TIMEOUT = 1, GUARD_CRASH = 2 };
+MAPS_HIDDEN extern sigjmp_buf guard_env;
+MAPS_HIDDEN void guard_init(void);
+MAPS_HIDDEN uint64_t guard_timeout_ms(void);
+MAPS_HIDDEN void guard_enter(void);
+MAPS_HIDDEN void guard_leave(void);
+MAPS_HIDDEN int guard_why(int *sig);
+MAPS_HIDDEN int guard_signal(const siginfo_t *si);
+MAPS_HIDDEN int guard_catches(int sig);
+MAPS_HIDDEN void guard_fault(int sig) __attribute__((noreturn));
 
 /* ---- slot.c: the thread-slot table ---- */
 /* The calling thread's slot, or NULL.  Async-signal-safe. */

@@ -70,6 +70,9 @@ AM_TESTS_ENVIRONMENT += PLUGIN_HEADERS_CC='$(CC)'; export PLUGIN_HEADERS_CC;
 # and the I/O accounting.
 TESTS += test/integration/metrics-host.sh
 EXTRA_DIST += test/integration/metrics-host.sh
+# getters that sleep, spin, call malloc or crash (test/plugins/badgetter.c)
+TESTS += test/integration/metrics-faults.sh
+EXTRA_DIST += test/integration/metrics-faults.sh
 TESTS += test/integration/metrics-io.sh
 EXTRA_DIST += test/integration/metrics-io.sh
 

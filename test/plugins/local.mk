@@ -32,3 +32,16 @@ test_plugins_libtemplate1_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
 EXTRA_DIST += test/plugins/README test/plugins/custom1.c \
 	test/plugins/custom1.xml test/plugins/template1.xml
+
+# Getters that break the rules (sleep, spin, malloc, crash) and a good
+# one beside them, for test/integration/metrics-faults.sh.
+check_LTLIBRARIES += test/plugins/libbadgetter.la test/plugins/libgoodgetter.la
+test_plugins_libbadgetter_la_SOURCES = test/plugins/badgetter.c
+test_plugins_libbadgetter_la_CFLAGS = $(WARN_CFLAGS) -Wno-missing-prototypes
+test_plugins_libbadgetter_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+test_plugins_libgoodgetter_la_SOURCES = test/plugins/goodgetter.c
+test_plugins_libgoodgetter_la_CFLAGS = $(WARN_CFLAGS) -Wno-missing-prototypes
+test_plugins_libgoodgetter_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+EXTRA_DIST += test/plugins/badgetter.xml test/plugins/goodgetter.xml

@@ -226,3 +226,10 @@ check_PROGRAMS += test/programs/fdthief
 test_programs_fdthief_SOURCES = test/programs/fdthief.c
 test_programs_fdthief_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_fdthief_LDFLAGS =
+
+# a program that lives inside malloc (test/integration/metrics-faults.sh)
+check_PROGRAMS += test/programs/mallocburn
+test_programs_mallocburn_SOURCES = test/programs/mallocburn.c
+test_programs_mallocburn_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_mallocburn_LDFLAGS =
+test_programs_mallocburn_LDADD = -lpthread

@@ -1,0 +1,129 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# metrics-faults: metric getters that break the plugin API's rules must
+# not stall, hang or kill the program (mapsample-plugin(3), "When a
+# plugin misbehaves").  With the test plugins of test/plugins
+# (badgetter.c: each getter misbehaves from its third call; goodgetter.c:
+# a plain counter loaded beside it):
+#   - a getter that sleeps 5 s: the program (1 s of CPU) ends within a
+#     few seconds, not after a 5 s sleep per metric tick;
+#   - a getter that spins for ever: the program ends;
+#   - a getter that calls malloc in a program that lives in malloc (two
+#     threads, so glibc takes its arena locks): no deadlock (a getter
+#     that blocks on the lock its thread holds is stopped like the
+#     sleeping one);
+#   - a getter that writes through a null pointer: the program is not
+#     killed, exits 0 with its own output;
+# and each time the plugin is disabled with one line naming the getter
+# and the reason (mapsample's stderr and a plugin-error record in the
+# log), its first values are kept, and the good plugin's values go on to
+# the end.  MAPSAMPLE_GETTER_TIMEOUT_MS changes the deadline.
+#
+# Environment: top_srcdir, top_builddir (exported by make check).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$here/mapsample-lib.sh"
+need_programs cpuburn mallocburn
+LC_ALL=C
+export LC_ALL
+
+plugdir=$top_builddir/test/plugins/.libs
+[ -f "$plugdir/libbadgetter.so" ] ||
+	fail "$plugdir/libbadgetter.so missing: run 'make check' first"
+mkdir "$tmp/metrics"
+cp "$top_srcdir/test/plugins/badgetter.xml" \
+	"$top_srcdir/test/plugins/goodgetter.xml" "$tmp/metrics/"
+cp "$plugdir/libbadgetter.so" "$plugdir/libgoodgetter.so" "$tmp/metrics/"
+
+now_ms() { date +%s%3N; }
+
+# run CASE PROGRAM ARGS...: the program under mapsample with the bad
+# getter CASE and the good one at a 20 ms metric interval; a hang fails
+# after 60 s.  Sets $ms (wall time) and checks exit and output.
+run() {
+	case_=$1
+	shift
+	t0=$(now_ms)
+	set +e
+	timeout -k 5 60 "$mapsample" -o "$tmp/$case_.log" \
+		--metrics-dir "$tmp/metrics" \
+		--metrics "none,org.mapsample.test.bad_$case_,org.mapsample.test.good" \
+		--metric-interval 20 -- "$@" </dev/null >"$tmp/$case_.out" \
+		2>"$tmp/$case_.err"
+	rc=$?
+	set -e
+	ms=$(($(now_ms) - t0))
+	[ "$rc" != 124 ] && [ "$rc" != 137 ] ||
+		{ show "$tmp/$case_.err"; fail "$case_: the program hung (killed after 60 s)"; }
+	[ "$rc" = 0 ] ||
+		{ show "$tmp/$case_.err"; fail "$case_: exit $rc, not the program's 0"; }
+}
+
+# disabled CASE REASON: the plugin is disabled with one line naming the
+# getter and REASON, in mapsample's stderr and in the log; it gave
+# values before; the good plugin's values go on until the end.
+disabled() {
+	case_=$1
+	why=$2
+	line="mapsample: metric plugin org.mapsample.test.bad_$case_: getter bg_$case_ $why; the plugin is disabled for the rest of the run"
+	n=$(grep -cF "$line" "$tmp/$case_.err" || true)
+	[ "$n" = 1 ] || { show "$tmp/$case_.err"; fail "$case_: expected once on stderr: $line"; }
+	"$mapreport" -D "$tmp/$case_.log" >"$tmp/$case_.dump" 2>"$tmp/$case_.rerr" ||
+		{ show "$tmp/$case_.rerr"; fail "$case_: mapreport -D failed"; }
+	grep 'plugin-error' "$tmp/$case_.dump" | grep -qF "getter bg_$case_ $why" ||
+		fail "$case_: no plugin-error record naming the getter in the log"
+	bad=$(awk -v id="org.mapsample.test.bad.$case_" '$4 == "metric-def" && $6 == id {
+		sub("#", "", $5); print $5; exit }' "$tmp/$case_.dump")
+	good=$(awk '$4 == "metric-def" && $6 == "org.mapsample.test.good.count" {
+		sub("#", "", $5); print $5; exit }' "$tmp/$case_.dump")
+	[ -n "$bad" ] && [ -n "$good" ] || fail "$case_: metric definitions missing"
+	nb=$(awk -v i="#$bad" '$4 == "metric-value" && $5 == i' "$tmp/$case_.dump" | wc -l)
+	[ "$nb" -ge 1 ] && [ "$nb" -le 2 ] ||
+		fail "$case_: $nb values of the bad getter, expected its first one or two"
+	# the good counter keeps counting: its last value is at the end of the run
+	last_good=$(awk -v i="#$good" '$4 == "metric-value" && $5 == i { v = $6 } END { print v + 0 }' "$tmp/$case_.dump")
+	[ "$last_good" -ge 10 ] ||
+		fail "$case_: the good plugin stopped at $last_good values"
+}
+
+# ---- a getter that sleeps 5 s ----
+# the same program with the good plugin alone, side by side: the machine
+# may be loaded, so the stall is the difference
+t0=$(now_ms)
+timeout -k 5 60 "$mapsample" -q -o "$tmp/base.log" --metrics-dir "$tmp/metrics" \
+	--metrics none,org.mapsample.test.good --metric-interval 20 -- \
+	"$programs/cpuburn" 1000 </dev/null >/dev/null 2>&1 ||
+	fail "baseline run failed"
+base_ms=$(($(now_ms) - t0))
+run sleep "$programs/cpuburn" 1000
+[ "$ms" -lt $((base_ms + 4000)) ] ||
+	fail "sleep: the run took $ms ms, $base_ms ms without the plugin (the getter's sleeps stalled it)"
+grep -q '^cpu-ms' "$tmp/sleep.err" || { show "$tmp/sleep.err"; fail "sleep: program output lost"; }
+disabled sleep "did not return within 250 ms"
+
+# ---- a getter that spins for ever ----
+run spin "$programs/cpuburn" 1000
+disabled spin "did not return within 250 ms"
+
+# ---- a getter that calls malloc, in a program inside malloc ----
+# (two threads: glibc's malloc takes its arena lock only then)
+run malloc "$programs/mallocburn" 1000 2
+grep -q '^mallocburn done$' "$tmp/malloc.err" || { show "$tmp/malloc.err"; fail "malloc: program output lost"; }
+# disabled only if it ever deadlocked; either way the run ended above
+
+# ---- a getter that crashes ----
+run crash "$programs/cpuburn" 1000
+disabled crash "crashed (SIGSEGV)"
+
+# ---- the deadline is the user's to set ----
+MAPSAMPLE_GETTER_TIMEOUT_MS=50
+export MAPSAMPLE_GETTER_TIMEOUT_MS
+run spin "$programs/cpuburn" 600
+disabled spin "did not return within 50 ms"
+unset MAPSAMPLE_GETTER_TIMEOUT_MS
+
+echo "PASS: metrics-faults"
