@@ -79,6 +79,12 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 	if (__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST) ||
 	    __atomic_load_n(&S.stopping, __ATOMIC_ACQUIRE))
 		goto out;
+	if (__atomic_load_n(&S.forking, __ATOMIC_SEQ_CST)) {
+		/* another thread forks: no libunwind lock may be held when
+		 * it does (process_fork_prepare()) */
+		t->dropped[MAPLOG_DROP_OTHER]++;
+		goto rearm;
+	}
 
 	struct handler_tick tick;
 	tick.ts = now_ns();

@@ -144,8 +144,10 @@ MAPS_EXPORT pid_t fork(void)
 	sigaddset(&one, S.cfg.signo);
 	real_pthread_sigmask(SIG_BLOCK, &one, &old);
 	int saved;
+	process_fork_prepare();
 	pid_t pid = real_fork();
 	saved = errno;
+	process_fork_done();
 	if (pid == 0) {
 		process_after_fork_child();
 	} else if (pid > 0) {

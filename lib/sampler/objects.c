@@ -14,13 +14,16 @@
  * dl_phdr_info, program headers and name, rebuilt outside signal context
  * at start-up and after each dlopen/dlclose and published with an atomic
  * pointer swap.  Old snapshots are freed only when no handler is reading
- * one (a reader count), so a handler never walks freed memory.
+ * one (a reader count), so a handler never walks freed memory.  A fork
+ * child walks the snapshot too until it has loaded or unloaded an object
+ * itself (see loader_suspect).
  */
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "sampler/sampler_i.h"
@@ -45,13 +48,10 @@ static struct snapshot *retired;   /* list to free */
 static int snap_readers;
 static pthread_mutex_t snap_lock = PTHREAD_MUTEX_INITIALIZER;
 
-MAPS_EXPORT int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t,
-					  void *),
-				void *data)
+/* Walks the snapshot.  Async-signal-safe. */
+static int snap_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *),
+			void *data)
 {
-	if (!in_handler)
-		return real_dl_iterate_phdr(cb, data);
-	/* signal context: the snapshot only (async-signal-safe) */
 	__atomic_fetch_add(&snap_readers, 1, __ATOMIC_SEQ_CST);
 	struct snapshot *s = __atomic_load_n(&snap, __ATOMIC_SEQ_CST);
 	int rc = 0;
@@ -61,6 +61,26 @@ MAPS_EXPORT int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t,
 	}
 	__atomic_fetch_sub(&snap_readers, 1, __ATOMIC_SEQ_CST);
 	return rc;
+}
+
+/*
+ * Set in a fork child until the child has itself loaded or unloaded an
+ * object: another thread of the parent may have held the loader's lock
+ * at the fork, and in the child nobody will release it, so until the
+ * child shows that the lock is free (its own dlopen or dlclose returned)
+ * every dl_iterate_phdr, ours, libunwind's and the program's, walks the
+ * snapshot instead of taking the lock.
+ */
+static int loader_suspect;
+
+MAPS_EXPORT int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t,
+					  void *),
+				void *data)
+{
+	if (!in_handler && !__atomic_load_n(&loader_suspect, __ATOMIC_ACQUIRE))
+		return real_dl_iterate_phdr(cb, data);
+	/* signal context, or a fork child: the snapshot only */
+	return snap_iterate(cb, data);
 }
 
 struct collect {
@@ -137,6 +157,16 @@ static struct known *known;
 static size_t nknown, capknown;
 static uint64_t map_seq;
 
+/* Are the pages of [a, a + len) mapped?  (msync fails with ENOMEM on
+ * a hole.) */
+static int mapped(uint64_t a, uint64_t len)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t lo = a & ~(pg - 1);
+	return len && real_msync((void *)(uintptr_t)lo, a + len - lo,
+				 MS_ASYNC) == 0;
+}
+
 static size_t build_id(const struct dl_phdr_info *info, const uint8_t **id)
 {
 	for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -145,6 +175,9 @@ static size_t build_id(const struct dl_phdr_info *info, const uint8_t **id)
 			continue;
 		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
 		const uint8_t *e = p + ph->p_memsz;
+		if (__atomic_load_n(&loader_suspect, __ATOMIC_ACQUIRE) &&
+		    !mapped((uint64_t)(uintptr_t)p, ph->p_memsz))
+			continue; /* a fork child's snapshot: see scan_cb */
 		while (p + sizeof(ElfW(Nhdr)) <= e) {
 			const ElfW(Nhdr) *nh = (const void *)p;
 			size_t nsz = (nh->n_namesz + 3) & ~3u;
@@ -194,6 +227,11 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)
 			continue;
 		uint64_t start = info->dlpi_addr + ph->p_vaddr;
 		uint64_t end = start + ph->p_memsz;
+		/* a fork child's snapshot may hold an object another thread
+		 * of the parent was unloading at the fork */
+		if (__atomic_load_n(&loader_suspect, __ATOMIC_ACQUIRE) &&
+		    !mapped(start, end - start))
+			continue;
 		size_t k;
 		for (k = 0; k < nknown; k++)
 			if (known[k].start == start && known[k].end == end &&
@@ -244,7 +282,10 @@ static void scan(int initial)
 	pthread_mutex_lock(&S.proc_lock);
 	for (size_t k = 0; k < nknown; k++)
 		known[k].seen = 0;
-	real_dl_iterate_phdr(scan_cb, &sc);
+	if (__atomic_load_n(&loader_suspect, __ATOMIC_ACQUIRE))
+		snap_iterate(scan_cb, &sc);
+	else
+		real_dl_iterate_phdr(scan_cb, &sc);
 	/* objects gone since the last scan */
 	size_t w = 0;
 	for (size_t k = 0; k < nknown; k++) {
@@ -265,6 +306,18 @@ static void scan(int initial)
 	pthread_mutex_unlock(&S.proc_lock);
 }
 
+void objects_after_fork_child(void)
+{
+	/* the parent's other threads are gone with whatever they held:
+	 * the loader's lock, snap_lock, a reader count, a retired list
+	 * being freed (left to leak) */
+	__atomic_store_n(&loader_suspect, 1, __ATOMIC_RELEASE);
+	pthread_mutex_init(&snap_lock, NULL);
+	__atomic_store_n(&snap_readers, 0, __ATOMIC_SEQ_CST);
+	retired = NULL;
+	objects_record_all();
+}
+
 void objects_record_all(void)
 {
 	nknown = 0;
@@ -274,6 +327,9 @@ void objects_record_all(void)
 
 void objects_rescan(void)
 {
+	/* after the program's own dlopen or dlclose returned: the loader's
+	 * lock is free */
+	__atomic_store_n(&loader_suspect, 0, __ATOMIC_RELEASE);
 	scan(0);
 	objects_snapshot();
 }

@@ -593,10 +593,15 @@ static void *offcpu_main(void *arg)
 		if (__atomic_load_n(&S.stopping, __ATOMIC_ACQUIRE) ||
 		    !__atomic_load_n(&S.enabled, __ATOMIC_ACQUIRE))
 			continue;
-		for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
+		/* no walk while a thread forks (process_fork_prepare()) */
+		__atomic_store_n(&S.offcpu_walking, 1, __ATOMIC_SEQ_CST);
+		for (int i = 0; i < SAMPLER_MAX_THREADS &&
+				!__atomic_load_n(&S.forking, __ATOMIC_SEQ_CST);
+		     i++)
 			if (oc[i].tid ||
 			    __atomic_load_n(&S.slots[i].tid, __ATOMIC_RELAXED))
 				look(i, ts, since);
+		__atomic_store_n(&S.offcpu_walking, 0, __ATOMIC_SEQ_CST);
 	}
 	return NULL;
 }

@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,6 +274,30 @@ void process_solo_end(void)
 	pthread_mutex_unlock(&solo_lock);
 }
 
+void process_fork_prepare(void)
+{
+	__atomic_store_n(&S.forking, 1, __ATOMIC_SEQ_CST);
+	uint32_t me = sys_gettid();
+	uint64_t give_up = now_ns() + 500000000u;
+	for (;;) {
+		int busy = __atomic_load_n(&S.offcpu_walking, __ATOMIC_SEQ_CST);
+		for (int i = 0; !busy && i < SAMPLER_MAX_THREADS; i++) {
+			struct tslot *t = &S.slots[i];
+			int tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
+			busy = tid > 0 && (uint32_t)tid != me &&
+			       __atomic_load_n(&t->busy, __ATOMIC_SEQ_CST);
+		}
+		if (!busy || now_ns() > give_up)
+			break;
+		sched_yield();
+	}
+}
+
+void process_fork_done(void)
+{
+	__atomic_store_n(&S.forking, 0, __ATOMIC_SEQ_CST);
+}
+
 void process_after_fork_child(void)
 {
 	/* Only this thread exists now.  Everything mapped from the parent
@@ -301,7 +326,7 @@ void process_after_fork_child(void)
 	mhost_after_fork_child();
 	io_after_fork_child();
 	process_write_initialize();
-	objects_record_all();
+	objects_after_fork_child();
 	mhost_start();
 	struct tslot *t = slot_claim((int)sys_gettid());
 	if (t)

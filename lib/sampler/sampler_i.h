@@ -146,6 +146,10 @@ struct sampler_cfg {
 struct sampler {
 	int enabled;             /* 0 when not set up, or after a failure */
 	int stopping;            /* process is closing: handlers drop */
+	int forking;             /* a fork is waiting for the stack walkers
+				  * to leave libunwind (process.c): handlers
+				  * drop */
+	int offcpu_walking;      /* the off-CPU thread is walking stacks */
 	int finished;            /* process_finish() ran (or a fatal signal) */
 	struct sampler_cfg cfg;
 	uint64_t period_ns;
@@ -373,6 +377,8 @@ MAPS_HIDDEN void stream_release_spares(void);
 /* Writes a MAP_IN record for every loaded object (process start, fork
  * child).  Caller holds no lock. */
 MAPS_HIDDEN void objects_record_all(void);
+/* In a fork child: records the objects without the loader's lock. */
+MAPS_HIDDEN void objects_after_fork_child(void);
 /* After dlopen/dlclose: MAP_IN/MAP_OUT for what changed, new snapshot. */
 MAPS_HIDDEN void objects_rescan(void);
 /* Rebuilds the copy of the loaded objects that dl_iterate_phdr answers
@@ -536,6 +542,12 @@ MAPS_HIDDEN void process_adopt_threads(uint32_t self);
 MAPS_HIDDEN void process_finish(int how, int code, int sigctx);
 /* In a fork child (fork wrapper): forgets the parent's slots, chunks,
  * timers and writer without sealing, and starts afresh. */
+/* Around fork(): waits (half a second at most) until no other thread is
+ * inside the sampling handler or the off-CPU walk, and keeps new ones
+ * out until process_fork_done(), so the child inherits no lock of
+ * libunwind's (or of a plugin's) held by a thread it does not have. */
+MAPS_HIDDEN void process_fork_prepare(void);
+MAPS_HIDDEN void process_fork_done(void);
 MAPS_HIDDEN void process_after_fork_child(void);
 /* Before an exec of path: works out the next image's generation
  * (process_exec_image()), stops the writer, closes every stream. */

@@ -221,3 +221,7 @@ EXTRA_DIST += test/integration/mapreport-compare-region.sh
 # The sampler never reads or writes a descriptor it does not own.
 TESTS += test/integration/mapsample-fds.sh
 EXTRA_DIST += test/integration/mapsample-fds.sh
+
+# fork while another thread dlopens (test/programs/forkdl.c)
+TESTS += test/integration/mapsample-forkdl.sh
+EXTRA_DIST += test/integration/mapsample-forkdl.sh

@@ -233,3 +233,10 @@ test_programs_mallocburn_SOURCES = test/programs/mallocburn.c
 test_programs_mallocburn_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
 test_programs_mallocburn_LDFLAGS =
 test_programs_mallocburn_LDADD = -lpthread
+
+# forks while another thread dlopens (test/integration/mapsample-forkdl.sh)
+check_PROGRAMS += test/programs/forkdl
+test_programs_forkdl_SOURCES = test/programs/forkdl.c
+test_programs_forkdl_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_forkdl_LDFLAGS =
+test_programs_forkdl_LDADD = -lpthread -ldl
