@@ -43,6 +43,7 @@ struct loaded {
 	struct cand *c;
 	size_t nc;
 	char **names;           /* file basenames */
+	int select_rc;          /* select_items() */
 };
 
 static char *base_noext(const char *path)
@@ -75,22 +76,37 @@ static int is_false(const struct metricdef_text *t)
 			    strcasecmp(t->t_val, "no") == 0);
 }
 
-/* Loads every definition of the search path and marks what can run. */
+static int select_items(struct loaded *L, const char *select);
+
+/* want() for metricdef_check_libraries_if(): a source one of the chosen
+ * metrics reads. */
+static int source_chosen(const struct metricdef_source *s, void *ctx)
+{
+	const struct loaded *L = ctx;
+	for (size_t i = 0; i < L->nc; i++)
+		if (L->c[i].chosen && L->c[i].m->m_source == s)
+			return 1;
+	return 0;
+}
+
+/*
+ * Loads every definition of the search path, applies the --metrics
+ * items (L->select_rc: -1 when one is unknown, message printed), opens
+ * the libraries of the metrics chosen (all of them when every) and marks
+ * what can run.  No other library is opened: a library runs code when
+ * it is loaded.
+ */
 static int load_all(const struct plan_opts *o, struct loaded *L,
-		    int print)
+		    int print, int every)
 {
 	memset(L, 0, sizeof(*L));
 	L->md = metricdef_new();
 	if (!L->md)
 		return -1;
 	struct metricdef_search sp = {o->dirs, o->ndirs, o->installed};
-	if (metricdef_load_search_path(L->md, &sp) ||
-	    metricdef_check_libraries(L->md))
+	if (metricdef_load_search_path(L->md, &sp))
 		return -1;
 	struct metricdef *md = L->md;
-	if (print)
-		for (size_t i = 0; i < md->md_ndiags; i++)
-			fprintf(stderr, "mapsample: %s\n", md->md_diags[i].d_text);
 	size_t n = 0;
 	for (size_t f = 0; f < md->md_nfiles; f++)
 		n += md->md_files[f]->f_nmetrics;
@@ -111,11 +127,21 @@ static int load_all(const struct plan_opts *o, struct loaded *L,
 			struct cand *c = &L->c[L->nc++];
 			c->m = m;
 			c->file_name = L->names[f];
-			c->available = !mf->f_unreadable && mf->f_nerrors == 0 &&
-				       !m->m_duplicate && m->m_source &&
-				       m->m_source->s_library_path &&
-				       m->m_function;
 		}
+	}
+	L->select_rc = select_items(L, o->select);
+	if (metricdef_check_libraries_if(md, every ? NULL : source_chosen, L))
+		return -1;
+	if (print)
+		for (size_t i = 0; i < md->md_ndiags; i++)
+			fprintf(stderr, "mapsample: %s\n", md->md_diags[i].d_text);
+	for (size_t i = 0; i < L->nc; i++) {
+		struct cand *c = &L->c[i];
+		const struct metricdef_metric *m = c->m;
+		const struct metricdef_file *mf = m->m_file;
+		c->available = !mf->f_unreadable && mf->f_nerrors == 0 &&
+			       !m->m_duplicate && m->m_source &&
+			       m->m_source->s_library_path && m->m_function;
 	}
 	return 0;
 }
@@ -276,7 +302,7 @@ int plan_prepare(const struct plan_opts *o, struct plan *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct loaded L;
-	if (load_all(o, &L, 1)) {
+	if (load_all(o, &L, 1, 0)) {
 		fprintf(stderr, "mapsample: out of memory reading metric "
 				"definitions\n");
 		free_loaded(&L);
@@ -290,7 +316,7 @@ int plan_prepare(const struct plan_opts *o, struct plan *out)
 		    L.md->md_diags[i].d_severity == METRICDEF_ERROR &&
 		    !L.md->md_diags[i].d_line && o->ndirs)
 			rc = -1;
-	if (select_items(&L, o->select))
+	if (L.select_rc)
 		rc = -1;
 	for (size_t i = 0; i < L.nc; i++) {
 		struct cand *c = &L.c[i];
@@ -439,11 +465,11 @@ int plan_list(const struct plan_opts *o, const char *sampler)
 		metricdef_free_dirs(dirs, nd);
 	}
 	struct loaded L;
-	if (load_all(o, &L, 1)) {
+	if (load_all(o, &L, 1, 1)) {
 		free_loaded(&L);
 		return 125;
 	}
-	int rc = select_items(&L, o->select) ? 125 : 0;
+	int rc = L.select_rc ? 125 : 0;
 	size_t nm = 0;
 	char *preload = NULL;
 	char *plan = build_plan(&L, 1, &nm, &preload);

@@ -234,6 +234,8 @@ enum metricdef_rule {
 	METRICDEF_R_LIBRARY,        /* library not found or not loadable */
 	METRICDEF_R_FUNCTION,       /* function not found in the library */
 	METRICDEF_R_LIMIT,          /* too many problems: the rest not shown */
+	METRICDEF_R_UNSAFE,         /* a folder, file or library another user
+				       could have written (common/trust.h) */
 };
 
 struct metricdef_diag {
@@ -306,12 +308,20 @@ int metricdef_finish(struct metricdef *md);
  * source of each file that parsed, the resolved sharedLibrary must be a
  * file, it is opened with dlopen(RTLD_LAZY | RTLD_LOCAL) and dlsym() must
  * find every functionName that refers to it and its <start> and <stop>;
- * preload libraries must exist.  Opening a library runs its constructors
+ * preload libraries must exist.  A library, or a folder on its way,
+ * that another user could have written is not opened (an error of rule
+ * METRICDEF_R_UNSAFE).  Opening a library runs its constructors
  * in this process.  A library that cannot be opened here only because it
  * needs the plugin API at load time (it was linked with -z now) gets a
  * warning, since the sampler provides that API.  Returns 0 or MAPS_ENOMEM.
  */
 int metricdef_check_libraries(struct metricdef *md);
+/* The same for the sources want() says yes to: a launcher checks (and so
+ * runs the constructors of) only the libraries of the metrics chosen. */
+int metricdef_check_libraries_if(struct metricdef *md,
+				 int (*want)(const struct metricdef_source *,
+					     void *),
+				 void *ctx);
 
 /* The metric of that id loaded first, or NULL. */
 struct metricdef_metric *metricdef_find_metric(const struct metricdef *md,

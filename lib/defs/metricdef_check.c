@@ -20,6 +20,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 
 #include <mapsample/maps_error.h>
 
+#include "common/trust.h"
 #include "defs/metricdef_i.h"
 
 /* ------------------------------------------------------------------ */
@@ -517,6 +519,13 @@ static int check_exists(struct metricdef *md, struct metricdef_file *f,
 			       path, how);
 		return -1;
 	}
+	char why[PATH_MAX + 256];
+	if (trust_path(path, why, sizeof(why))) {
+		metricdef_diag(md, f, NULL, pos, METRICDEF_ERROR,
+			       METRICDEF_R_UNSAFE, elem,
+			       "refusing to load %s: %s", path, why);
+		return -1;
+	}
 	return 0;
 }
 
@@ -599,12 +608,21 @@ static void check_library(struct metricdef *md, struct metricdef_file *f,
 
 int metricdef_check_libraries(struct metricdef *md)
 {
+	return metricdef_check_libraries_if(md, NULL, NULL);
+}
+
+int metricdef_check_libraries_if(struct metricdef *md,
+				 int (*want)(const struct metricdef_source *,
+					     void *),
+				 void *ctx)
+{
 	if (!md)
 		return MAPS_EINVAL;
 	for (size_t i = 0; i < md->md_nfiles; i++) {
 		struct metricdef_file *f = md->md_files[i];
 		for (size_t j = 0; j < f->f_nsources; j++)
-			check_library(md, f, f->f_sources[j]);
+			if (!want || want(f->f_sources[j], ctx))
+				check_library(md, f, f->f_sources[j]);
 	}
 	metricdef_publish(md);
 	return md->md_oom ? MAPS_ENOMEM : 0;

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <mapsample/maps_error.h>
 
 #include "common/mem.h"
+#include "common/trust.h"
 #include "defs/metricdef_i.h"
 
 #ifndef PKGDATADIR
@@ -79,11 +81,19 @@ static int list_dir(struct metricdef *md, const struct metricdef_dir *sd,
 {
 	char **names;
 	size_t nnames;
+	char why[PATH_MAX + 256];
+	struct metricdef_pos nowhere = {0, 0};
+	if (trust_path(sd->sd_path, why, sizeof(why))) {
+		if (md)
+			metricdef_diag(md, NULL, sd->sd_path, nowhere,
+				       METRICDEF_WARNING, METRICDEF_R_UNSAFE,
+				       NULL, "not searched: %s", why);
+		return 0;
+	}
 	int rc = xmlcheck_xml_names(sd->sd_path, &names, &nnames);
 
 	if (rc == MAPS_EIO) {
 		int err = errno;
-		struct metricdef_pos nowhere = {0, 0};
 		if (!md)
 			return 0;
 		if (sd->sd_explicit)
@@ -103,10 +113,18 @@ static int list_dir(struct metricdef *md, const struct metricdef_dir *sd,
 	for (size_t i = 0; !rc && i < nnames; i++) {
 		char *path;
 		if (mem_grow(files, cap, *n, sizeof(**files)) ||
-		    asprintf(&path, "%s/%s", sd->sd_path, names[i]) < 0)
+		    asprintf(&path, "%s/%s", sd->sd_path, names[i]) < 0) {
 			rc = MAPS_ENOMEM;
-		else
+		} else if (trust_path(path, why, sizeof(why))) {
+			if (md)
+				metricdef_diag(md, NULL, path, nowhere,
+					       METRICDEF_WARNING,
+					       METRICDEF_R_UNSAFE, NULL,
+					       "not loaded: %s", why);
+			free(path);
+		} else {
 			(*files)[(*n)++] = path;
+		}
 	}
 	xmlcheck_names_free(names, nnames);
 	return rc;

@@ -225,3 +225,7 @@ EXTRA_DIST += test/integration/mapsample-fds.sh
 # fork while another thread dlopens (test/programs/forkdl.c)
 TESTS += test/integration/mapsample-forkdl.sh
 EXTRA_DIST += test/integration/mapsample-forkdl.sh
+
+# no code from paths others can write, no plugin that was not chosen
+TESTS += test/integration/metrics-trust.sh
+EXTRA_DIST += test/integration/metrics-trust.sh

@@ -45,3 +45,12 @@ test_plugins_libgoodgetter_la_CFLAGS = $(WARN_CFLAGS) -Wno-missing-prototypes
 test_plugins_libgoodgetter_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
 EXTRA_DIST += test/plugins/badgetter.xml test/plugins/goodgetter.xml
+
+# A plugin whose constructor says who loaded it
+# (test/integration/metrics-trust.sh).
+check_LTLIBRARIES += test/plugins/libctormark.la
+test_plugins_libctormark_la_SOURCES = test/plugins/ctormark.c
+test_plugins_libctormark_la_CFLAGS = $(WARN_CFLAGS) -Wno-missing-prototypes
+test_plugins_libctormark_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+EXTRA_DIST += test/plugins/ctormark.xml
