@@ -58,7 +58,7 @@ static int fatal_action(int sig)
 	struct sigaction fa;
 	memset(&fa, 0, sizeof(fa));
 	fa.sa_sigaction = fatal_handler;
-	fa.sa_flags = SA_SIGINFO | SA_RESTART | SA_RESETHAND;
+	fa.sa_flags = SA_SIGINFO | SA_RESTART | SA_RESETHAND | SA_ONSTACK;
 	sigfillset(&fa.sa_mask);
 	return real_sigaction(sig, &fa, NULL);
 }

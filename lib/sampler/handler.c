@@ -113,7 +113,10 @@ void handler_install(void)
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = handler_signal;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	/* SA_ONSTACK: on a thread with an alternate signal stack (every
+	 * thread of the Go runtime), the handler must run there, not on a
+	 * goroutine's small stack */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
 	real_sigaction(S.cfg.signo, &sa, NULL);
 }

@@ -229,3 +229,8 @@ EXTRA_DIST += test/integration/mapsample-forkdl.sh
 # no code from paths others can write, no plugin that was not chosen
 TESTS += test/integration/metrics-trust.sh
 EXTRA_DIST += test/integration/metrics-trust.sh
+
+# a Go program with cgo: goroutine stacks and the alternate signal stack
+TESTS += test/integration/mapsample-go.sh
+EXTRA_DIST += test/integration/mapsample-go.sh test/programs/gocgo/main.go \
+	test/programs/gocgo/go.mod
