@@ -101,8 +101,21 @@ test_metric_without_id() {
 
 need_programs outerr
 test_metric_without_id
+# -o must name a new or regular file: never follow a symbolic link (also
+# one another user made in /tmp), never write a device or a FIFO
+test_output_kinds() {
+	ln -s "$tmp/target.log" "$tmp/link.log"
+	mkfifo "$tmp/fifo.log"
+	for o in "$tmp/link.log" "$tmp/fifo.log" /dev/null; do
+		refused 125 "$o: not a regular file; give -o the name of a new or regular file" \
+			-o "$o" -- /bin/true
+	done
+	[ ! -e "$tmp/target.log" ] || fail "-o followed a symbolic link"
+}
+
 test_static
 test_setuid
 test_usage
+test_output_kinds
 test_not_found
 echo "mapsample-launcher: all cases passed"
