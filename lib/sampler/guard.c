@@ -13,7 +13,8 @@
  * guard_enter() arms a one-shot CLOCK_MONOTONIC timer that sends the
  * sampling signal to this thread, with &G as its value, at the deadline
  * (MAPSAMPLE_GETTER_TIMEOUT_MS, default GUARD_DEFAULT_MS), and unblocks
- * the sampling signal, which is blocked inside its own handler.  If the
+ * the sampling signal, which is blocked inside its own handler, and the
+ * fault signals, which the sampler's own threads (idle ticks) block.  If the
  * getter is still running then, handler.c hands the signal to
  * guard_signal(), which jumps back to the sigsetjmp.  A SIGSEGV, SIGBUS,
  * SIGILL or SIGFPE inside the getter reaches fatal.c, which asks
@@ -116,15 +117,20 @@ void guard_enter(void)
 	G.tid = tid;
 	int timed = timer_for(tid, pid) == 0;
 	__atomic_store_n(&G.active, 1, __ATOMIC_SEQ_CST);
-	if (timed) {
+	if (timed)
 		timer_set(G.deadline_ns);
-		sigset_t one;
-		sigemptyset(&one);
-		sigaddset(&one, S.cfg.signo);
-		real_pthread_sigmask(SIG_UNBLOCK, &one, &G.saved);
-	} else {
-		real_pthread_sigmask(SIG_BLOCK, NULL, &G.saved);
-	}
+	/* the deadline's signal, and the faults: a fault raised while
+	 * blocked (the sampler's own threads block everything) kills the
+	 * process without running any handler */
+	sigset_t set;
+	sigemptyset(&set);
+	if (timed)
+		sigaddset(&set, S.cfg.signo);
+	sigaddset(&set, SIGSEGV);
+	sigaddset(&set, SIGBUS);
+	sigaddset(&set, SIGILL);
+	sigaddset(&set, SIGFPE);
+	real_pthread_sigmask(SIG_UNBLOCK, &set, &G.saved);
 }
 
 /* Async-signal-safe.  Also after a jump back: the timer is disarmed and
