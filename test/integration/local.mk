@@ -218,3 +218,9 @@ EXTRA_DIST += test/integration/mapreport-compare-region.sh
 # The sampler never reads or writes a descriptor it does not own.
 TESTS += test/integration/mapsample-fds.sh
 EXTRA_DIST += test/integration/mapsample-fds.sh
+
+# The HTML report's embedded function view (source lines, callers and
+# callees) and narrowing data, checked against --lines, --callers,
+# --callees and --tid --folded without a browser.
+TESTS += test/integration/mapreport-html-data.sh
+EXTRA_DIST += test/integration/mapreport-html-data.sh
