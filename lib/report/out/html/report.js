@@ -577,6 +577,31 @@
 			});
 		}
 
+		/* the chosen time range over the charts (svg.timed say where
+		 * the run's start and end are on their x axis) */
+		function markCharts() {
+			var svgs = document.querySelectorAll('svg.timed');
+			for (var i = 0; i < svgs.length; i++) {
+				var sv = svgs[i], old = sv.querySelector('rect.nr-span');
+				if (old)
+					sv.removeChild(old);
+				if (b0 === 0 && b1 === d.bins)
+					continue;
+				var x0 = +sv.getAttribute('data-x0'), x1 = +sv.getAttribute('data-x1');
+				var span = +sv.getAttribute('data-span') || 1;
+				var vb = sv.viewBox.baseVal;
+				var a = x0 + Math.min(b0 * binw / span, 1) * (x1 - x0);
+				var b = x0 + Math.min(b1 * binw / span, 1) * (x1 - x0);
+				var r = document.createElementNS(sv.namespaceURI, 'rect');
+				r.setAttribute('class', 'nr-span');
+				r.setAttribute('x', a.toFixed(1));
+				r.setAttribute('y', '0');
+				r.setAttribute('width', Math.max(b - a, 1).toFixed(1));
+				r.setAttribute('height', String(vb ? vb.height : 0));
+				sv.appendChild(r);
+			}
+		}
+
 		function apply() {
 			var ok = threadOk(), all = !sel.value && b0 === 0 && b1 === d.bins;
 			var n = g.n, value = new Float64Array(n), self = new Float64Array(n);
@@ -597,6 +622,7 @@
 			g.value.set(value);
 			fg.redraw();
 			drawStrip(ok);
+			markCharts();
 			/* the static tables are of the whole run */
 			var st = document.querySelectorAll('#functions > h3, #functions > table.funcs');
 			for (i = 0; i < st.length; i++)
