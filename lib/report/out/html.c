@@ -8,9 +8,14 @@
  *   threads, metric charts and thread activity (html_chart.c: SVG, so
  *   they need no script), flame graph (html_flame.c: the call tree as
  *   JSON for report.js, with a static call-tree table in <noscript>), top
- *   functions, partial reports, errors.  This file writes the page and
- *   the sections without charts; html_i.h says how the three files share
- *   their helpers without calling each other.
+ *   functions, the function view (html_source.c: per top function its
+ *   source lines, callers and callees, and the hottest files' source,
+ *   as JSON for report.js), partial reports, errors.  Before them, the
+ *   bar that narrows the page to a process, thread or time range, with
+ *   its data (html_narrow.c: samples per flame-graph frame, thread and
+ *   time bin, from a second reading of the logs).  This file writes the
+ *   page and the sections without charts; html_i.h says how the files
+ *   share their helpers without calling each other.
  *
  *   Safety: every string from a log, a binary or an XML file is written
  *   with htmlsafe_text() (HTML) or htmlsafe_json() (the JSON data); the

@@ -14,8 +14,13 @@
  * Size: cells grow with distinct (frame, thread, bin) triples, never
  * with samples.  There are NR_BINS bins over the run at first; while
  * there are more than NR_CELLS cells, neighbouring bins merge in pairs
- * (coarser time, same totals).  With one bin left the cells are at most
- * the graph's frames times the threads.
+ * (coarser time, same totals) down to NR_MIN_BINS bins, then the
+ * deepest frames' cells go to their callers' frames, a level at a time
+ * (coarser attribution in a narrowed flame graph: the frames below the
+ * cut then show no samples of their own; the totals of threads, time
+ * ranges and frames above the cut stay exact).  So the cells are at
+ * most NR_CELLS, but for runs with more than NR_CELLS / NR_MIN_BINS
+ * threads sampled in the same frames near the root.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -28,7 +33,8 @@
 #include "report/out/html_i.h"
 #include "report/out/rescan.h"
 
-#define NR_BINS 256
+#define NR_BINS 128
+#define NR_MIN_BINS 32
 #define NR_CELLS 150000
 
 struct cell {
@@ -45,6 +51,8 @@ struct narrow {
 	struct keymap keys;
 	uint64_t t0, span;
 	unsigned bins;
+	uint32_t cut;             /* frames deeper than this merged into
+				   * their ancestors' cells, or 0 */
 };
 
 /* ---- names: the call tree's name ids by string ---- */
@@ -93,14 +101,17 @@ static long names_find(const struct names *n, const struct calltree *t,
 /* ---- stack slot -> page frame ---- */
 
 struct pages {
-	int32_t *page; /* call-tree node -> page frame */
+	int32_t *page;    /* call-tree node -> page frame */
 	int32_t next;
+	uint32_t *parent; /* page frame -> its parent's page frame */
+	uint32_t *depth;  /* page frame -> depth */
 };
 
 static int number_page(const struct calltree *t, uint32_t i, void *arg)
 {
-	(void)t;
 	struct pages *p = arg;
+	p->parent[p->next] = (uint32_t)p->page[t->ct_nodes[i].cn_parent];
+	p->depth[p->next] = t->ct_nodes[i].cn_depth;
 	p->page[i] = p->next++;
 	return 0;
 }
@@ -110,9 +121,10 @@ static int number_page(const struct calltree *t, uint32_t i, void *arg)
  * stack's path in t ends, or its nearest kept ancestor. */
 static int map_slots(const struct model *m, const struct analysis *a,
 		     const struct calltree *t, uint64_t min,
-		     int32_t *slot_page)
+		     int32_t *slot_page, struct pages *p0)
 {
-	struct pages p = {calloc(t->ct_n ? t->ct_n : 1, sizeof(int32_t)), 0};
+	struct pages p = {calloc(t->ct_n ? t->ct_n : 1, sizeof(int32_t)), 0,
+			  p0->parent, p0->depth};
 	struct names nm = {0};
 	struct keymap kids = {0};
 	int32_t *fname = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof(*fname));
@@ -121,6 +133,7 @@ static int map_slots(const struct model *m, const struct analysis *a,
 		goto out;
 	for (size_t i = 0; i < t->ct_n; i++)
 		p.page[i] = -1;
+	p.page[0] = 0; /* the root is its own parent */
 	if ((rc = calltree_walk(t, min, number_page, &p)))
 		goto out;
 	rc = MAPS_ENOMEM;
@@ -214,12 +227,42 @@ static void merge_cells(struct narrow *n)
 	n->ncells = w;
 }
 
+/* The ancestor of page frame f at depth cut (f when not deeper). */
+static uint32_t ancestor(const struct pages *p, uint32_t f, uint32_t cut)
+{
+	while (p->depth[f] > cut)
+		f = p->parent[f];
+	return f;
+}
+
+/* How many cells there would be with frames deeper than cut merged into
+ * their ancestors, or -1 when out of memory. */
+static long cells_at(const struct narrow *n, const struct pages *p,
+		     uint32_t cut)
+{
+	struct keymap k = {0};
+	long c = 0;
+	for (size_t i = 0; i < n->ncells; i++) {
+		const struct cell *x = &n->cells[i];
+		uint32_t f = ancestor(p, x->node, cut);
+		if (keymap_find(&k, f, x->thread, x->bin) >= 0)
+			continue;
+		if (keymap_put(&k, f, x->thread, x->bin, (size_t)c)) {
+			c = -1;
+			break;
+		}
+		c++;
+	}
+	keymap_free(&k);
+	return c;
+}
+
 static void write_data(FILE *out, const struct narrow *n)
 {
 	const struct model *m = n->m;
 	fprintf(out, "<script type=\"application/json\" id=\"nr-data\">\n"
-		     "{\"seconds\":%.9g,\"bins\":%u,\"threads\":[",
-		(double)n->span / 1e9, n->bins);
+		     "{\"seconds\":%.9g,\"bins\":%u,\"cut\":%u,\"threads\":[",
+		(double)n->span / 1e9, n->bins, n->cut);
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct rthread *t = &m->threads[i];
 		fprintf(out, "%s[%u,%u,", i ? (i % 8 ? "," : ",\n") : "",
@@ -250,12 +293,15 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 		return 0;
 	}
 	struct narrow n = {m, in->oi_analysis, NULL, NULL, 0, 0, {0}, 0, 0,
-			   NR_BINS};
+			   NR_BINS, 0};
+	const struct calltree *t = in->oi_calltree;
 	int32_t *sp = malloc((m->capstacks ? m->capstacks : 1) * sizeof(*sp));
+	struct pages pg = {NULL, 0, calloc(t->ct_n + 1, sizeof(uint32_t)),
+			   calloc(t->ct_n + 1, sizeof(uint32_t))};
 	int rc = MAPS_ENOMEM;
-	if (!sp)
+	if (!sp || !pg.parent || !pg.depth)
 		goto out;
-	if ((rc = map_slots(m, in->oi_analysis, in->oi_calltree, min, sp)))
+	if ((rc = map_slots(m, in->oi_analysis, t, min, sp, &pg)))
 		goto out;
 	n.slot_page = sp;
 	n.t0 = m->first_ts;
@@ -274,14 +320,39 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	if (rc)
 		goto out;
 	merge_cells(&n);
-	while (n.ncells > NR_CELLS && n.bins > 1) {
+	while (n.ncells > NR_CELLS && n.bins > NR_MIN_BINS) {
 		for (size_t i = 0; i < n.ncells; i++)
 			n.cells[i].bin >>= 1;
 		n.bins = (n.bins + 1) / 2;
 		merge_cells(&n);
 	}
+	if (n.ncells > NR_CELLS) {
+		/* the deepest cut that fits: cells only fall as it rises */
+		uint32_t lo = 1, hi = 0;
+		for (size_t i = 0; i < n.ncells; i++)
+			if (pg.depth[n.cells[i].node] > hi)
+				hi = pg.depth[n.cells[i].node];
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo + 1) / 2;
+			long c = cells_at(&n, &pg, mid);
+			if (c < 0) {
+				rc = MAPS_ENOMEM;
+				goto out;
+			}
+			if ((size_t)c <= NR_CELLS)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		n.cut = lo;
+		for (size_t i = 0; i < n.ncells; i++)
+			n.cells[i].node = ancestor(&pg, n.cells[i].node, lo);
+		merge_cells(&n);
+	}
 	write_data(out, &n);
 out:
+	free(pg.parent);
+	free(pg.depth);
 	keymap_free(&n.keys);
 	free(n.cells);
 	free(sp);

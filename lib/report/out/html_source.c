@@ -28,7 +28,7 @@
 #include "report/out/html_i.h"
 #include "report/srclines.h"
 
-#define HTML_FUNCS 40            /* functions with a view at most */
+#define HTML_FUNCS 30            /* functions with a view at most */
 #define HTML_ROWS 25             /* callers, callees per function */
 #define HTML_LINES 2000          /* sampled lines per function */
 #define SOURCE_MAX (1u << 20)    /* bytes of one embedded file */

@@ -641,7 +641,8 @@
 			}
 			range.textContent = b0 === 0 && b1 === d.bins ? ' all of the run' :
 				' from ' + (b0 * binw).toFixed(3) + ' s to ' + (b1 * binw).toFixed(3) + ' s';
-			status.textContent = fmt(value[0]) + ' samples selected';
+			status.textContent = fmt(value[0]) + ' samples selected' + (all || !d.cut ? ''
+				: '; frames deeper than ' + d.cut + ' levels are not told apart in the selection');
 			status.setAttribute('data-samples', String(value[0]));
 			document.documentElement.setAttribute('data-narrowed', all ? 'no' : 'yes');
 		}
