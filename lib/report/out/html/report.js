@@ -540,7 +540,7 @@
 				if (outer)
 					totalBy[nm] += value[i];
 			}
-			var rows = document.querySelectorAll('table.funcs tbody tr').length / 2;
+			var rows = document.querySelectorAll('#functions > table.funcs tbody tr').length / 2;
 			box.textContent = '';
 			box.setAttribute('data-total', String(value[0]));
 			box.appendChild(el('p', 'note', 'In the selection: ' + fmt(value[0]) +
