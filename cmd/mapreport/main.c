@@ -57,6 +57,8 @@ static void usage(FILE *f)
 		"      --pprof FILE     also write a pprof profile (gzipped protobuf)\n"
 		"      --speedscope FILE  also write a speedscope file (per thread)\n"
 		"      --trace FILE     also write a Chrome trace (Perfetto's UI)\n"
+		"      --html-sources N  source files embedded in the HTML report\n"
+		"                       (default 10; 0: none)\n"
 		"      --no-progress    no progress line on a terminal\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
@@ -125,6 +127,8 @@ static void usage(FILE *f)
 #define OPT_PPROF 0x1d0
 #define OPT_SPEEDSCOPE 0x1d1
 #define OPT_TRACE 0x1d2
+
+#define OPT_HTML_SOURCES 0x1d8
 
 
 
@@ -248,12 +252,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"lines", optional_argument, NULL, OPT_LINES},
 		{"source-dir", required_argument, NULL, OPT_SOURCE_DIR},
 		{"source-map", required_argument, NULL, OPT_SOURCE_MAP},
+		{"html-sources", required_argument, NULL, OPT_HTML_SOURCES},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	a->show_progress = 1;
 	a->top = 20;
 	a->sigma = 3;
+	a->html_sources = 10;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, OPTSTRING, lo, NULL)) != -1) {
 		switch (c) {
@@ -377,6 +383,18 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_TRACE:
 			a->trace_path = optarg;
 			break;
+		case OPT_HTML_SOURCES: {
+			char *e;
+			unsigned long k = strtoul(optarg, &e, 10);
+			if (!*optarg || *e || k > 10000) {
+				fprintf(stderr, "mapreport: --html-sources %s: "
+						"give a number from 0 to 10000\n",
+					optarg);
+				return 2;
+			}
+			a->html_sources = (unsigned)k;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -614,7 +632,7 @@ static int write_reports(const struct model *m, const struct args *a,
 		m, &an, (needs & OUTPUT_NEED_CALLTREE) ? &t : NULL, *presult,
 		pset, a->logs, a->nlogs, a->top,
 		"mapreport " PACKAGE_VERSION, NULL, a->callers, a->callees,
-		a->lines, a->lines_func, &a->srcpaths};
+		a->lines, a->lines_func, &a->srcpaths, a->html_sources};
 	for (size_t i = 0; i < output_nbackends; i++) {
 		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit)
 			continue;

@@ -234,3 +234,9 @@ EXTRA_DIST += test/integration/metrics-trust.sh
 TESTS += test/integration/mapsample-go.sh
 EXTRA_DIST += test/integration/mapsample-go.sh test/programs/gocgo/main.go \
 	test/programs/gocgo/go.mod
+
+# The HTML report's embedded function view (source lines, callers and
+# callees) and narrowing data, checked against --lines, --callers,
+# --callees and --tid --folded without a browser.
+TESTS += test/integration/mapreport-html-data.sh
+EXTRA_DIST += test/integration/mapreport-html-data.sh

@@ -10,7 +10,12 @@
 # and run the search given in the address (#fg-search=...); the charts
 # must be there.  Read as a browser without JavaScript reads it, the page
 # must still show the summary, charts and functions, and the call tree
-# instead of the flame graph.  Saves a screenshot (1400x2000) as
+# instead of the flame graph.  A click on a function of the top-functions
+# table (test/programs/linehot's hot_loop, given as #fn=hot_loop) must
+# show its callers, its callees and its source with samples per line,
+# the hottest line marked; narrowing to one thread (#tid=N) must make the
+# flame graph's total and the selection's self samples per function
+# those of mapreport --tid N --folded.  Saves a screenshot (1400x2000) as
 # $top_builddir/mapreport-html.png, which CI keeps as an artifact.
 # Skipped (77) when no Chromium is installed: CHROMIUM names one, else
 # chromium, chromium-browser or google-chrome from PATH.
@@ -20,6 +25,8 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
 mapreport=$top_builddir/cmd/mapreport/mapreport
 mklog=$top_builddir/test/common/mklog
+mapsample=$top_builddir/cmd/mapsample/mapsample
+programs=$top_builddir/test/programs
 shot=$top_builddir/mapreport-html.png
 
 browser=${CHROMIUM:-}
@@ -75,7 +82,7 @@ no_console() {
 
 test_page() {
 	"$mklog" -n 20000 -p 2 -t 4 -s 3 "$tmp/r.log" >/dev/null
-	"$mapreport" --html "$tmp/r.html" "$tmp/r.log" >/dev/null 2>&1 ||
+	"$mapreport" --html "$tmp/r.html" "$tmp/r.log" >"$tmp/r.txt" 2>&1 ||
 		fail "mapreport --html failed"
 	chrome "$tmp/dom" "$tmp/dom.err" --dump-dom \
 		"file://$tmp/r.html#fg-search=libm"
@@ -146,7 +153,80 @@ test_script_off() {
 		fail "flame graph controls shown without JavaScript"
 }
 
+# The function view after a click on hot_loop in the table of top
+# functions: callers, callees, source lines with samples, a hot line.
+test_function_view() {
+	[ -x "$programs/linehot" ] ||
+		fail "$programs/linehot missing: run 'make check' first"
+	"$mapsample" -q -o "$tmp/lh.log" -F 1000 -- "$programs/linehot" 150 \
+		</dev/null >/dev/null 2>"$tmp/lh.err" || {
+		cat "$tmp/lh.err" >&2
+		fail "linehot: mapsample failed"
+	}
+	"$mapreport" --html "$tmp/lh.html" "$tmp/lh.log" >/dev/null 2>&1 ||
+		fail "mapreport --html (linehot) failed"
+	chrome "$tmp/fdom" "$tmp/fdom.err" --dump-dom \
+		"file://$tmp/lh.html#fn=hot_loop"
+	no_console "$tmp/fdom.err"
+	f=$tmp/fdom
+	grep -q 'data-js="ready"' "$f" || fail "function view: script did not finish"
+	grep -q '<div id="fn-view" data-fn="hot_loop">' "$f" ||
+		fail "function view: hot_loop not shown after the click"
+	grep -q '<h3>Callers (who calls it)</h3>' "$f" || fail "no callers"
+	grep -q '<h3>Callees (whom it calls)</h3>' "$f" || fail "no callees"
+	grep -Eq '<table class="calls">.*<td class="f">main</td>' "$f" ||
+		fail "main not among hot_loop's callers"
+	[ "$(grep -o '<tr class="src[^"]*" data-line="[0-9]*" data-self="[1-9]' "$f" | wc -l)" -ge 2 ] ||
+		fail "fewer than 2 source lines with samples"
+	grep -q '<tr class="src hot top"' "$f" || fail "no hottest line marked"
+	grep -q 'HOT BEGIN' "$f" || fail "source code not shown"
+}
+
+# Narrowed to one thread: the graph's total and the self samples of the
+# selection's functions are those of --tid N --folded.
+test_narrow() {
+	[ -s "$tmp/r.html" ] || fail "no page of the synthetic log"
+	tid=$(awk '/^Threads/ { s = 1; next } s && $3 ~ /^[0-9]+$/ && $1 ~ /^[0-9]+$/ { print $3; exit }' \
+		"$tmp/r.txt")
+	[ -n "$tid" ] || { cat "$tmp/r.txt" >&2; fail "no thread id in the text report"; }
+	"$mapreport" --tid "$tid" --folded "$tmp/r.log" >"$tmp/tf" 2>/dev/null ||
+		fail "mapreport --tid $tid --folded failed"
+	want=$(awk '{ s += $NF } END { print s + 0 }' "$tmp/tf")
+	chrome "$tmp/ndom" "$tmp/ndom.err" --dump-dom "file://$tmp/r.html#tid=$tid"
+	no_console "$tmp/ndom.err"
+	n=$tmp/ndom
+	grep -q 'data-narrowed="yes"' "$n" || fail "narrowing: page not narrowed"
+	got=$(sed -n 's/.*id="fg"[^>]*data-fg-total="\([0-9]*\)".*/\1/p' "$n")
+	[ "$got" = "$want" ] ||
+		fail "narrowing to thread $tid: flame graph total ${got:-none}, --folded $want"
+	grep -q "<div id=\"fn-narrowed\" data-total=\"$want\">" "$n" ||
+		fail "narrowing: the functions' selection total is not $want"
+	# self per function: the last frame of each folded stack
+	awk '{ c = $NF; $NF = ""; n = split($0, f, ";"); sub(/ +$/, "", f[n])
+		s[f[n]] += c } END { for (k in s) print k, s[k] }' "$tmp/tf" |
+		sort >"$tmp/tself"
+	tr '<' '\n' <"$n" | awk '
+		/^table class="funcs nr-self"/ { s = 1 }
+		/^\/table/ { s = 0 }
+		s && /^tr data-self=/ { split($0, q, "\""); self = q[2] }
+		s && /^td class="f">/ { sub(/^td class="f">/, ""); print $0, self }' |
+		sort >"$tmp/hself"
+	[ -s "$tmp/hself" ] || fail "narrowing: no table of functions"
+	join "$tmp/hself" "$tmp/tself" | awk '$2 != $3 { bad = 1; print }
+		END { exit bad }' >&2 ||
+		fail "narrowing: self samples differ from --tid $tid --folded"
+	[ "$(join "$tmp/hself" "$tmp/tself" | wc -l)" = "$(wc -l <"$tmp/hself")" ] ||
+		fail "narrowing: functions not in --tid $tid --folded"
+	# rows of other threads hidden
+	grep -q "<tr data-pid=\"[0-9]*\" data-tid=\"$tid\">" "$n" ||
+		fail "narrowing: the thread's row hidden"
+	grep -q '<tr data-pid="[0-9]*" data-tid="[0-9]*" hidden' "$n" ||
+		fail "narrowing: other threads' rows shown"
+}
+
 test_page
+test_narrow
+test_function_view
 test_metrics_scenario
 test_script_off
 echo "mapreport-html-browser: all cases passed"

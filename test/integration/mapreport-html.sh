@@ -55,8 +55,13 @@ self_contained() {
 	fi
 	grep -q "Content-Security-Policy\" content=\"default-src 'none'" "$1" ||
 		fail "$1: no Content-Security-Policy"
-	# scripts: the JSON data and the code, nothing else
-	[ "$(grep -o '<script' "$1" | wc -l)" = 2 ] || fail "$1: not two scripts"
+	# scripts: the JSON data (the flame graph's, the function view's, the
+	# narrowing's when there are samples) and the code, nothing else
+	[ "$(grep -o '<script' "$1" | wc -l)" = \
+		"$(($(grep -o '<script type="application/json" id="[a-z]*-data">' "$1" | wc -l) + 1))" ] ||
+		fail "$1: scripts other than the data and the code"
+	[ "$(grep -o '<script nonce="[0-9a-f]*">' "$1" | wc -l)" = 1 ] ||
+		fail "$1: not one script of code"
 }
 
 # charts FILE: the number of metric charts in FILE.

@@ -569,6 +569,11 @@ static char *page_of(const char *path, const struct partial_result *r)
 	FILE *f = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(f);
 	struct output_in in = {&m, &a, &t, r, NULL, NULL, 0, 20, "test"};
+	/* the log again for the narrowing data, which holds the threads'
+	 * names */
+	in.oi_logs = &path;
+	in.oi_nlogs = 1;
+	in.oi_html_sources = 10;
 	ck_assert_int_eq(html_emit(&in, f), 0);
 	fclose(f);
 	calltree_free(&t);
@@ -579,9 +584,12 @@ static char *page_of(const char *path, const struct partial_result *r)
 
 static void check_no_injection(const char *page)
 {
-	/* the page's own two scripts (JSON data and code), no other */
-	ck_assert_int_eq(count(page, "<script"), 2);
-	ck_assert_int_eq(count(page, "</script"), 2);
+	/* the page's own scripts (the JSON data of the flame graph, the
+	 * function view and the narrowing, and the code), no other */
+	ck_assert_int_eq(count(page, "<script"), 4);
+	ck_assert_int_eq(count(page, "</script"), 4);
+	ck_assert(has(page, "<script type=\"application/json\" id=\"nr-data\">"));
+	ck_assert(has(page, "<script type=\"application/json\" id=\"fn-data\">"));
 	static const char *const never[] = {
 		"<script>alert", "<img src=x", "<svg onload", "<iframe",
 		"\"onmouseover", "'onmouseover", "<b onmouseover", "<!--",

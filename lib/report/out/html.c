@@ -8,9 +8,14 @@
  *   threads, metric charts and thread activity (html_chart.c: SVG, so
  *   they need no script), flame graph (html_flame.c: the call tree as
  *   JSON for report.js, with a static call-tree table in <noscript>), top
- *   functions, partial reports, errors.  This file writes the page and
- *   the sections without charts; html_i.h says how the three files share
- *   their helpers without calling each other.
+ *   functions, the function view (html_source.c: per top function its
+ *   source lines, callers and callees, and the hottest files' source,
+ *   as JSON for report.js), partial reports, errors.  Before them, the
+ *   bar that narrows the page to a process, thread or time range, with
+ *   its data (html_narrow.c: samples per flame-graph frame, thread and
+ *   time bin, from a second reading of the logs).  This file writes the
+ *   page and the sections without charts; html_i.h says how the files
+ *   share their helpers without calling each other.
  *
  *   Safety: every string from a log, a binary or an XML file is written
  *   with htmlsafe_text() (HTML) or htmlsafe_json() (the JSON data); the
@@ -69,7 +74,8 @@ static void head(FILE *out, const struct model *m, const char *nonce,
 	      "<a href=\"#metrics\">Metrics</a>"
 	      "<a href=\"#activity\">Thread activity</a>"
 	      "<a href=\"#flame\">Flame graph</a>"
-	      "<a href=\"#functions\">Top functions</a>", out);
+	      "<a href=\"#functions\">Top functions</a>"
+	      "<a href=\"#fnview\">Function view</a>", out);
 	if (partials)
 		fputs("<a href=\"#partial\">Partial reports</a>", out);
 	fputs("<a href=\"#errors\">Errors</a></nav>\n<main>\n", out);
@@ -146,9 +152,10 @@ static void procs_table(FILE *out, const struct model *m)
 	      out);
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct rproc *q = &m->procs[i];
-		fprintf(out, "<tr><td class=\"n\">%u</td><td class=\"n\">%u"
-			     "</td><td class=\"n\">%" PRIu64 "</td>",
-			q->pid, q->image, q->samples);
+		fprintf(out, "<tr data-pid=\"%u\"><td class=\"n\">%u</td>"
+			     "<td class=\"n\">%u</td><td class=\"n\">%" PRIu64
+			     "</td>",
+			q->pid, q->pid, q->image, q->samples);
 		html_pct_cell(out, html_pct(q->samples, m->samples));
 		if (q->exited)
 			fprintf(out, "<td>%s %d</td>",
@@ -177,9 +184,10 @@ static void threads_table(FILE *out, const struct model *m)
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct rthread *t = &m->threads[i];
 		double secs = model_thread_seconds(t, wall);
-		fprintf(out, "<tr><td class=\"n\">%u</td><td class=\"n\">%u"
-			     "</td><td class=\"n\">%u</td><td>",
-			t->pid, t->image, t->tid);
+		fprintf(out, "<tr data-pid=\"%u\" data-tid=\"%u\"><td "
+			     "class=\"n\">%u</td><td class=\"n\">%u</td><td "
+			     "class=\"n\">%u</td><td>",
+			t->pid, t->tid, t->pid, t->image, t->tid);
 		H(t->name ? t->name : "-");
 		fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td>",
 			t->samples);
@@ -215,7 +223,8 @@ static void func_table(FILE *out, const struct analysis *a,
 {
 	const uint32_t *ord = by_total ? a->top_total : a->top_self;
 	size_t n = by_total ? a->ntop_total : a->ntop_self;
-	fprintf(out, "<h3>By %s samples</h3>\n<table>\n<thead><tr>"
+	fprintf(out, "<h3>By %s samples</h3>\n<table class=\"funcs\">\n"
+		     "<thead><tr>"
 		     "<th class=\"n\">Self</th><th class=\"n\">Self %%</th>"
 		     "<th class=\"n\">Total</th><th class=\"n\">Total %%</th>"
 		     "<th>Function</th><th>Location</th></tr></thead>\n"
@@ -255,11 +264,47 @@ static void functions(FILE *out, const struct analysis *a,
 	}
 	fputs("<p class=\"note\">Self: samples in the function itself; total: "
 	      "samples with the function anywhere on the stack. Location: the "
-	      "function's hottest source line.</p>\n",
+	      "function's hottest source line. Click a function for its "
+	      "source lines, callers and callees.</p>\n"
+	      "<div id=\"fn-narrowed\" hidden></div>\n",
 	      out);
 	func_table(out, a, m, top, 0);
 	func_table(out, a, m, top, 1);
 	fputs("</section>\n", out);
+}
+
+/* ---- the function view and the selection ---- */
+
+/* The empty function view that report.js fills when a function is
+ * clicked, and its data (html_source.c). */
+static int function_view(FILE *out, const struct output_in *in)
+{
+	fputs("<section id=\"fnview\">\n<h2>Function view</h2>\n"
+	      "<p class=\"note\" id=\"fn-hint\">Click a function in the "
+	      "tables of top functions or in the flame graph: its callers and "
+	      "callees (samples with the call on the stack, each stack counted "
+	      "once) and its source with self and total samples per line "
+	      "(lines of at least a tenth of the function's samples marked) "
+	      "show here.</p>\n<div id=\"fn-view\" hidden></div>\n",
+	      out);
+	int rc = in->oi_model->samples ? html_source_data(out, in) : 0;
+	fputs("</section>\n", out);
+	return rc;
+}
+
+/* The bar to narrow the page to a process or thread and a time range:
+ * report.js makes its controls from the data of html_narrow.c. */
+static int selection_bar(FILE *out, const struct output_in *in)
+{
+	fputs("<div id=\"nr-bar\" hidden><label>Narrow to <select "
+	      "id=\"nr-select\"></select></label><span id=\"nr-range\">"
+	      "</span><button id=\"nr-clear\" type=\"button\">Whole run"
+	      "</button><span id=\"nr-status\"></span>\n<div id=\"nr-time\" "
+	      "title=\"Drag to choose a time range\"></div></div>\n",
+	      out);
+	if (!in->oi_model->samples)
+		return 0;
+	return html_narrow_data(out, in, html_flame_min(in->oi_calltree));
 }
 
 /* ---- partial reports ---- */
@@ -476,12 +521,18 @@ int html_emit(const struct output_in *in, FILE *out)
 	make_nonce(nonce, sizeof(nonce));
 	const struct partial_result *pr = in->oi_partial;
 	head(out, m, nonce, pr && pr->rs_nreports);
+	int rc = selection_bar(out, in);
+	if (rc)
+		return rc;
 	summary(out, m, a);
-	int rc = html_chart_sections(out, m);
+	rc = html_chart_sections(out, m);
 	if (!rc)
 		rc = html_flame_section(out, m, in->oi_calltree);
 	if (!rc) {
 		functions(out, a, m, in->oi_top);
+		rc = function_view(out, in);
+	}
+	if (!rc) {
 		rc = partials(out, pr);
 	}
 	if (rc)

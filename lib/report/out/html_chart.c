@@ -175,6 +175,7 @@ struct chartdata {
 	size_t npts;             /* columns with values */
 	int per_proc;            /* band of the series' means, not values */
 	double bot, top, step;   /* y axis: bot to top, ticks every step */
+	double span;             /* seconds the x axis covers */
 };
 
 /* The low and high ends of a column's band, and its line. */
@@ -326,9 +327,12 @@ static void chart_head(FILE *out, const struct chartdata *d,
 	if (r->rate)
 		fputs("; per second (divided by sample time)", out);
 	fputs("</div>\n", out);
+	/* data-x0, data-x1, data-span: where the run's start and end are,
+	 * for report.js to mark a chosen time range */
 	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		     "aria-label=\"",
-		CW, CH);
+		     "class=\"timed\" data-x0=\"%.1f\" data-x1=\"%.1f\" "
+		     "data-span=\"%.9g\" aria-label=\"",
+		CW, CH, PX0, PX1, d->span);
 	H(metrics_display_name(mt));
 	fputs(" over time\">", out);
 }
@@ -494,7 +498,8 @@ static int chart(FILE *out, const struct model *m, const struct cols *c,
 		 size_t mi, const struct rmsummary *r)
 {
 	const struct rtimeline *tl = &m->timeline;
-	struct chartdata d = {.mt = &m->metrics.m[mi]};
+	struct chartdata d = {.mt = &m->metrics.m[mi],
+			      .span = (double)(c->t1 - c->t0) / 1e9};
 	d.col = calloc(c->n ? c->n : 1, sizeof(*d.col));
 	int rc = d.col ? chart_columns(&d, m, c, mi) : MAPS_ENOMEM;
 	if (rc)
@@ -875,8 +880,11 @@ static int activity(FILE *out, const struct model *m, const struct cols *c)
 			shown, n);
 	fputs("</div>\n", out);
 	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+		     "class=\"timed\" data-x0=\"%.1f\" data-x1=\"%.1f\" "
+		     "data-span=\"%.9g\" "
 		     "aria-label=\"samples per thread over time\">",
-		AW, (double)shown * AROWH + 28.0);
+		AW, (double)shown * AROWH + 28.0, ALX, AW - 10,
+		(double)(c->t1 - c->t0) / 1e9);
 	for (size_t r = 0; r < shown; r++) {
 		activity_lane(out, c, &m->timeline, &m->threads[ord[r]], r,
 			      cell + r * c->n, vmax);

@@ -128,6 +128,12 @@ out:
 	return rc;
 }
 
+uint64_t html_flame_min(const struct calltree *t)
+{
+	uint64_t min = t->ct_n ? t->ct_nodes[0].cn_value / FLAME_MIN_SHARE : 0;
+	return min < 1 ? 1 : min;
+}
+
 int html_flame_section(FILE *out, const struct model *m,
 		       const struct calltree *t)
 {
@@ -137,9 +143,7 @@ int html_flame_section(FILE *out, const struct model *m,
 		return 0;
 	}
 	uint64_t total = t->ct_nodes[0].cn_value;
-	uint64_t min = total / FLAME_MIN_SHARE;
-	if (min < 1)
-		min = 1;
+	uint64_t min = html_flame_min(t);
 	fputs("<p class=\"note\">All processes' stacks merged by function "
 	      "name, callers above callees; a frame's width is its share of "
 	      "samples. Click a frame to zoom in, again to zoom out; search "

@@ -16,6 +16,7 @@
 
 #include "model/model.h"
 #include "report/calltree.h"
+#include "report/out/output.h"
 #include "report/out/htmlsafe.h"
 
 /* Text from a log, a binary or an XML file, escaped, to out. */
@@ -46,5 +47,20 @@ int html_chart_sections(FILE *out, const struct model *m);
  * graph's data for report.js and a call-tree table for no script. */
 int html_flame_section(FILE *out, const struct model *m,
 		       const struct calltree *t);
+
+/* html_flame.c: the smallest frame (in samples) the flame graph of t
+ * keeps; html_narrow.c numbers the same frames. */
+uint64_t html_flame_min(const struct calltree *t);
+
+/* html_source.c: the data of the function view (source lines, callers
+ * and callees of the top functions, the hottest files' source) as the
+ * JSON element "fn-data". */
+int html_source_data(FILE *out, const struct output_in *in);
+
+/* html_narrow.c: the samples per (flame-graph frame, thread, time bin)
+ * as the JSON element "nr-data", for narrowing the page; min as
+ * html_flame_min gives it.  Writes a note instead when the logs cannot
+ * be read again or were narrowed on the command line. */
+int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min);
 
 #endif

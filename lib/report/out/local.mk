@@ -66,3 +66,8 @@ lib/report/out/profile.pb-c.c: $(top_srcdir)/lib/report/out/profile.proto
 		--c_out=lib/report/out $(top_srcdir)/lib/report/out/profile.proto
 CLEANFILES += lib/report/out/profile.pb-c.c lib/report/out/profile.pb-c.h
 EXTRA_DIST += lib/report/out/profile.proto
+
+# The HTML report's function view (source lines, callers and callees) and
+# its data for narrowing to a thread or a time range
+lib_report_out_libreportout_la_SOURCES += lib/report/out/html_source.c \
+	lib/report/out/html_narrow.c

@@ -73,6 +73,8 @@ struct output_in {
 	int oi_lines;
 	const char *oi_lines_func;
 	const struct srcpaths *oi_srcpaths;
+	/* --html-sources: source files embedded in the HTML report */
+	unsigned oi_html_sources;
 };
 
 /* One picked back-end and where it writes. */

@@ -12,6 +12,22 @@
  * with the share of samples under them (a page address ending in
  * "#fg-search=TEXT" starts with that search).  Every string is set with
  * textContent, never as HTML.
+ *
+ * Function view ("fn-data": per top function its lines, callers and
+ * callees; the hottest files' source): a click on a function in a table
+ * or in the flame graph shows who calls it and whom it calls, and its
+ * source with self and total samples per line, scrolled to the hottest
+ * line.
+ *
+ * Narrowing ("nr-data": samples per flame-graph frame, thread and time
+ * bin as [frame, thread, bin, samples, ...]): the select control picks a
+ * process or a thread, a drag on the time strip a range of bins; the
+ * flame graph, the tables of functions (recomputed from the graph's
+ * frames: self from where stacks end, total once per stack), the
+ * process and thread tables and the time strip follow.  An address
+ * ending in "#tid=N", "#pid=N", "#time=FROM:TO" (seconds), "#fn=NAME"
+ * (as a click on that function in the tables) or several of them joined
+ * by "&" starts there.
  */
 (function () {
 	'use strict';
@@ -47,7 +63,7 @@
 		};
 		/* x: where a frame starts, in samples; cursor: where its next
 		 * child goes */
-		var stack = [], cursor = new Float64Array(n);
+		var stack = [];
 		for (var i = 0; i < n; i++) {
 			g.name[i] = raw[3 * i];
 			g.value[i] = raw[3 * i + 1];
@@ -56,12 +72,10 @@
 				g.maxDepth = dep;
 			var p = dep > 0 ? stack[dep - 1] : -1;
 			g.parent[i] = p;
-			g.x[i] = p < 0 ? 0 : cursor[p];
-			if (p >= 0)
-				cursor[p] += g.value[i];
-			cursor[i] = g.x[i];
 			stack[dep] = i;
 		}
+		g.value0 = new Float64Array(g.value);
+		layout(g);
 		/* end[i]: one past the last node of i's subtree */
 		for (i = n - 1; i >= 0; i--)
 			g.end[i] = i + 1;
@@ -71,7 +85,20 @@
 		return g;
 	}
 
-	function FlameGraph(g) {
+	/* x[i] from the values: children packed left to right */
+	function layout(g) {
+		var cursor = new Float64Array(g.n);
+		for (var i = 0; i < g.n; i++) {
+			var p = g.parent[i];
+			g.x[i] = p < 0 ? 0 : cursor[p];
+			if (p >= 0)
+				cursor[p] += g.value[i];
+			cursor[i] = g.x[i];
+		}
+		g.total = g.value[0];
+	}
+
+	function FlameGraph(g, onPick) {
 		var box = $('fg'), detail = $('fg-detail'), status = $('fg-status');
 		var search = $('fg-search'), reset = $('fg-reset');
 		var zoom = 0, match = null;
@@ -108,6 +135,7 @@
 			box.style.height = ((g.maxDepth + 1) * ROW + 2) + 'px';
 			box.appendChild(frag);
 			box.setAttribute('data-fg-nodes', String(made));
+			box.setAttribute('data-fg-total', String(g.value[0]));
 		}
 
 		function frame(i, left, w, dim) {
@@ -188,6 +216,8 @@
 				return;
 			var i = +t.getAttribute('data-i');
 			setZoom(i === zoom ? Math.max(g.parent[i], 0) : i);
+			if (onPick && g.depth[i] >= 2)
+				onPick(g.names[g.name[i]]);
 		});
 		box.addEventListener('mouseover', function (ev) {
 			var t = ev.target.closest ? ev.target.closest('.fr') : null;
@@ -211,10 +241,474 @@
 		draw();
 		this.find = find;
 		this.zoom = setZoom;
+		/* after the values changed (narrowing) */
+		this.redraw = function () {
+			layout(g);
+			if (g.value[zoom] <= 0)
+				zoom = 0;
+			reset.disabled = zoom === 0;
+			if (search.value.trim())
+				find(search.value.trim());
+			else
+				draw();
+		};
+	}
+
+	function el(tag, cls, text) {
+		var e = document.createElement(tag);
+		if (cls)
+			e.className = cls;
+		if (text !== undefined)
+			e.textContent = text;
+		return e;
+	}
+
+	function cell(tr, text, cls) {
+		var td = el('td', cls, text);
+		tr.appendChild(td);
+		return td;
+	}
+
+	function json(id) {
+		var e = $(id);
+		return e ? JSON.parse(e.textContent) : null;
+	}
+
+	/* ---- the function view ---- */
+
+	function FunctionView(d) {
+		var box = $('fn-view'), byName = {};
+		for (var k = 0; k < d.funcs.length; k++)
+			if (!byName.hasOwnProperty(d.funcs[k].name))
+				byName[d.funcs[k].name] = d.funcs[k];
+
+		function calls(title, rows, more, rest, total) {
+			var wrap = el('div', 'fn-calls');
+			wrap.appendChild(el('h3', null, title));
+			if (!rows.length) {
+				wrap.appendChild(el('p', 'nodata', 'None.'));
+				return wrap;
+			}
+			var t = el('table', 'calls'), tb = el('tbody');
+			var h = el('thead'), hr = el('tr');
+			hr.appendChild(el('th', null, 'Function'));
+			hr.appendChild(el('th', 'n', 'Samples'));
+			hr.appendChild(el('th', 'n', 'Share'));
+			h.appendChild(hr);
+			t.appendChild(h);
+			for (var i = 0; i < rows.length; i++) {
+				var tr = el('tr');
+				cell(tr, rows[i][0], 'f');
+				cell(tr, fmt(rows[i][1]), 'n');
+				cell(tr, pct(rows[i][1], total), 'n');
+				tb.appendChild(tr);
+			}
+			if (more) {
+				var mr = el('tr');
+				cell(mr, fmt(more) + ' more', 'nodata');
+				cell(mr, fmt(rest), 'n');
+				cell(mr, '', 'n');
+				tb.appendChild(mr);
+			}
+			t.appendChild(tb);
+			wrap.appendChild(t);
+			return wrap;
+		}
+
+		function lineRow(tb, f, l, code, num) {
+			var tr = el('tr', 'src');
+			if (l) {
+				var hot = f.code > 0 && l[2] * 10 >= f.code;
+				if (hot)
+					tr.className += ' hot';
+				tr.setAttribute('data-line', String(l[1]));
+				tr.setAttribute('data-self', String(l[2]));
+				tr.setAttribute('data-total', String(l[3]));
+				cell(tr, l[2] ? fmt(l[2]) : '', 'n');
+				cell(tr, l[3] ? fmt(l[3]) : '', 'n');
+			} else {
+				cell(tr, '', 'n');
+				cell(tr, '', 'n');
+			}
+			cell(tr, num > 0 ? String(num) : (l ? '?' : '...'), 'n ln');
+			var c = cell(tr, code === null ? '' : code, 'code');
+			if (l && l[4])
+				c.appendChild(el('span', 'inl', ' [inlined ' + l[4] + ']'));
+			tb.appendChild(tr);
+			return tr;
+		}
+
+		/* one file's lines of f, with the code around them when the
+		 * source is embedded; returns the hottest row */
+		function fileBlock(f, fi, lines) {
+			var file = fi >= 0 ? d.files[fi] : null;
+			var wrap = el('div', 'fn-file');
+			var head = el('p', 'fn-path');
+			head.textContent = file ? (file.path || file.name)
+				: '(no line information for this code)';
+			wrap.appendChild(head);
+			if (file && file.why)
+				wrap.appendChild(el('p', 'note', 'Source not shown: ' + file.why +
+					(file.path ? '' : '; give --source-dir or --source-map')));
+			var text = file && file.text ? file.text : null;
+			var scroller = el('div', 'srcbox'), t = el('table', 'source');
+			var h = el('thead'), hr = el('tr');
+			['Self', 'Total', 'Line', text ? 'Source' : ''].forEach(function (x, k) {
+				hr.appendChild(el('th', k < 3 ? 'n' : null, x));
+			});
+			h.appendChild(hr);
+			t.appendChild(h);
+			var tb = el('tbody'), best = null, bestSelf = -1, shown = 0;
+			for (var i = 0; i < lines.length; i++) {
+				var l = lines[i], ln = l[1];
+				if (text && ln > 0) {
+					var from = Math.max(ln - 3, shown + 1);
+					if (shown && from > shown + 1)
+						lineRow(tb, f, null, null, 0);
+					for (var k = from; k < ln && k <= text.length; k++)
+						lineRow(tb, f, null, text[k - 1], k);
+					if (ln > shown)
+						shown = ln;
+				}
+				var code = text && ln > 0 && ln <= text.length ? text[ln - 1] : null;
+				var tr = lineRow(tb, f, l, code, ln);
+				if (l[2] > bestSelf || (l[2] === bestSelf && !best)) {
+					bestSelf = l[2];
+					best = tr;
+				}
+				var next = i + 1 < lines.length ? lines[i + 1][1] : 0;
+				if (text && ln > 0 && next !== ln) {
+					var to = next > ln && next - 1 < ln + 3 ? next - 1 : ln + 3;
+					for (k = Math.max(ln + 1, shown + 1); k <= to && k <= text.length; k++)
+						lineRow(tb, f, null, text[k - 1], k);
+					if (to > shown)
+						shown = to;
+				}
+			}
+			t.appendChild(tb);
+			scroller.appendChild(t);
+			wrap.appendChild(scroller);
+			return {el: wrap, best: best, self: bestSelf, box: scroller};
+		}
+
+		function show(name, scroll) {
+			var f = byName.hasOwnProperty(name) ? byName[name] : null;
+			box.textContent = '';
+			box.hidden = false;
+			box.setAttribute('data-fn', name);
+			var title = el('h3', 'f', name);
+			box.appendChild(title);
+			if (!f) {
+				box.appendChild(el('p', 'note', 'No source lines or callers ' +
+					'embedded for this function: the page holds them for the ' +
+					'functions of the tables of top functions.'));
+				if (scroll)
+					$('fnview').scrollIntoView();
+				return;
+			}
+			box.appendChild(el('p', 'note', (f.module ? f.module + ': ' : '') +
+				fmt(f.self) + ' samples self, ' + fmt(f.total) + ' total (' +
+				pct(f.total, d.samples) + ' of all); ' + fmt(f.code) +
+				' samples running its code, inlined code included. Whole run.'));
+			var cc = el('div', 'fn-callgrid');
+			cc.appendChild(calls('Callers (who calls it)', f.callers[0],
+				f.callers[1], f.callers[2], f.total));
+			cc.appendChild(calls('Callees (whom it calls)', f.callees[0],
+				f.callees[1], f.callees[2], f.total));
+			box.appendChild(cc);
+			box.appendChild(el('h3', null, 'Source lines'));
+			/* lines come by file, then line */
+			var hot = null;
+			for (var i = 0; i < f.lines.length;) {
+				var j = i;
+				while (j < f.lines.length && f.lines[j][0] === f.lines[i][0])
+					j++;
+				var b = fileBlock(f, f.lines[i][0], f.lines.slice(i, j));
+				box.appendChild(b.el);
+				if (!hot || b.self > hot.self)
+					hot = b;
+				i = j;
+			}
+			if (!f.lines.length)
+				box.appendChild(el('p', 'nodata', 'No line information.'));
+			if (f.more_lines)
+				box.appendChild(el('p', 'note', fmt(f.more_lines) +
+					' more sampled lines not embedded.'));
+			if (scroll)
+				$('fnview').scrollIntoView();
+			if (hot && hot.best) {
+				hot.best.classList.add('top');
+				hot.box.scrollTop = Math.max(hot.best.offsetTop - 60, 0);
+			}
+		}
+
+		document.addEventListener('click', function (ev) {
+			var t = ev.target.closest ? ev.target.closest('td.f') : null;
+			if (!t || !t.closest('table.funcs, table.calls'))
+				return;
+			show(t.textContent, true);
+		});
+		this.show = show;
+	}
+
+	/* ---- narrowing ---- */
+
+	function Narrow(d, g, fg) {
+		var sel = $('nr-select'), strip = $('nr-time'), status = $('nr-status');
+		var range = $('nr-range'), nt = d.threads.length, cells = d.cells;
+		var want = null, b0 = 0, b1 = d.bins, selfv = null;
+		var binw = d.bins > 0 ? d.seconds / d.bins : 0;
+
+		function opt(value, text) {
+			var o = el('option', null, text);
+			o.value = value;
+			sel.appendChild(o);
+		}
+		opt('', 'the whole run (every process and thread)');
+		var pids = [];
+		for (var i = 0; i < nt; i++)
+			if (pids.indexOf(d.threads[i][0]) < 0)
+				pids.push(d.threads[i][0]);
+		pids.forEach(function (pid) {
+			var name = '';
+			for (var k = 0; k < nt; k++)
+				if (d.threads[k][0] === pid)
+					name = d.threads[k][3];
+			opt('p' + pid, 'process ' + pid + ' (' + name + ')');
+			for (k = 0; k < nt; k++)
+				if (d.threads[k][0] === pid)
+					opt('t' + k, '\u2003thread ' + d.threads[k][1] +
+						(d.threads[k][2] ? ' ' + d.threads[k][2] : '') +
+						' of ' + pid);
+		});
+
+		function threadOk() {
+			var v = sel.value, ok = new Uint8Array(nt);
+			for (var k = 0; k < nt; k++)
+				ok[k] = !v || (v[0] === 'p' ? d.threads[k][0] === +v.slice(1)
+					: v[0] === 'T' ? d.threads[k][1] === +v.slice(1)
+					: k === +v.slice(1));
+			return ok;
+		}
+
+		function drawStrip(ok) {
+			var per = new Float64Array(d.bins), max = 0;
+			for (var c = 0; c < cells.length; c += 4)
+				if (ok[cells[c + 1]])
+					per[cells[c + 2]] += cells[c + 3];
+			for (var b = 0; b < d.bins; b++)
+				if (per[b] > max)
+					max = per[b];
+			strip.textContent = '';
+			var w = 100 / Math.max(d.bins, 1);
+			for (b = 0; b < d.bins; b++) {
+				if (!per[b])
+					continue;
+				var bar = el('div', 'nr-bin' + (b >= b0 && b < b1 ? '' : ' out'));
+				bar.style.left = (b * w) + '%';
+				bar.style.width = w + '%';
+				bar.style.height = (100 * per[b] / max) + '%';
+				strip.appendChild(bar);
+			}
+			if (b0 > 0 || b1 < d.bins) {
+				var r = el('div', 'nr-sel');
+				r.style.left = (b0 * w) + '%';
+				r.style.width = ((b1 - b0) * w) + '%';
+				strip.appendChild(r);
+			}
+		}
+
+		/* the function tables of the selection, from the graph */
+		function functionTables(value, self) {
+			var box = $('fn-narrowed'), n = g.n;
+			var selfBy = {}, totalBy = {}, names = [];
+			for (var i = 1; i < n; i++) {
+				if (g.depth[i] < 2 || value[i] <= 0)
+					continue;
+				var nm = g.names[g.name[i]];
+				if (!selfBy.hasOwnProperty(nm)) {
+					selfBy[nm] = totalBy[nm] = 0;
+					names.push(nm);
+				}
+				selfBy[nm] += self[i];
+				var outer = true;
+				for (var a = g.parent[i]; a > 0 && g.depth[a] >= 2; a = g.parent[a])
+					if (g.name[a] === g.name[i]) {
+						outer = false;
+						break;
+					}
+				if (outer)
+					totalBy[nm] += value[i];
+			}
+			var rows = document.querySelectorAll('#functions > table.funcs tbody tr').length / 2;
+			box.textContent = '';
+			box.setAttribute('data-total', String(value[0]));
+			box.appendChild(el('p', 'note', 'In the selection: ' + fmt(value[0]) +
+				' samples. Functions as the flame graph names them.'));
+			[['self', selfBy], ['total', totalBy]].forEach(function (kind) {
+				var by = kind[1];
+				var order = names.slice().sort(function (x, y) {
+					return by[y] - by[x] || (x < y ? -1 : x > y ? 1 : 0);
+				});
+				box.appendChild(el('h3', null, 'By ' + kind[0] + ' samples, in the selection'));
+				var t = el('table', 'funcs nr-' + kind[0]), tb = el('tbody');
+				var h = el('thead'), hr = el('tr');
+				['Self', 'Self %', 'Total', 'Total %', 'Function'].forEach(function (x, k) {
+					hr.appendChild(el('th', k < 4 ? 'n' : null, x));
+				});
+				h.appendChild(hr);
+				t.appendChild(h);
+				for (var r = 0; r < order.length && r < Math.max(rows, 20); r++) {
+					var f = order[r];
+					if (!by[f])
+						break;
+					var tr = el('tr');
+					tr.setAttribute('data-self', String(selfBy[f]));
+					tr.setAttribute('data-total', String(totalBy[f]));
+					cell(tr, fmt(selfBy[f]), 'n');
+					cell(tr, pct(selfBy[f], value[0]), 'n');
+					cell(tr, fmt(totalBy[f]), 'n');
+					cell(tr, pct(totalBy[f], value[0]), 'n');
+					cell(tr, f, 'f');
+					tb.appendChild(tr);
+				}
+				t.appendChild(tb);
+				box.appendChild(t);
+			});
+		}
+
+		/* the chosen time range over the charts (svg.timed say where
+		 * the run's start and end are on their x axis) */
+		function markCharts() {
+			var svgs = document.querySelectorAll('svg.timed');
+			for (var i = 0; i < svgs.length; i++) {
+				var sv = svgs[i], old = sv.querySelector('rect.nr-span');
+				if (old)
+					sv.removeChild(old);
+				if (b0 === 0 && b1 === d.bins)
+					continue;
+				var x0 = +sv.getAttribute('data-x0'), x1 = +sv.getAttribute('data-x1');
+				var span = +sv.getAttribute('data-span') || 1;
+				var vb = sv.viewBox.baseVal;
+				var a = x0 + Math.min(b0 * binw / span, 1) * (x1 - x0);
+				var b = x0 + Math.min(b1 * binw / span, 1) * (x1 - x0);
+				var r = document.createElementNS(sv.namespaceURI, 'rect');
+				r.setAttribute('class', 'nr-span');
+				r.setAttribute('x', a.toFixed(1));
+				r.setAttribute('y', '0');
+				r.setAttribute('width', Math.max(b - a, 1).toFixed(1));
+				r.setAttribute('height', String(vb ? vb.height : 0));
+				sv.appendChild(r);
+			}
+		}
+
+		function apply() {
+			var ok = threadOk(), all = !sel.value && b0 === 0 && b1 === d.bins;
+			var n = g.n, value = new Float64Array(n), self = new Float64Array(n);
+			if (all) {
+				value.set(g.value0);
+				for (var i = 0; i < n; i++)
+					self[i] = value[i];
+				for (i = 1; i < n; i++)
+					self[g.parent[i]] -= value[i];
+			} else {
+				for (var c = 0; c < cells.length; c += 4)
+					if (ok[cells[c + 1]] && cells[c + 2] >= b0 && cells[c + 2] < b1)
+						self[cells[c]] += cells[c + 3];
+				value.set(self);
+				for (i = n - 1; i > 0; i--)
+					value[g.parent[i]] += value[i];
+			}
+			g.value.set(value);
+			fg.redraw();
+			drawStrip(ok);
+			markCharts();
+			/* the static tables are of the whole run */
+			var st = document.querySelectorAll('#functions > h3, #functions > table.funcs');
+			for (i = 0; i < st.length; i++)
+				st[i].hidden = !all;
+			$('fn-narrowed').hidden = all;
+			if (!all)
+				functionTables(value, self);
+			var rows = document.querySelectorAll('#summary tr[data-pid]');
+			for (i = 0; i < rows.length; i++) {
+				var r = rows[i], pid = +r.getAttribute('data-pid');
+				var tid = r.getAttribute('data-tid'), show = !sel.value;
+				for (var k = 0; !show && k < nt; k++)
+					show = ok[k] && d.threads[k][0] === pid &&
+						(tid === null || d.threads[k][1] === +tid);
+				r.hidden = !show;
+			}
+			range.textContent = b0 === 0 && b1 === d.bins ? ' all of the run' :
+				' from ' + (b0 * binw).toFixed(3) + ' s to ' + (b1 * binw).toFixed(3) + ' s';
+			status.textContent = fmt(value[0]) + ' samples selected' + (all || !d.cut ? ''
+				: '; frames deeper than ' + d.cut + ' levels are not told apart in the selection');
+			status.setAttribute('data-samples', String(value[0]));
+			document.documentElement.setAttribute('data-narrowed', all ? 'no' : 'yes');
+		}
+
+		function binAt(ev) {
+			var r = strip.getBoundingClientRect();
+			var f = r.width > 0 ? (ev.clientX - r.left) / r.width : 0;
+			return Math.min(Math.max(Math.floor(f * d.bins), 0), d.bins - 1);
+		}
+		var from = -1;
+		strip.addEventListener('mousedown', function (ev) {
+			from = binAt(ev);
+			ev.preventDefault();
+		});
+		window.addEventListener('mousemove', function (ev) {
+			if (from < 0)
+				return;
+			var b = binAt(ev);
+			b0 = Math.min(from, b);
+			b1 = Math.max(from, b) + 1;
+			drawStrip(threadOk());
+		});
+		window.addEventListener('mouseup', function () {
+			if (from < 0)
+				return;
+			from = -1;
+			apply();
+		});
+		sel.addEventListener('change', apply);
+		$('nr-clear').addEventListener('click', function () {
+			sel.value = '';
+			b0 = 0;
+			b1 = d.bins;
+			apply();
+		});
+		/* every thread of that id, as mapreport --tid takes it */
+		this.thread = function (tid) {
+			var hits = [];
+			for (var k = 0; k < nt; k++)
+				if (d.threads[k][1] === tid)
+					hits.push(k);
+			if (hits.length > 1) {
+				opt('T' + tid, 'threads ' + tid + ' of ' + hits.length + ' processes');
+				sel.value = 'T' + tid;
+			} else if (hits.length) {
+				sel.value = 't' + hits[0];
+			}
+			apply();
+		};
+		this.process = function (pid) {
+			sel.value = 'p' + pid;
+			apply();
+		};
+		this.time = function (a, b) {
+			b0 = binw > 0 ? Math.max(Math.floor(a / binw), 0) : 0;
+			b1 = binw > 0 ? Math.min(Math.ceil(b / binw), d.bins) : d.bins;
+			if (b1 <= b0)
+				b1 = Math.min(b0 + 1, d.bins);
+			apply();
+		};
+		$('nr-bar').hidden = false;
+		apply();
 	}
 
 	function start() {
-		var g = null;
+		var g = null, fg = null, fv = null, nr = null;
 		try {
 			g = load();
 		} catch (e) {
@@ -223,18 +717,46 @@
 				st.textContent = 'flame graph data unreadable: ' + e.message;
 			throw e;
 		}
+		var fd = json('fn-data');
+		if (fd)
+			fv = new FunctionView(fd);
 		if (g && g.n > 0) {
 			var c = $('fg-controls');
 			if (c)
 				c.hidden = false;
 			$('fg').hidden = false;
-			var fg = new FlameGraph(g);
-			/* a link may carry a search: report.html#fg-search=TEXT */
-			var m = /^#fg-search=(.+)$/.exec(location.hash);
-			if (m) {
-				var q = decodeURIComponent(m[1]);
-				$('fg-search').value = q;
-				fg.find(q);
+			fg = new FlameGraph(g, fv ? function (name) { fv.show(name, false); } : null);
+			var nd = json('nr-data');
+			if (nd)
+				nr = new Narrow(nd, g, fg);
+		}
+		/* an address may carry a search, a selection, a function:
+		 * report.html#fg-search=TEXT&tid=N&time=A:B&fn=NAME */
+		var parts = location.hash.replace(/^#/, '').split('&');
+		for (var i = 0; i < parts.length; i++) {
+			var eq = parts[i].indexOf('=');
+			if (eq < 0)
+				continue;
+			var k = parts[i].slice(0, eq), v = decodeURIComponent(parts[i].slice(eq + 1));
+			if (k === 'fg-search' && fg) {
+				$('fg-search').value = v;
+				fg.find(v);
+			} else if (k === 'tid' && nr) {
+				nr.thread(+v);
+			} else if (k === 'pid' && nr) {
+				nr.process(+v);
+			} else if (k === 'time' && nr && v.indexOf(':') >= 0) {
+				nr.time(+v.split(':')[0], +v.split(':')[1]);
+			} else if (k === 'fn' && fv) {
+				/* as a click on the function in a table */
+				var cells = document.querySelectorAll('table.funcs td.f'), hit = null;
+				for (var j = 0; j < cells.length && !hit; j++)
+					if (cells[j].textContent === v)
+						hit = cells[j];
+				if (hit)
+					hit.click();
+				else
+					fv.show(v, true);
 			}
 		}
 		document.documentElement.setAttribute('data-js', 'ready');

@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * html_narrow: the HTML report's data for narrowing the page to a
+ * process, a thread and a time range (see html_i.h).  The run model
+ * keeps stacks without their thread or time, so the logs are read again
+ * (rescan.h) and every sample is counted in a cell (flame-graph frame,
+ * thread, time bin): the frame is the one of the page's flame graph
+ * where the sample's stack ends, or, when that frame was left out of the
+ * graph as too small, its nearest ancestor kept.  report.js adds up the
+ * cells of a selection and redraws the flame graph and the tables of
+ * functions from them, so each total of a selection is exact and only
+ * the attribution below the graph's smallest frames is coarser.
+ *
+ * Size: cells grow with distinct (frame, thread, bin) triples, never
+ * with samples.  There are NR_BINS bins over the run at first; while
+ * there are more than NR_CELLS cells, neighbouring bins merge in pairs
+ * (coarser time, same totals) down to NR_MIN_BINS bins, then the
+ * deepest frames' cells go to their callers' frames, a level at a time
+ * (coarser attribution in a narrowed flame graph: the frames below the
+ * cut then show no samples of their own; the totals of threads, time
+ * ranges and frames above the cut stay exact).  So the cells are at
+ * most NR_CELLS, but for runs with more than NR_CELLS / NR_MIN_BINS
+ * threads sampled in the same frames near the root.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mapsample/maps_error.h>
+
+#include "model/filter.h"
+#include "model/keymap.h"
+#include "report/out/html_i.h"
+#include "report/out/rescan.h"
+
+#define NR_BINS 128
+#define NR_MIN_BINS 32
+#define NR_CELLS 150000
+
+struct cell {
+	uint32_t node, thread, bin;
+	uint64_t count;
+};
+
+struct narrow {
+	const struct model *m;
+	const struct analysis *a;
+	const int32_t *slot_page; /* stack slot -> page frame, -1: none */
+	struct cell *cells;
+	size_t ncells, capcells;
+	struct keymap keys;
+	uint64_t t0, span;
+	unsigned bins;
+	uint32_t cut;             /* frames deeper than this merged into
+				   * their ancestors' cells, or 0 */
+};
+
+/* ---- names: the call tree's name ids by string ---- */
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+struct names {
+	uint32_t *slot; /* name id + 1 */
+	size_t cap;
+};
+
+static int names_build(struct names *n, const struct calltree *t)
+{
+	n->cap = 16;
+	while (n->cap < 2 * t->ct_nnames + 2)
+		n->cap <<= 1;
+	if (!(n->slot = calloc(n->cap, sizeof(*n->slot))))
+		return MAPS_ENOMEM;
+	for (size_t i = 0; i < t->ct_nnames; i++) {
+		size_t j = str_hash(t->ct_names[i]) & (n->cap - 1);
+		while (n->slot[j])
+			j = (j + 1) & (n->cap - 1);
+		n->slot[j] = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
+static long names_find(const struct names *n, const struct calltree *t,
+		       const char *s)
+{
+	if (!s)
+		return -1;
+	for (size_t j = str_hash(s) & (n->cap - 1); n->slot[j];
+	     j = (j + 1) & (n->cap - 1))
+		if (!strcmp(t->ct_names[n->slot[j] - 1], s))
+			return n->slot[j] - 1;
+	return -1;
+}
+
+/* ---- stack slot -> page frame ---- */
+
+struct pages {
+	int32_t *page;    /* call-tree node -> page frame */
+	int32_t next;
+	uint32_t *parent; /* page frame -> its parent's page frame */
+	uint32_t *depth;  /* page frame -> depth */
+};
+
+static int number_page(const struct calltree *t, uint32_t i, void *arg)
+{
+	struct pages *p = arg;
+	p->parent[p->next] = (uint32_t)p->page[t->ct_nodes[i].cn_parent];
+	p->depth[p->next] = t->ct_nodes[i].cn_depth;
+	p->page[i] = p->next++;
+	return 0;
+}
+
+/* slot_page[si] for every stack slot of m: the page frame (numbered as
+ * html_flame.c writes the frames of at least min samples) where the
+ * stack's path in t ends, or its nearest kept ancestor. */
+static int map_slots(const struct model *m, const struct analysis *a,
+		     const struct calltree *t, uint64_t min,
+		     int32_t *slot_page, struct pages *p0)
+{
+	struct pages p = {calloc(t->ct_n ? t->ct_n : 1, sizeof(int32_t)), 0,
+			  p0->parent, p0->depth};
+	struct names nm = {0};
+	struct keymap kids = {0};
+	int32_t *fname = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof(*fname));
+	int rc = MAPS_ENOMEM;
+	if (!p.page || !fname || names_build(&nm, t))
+		goto out;
+	for (size_t i = 0; i < t->ct_n; i++)
+		p.page[i] = -1;
+	p.page[0] = 0; /* the root is its own parent */
+	if ((rc = calltree_walk(t, min, number_page, &p)))
+		goto out;
+	rc = MAPS_ENOMEM;
+	/* nodes come after their parents */
+	for (size_t i = 1; i < t->ct_n; i++)
+		if (p.page[i] < 0)
+			p.page[i] = p.page[t->ct_nodes[i].cn_parent];
+	for (size_t i = 1; i < t->ct_n; i++)
+		if (keymap_put(&kids, t->ct_nodes[i].cn_parent,
+			       t->ct_nodes[i].cn_name, 0, i))
+			goto out;
+	for (size_t i = 0; i < a->nfuncs; i++)
+		fname[i] = (int32_t)names_find(&nm, t, a->funcs[i].name);
+	for (size_t si = 0; si < m->capstacks; si++) {
+		const struct rstack *s = &m->stacks[si];
+		slot_page[si] = -1;
+		if (!s->used || !s->count || a->own[si])
+			continue;
+		long pn = names_find(&nm, t, model_proc_name(m, s->pid,
+							     s->image));
+		long cur = pn < 0 ? -1 : keymap_find(&kids, 0, (uint32_t)pn, 0);
+		const uint32_t *e = a->exp + a->exp_off[si];
+		for (uint32_t k = a->exp_n[si]; cur >= 0 && k-- > 0;)
+			cur = fname[e[k]] < 0
+				      ? -1
+				      : keymap_find(&kids, (uint32_t)cur,
+						    (uint32_t)fname[e[k]], 0);
+		if (cur >= 0)
+			slot_page[si] = p.page[cur];
+	}
+	rc = 0;
+out:
+	free(p.page);
+	free(nm.slot);
+	free(fname);
+	keymap_free(&kids);
+	return rc;
+}
+
+/* ---- cells ---- */
+
+static int on_sample(void *ctx, const struct maplog_ev *ev, size_t thread,
+		     size_t stack)
+{
+	struct narrow *n = ctx;
+	int32_t node = n->slot_page[stack];
+	if (node < 0)
+		return 0;
+	uint64_t dt = ev->ev_ts > n->t0 ? ev->ev_ts - n->t0 : 0;
+	if (dt > n->span)
+		dt = n->span;
+	uint32_t bin = n->span ? (uint32_t)((double)dt / (double)n->span *
+					    (n->bins - 1e-9))
+			       : 0;
+	int added;
+	long i = keymap_add(&n->keys, (uint32_t)node, (uint32_t)thread, bin,
+			    &n->cells, &n->ncells, &n->capcells,
+			    sizeof(*n->cells), &added);
+	if (i < 0)
+		return MAPS_ENOMEM;
+	if (added) {
+		n->cells[i].node = (uint32_t)node;
+		n->cells[i].thread = (uint32_t)thread;
+		n->cells[i].bin = bin;
+	}
+	n->cells[i].count++;
+	return 0;
+}
+
+static int cmp_cell(const void *x, const void *y)
+{
+	const struct cell *a = x, *b = y;
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	if (a->thread != b->thread)
+		return a->thread < b->thread ? -1 : 1;
+	return a->bin < b->bin ? -1 : a->bin > b->bin;
+}
+
+/* Sorts the cells and merges those that are the same. */
+static void merge_cells(struct narrow *n)
+{
+	qsort(n->cells, n->ncells, sizeof(*n->cells), cmp_cell);
+	size_t w = 0;
+	for (size_t i = 0; i < n->ncells; i++) {
+		if (w && !cmp_cell(&n->cells[w - 1], &n->cells[i]))
+			n->cells[w - 1].count += n->cells[i].count;
+		else
+			n->cells[w++] = n->cells[i];
+	}
+	n->ncells = w;
+}
+
+/* The ancestor of page frame f at depth cut (f when not deeper). */
+static uint32_t ancestor(const struct pages *p, uint32_t f, uint32_t cut)
+{
+	while (p->depth[f] > cut)
+		f = p->parent[f];
+	return f;
+}
+
+/* How many cells there would be with frames deeper than cut merged into
+ * their ancestors, or -1 when out of memory. */
+static long cells_at(const struct narrow *n, const struct pages *p,
+		     uint32_t cut)
+{
+	struct keymap k = {0};
+	long c = 0;
+	for (size_t i = 0; i < n->ncells; i++) {
+		const struct cell *x = &n->cells[i];
+		uint32_t f = ancestor(p, x->node, cut);
+		if (keymap_find(&k, f, x->thread, x->bin) >= 0)
+			continue;
+		if (keymap_put(&k, f, x->thread, x->bin, (size_t)c)) {
+			c = -1;
+			break;
+		}
+		c++;
+	}
+	keymap_free(&k);
+	return c;
+}
+
+static void write_data(FILE *out, const struct narrow *n)
+{
+	const struct model *m = n->m;
+	fprintf(out, "<script type=\"application/json\" id=\"nr-data\">\n"
+		     "{\"seconds\":%.9g,\"bins\":%u,\"cut\":%u,\"threads\":[",
+		(double)n->span / 1e9, n->bins, n->cut);
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct rthread *t = &m->threads[i];
+		fprintf(out, "%s[%u,%u,", i ? (i % 8 ? "," : ",\n") : "",
+			t->pid, t->tid);
+		htmlsafe_json(out, t->name ? t->name : "");
+		fputc(',', out);
+		htmlsafe_json(out, model_proc_name(m, t->pid, t->image));
+		fputc(']', out);
+	}
+	fputs("],\n\"cells\":[", out);
+	for (size_t i = 0; i < n->ncells; i++) {
+		const struct cell *c = &n->cells[i];
+		fprintf(out, "%s%u,%u,%u,%" PRIu64, i ? (i % 16 ? "," : ",\n") : "",
+			c->node, c->thread, c->bin, c->count);
+	}
+	fputs("]}\n</script>\n", out);
+}
+
+int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
+{
+	const struct model *m = in->oi_model;
+	if (!m->samples)
+		return 0;
+	if (m->filter && filter_active(m->filter)) {
+		fputs("<p class=\"note\">The report was already narrowed on the "
+		      "command line: the page cannot narrow it further.</p>\n",
+		      out);
+		return 0;
+	}
+	struct narrow n = {m, in->oi_analysis, NULL, NULL, 0, 0, {0}, 0, 0,
+			   NR_BINS, 0};
+	const struct calltree *t = in->oi_calltree;
+	int32_t *sp = malloc((m->capstacks ? m->capstacks : 1) * sizeof(*sp));
+	struct pages pg = {NULL, 0, calloc(t->ct_n + 1, sizeof(uint32_t)),
+			   calloc(t->ct_n + 1, sizeof(uint32_t))};
+	int rc = MAPS_ENOMEM;
+	if (!sp || !pg.parent || !pg.depth)
+		goto out;
+	if ((rc = map_slots(m, in->oi_analysis, t, min, sp, &pg)))
+		goto out;
+	n.slot_page = sp;
+	n.t0 = m->first_ts;
+	n.span = m->last_ts > m->first_ts ? m->last_ts - m->first_ts : 0;
+	static const struct rescan_tool tool = {on_sample, NULL};
+	rc = rescan_logs(in, &tool, &n);
+	keymap_free(&n.keys);
+	if (rc == MAPS_EIO) {
+		fputs("<p class=\"note\">The logs could not be read a second "
+		      "time (a pipe?): the page cannot narrow to a thread or a "
+		      "time range.</p>\n",
+		      out);
+		rc = 0;
+		goto out;
+	}
+	if (rc)
+		goto out;
+	merge_cells(&n);
+	while (n.ncells > NR_CELLS && n.bins > NR_MIN_BINS) {
+		for (size_t i = 0; i < n.ncells; i++)
+			n.cells[i].bin >>= 1;
+		n.bins = (n.bins + 1) / 2;
+		merge_cells(&n);
+	}
+	if (n.ncells > NR_CELLS) {
+		/* the deepest cut that fits: cells only fall as it rises */
+		uint32_t lo = 1, hi = 0;
+		for (size_t i = 0; i < n.ncells; i++)
+			if (pg.depth[n.cells[i].node] > hi)
+				hi = pg.depth[n.cells[i].node];
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo + 1) / 2;
+			long c = cells_at(&n, &pg, mid);
+			if (c < 0) {
+				rc = MAPS_ENOMEM;
+				goto out;
+			}
+			if ((size_t)c <= NR_CELLS)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		n.cut = lo;
+		for (size_t i = 0; i < n.ncells; i++)
+			n.cells[i].node = ancestor(&pg, n.cells[i].node, lo);
+		merge_cells(&n);
+	}
+	write_data(out, &n);
+out:
+	free(pg.parent);
+	free(pg.depth);
+	keymap_free(&n.keys);
+	free(n.cells);
+	free(sp);
+	return rc;
+}
