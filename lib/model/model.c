@@ -85,6 +85,7 @@ static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
 	p->image = image;
 	p->start_ts = UINT64_MAX;
 	p->rank = -1;
+	p->seq = (uint32_t)m->nprocs - 1;
 	return p;
 }
 
@@ -493,6 +494,9 @@ static int sample_passes(struct model *m, struct rproc *p,
 	if (!t)
 		return MAPS_ENOMEM;
 	const char *prog = p->exe ? strrchr(p->exe, '/') : NULL;
+	if (!filter_keep_rank(m->filter, p->rank >= 0 ? p->rank
+						      : (int32_t)p->seq))
+		return 0;
 	return filter_keep(m->filter, ev->ev_pid,
 			   prog ? prog + 1 : p->exe, tid, t->name, ev->ev_ts);
 }

@@ -70,6 +70,9 @@ struct rproc {
 			       * (mpirun, srun, ...); NULL: not known */
 	int is_launcher;      /* 1: this process is a launcher (mpirun,
 			       * orted, prted, srun...), not the application */
+	uint32_t seq;         /* the process's index among those of the
+			       * report, in the order first read (the rank
+			       * a report shows when the log names none) */
 };
 
 /* A problem found in a log (model/logread.h), kept for the report. */

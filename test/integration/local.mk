@@ -218,3 +218,9 @@ EXTRA_DIST += test/integration/mapreport-compare-region.sh
 # The sampler never reads or writes a descriptor it does not own.
 TESTS += test/integration/mapsample-fds.sh
 EXTRA_DIST += test/integration/mapsample-fds.sh
+
+# mapreport's Summary, Ranks (per process of a job), --rank and the
+# built-in partial reports on test/programs/rankwork and hot (issue 15,
+# One report for the whole job).
+TESTS += test/integration/mapreport-ranks.sh
+EXTRA_DIST += test/integration/mapreport-ranks.sh

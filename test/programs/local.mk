@@ -226,3 +226,10 @@ check_PROGRAMS += test/programs/fdthief
 test_programs_fdthief_SOURCES = test/programs/fdthief.c
 test_programs_fdthief_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_fdthief_LDFLAGS =
+
+# rankwork: N worker processes, worker 0 with twice the work
+# (mapreport-ranks.sh)
+check_PROGRAMS += test/programs/rankwork
+test_programs_rankwork_SOURCES = test/programs/rankwork.c test/programs/burn.h
+test_programs_rankwork_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_rankwork_LDFLAGS =

@@ -66,3 +66,7 @@ lib/report/out/profile.pb-c.c: $(top_srcdir)/lib/report/out/profile.proto
 		--c_out=lib/report/out $(top_srcdir)/lib/report/out/profile.proto
 CLEANFILES += lib/report/out/profile.pb-c.c lib/report/out/profile.pb-c.h
 EXTRA_DIST += lib/report/out/profile.proto
+
+# job: the summary and the per-rank figures in every output
+lib_report_out_libreportout_la_SOURCES += lib/report/out/job.c \
+	lib/report/out/job.h
