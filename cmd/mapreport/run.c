@@ -95,7 +95,7 @@ struct partial_set *load_partials(const struct args *a, int *status)
 	struct partial_set *pset = partial_set_new();
 	char dir[PATH_MAX + 64];
 	if (!pset || partial_load(pset, a->partial_paths, a->npartial) ||
-	    (!a->npartial &&
+	    (!a->npartial && !a->compare &&
 	     partial_load_builtin(pset, builtin_reports(dir, sizeof(dir))))) {
 		partial_set_free(pset);
 		return NULL;

@@ -179,13 +179,29 @@ static void row_metric(struct rank_row *r, const struct rmetric *mt,
 	}
 }
 
-/* Classifies the stacks of m (expanded in an) into the rows. */
-static void rows_stacks(struct ranks *rk, const struct keymap *k,
-			const struct model *m, const struct analysis *an)
+/* What a function is, for the classification of stacks (bits). */
+enum { F_MPI = 1, F_CALL = 2, F_COLL = 4, F_IO = 8 };
+
+/* Classifies the stacks of m (expanded in an) into the rows: each
+ * function once (cls, one byte per function of an), then each stack by
+ * its functions' bytes.  Returns 0 or MAPS_ENOMEM. */
+static int rows_stacks(struct ranks *rk, const struct keymap *k,
+		       const struct model *m, const struct analysis *an)
 {
+	uint8_t *cls = calloc(an->nfuncs ? an->nfuncs : 1, 1);
+	if (!cls)
+		return MAPS_ENOMEM;
+	for (size_t i = 0; i < an->nfuncs; i++) {
+		const struct rfunc *fn = &an->funcs[i];
+		if (ranks_is_mpi(fn->module, fn->name))
+			cls[i] = F_MPI | (mpi_call(fn->name) ? F_CALL : 0) |
+				 (ranks_is_collective(fn->name) ? F_COLL : 0);
+		else if (ranks_is_io(fn->name))
+			cls[i] = F_IO;
+	}
 	for (size_t si = 0; si < m->capstacks; si++) {
 		const struct rstack *s = &m->stacks[si];
-		if (!s->used || !s->count)
+		if (!s->used || !s->count || !an->exp_n[si])
 			continue;
 		long ri = keymap_find(k, s->pid, s->image, 0);
 		if (ri < 0)
@@ -194,15 +210,12 @@ static void rows_stacks(struct ranks *rk, const struct keymap *k,
 		int mpi = 0, coll = 0, io = 0;
 		const uint32_t *f = an->exp + an->exp_off[si];
 		for (uint32_t i = 0; i < an->exp_n[si]; i++) {
-			const struct rfunc *fn = &an->funcs[f[i]];
-			if (ranks_is_mpi(fn->module, fn->name)) {
-				mpi = 1;
-				/* the outermost MPI call decides */
-				if (mpi_call(fn->name))
-					coll = ranks_is_collective(fn->name);
-			} else if (!mpi && ranks_is_io(fn->name)) {
-				io = 1;
-			}
+			uint8_t c = cls[f[i]];
+			mpi |= c & F_MPI;
+			io |= c & F_IO;
+			/* the outermost MPI call decides */
+			if (c & F_CALL)
+				coll = (c & F_COLL) != 0;
 		}
 		if (mpi) {
 			r->mpi_samples += s->count;
@@ -212,6 +225,8 @@ static void rows_stacks(struct ranks *rk, const struct keymap *k,
 			r->io_samples += s->count;
 		}
 	}
+	free(cls);
+	return 0;
 }
 
 int ranks_build(struct ranks *rk, const struct model *m,
@@ -259,7 +274,8 @@ int ranks_build(struct ranks *rk, const struct model *m,
 		for (size_t b = 0; b < TIMELINE_BINS; b++)
 			rk->r[ri].bins[b] += t->bins[b];
 	}
-	rows_stacks(rk, &k, m, an);
+	if (rows_stacks(rk, &k, m, an))
+		goto nomem;
 	for (size_t i = 0; i < rk->n; i++) {
 		struct rank_row *r = &rk->r[i];
 		double n = (double)r->samples;

@@ -67,8 +67,8 @@ static void advise_imbalance(struct summary *s, const struct ranks *rk)
 		return;
 	double save = 1 - rk->compute.mean / rk->compute.max;
 	advise(s,
-	       "Load imbalance %.2f: %s %d computes %.2f s against a mean of "
-	       "%.2f s over %zu %s; evening out the work would cut up to "
+	       "Load imbalance %.2f: %s %d computes %.3g s against a mean of "
+	       "%.3g s over %zu %s; evening out the work would cut up to "
 	       "%.0f%% of the slowest %s's compute time",
 	       rk->imbalance, who(rk), (int)rk->compute.max_rank,
 	       rk->compute.max, rk->compute.mean, rk->n,
