@@ -22,6 +22,7 @@
 #include <mapsample/maplog.h>
 
 #include "model/filter.h"
+#include "model/keymap.h"
 #include "model/logread.h"
 #include "model/metrics.h"
 #include "model/regions.h"
@@ -145,6 +146,10 @@ struct model {
 	int error;                /* the first MAPS_E* that stopped reading
 				   * (MAPS_ENOMEM); 0: none.  Once set, m can
 				   * only be freed. */
+	struct keymap pkeys;      /* (pid, image, 0) -> procs index; used
+				   * while it holds every process (a job of
+				   * thousands of ranks), else procs is
+				   * searched */
 };
 
 void model_init(struct model *m);
