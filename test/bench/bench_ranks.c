@@ -6,7 +6,7 @@
  * nodes may share pids; here they do not, so the report has one row per
  * rank) and its own seed, written with the project's encoder.
  *
- *   bench_ranks [-r RANKS] [-n SAMPLES] [-t THREADS] [-k STACKS] DIR
+ *   bench_ranks [-r RANKS] [-n SAMPLES] [-t THREADS] [-k STACKS] [-d] DIR
  *
  * writes DIR/rank-NNNNN.maplog for ranks 0 to RANKS-1 (default 64 ranks
  * of 10000 samples, 4 threads, 2000 distinct stacks each).  Exits 0, or
@@ -27,9 +27,10 @@ int main(int argc, char **argv)
 	struct logsynth_opts o;
 	logsynth_defaults(&o);
 	unsigned long ranks = 64;
-	int c;
-	while ((c = getopt(argc, argv, "r:n:t:k:")) != -1) {
+	int c, distinct = 0;
+	while ((c = getopt(argc, argv, "r:n:t:k:d")) != -1) {
 		switch (c) {
+		case 'd': distinct = 1; break;
 		case 'r': ranks = strtoul(optarg, NULL, 10); break;
 		case 'n': o.samples = strtoull(optarg, NULL, 10); break;
 		case 't': o.threads = (uint32_t)strtoul(optarg, NULL, 10); break;
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
 		default:
 			fprintf(stderr, "usage: bench_ranks [-r RANKS] "
 					"[-n SAMPLES] [-t THREADS] [-k STACKS] "
-					"DIR\n");
+					"[-d] DIR\n");
 			return 2;
 		}
 	}
@@ -57,7 +58,7 @@ int main(int argc, char **argv)
 	for (unsigned long r = 0; r < ranks; r++) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/rank-%05lu.maplog", dir, r);
-		o.seed = r + 1;
+		o.seed = distinct ? r + 1 : 1;
 		o.pid_base = 10000 + (uint32_t)r * 128;
 		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 		struct logsynth_result res;

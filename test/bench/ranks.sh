@@ -3,7 +3,7 @@
 #
 # ranks.sh: mapreport on synthetic MPI jobs of 64, 256 and 1024 rank logs
 # (test/bench/bench_ranks: 10000 samples, 4 threads and 2000 distinct
-# stacks a rank), against one log of as many samples as the largest job
+# stacks a rank, the same program in every rank), against one log of as many samples as the largest job
 # (test/common/mklog -n RANKS*SAMPLES).  Not run by make check.
 #
 #   test/bench/ranks.sh [BUILDDIR [WORKDIR]]
@@ -62,7 +62,7 @@ timed() {
 max=0
 for r in $ranks; do
 	[ "$r" -gt "$max" ] && max=$r
-	dir=$work/job-$r
+	dir=$work/job-$r-$samples
 	if [ ! -s "$dir/rank-$(printf %05d $((r - 1))).maplog" ]; then
 		rm -rf "$dir"
 		"$bench_ranks" -r "$r" -n "$samples" "$dir"

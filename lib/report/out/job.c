@@ -87,7 +87,7 @@ int job_text_summary(const struct output_in *in, FILE *out)
 		}
 	}
 	for (size_t i = 0; i < s->nadvice; i++)
-		fprintf(out, "  %s %s\n", i ? "      " : "Advice:", s->advice[i]);
+		fprintf(out, "  %s %s\n", i ? "       " : "Advice:", s->advice[i]);
 	job_free(&j);
 	return 0;
 }
