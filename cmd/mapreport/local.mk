@@ -6,3 +6,6 @@ cmd_mapreport_mapreport_SOURCES = cmd/mapreport/main.c \
 	cmd/mapreport/compare.c cmd/mapreport/compare.h
 cmd_mapreport_mapreport_LDADD = lib/report/out/libreportout.la \
 	lib/common/libcli.la
+# the installed built-in partial reports (run.c)
+cmd_mapreport_mapreport_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DPKGDATADIR='"$(pkgdatadir)"'

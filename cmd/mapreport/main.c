@@ -90,6 +90,8 @@ static void usage(FILE *f)
 		"      --comm NAME      samples of a program or thread named NAME\n"
 		"      --time FROM:TO   samples from FROM to TO seconds after the\n"
 		"                       run's start (either may be left out)\n"
+		"      --rank N         samples of MPI rank N (of process N, by\n"
+		"                       index, when the logs name no ranks)\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        print the version\n");
 }
@@ -116,6 +118,7 @@ static void usage(FILE *f)
 #define OPT_TID 0x1c1
 #define OPT_COMM 0x1c2
 #define OPT_TIME 0x1c3
+#define OPT_RANK 0x1c9
 /* the text report's callers and callees sections */
 #define OPT_CALLERS 0x1c4
 #define OPT_CALLEES 0x1c5
@@ -197,6 +200,9 @@ static int filter_option(struct args *a, int c, const char *arg)
 				     "start, FROM below TO, either may be "
 				     "left out (2.5:, :10, 1:4)",
 		 filter_add_time},
+		{OPT_RANK, "--rank", "give a rank (a number from 0), as in "
+				     "the report's Ranks table",
+		 filter_add_rank},
 	};
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (kinds[i].opt != c)
@@ -247,6 +253,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"tid", required_argument, NULL, OPT_TID},
 		{"comm", required_argument, NULL, OPT_COMM},
 		{"time", required_argument, NULL, OPT_TIME},
+		{"rank", required_argument, NULL, OPT_RANK},
 		{"callers", required_argument, NULL, OPT_CALLERS},
 		{"callees", required_argument, NULL, OPT_CALLEES},
 		{"lines", optional_argument, NULL, OPT_LINES},
@@ -346,7 +353,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_PID:
 		case OPT_TID:
 		case OPT_COMM:
-		case OPT_TIME: {
+		case OPT_TIME:
+		case OPT_RANK: {
 			int rc = filter_option(a, c, optarg);
 			if (rc >= 0)
 				return rc;

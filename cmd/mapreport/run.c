@@ -2,9 +2,14 @@
 /*
  * run: see run.h.
  */
+#include "config.h"
+
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <mapsample/maps_error.h>
 
@@ -59,10 +64,39 @@ int run_output(struct output *o, const struct output_in *in)
 	return 0;
 }
 
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/local/share/mapsample"
+#endif
+
+/* The built-in partial reports' folder: the build tree's
+ * share/mapsample/reports when this mapreport runs from the build tree
+ * (the tests), else the installed $(pkgdatadir)/reports; into buf. */
+static const char *builtin_reports(char *buf, size_t len)
+{
+	char self[PATH_MAX], probe[PATH_MAX + 64];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash = n > 0 ? (self[n] = 0, strrchr(self, '/')) : NULL;
+	if (slash) {
+		*slash = 0;
+		snprintf(probe, sizeof(probe),
+			 "%s/../../lib/sampler/libmapsampler.la", self);
+		if (access(probe, F_OK) == 0) {
+			snprintf(buf, len, "%s/../../share/mapsample/reports",
+				 self);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%s/reports", PKGDATADIR);
+	return buf;
+}
+
 struct partial_set *load_partials(const struct args *a, int *status)
 {
 	struct partial_set *pset = partial_set_new();
-	if (!pset || partial_load(pset, a->partial_paths, a->npartial)) {
+	char dir[PATH_MAX + 64];
+	if (!pset || partial_load(pset, a->partial_paths, a->npartial) ||
+	    (!a->npartial && !a->compare &&
+	     partial_load_builtin(pset, builtin_reports(dir, sizeof(dir))))) {
 		partial_set_free(pset);
 		return NULL;
 	}

@@ -285,3 +285,46 @@ int partial_load(struct partial_set *ps, const char *const *paths,
 	publish(ps);
 	return ps->ps_oom ? MAPS_ENOMEM : rc;
 }
+
+int partial_load_builtin(struct partial_set *ps, const char *dir)
+{
+	char **names;
+	size_t n, had = ps ? ps->ps_ndefs : 0;
+	int rc = 0;
+	if (!ps || !dir)
+		return MAPS_EINVAL;
+	if ((getenv("MAPSAMPLE_PARTIAL_REPORT_SOURCE") &&
+	     *getenv("MAPSAMPLE_PARTIAL_REPORT_SOURCE")) ||
+	    (getenv("ALLINEA_PARTIAL_REPORT_SOURCE") &&
+	     *getenv("ALLINEA_PARTIAL_REPORT_SOURCE")))
+		return 0;
+	if (xmlcheck_xml_names(dir, &names, &n))
+		return 0; /* not installed here: nothing built in */
+	for (size_t i = 0; i < n && !rc; i++) {
+		int taken = 0;
+		for (size_t f = 0; f < ps->ps_nfiles && !taken; f++) {
+			const char *b = strrchr(ps->ps_files[f].pf_path, '/');
+			taken = strcmp(b ? b + 1 : ps->ps_files[f].pf_path,
+				       names[i]) == 0;
+		}
+		if (taken)
+			continue;
+		const char *sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
+		char *path;
+		if (asprintf(&path, "%s%s%s", dir, sep, names[i]) < 0) {
+			rc = MAPS_ENOMEM;
+			break;
+		}
+		ps->ps_builtin = true;
+		rc = load_file(ps, path, "built-in");
+		ps->ps_builtin = false;
+		free(path);
+	}
+	xmlcheck_names_free(names, n);
+	publish(ps);
+	for (size_t i = had; i < ps->ps_ndefs; i++)
+		ps->ps_defs[i]->builtin = 1;
+	if (rc == MAPS_ENOMEM)
+		ps->ps_oom = true;
+	return ps->ps_oom ? MAPS_ENOMEM : rc;
+}

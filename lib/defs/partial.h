@@ -155,6 +155,9 @@ struct partial_set {
 					   call */
 	size_t ps_capfiles, ps_capdefs, ps_capdiags;
 	bool ps_oom;                    /* sticky */
+	bool ps_builtin;                /* loading the built-in files, whose
+					   names may use the prefixes
+					   reserved to the project */
 };
 
 /* Returns a new empty set, or NULL when out of memory. */
@@ -204,6 +207,20 @@ int partial_load(struct partial_set *ps, const char *const *paths,
  * MAPS_ENOMEM.
  */
 int partial_search_dirs(char ***dirs, size_t *n);
+
+/*
+ * The built-in definitions (mapreport(1), PARTIAL REPORTS): after
+ * partial_load() with no paths, and only when neither
+ * $MAPSAMPLE_PARTIAL_REPORT_SOURCE nor $ALLINEA_PARTIAL_REPORT_SOURCE
+ * is set, loads the *.xml files of folder dir (the installed
+ * $(pkgdatadir)/reports) at the lowest priority: a file whose name was
+ * already loaded from a configuration folder is passed over (the user's
+ * copy wins), and a folder that cannot be read is no diagnostic.  Their
+ * reports are marked built-in (partial_def.builtin): the evaluation
+ * leaves out their subsections with no metric recorded.  Returns 0 or
+ * MAPS_ENOMEM.
+ */
+int partial_load_builtin(struct partial_set *ps, const char *dir);
 
 /*
  * The plain text of HTML subset markup (ss_text): tags removed (and what
@@ -260,6 +277,7 @@ struct partial_def {
 	size_t nrm, caprm;
 	struct pdef_ss *ss;
 	size_t nss, capss;
+	int builtin;                    /* partial_load_builtin()'s */
 };
 
 void partial_def_free(struct partial_def *d);

@@ -168,7 +168,8 @@ static void check_name(struct parse *p, struct ppos pos, const char *el,
 		       const char *example)
 {
 	char why[XMLCHECK_QBUF + 32], q[XMLCHECK_QBUF];
-	const char *pre = xmlcheck_reserved_prefix(v);
+	const char *pre = p->ps->ps_builtin ? NULL
+					    : xmlcheck_reserved_prefix(v);
 	if (pre)
 		err(p, pos, PARTIAL_R_RESERVED, el,
 		    "%s %s starts with the reserved prefix \"%s\" (section "

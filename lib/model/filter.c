@@ -27,12 +27,14 @@ void filter_free(struct rfilter *f)
 	free(f->fi_comms);
 	free(f->fi_pids);
 	free(f->fi_tids);
+	free(f->fi_ranks);
 	memset(f, 0, sizeof(*f));
 }
 
 int filter_active(const struct rfilter *f)
 {
-	return f->fi_npids || f->fi_ntids || f->fi_ncomms || f->fi_time;
+	return f->fi_npids || f->fi_ntids || f->fi_ncomms || f->fi_time ||
+	       f->fi_nranks;
 }
 
 /* A decimal id from 1 to UINT32_MAX into *id; 0 or MAPS_EINVAL. */
@@ -224,5 +226,30 @@ const char *filter_str(const struct rfilter *f, char *buf, size_t len)
 		snprintf(one, sizeof(one), "--time %s:%s", from, to);
 		put(buf, len, &at, one);
 	}
+	for (size_t i = 0; i < f->fi_nranks; i++) {
+		snprintf(one, sizeof(one), "--rank %u", f->fi_ranks[i]);
+		put(buf, len, &at, one);
+	}
 	return buf;
+}
+
+int filter_add_rank(struct rfilter *f, const char *arg)
+{
+	char *e;
+	if (*arg < '0' || *arg > '9')
+		return MAPS_EINVAL;
+	unsigned long long v = strtoull(arg, &e, 10);
+	if (*e || v > INT32_MAX)
+		return MAPS_EINVAL;
+	return add_id(&f->fi_ranks, &f->fi_nranks, &f->fi_capranks,
+		      (uint32_t)v);
+}
+
+int filter_keep_rank(struct rfilter *f, int32_t rank)
+{
+	if (!f->fi_nranks ||
+	    (rank >= 0 && has_id(f->fi_ranks, f->fi_nranks, (uint32_t)rank)))
+		return 1;
+	f->fi_dropped++;
+	return 0;
 }

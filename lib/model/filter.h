@@ -34,6 +34,8 @@ struct rfilter {
 	uint64_t fi_t0;         /* ns of CLOCK_MONOTONIC: the run's start,
 				 * set by filter_run_start() */
 	uint64_t fi_dropped;    /* samples left out so far */
+	uint32_t *fi_ranks;     /* --rank values, fi_nranks of them */
+	size_t fi_nranks, fi_capranks;
 };
 
 /* Empties f (no filter: every sample kept). */
@@ -73,6 +75,18 @@ int filter_run_start(struct rfilter *f, const char *const *paths, size_t n);
  */
 int filter_keep(struct rfilter *f, uint32_t pid, const char *proc,
 		uint32_t tid, const char *thread, uint64_t ts);
+
+/*
+ * --rank N: filter_add_rank takes a decimal number from 0 to 2^31 - 1
+ * (0, MAPS_EINVAL, MAPS_ENOMEM, as above).  filter_keep_rank says whether
+ * a sample of a process shown as rank (its MPI rank when its log names
+ * one, else its index among the processes of the report: report/ranks.h)
+ * passes the --rank values of f (any, when none), and counts it in
+ * f->fi_dropped when not.  A sample is kept only when filter_keep keeps
+ * it too.
+ */
+int filter_add_rank(struct rfilter *f, const char *arg);
+int filter_keep_rank(struct rfilter *f, int32_t rank);
 
 /*
  * Describes f in words for a report's header, as the options would be

@@ -68,23 +68,40 @@ void model_free(struct model *m)
 	free(m->sidmap);
 	metrics_free(&m->metrics);
 	timeline_free(&m->timeline);
+	keymap_free(&m->pkeys);
 	memset(m, 0, sizeof(*m));
 }
 
 /* The process image (pid, image), added if new; NULL when out of memory. */
-static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
+/* The index of process image (pid, image) in m->procs, or -1. */
+static long proc_index(const struct model *m, uint32_t pid, uint32_t image)
 {
+	if (m->pkeys.n == m->nprocs)
+		return keymap_find(&m->pkeys, pid, image, 0);
 	for (size_t i = m->nprocs; i-- > 0;)
 		if (m->procs[i].pid == pid && m->procs[i].image == image)
-			return &m->procs[i];
+			return (long)i;
+	return -1;
+}
+
+static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
+{
+	long i = proc_index(m, pid, image);
+	if (i >= 0)
+		return &m->procs[i];
 	if (mem_grow(&m->procs, &m->capprocs, m->nprocs, sizeof(*m->procs)))
 		return NULL;
+	/* the index keeps up while it can; else procs is searched */
+	if (m->pkeys.n == m->nprocs &&
+	    keymap_put(&m->pkeys, pid, image, 0, m->nprocs))
+		keymap_free(&m->pkeys);
 	struct rproc *p = &m->procs[m->nprocs++];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	p->image = image;
 	p->start_ts = UINT64_MAX;
 	p->rank = -1;
+	p->seq = (uint32_t)m->nprocs - 1;
 	return p;
 }
 
@@ -253,15 +270,14 @@ double model_rate(const struct model *m)
 const struct rmap *model_find_map(const struct model *m, uint32_t pid,
 				  uint32_t image, uint64_t pc)
 {
-	for (size_t i = 0; i < m->nprocs; i++) {
-		const struct rproc *p = &m->procs[i];
-		if (p->pid != pid || p->image != image)
-			continue;
-		/* latest mapping first: addresses can be reused after dlclose */
-		for (size_t j = p->nmaps; j-- > 0;)
-			if (pc >= p->maps[j].start && pc < p->maps[j].end)
-				return &p->maps[j];
-	}
+	long i = proc_index(m, pid, image);
+	if (i < 0)
+		return NULL;
+	const struct rproc *p = &m->procs[i];
+	/* latest mapping first: addresses can be reused after dlclose */
+	for (size_t j = p->nmaps; j-- > 0;)
+		if (pc >= p->maps[j].start && pc < p->maps[j].end)
+			return &p->maps[j];
 	return NULL;
 }
 
@@ -493,6 +509,9 @@ static int sample_passes(struct model *m, struct rproc *p,
 	if (!t)
 		return MAPS_ENOMEM;
 	const char *prog = p->exe ? strrchr(p->exe, '/') : NULL;
+	if (!filter_keep_rank(m->filter, p->rank >= 0 ? p->rank
+						      : (int32_t)p->seq))
+		return 0;
 	return filter_keep(m->filter, ev->ev_pid,
 			   prog ? prog + 1 : p->exe, tid, t->name, ev->ev_ts);
 }
@@ -515,6 +534,13 @@ void model_drop_unsampled(struct model *m)
 			proc_free(&m->procs[i]);
 	}
 	m->nprocs = n;
+	keymap_free(&m->pkeys);
+	for (size_t i = 0; i < n; i++)
+		if (keymap_put(&m->pkeys, m->procs[i].pid, m->procs[i].image,
+			       0, i)) {
+			keymap_free(&m->pkeys); /* searched instead */
+			break;
+		}
 }
 
 /* Folds one record into m.  Returns 0 or MAPS_ENOMEM. */

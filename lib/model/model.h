@@ -22,6 +22,7 @@
 #include <mapsample/maplog.h>
 
 #include "model/filter.h"
+#include "model/keymap.h"
 #include "model/logread.h"
 #include "model/metrics.h"
 #include "model/regions.h"
@@ -70,6 +71,9 @@ struct rproc {
 			       * (mpirun, srun, ...); NULL: not known */
 	int is_launcher;      /* 1: this process is a launcher (mpirun,
 			       * orted, prted, srun...), not the application */
+	uint32_t seq;         /* the process's index among those of the
+			       * report, in the order first read (the rank
+			       * a report shows when the log names none) */
 };
 
 /* A problem found in a log (model/logread.h), kept for the report. */
@@ -142,6 +146,10 @@ struct model {
 	int error;                /* the first MAPS_E* that stopped reading
 				   * (MAPS_ENOMEM); 0: none.  Once set, m can
 				   * only be freed. */
+	struct keymap pkeys;      /* (pid, image, 0) -> procs index; used
+				   * while it holds every process (a job of
+				   * thousands of ranks), else procs is
+				   * searched */
 };
 
 void model_init(struct model *m);

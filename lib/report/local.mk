@@ -23,3 +23,7 @@ lib_report_libreport_la_SOURCES += lib/report/butterfly.c \
 # source files (mapreport --lines)
 lib_report_libreport_la_SOURCES += lib/report/srclines.c \
 	lib/report/srclines.h
+# ranks and summary: figures per process (MPI rank) of a job and the
+# Performance-Reports-style summary (compute, MPI, I/O; verdict, advice)
+lib_report_libreport_la_SOURCES += lib/report/ranks.c lib/report/ranks.h \
+	lib/report/summary.c lib/report/summary.h

@@ -337,33 +337,43 @@ static void copy_colour(struct partial_colour *to,
 	to->pc_text = xdup(from->pc_text, oom);
 }
 
+/* Frees the subsections of pr. */
+static void report_free_subsections(struct partial_report *pr)
+{
+	for (size_t j = 0; j < pr->pr_nsubsections; j++) {
+		struct partial_subsection *ss = &pr->pr_subsections[j];
+		for (size_t k = 0; k < ss->ss_nentries; k++) {
+			struct partial_entry *en = &ss->ss_entries[k];
+			free(en->en_id);
+			free(en->en_name);
+			free(en->en_units);
+			free(en->en_colour.pc_text);
+			free(en->en_group);
+			free(en->en_metric_ref);
+		}
+		free(ss->ss_entries);
+		free(ss->ss_id);
+		free(ss->ss_heading);
+		free(ss->ss_colour.pc_text);
+		free(ss->ss_text);
+	}
+}
+
+/* Frees what report pr holds. */
+static void report_free(struct partial_report *pr)
+{
+	report_free_subsections(pr);
+	free(pr->pr_subsections);
+	free(pr->pr_name);
+	free(pr->pr_file);
+}
+
 void partial_result_free(struct partial_result *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->rs_nreports; i++) {
-		struct partial_report *pr = &r->rs_reports[i];
-		for (size_t j = 0; j < pr->pr_nsubsections; j++) {
-			struct partial_subsection *ss = &pr->pr_subsections[j];
-			for (size_t k = 0; k < ss->ss_nentries; k++) {
-				struct partial_entry *en = &ss->ss_entries[k];
-				free(en->en_id);
-				free(en->en_name);
-				free(en->en_units);
-				free(en->en_colour.pc_text);
-				free(en->en_group);
-				free(en->en_metric_ref);
-			}
-			free(ss->ss_entries);
-			free(ss->ss_id);
-			free(ss->ss_heading);
-			free(ss->ss_colour.pc_text);
-			free(ss->ss_text);
-		}
-		free(pr->pr_subsections);
-		free(pr->pr_name);
-		free(pr->pr_file);
-	}
+	for (size_t i = 0; i < r->rs_nreports; i++)
+		report_free(&r->rs_reports[i]);
 	free(r->rs_reports);
 	free(r);
 }
@@ -406,6 +416,36 @@ static void set_bars(struct partial_report *pr)
 					     ? en->en_value / max
 					     : 0;
 		}
+}
+
+/* For a built-in report pr (the last of r): leaves out its subsections
+ * none of whose metrics the logs define, and the report when none is
+ * left; sets the bars of what stays. */
+static void drop_unrecorded(struct partial_result *r,
+			    struct partial_report *pr)
+{
+	size_t keep = 0;
+	for (size_t j = 0; j < pr->pr_nsubsections; j++) {
+		struct partial_subsection *ss = &pr->pr_subsections[j];
+		int any = 0;
+		for (size_t k = 0; k < ss->ss_nentries; k++)
+			any |= ss->ss_entries[k].en_recorded;
+		if (any) {
+			pr->pr_subsections[keep++] = *ss;
+			continue;
+		}
+		struct partial_report one = {0};
+		one.pr_subsections = ss;
+		one.pr_nsubsections = 1;
+		report_free_subsections(&one);
+	}
+	pr->pr_nsubsections = keep;
+	if (keep) {
+		set_bars(pr);
+		return;
+	}
+	report_free(pr);
+	r->rs_nreports--;
 }
 
 int partial_eval(const struct partial_set *ps, const struct model *m,
@@ -565,7 +605,10 @@ int partial_eval(const struct partial_set *ps, const struct model *m,
 							   "this run");
 			}
 		}
-		set_bars(pr);
+		if (d->builtin)
+			drop_unrecorded(r, pr);
+		else
+			set_bars(pr);
 	}
 	if (oom)
 		goto nomem;

@@ -60,3 +60,11 @@ noinst_PROGRAMS += test/bench/bench_mark
 test_bench_bench_mark_SOURCES = test/bench/bench_mark.c
 test_bench_bench_mark_LDFLAGS = -no-install
 test_bench_bench_mark_LDADD = lib/mark/libmapsample-mark.la
+
+# mapreport on a synthetic job of many rank logs (ranks.sh): bench_ranks
+# writes them.  Built by make, not run by make check.
+noinst_PROGRAMS += test/bench/bench_ranks
+test_bench_bench_ranks_SOURCES = test/bench/bench_ranks.c
+test_bench_bench_ranks_LDADD = test/common/liblogsynth.la \
+	lib/log/libmaplog_core.la
+EXTRA_DIST += test/bench/ranks.sh

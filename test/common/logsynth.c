@@ -618,8 +618,9 @@ int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 	}
 
 	uint64_t per_proc = o->samples / o->processes;
+	uint32_t base = o->pid_base ? o->pid_base : 4000;
 	for (uint32_t p = 0; p < o->processes; p++) {
-		uint32_t pid = 4000 + p;
+		uint32_t pid = base + p;
 		uint64_t t0 = 1000000000ull * (1 + p);
 		uint64_t nsamp = per_proc + (p == 0 ? o->samples % o->processes
 						    : 0);
@@ -630,7 +631,7 @@ int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 		for (uint32_t t = 0; t < o->threads; t++)
 			if ((rc = stream_init(&s, &ts[t], pid, pid + t, t0)))
 				goto out;
-		if ((rc = proc_records(&s, ps, pid, p ? 4000 : 1, t0)))
+		if ((rc = proc_records(&s, ps, pid, p ? base : 1, t0)))
 			goto out;
 		struct maplog_ev ev;
 		for (uint32_t t = 0; t < o->threads; t++) {
@@ -745,7 +746,7 @@ int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 				ev.ev_type = MAPLOG_TYPE_PROC_FORK;
 				ev.ev_ts = tend + c;
 				ev.ev_u.fork.fk_ppid = pid;
-				ev.ev_u.fork.fk_pid = 4000 + c;
+				ev.ev_u.fork.fk_pid = base + c;
 				if ((rc = put(&s, ps, &ev)))
 					goto out;
 			}

@@ -31,6 +31,9 @@ struct logsynth_opts {
 	int leave_open;          /* last chunk of each stream left unsealed */
 	int no_dedup;            /* write every stack in full */
 	int metrics;             /* write the metrics scenario instead */
+	uint32_t pid_base;       /* pid of the first process; 0: 4000 (the
+				  * ranks of a job, one log each, need
+				  * pids of their own) */
 };
 
 /*

@@ -240,3 +240,9 @@ EXTRA_DIST += test/integration/mapsample-go.sh test/programs/gocgo/main.go \
 # --callees and --tid --folded without a browser.
 TESTS += test/integration/mapreport-html-data.sh
 EXTRA_DIST += test/integration/mapreport-html-data.sh
+
+# mapreport's Summary, Ranks (per process of a job), --rank and the
+# built-in partial reports on test/programs/rankwork and hot (issue 15,
+# One report for the whole job).
+TESTS += test/integration/mapreport-ranks.sh
+EXTRA_DIST += test/integration/mapreport-ranks.sh

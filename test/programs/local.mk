@@ -240,3 +240,10 @@ test_programs_forkdl_SOURCES = test/programs/forkdl.c
 test_programs_forkdl_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
 test_programs_forkdl_LDFLAGS =
 test_programs_forkdl_LDADD = -lpthread -ldl
+
+# rankwork: N worker processes, worker 0 with twice the work
+# (mapreport-ranks.sh)
+check_PROGRAMS += test/programs/rankwork
+test_programs_rankwork_SOURCES = test/programs/rankwork.c test/programs/burn.h
+test_programs_rankwork_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_rankwork_LDFLAGS =

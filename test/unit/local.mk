@@ -179,3 +179,11 @@ test_unit_test_butterfly_SOURCES = test/unit/test_butterfly.c
 test_unit_test_butterfly_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_butterfly_LDADD = lib/report/libreport.la $(CHECK_LIBS)
 TESTS += test/unit/test_butterfly
+
+# lib/report: the figures per rank and the summary (ranks.c, summary.c)
+# on made-up figures
+check_PROGRAMS += test/unit/test_summary
+test_unit_test_summary_SOURCES = test/unit/test_summary.c
+test_unit_test_summary_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_summary_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+TESTS += test/unit/test_summary

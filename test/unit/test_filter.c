@@ -102,6 +102,30 @@ START_TEST(filter_words)
 }
 END_TEST
 
+/* --rank: values from 0, kept ranks, dropped count, words */
+START_TEST(filter_ranks)
+{
+	struct rfilter f;
+	filter_init(&f);
+	ck_assert(filter_keep_rank(&f, 7)); /* no --rank: all */
+	ck_assert_int_eq(filter_add_rank(&f, "x"), MAPS_EINVAL);
+	ck_assert_int_eq(filter_add_rank(&f, "-1"), MAPS_EINVAL);
+	ck_assert_int_eq(filter_add_rank(&f, "2147483648"), MAPS_EINVAL);
+	ck_assert(!filter_active(&f));
+	ck_assert_int_eq(filter_add_rank(&f, "0"), 0);
+	ck_assert_int_eq(filter_add_rank(&f, "3"), 0);
+	ck_assert(filter_active(&f));
+	ck_assert(filter_keep_rank(&f, 0));
+	ck_assert(filter_keep_rank(&f, 3));
+	ck_assert(!filter_keep_rank(&f, 1));
+	ck_assert(!filter_keep_rank(&f, -1));
+	ck_assert_uint_eq(f.fi_dropped, 2);
+	char buf[128];
+	ck_assert_str_eq(filter_str(&f, buf, sizeof(buf)), "--rank 0 --rank 3");
+	filter_free(&f);
+}
+END_TEST
+
 static Suite *filter_suite(void)
 {
 	Suite *s = suite_create("filter");
@@ -109,6 +133,7 @@ static Suite *filter_suite(void)
 	tcase_add_test(tc, filter_values);
 	tcase_add_test(tc, filter_keeps);
 	tcase_add_test(tc, filter_words);
+	tcase_add_test(tc, filter_ranks);
 	suite_add_tcase(s, tc);
 	return s;
 }

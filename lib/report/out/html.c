@@ -33,6 +33,7 @@
 
 #include "config.h"
 #include "report/out/html.h"
+#include "report/out/job.h"
 #include "report/out/html_i.h"
 #include "report/partial_eval.h"
 
@@ -70,7 +71,8 @@ static void head(FILE *out, const struct model *m, const char *nonce,
 		H(p->cmdline);
 		fputs("</p>", out);
 	}
-	fputs("</header>\n<nav><a href=\"#summary\">Summary</a>"
+	fputs("</header>\n<nav><a href=\"#performance\">Performance</a>"
+	      "<a href=\"#summary\">Summary</a>"
 	      "<a href=\"#metrics\">Metrics</a>"
 	      "<a href=\"#activity\">Thread activity</a>"
 	      "<a href=\"#flame\">Flame graph</a>"
@@ -521,10 +523,14 @@ int html_emit(const struct output_in *in, FILE *out)
 	make_nonce(nonce, sizeof(nonce));
 	const struct partial_result *pr = in->oi_partial;
 	head(out, m, nonce, pr && pr->rs_nreports);
-	int rc = selection_bar(out, in);
+	int rc = job_html_summary(in, out);
 	if (rc)
 		return rc;
+	if ((rc = selection_bar(out, in)))
+		return rc;
 	summary(out, m, a);
+	if ((rc = job_html_ranks(in, out)))
+		return rc;
 	rc = html_chart_sections(out, m);
 	if (!rc)
 		rc = html_flame_section(out, m, in->oi_calltree);

@@ -21,6 +21,7 @@
 
 #include "common/mem.h"
 #include "model/units.h"
+#include "report/out/job.h"
 #include "report/out/json.h"
 
 /* ---- the writer ---- */
@@ -732,6 +733,116 @@ static void partial(struct jsonw *w, const struct output_in *in)
 	jsonw_object_end(w);
 }
 
+/* ---- the summary and the ranks (report/out/job.h) ---- */
+
+static void stat_obj(struct jsonw *w, const char *k, const struct rank_stat *s)
+{
+	jsonw_key(w, k);
+	if (!s->have) {
+		jsonw_null(w);
+		return;
+	}
+	jsonw_object(w);
+	k_dbl(w, "min", s->min);
+	jsonw_key(w, "min_rank");
+	jsonw_i64(w, s->min_rank);
+	k_dbl(w, "mean", s->mean);
+	k_dbl(w, "max", s->max);
+	jsonw_key(w, "max_rank");
+	jsonw_i64(w, s->max_rank);
+	jsonw_object_end(w);
+}
+
+/* The members "performance" and "ranks" (mapreport(1), JSON SCHEMA). */
+static void job(struct jsonw *w, const struct output_in *in)
+{
+	struct job j;
+	if (job_build(&j, in)) {
+		w->err = MAPS_ENOMEM;
+		return;
+	}
+	const struct summary *s = &j.sm;
+	const struct ranks *rk = &j.rk;
+	jsonw_key(w, "performance");
+	jsonw_object(w);
+	jsonw_key(w, "kind");
+	jsonw_string(w, summary_kind_id(s->kind));
+	jsonw_key(w, "verdict");
+	jsonw_string(w, s->verdict);
+	jsonw_key(w, "advice");
+	jsonw_array(w);
+	for (size_t i = 0; i < s->nadvice; i++)
+		jsonw_string(w, s->advice[i]);
+	jsonw_array_end(w);
+	k_dbl(w, "seconds", s->seconds);
+	k_dbl(w, "wall_s", s->wall);
+	k_dbl(w, "compute", s->compute);
+	k_dbl(w, "mpi", s->mpi);
+	k_dbl(w, "mpi_collective", s->coll);
+	k_dbl(w, "io", s->io);
+	jsonw_key(w, "mpi_from_metric");
+	jsonw_bool(w, s->mpi_metric);
+	jsonw_object_end(w);
+
+	jsonw_key(w, "ranks");
+	jsonw_object(w);
+	jsonw_key(w, "by");
+	jsonw_string(w, rk->any_rank ? "rank" : "process");
+	jsonw_key(w, "count");
+	jsonw_u64(w, rk->n);
+	k_dbl(w, "imbalance", rk->imbalance);
+	stat_obj(w, "samples", &rk->samples);
+	stat_obj(w, "seconds", &rk->seconds);
+	stat_obj(w, "compute_s", &rk->compute);
+	stat_obj(w, "mpi", &rk->mpi);
+	stat_obj(w, "io", &rk->io);
+	stat_obj(w, "memory_peak_bytes", &rk->mem);
+	jsonw_key(w, "rows");
+	jsonw_array(w);
+	for (size_t i = 0; i < rk->n; i++) {
+		const struct rank_row *r = &rk->r[i];
+		jsonw_object(w);
+		jsonw_key(w, "rank");
+		jsonw_i64(w, r->rank);
+		jsonw_key(w, "is_mpi_rank");
+		jsonw_bool(w, r->is_rank);
+		jsonw_key(w, "pid");
+		jsonw_u64(w, r->pid);
+		jsonw_key(w, "image");
+		jsonw_u64(w, r->image);
+		jsonw_key(w, "host");
+		jsonw_string(w, r->host);
+		jsonw_key(w, "threads");
+		jsonw_u64(w, r->threads);
+		jsonw_key(w, "samples");
+		jsonw_u64(w, r->samples);
+		k_dbl(w, "seconds", r->seconds);
+		k_dbl(w, "compute_s", r->compute);
+		k_dbl(w, "mpi", r->mpi);
+		k_dbl(w, "mpi_collective", r->coll);
+		k_dbl(w, "io", r->io);
+		jsonw_key(w, "memory_peak_bytes");
+		if (r->have_mem)
+			jsonw_double(w, r->mem_peak);
+		else
+			jsonw_null(w);
+		jsonw_key(w, "io_read_bytes");
+		if (r->have_io_bytes)
+			jsonw_double(w, r->io_read);
+		else
+			jsonw_null(w);
+		jsonw_key(w, "io_write_bytes");
+		if (r->have_io_bytes)
+			jsonw_double(w, r->io_write);
+		else
+			jsonw_null(w);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+	job_free(&j);
+}
+
 int json_emit(const struct output_in *in, FILE *out)
 {
 	const struct model *m = in->oi_model;
@@ -756,6 +867,7 @@ int json_emit(const struct output_in *in, FILE *out)
 	functions(&w, m, a, in->oi_top, 1);
 	metrics(&w, &m->metrics);
 	partial(&w, in);
+	job(&w, in);
 	notes(&w, m, a);
 	json_errors(&w, &m, 1, in->oi_partial_set);
 	jsonw_object_end(&w);

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "report/out/job.h"
 #include "report/out/text.h"
 #include "report/out/text_calls.h"
 
@@ -16,11 +17,10 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
-/* The run header, processes and threads tables. */
+/* The run header. */
 static void run_header(const struct model *m, FILE *out)
 {
 	const struct rproc *first = model_first_proc(m);
-	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
 
 	fprintf(out, "mapsample report\n");
 	if (first) {
@@ -53,7 +53,12 @@ static void run_header(const struct model *m, FILE *out)
 			first->rate_asked, model_rate(m),
 			model_clock_name(first->clock));
 	}
+}
 
+/* The processes and threads tables. */
+static void procs_threads(const struct model *m, FILE *out)
+{
+	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
 	fprintf(out, "\nProcesses\n");
 	fprintf(out, "  %8s %5s %10s %7s  %-14s %s\n", "PID", "IMAGE",
 		"SAMPLES", "%", "EXIT", "COMMAND");
@@ -219,8 +224,14 @@ int text_emit(const struct output_in *in, FILE *out)
 {
 	const struct model *m = in->oi_model;
 	run_header(m, out);
+	int rc = job_text_summary(in, out);
+	if (rc)
+		return rc;
+	procs_threads(m, out);
+	if ((rc = job_text_ranks(in, out)))
+		return rc;
 	regions(m, out);
-	int rc = text_metrics(&m->metrics, out);
+	rc = text_metrics(&m->metrics, out);
 	if (!rc)
 		rc = text_partial(in->oi_partial, out);
 	if (!rc)

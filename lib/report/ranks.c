@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * ranks: see ranks.h.
+ *
+ * A sample is in MPI when a frame of its stack is in the MPI library
+ * (modules libmpi*, libmpich*, libopen-pal*, libopen-rte*, libpmpi*) or
+ * is an MPI_ or PMPI_ function; it is collective when the outermost such
+ * function is a collective call.  A sample not in MPI is I/O when a
+ * frame is a read/write-family call.  The rest is compute.  A process's
+ * time in MPI is taken from the time-in-MPI metric instead when its log
+ * holds one (the wrappers measure it exactly; samples only estimate it),
+ * and the collective part keeps its share of the MPI samples.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mapsample/maps_error.h>
+
+#include "model/keymap.h"
+#include "report/ranks.h"
+
+static int prefix(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+int ranks_is_mpi(const char *module, const char *func)
+{
+	static const char *const mods[] = {"libmpi", "libmpich", "libopen-pal",
+					   "libopen-rte", "libpmpi", "libmca_"};
+	if (module)
+		for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
+			if (prefix(module, mods[i]))
+				return 1;
+	return func && (prefix(func, "MPI_") || prefix(func, "PMPI_") ||
+			prefix(func, "mpi_") || prefix(func, "pmpi_"));
+}
+
+/* The MPI call name of func without its P prefix and Fortran case:
+ * "PMPI_Allreduce" -> "Allreduce", "mpi_bcast_" -> "bcast_". */
+static const char *mpi_call(const char *func)
+{
+	if (prefix(func, "PMPI_") || prefix(func, "pmpi_"))
+		return func + 5;
+	if (prefix(func, "MPI_") || prefix(func, "mpi_"))
+		return func + 4;
+	return NULL;
+}
+
+int ranks_is_collective(const char *func)
+{
+	static const char *const coll[] = {
+		"barrier", "bcast", "reduce", "allreduce", "reduce_scatter",
+		"scan", "exscan", "gather", "gatherv", "allgather",
+		"allgatherv", "scatter", "scatterv", "alltoall", "alltoallv",
+		"alltoallw", "ibarrier", "ibcast", "ireduce", "iallreduce",
+		"igather", "iallgather", "iscatter", "ialltoall",
+		"neighbor_allgather", "neighbor_alltoall", "comm_split",
+		"comm_dup", "comm_create", "win_fence"};
+	const char *c = func ? mpi_call(func) : NULL;
+	if (!c)
+		return 0;
+	/* lower case, without the '_' Fortran bindings end in: "Bcast",
+	 * "bcast_" -> "bcast" */
+	size_t k = strlen(c);
+	char full[40];
+	size_t j = 0;
+	for (; j < k && j + 1 < sizeof(full); j++)
+		full[j] = (char)(c[j] >= 'A' && c[j] <= 'Z' ? c[j] + 32 : c[j]);
+	full[j] = 0;
+	while (j && full[j - 1] == '_')
+		full[--j] = 0;
+	for (size_t i = 0; i < sizeof(coll) / sizeof(coll[0]); i++)
+		if (strcmp(full, coll[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int ranks_is_io(const char *func)
+{
+	static const char *const io[] = {
+		"read", "write", "pread", "pwrite", "pread64", "pwrite64",
+		"readv", "writev", "preadv", "pwritev", "preadv2", "pwritev2",
+		"fread", "fwrite", "fread_unlocked", "fwrite_unlocked",
+		"fflush", "fsync", "fdatasync", "sync_file_range", "fgets",
+		"fputs", "getline", "getdelim", "sendfile",
+		"copy_file_range", "open", "open64", "openat", "close",
+		"fopen", "fclose", "io_submit", "io_getevents", "aio_read",
+		"aio_write", "msync"};
+	if (!func)
+		return 0;
+	/* glibc's internal names: __libc_write, __GI___libc_read,
+	 * __write_nocancel, _IO_fwrite, __pread64 */
+	const char *f = func;
+	if (prefix(f, "__GI_"))
+		f += 5;
+	while (*f == '_')
+		f++;
+	if (prefix(f, "libc_"))
+		f += 5;
+	if (prefix(f, "IO_"))
+		f += 3;
+	size_t n = strlen(f);
+	if (n > 9 && strcmp(f + n - 9, "_nocancel") == 0)
+		n -= 9;
+	for (size_t i = 0; i < sizeof(io) / sizeof(io[0]); i++)
+		if (strlen(io[i]) == n && strncmp(f, io[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+int32_t ranks_of_proc(const struct model *m, size_t i)
+{
+	const struct rproc *p = &m->procs[i];
+	return p->rank >= 0 ? p->rank : (int32_t)p->seq;
+}
+
+/* The fraction of its time a process spent in MPI by its series s of
+ * the time-in-MPI metric mt, or -1 when the series says nothing usable.
+ * A plain metric in % is a share already (its mean); a metric divided
+ * by sample time in s, ms, us, ns or % is time in MPI per second. */
+static double mpi_fraction(const struct rmetric *mt, const struct rmseries *s)
+{
+	const char *u = mt->units ? mt->units : "";
+	double v;
+	if (!s->n)
+		return -1;
+	if (!(mt->flags & MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME)) {
+		if (strcmp(u, "%") != 0)
+			return -1;
+		v = s->sum / (double)s->n / 100.0;
+	} else {
+		if (s->n < 2 || s->last_ts <= s->first_ts)
+			return -1;
+		double rate = (s->sum - s->first_v) /
+			      ((double)(s->last_ts - s->first_ts) / 1e9);
+		static const struct {
+			const char *u;
+			double f;
+		} scale[] = {{"%", 1e-2},  {"s", 1},      {"s/s", 1},
+			     {"ms", 1e-3}, {"ms/s", 1e-3}, {"us", 1e-6},
+			     {"us/s", 1e-6}, {"ns", 1e-9}, {"ns/s", 1e-9}};
+		v = -1;
+		for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++)
+			if (strcmp(u, scale[i].u) == 0)
+				v = rate * scale[i].f;
+		if (v < 0)
+			return -1;
+	}
+	if (!isfinite(v))
+		return -1;
+	return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/* Folds metric series s (of metric mt) into row r. */
+static void row_metric(struct rank_row *r, const struct rmetric *mt,
+		       const struct rmseries *s)
+{
+	if (!mt->id || !s->n)
+		return;
+	if (strcmp(mt->id, RANKS_MEM_PEAK) == 0 ||
+	    (strcmp(mt->id, RANKS_MEM_RSS) == 0)) {
+		if (!r->have_mem || s->vmax > r->mem_peak)
+			r->mem_peak = s->vmax;
+		r->have_mem = 1;
+	} else if (strcmp(mt->id, RANKS_IO_READ) == 0) {
+		r->io_read += s->sum;
+		r->have_io_bytes = 1;
+	} else if (strcmp(mt->id, RANKS_IO_WRITE) == 0) {
+		r->io_write += s->sum;
+		r->have_io_bytes = 1;
+	} else if (strcmp(mt->id, RANKS_MPI_TIME) == 0) {
+		double f = mpi_fraction(mt, s);
+		if (f >= 0) {
+			r->mpi_metric = 1;
+			r->mpi = f;
+		}
+	}
+}
+
+/* What a function is, for the classification of stacks (bits). */
+enum { F_MPI = 1, F_CALL = 2, F_COLL = 4, F_IO = 8 };
+
+/* Classifies the stacks of m (expanded in an) into the rows: each
+ * function once (cls, one byte per function of an), then each stack by
+ * its functions' bytes.  Returns 0 or MAPS_ENOMEM. */
+static int rows_stacks(struct ranks *rk, const struct keymap *k,
+		       const struct model *m, const struct analysis *an)
+{
+	uint8_t *cls = calloc(an->nfuncs ? an->nfuncs : 1, 1);
+	if (!cls)
+		return MAPS_ENOMEM;
+	for (size_t i = 0; i < an->nfuncs; i++) {
+		const struct rfunc *fn = &an->funcs[i];
+		if (ranks_is_mpi(fn->module, fn->name))
+			cls[i] = F_MPI | (mpi_call(fn->name) ? F_CALL : 0) |
+				 (ranks_is_collective(fn->name) ? F_COLL : 0);
+		else if (ranks_is_io(fn->name))
+			cls[i] = F_IO;
+	}
+	for (size_t si = 0; si < m->capstacks; si++) {
+		const struct rstack *s = &m->stacks[si];
+		if (!s->used || !s->count || !an->exp_n[si])
+			continue;
+		long ri = keymap_find(k, s->pid, s->image, 0);
+		if (ri < 0)
+			continue;
+		struct rank_row *r = &rk->r[ri];
+		int mpi = 0, coll = 0, io = 0;
+		const uint32_t *f = an->exp + an->exp_off[si];
+		for (uint32_t i = 0; i < an->exp_n[si]; i++) {
+			uint8_t c = cls[f[i]];
+			mpi |= c & F_MPI;
+			io |= c & F_IO;
+			/* the outermost MPI call decides */
+			if (c & F_CALL)
+				coll = (c & F_COLL) != 0;
+		}
+		if (mpi) {
+			r->mpi_samples += s->count;
+			if (coll)
+				r->coll_samples += s->count;
+		} else if (io) {
+			r->io_samples += s->count;
+		}
+	}
+	free(cls);
+	return 0;
+}
+
+int ranks_build(struct ranks *rk, const struct model *m,
+		const struct analysis *an)
+{
+	memset(rk, 0, sizeof(*rk));
+	struct keymap k = {0};
+	rk->clock = model_clock(m);
+	int wall = rk->clock == MAPLOG_CLOCK_WALL;
+	rk->r = calloc(m->nprocs ? m->nprocs : 1, sizeof(*rk->r));
+	if (!rk->r)
+		goto nomem;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct rproc *p = &m->procs[i];
+		if (!p->samples || p->is_launcher)
+			continue;
+		struct rank_row *r = &rk->r[rk->n];
+		r->rank = ranks_of_proc(m, i);
+		r->is_rank = p->rank >= 0;
+		rk->any_rank |= r->is_rank;
+		r->pid = p->pid;
+		r->image = p->image;
+		r->host = p->host;
+		r->samples = p->samples;
+		if (keymap_put(&k, p->pid, p->image, 0, rk->n))
+			goto nomem;
+		if (m->timeline_on &&
+		    !(r->bins = calloc(TIMELINE_BINS, sizeof(*r->bins))))
+			goto nomem;
+		rk->n++;
+	}
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct rthread *t = &m->threads[i];
+		long ri = keymap_find(&k, t->pid, t->image, 0);
+		if (ri < 0 || !t->samples)
+			continue;
+		rk->r[ri].seconds += model_thread_seconds(t, wall);
+		rk->r[ri].threads++;
+	}
+	for (size_t i = 0; m->timeline_on && i < m->timeline.nt; i++) {
+		const struct rtlthread *t = &m->timeline.t[i];
+		long ri = keymap_find(&k, t->pid, t->image, 0);
+		if (ri < 0)
+			continue;
+		for (size_t b = 0; b < TIMELINE_BINS; b++)
+			rk->r[ri].bins[b] += t->bins[b];
+	}
+	if (rows_stacks(rk, &k, m, an))
+		goto nomem;
+	for (size_t i = 0; i < rk->n; i++) {
+		struct rank_row *r = &rk->r[i];
+		double n = (double)r->samples;
+		r->mpi = r->mpi_samples / n;
+		r->coll = r->coll_samples / n;
+		r->io = r->io_samples / n;
+	}
+	for (size_t i = 0; i < m->metrics.ns; i++) {
+		const struct rmseries *s = &m->metrics.s[i];
+		long ri = keymap_find(&k, s->pid, s->image, 0);
+		if (ri < 0 || !s->metric)
+			continue;
+		struct rank_row *r = &rk->r[ri];
+		double had = r->mpi;
+		row_metric(r, &m->metrics.m[s->metric - 1], s);
+		/* the metric's MPI time: the collective part keeps its
+		 * share of the MPI samples */
+		if (r->mpi_metric && r->mpi != had)
+			r->coll = r->mpi_samples
+					  ? r->mpi * (double)r->coll_samples /
+						    (double)r->mpi_samples
+					  : 0;
+	}
+	for (size_t i = 0; i < rk->n; i++) {
+		struct rank_row *r = &rk->r[i];
+		if (r->mpi + r->io > 1)
+			r->io = 1 - r->mpi;
+		r->compute = r->seconds * (1 - r->mpi - r->io);
+	}
+	keymap_free(&k);
+	ranks_stats(rk);
+	return 0;
+nomem:
+	keymap_free(&k);
+	ranks_free(rk);
+	return MAPS_ENOMEM;
+}
+
+/* Folds value v of the row of rank into st (st->have set by the caller
+ * at the end). */
+static void stat_add(struct rank_stat *st, double v, int32_t rank, int first)
+{
+	if (first || v < st->min) {
+		st->min = v;
+		st->min_rank = rank;
+	}
+	if (first || v > st->max) {
+		st->max = v;
+		st->max_rank = rank;
+	}
+	st->mean += v;
+}
+
+void ranks_stats(struct ranks *rk)
+{
+	struct rank_stat *all[] = {&rk->samples, &rk->seconds, &rk->mpi,
+				   &rk->io, &rk->compute, &rk->mem};
+	for (size_t j = 0; j < sizeof(all) / sizeof(all[0]); j++)
+		memset(all[j], 0, sizeof(*all[j]));
+	rk->t_seconds = rk->t_mpi = rk->t_coll = rk->t_io = rk->t_compute = 0;
+	rk->t_read = rk->t_write = 0;
+	rk->have_io_bytes = rk->mpi_metric = 0;
+	size_t nmem = 0;
+	for (size_t i = 0; i < rk->n; i++) {
+		const struct rank_row *r = &rk->r[i];
+		int first = i == 0;
+		stat_add(&rk->samples, (double)r->samples, r->rank, first);
+		stat_add(&rk->seconds, r->seconds, r->rank, first);
+		stat_add(&rk->mpi, r->mpi, r->rank, first);
+		stat_add(&rk->io, r->io, r->rank, first);
+		stat_add(&rk->compute, r->compute, r->rank, first);
+		if (r->have_mem)
+			stat_add(&rk->mem, r->mem_peak, r->rank, nmem++ == 0);
+		rk->t_seconds += r->seconds;
+		rk->t_mpi += r->seconds * r->mpi;
+		rk->t_coll += r->seconds * r->coll;
+		rk->t_io += r->seconds * r->io;
+		rk->t_compute += r->compute;
+		rk->t_read += r->io_read;
+		rk->t_write += r->io_write;
+		rk->have_io_bytes |= r->have_io_bytes;
+		rk->mpi_metric |= r->mpi_metric;
+	}
+	if (rk->n) {
+		for (size_t j = 0; j + 1 < sizeof(all) / sizeof(all[0]); j++) {
+			all[j]->have = 1;
+			all[j]->mean /= (double)rk->n;
+		}
+	}
+	if (nmem) {
+		rk->mem.have = 1;
+		rk->mem.mean /= (double)nmem;
+	}
+	rk->imbalance = rk->compute.mean > 0
+				? rk->compute.max / rk->compute.mean
+				: 0;
+}
+
+const struct rank_row *ranks_find(const struct ranks *rk, int32_t rank)
+{
+	for (size_t i = 0; i < rk->n; i++)
+		if (rk->r[i].rank == rank)
+			return &rk->r[i];
+	return NULL;
+}
+
+void ranks_free(struct ranks *rk)
+{
+	for (size_t i = 0; rk->r && i < rk->n; i++)
+		free(rk->r[i].bins);
+	free(rk->r);
+	memset(rk, 0, sizeof(*rk));
+}

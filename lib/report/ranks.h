@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * ranks: figures per process of a job (per MPI rank) and across them.
+ *
+ * ranks_build() takes the model and its analysis and fills one row per
+ * application process that has samples (launcher processes left out):
+ * its rank (the MPI rank when its log names one, else its index among
+ * the processes of the report), samples, seconds of the sampling clock,
+ * the share of its samples inside MPI and inside read/write-family calls,
+ * its memory peak and I/O bytes (from the memory and I/O plugins' metrics
+ * when recorded) and its compute seconds (the rest).  The MPI share is
+ * taken from the time-in-MPI metric (RANKS_MPI_TIME) where a process has
+ * one.  ranks_stats() then computes min, mean and max across the rows
+ * with the ranks where they occur and the load imbalance (max / mean of
+ * compute seconds); it reads only the rows, so tests give it made-up
+ * figures.  No formatting here (lib/report/out).
+ */
+#ifndef MAPSAMPLE_REPORT_RANKS_H
+#define MAPSAMPLE_REPORT_RANKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "report/analyze.h"
+
+/* Metric ids the figures are refined with, when a log holds them. */
+#define RANKS_MPI_TIME "com.mapsample.metrics.mpi.time"
+#define RANKS_MEM_PEAK "com.mapsample.metrics.memory.peak_rss"
+#define RANKS_MEM_RSS "com.mapsample.metrics.memory.rss"
+#define RANKS_IO_READ "com.mapsample.metrics.io.read"
+#define RANKS_IO_WRITE "com.mapsample.metrics.io.write"
+
+/* One process of the job. */
+struct rank_row {
+	int32_t rank;        /* MPI rank, or the process index (is_rank 0) */
+	int is_rank;
+	uint32_t pid, image;
+	const char *host;    /* the model's, or NULL */
+	uint32_t threads;    /* threads with samples */
+	uint64_t samples;
+	uint64_t mpi_samples, coll_samples, io_samples;
+	double seconds;      /* of the sampling clock, all its threads */
+	double mpi, coll, io;/* shares of its time: in MPI, in collective
+			      * MPI calls, in read/write-family calls */
+	int mpi_metric;      /* mpi taken from RANKS_MPI_TIME */
+	double compute;      /* seconds * (1 - mpi - io) */
+	int have_mem;
+	double mem_peak;     /* bytes */
+	int have_io_bytes;
+	double io_read, io_write; /* bytes */
+	/* per time bin of the timeline (TIMELINE_BINS), its samples; NULL
+	 * when the model was read without the timeline */
+	uint32_t *bins;
+};
+
+/* One figure across the rows. */
+struct rank_stat {
+	int have;            /* some row has the figure */
+	double min, mean, max;
+	int32_t min_rank, max_rank;
+};
+
+struct ranks {
+	struct rank_row *r;
+	size_t n;
+	int any_rank;        /* some row has an MPI rank */
+	int clock;           /* MAPLOG_CLOCK_* of the run */
+	struct rank_stat samples, seconds, mpi, io, compute, mem;
+	double imbalance;    /* max / mean of compute; 0 with no compute */
+	/* the job's totals: seconds, and seconds in MPI, collective MPI
+	 * calls, I/O and compute */
+	double t_seconds, t_mpi, t_coll, t_io, t_compute;
+	double t_read, t_write;  /* I/O bytes from the metrics */
+	int have_io_bytes, mpi_metric;
+};
+
+/*
+ * Fills rk from m and its analysis an (the rows, their timeline bins
+ * when m has a timeline, then ranks_stats).  Returns 0 or MAPS_ENOMEM
+ * (rk then empty).
+ */
+int ranks_build(struct ranks *rk, const struct model *m,
+		const struct analysis *an);
+
+/* Computes rk's statistics and totals from rk->r[0..n). */
+void ranks_stats(struct ranks *rk);
+
+/* Frees what rk holds. */
+void ranks_free(struct ranks *rk);
+
+/* The row of rank (or process index) rank, or NULL. */
+const struct rank_row *ranks_find(const struct ranks *rk, int32_t rank);
+
+/* Whether a frame of module (base name) or function name is inside the
+ * MPI library; whether it is a collective MPI call; whether it is a
+ * read/write-family call (read, write, pread, fwrite, fsync ...). */
+int ranks_is_mpi(const char *module, const char *func);
+int ranks_is_collective(const char *func);
+int ranks_is_io(const char *func);
+
+/* The rank a report shows for process index i of m: its MPI rank when
+ * known, else i. */
+int32_t ranks_of_proc(const struct model *m, size_t i);
+
+#endif

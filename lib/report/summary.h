@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * summary: the Performance-Reports-style summary at the top of a report.
+ * The job's time split into compute, MPI and I/O (report/ranks.h: from
+ * the samples, with the time-in-MPI metric where the logs hold it), a
+ * verdict in one line and at most SUMMARY_ADVICE lines of advice drawn
+ * from the figures.  Every sentence carries the figure it rests on;
+ * nothing is said that the figures do not show.  No formatting of the
+ * report here: the outputs print the strings and numbers as they are.
+ */
+#ifndef MAPSAMPLE_REPORT_SUMMARY_H
+#define MAPSAMPLE_REPORT_SUMMARY_H
+
+#include <stddef.h>
+
+#include "report/ranks.h"
+
+#define SUMMARY_ADVICE 2
+#define SUMMARY_TEXT 200
+
+/* A share of the time from which a part is what the run is bound by. */
+#define SUMMARY_BOUND 0.30
+/* Load imbalance (max / mean of compute) worth a line of advice. */
+#define SUMMARY_IMBALANCE 1.10
+
+enum summary_kind {
+	SUMMARY_NONE = 0,    /* no samples: nothing to say */
+	SUMMARY_COMPUTE,
+	SUMMARY_MPI,
+	SUMMARY_IO,
+};
+
+struct summary {
+	enum summary_kind kind;
+	size_t nprocs;        /* processes (ranks) summed */
+	double seconds;       /* of the sampling clock, all of them */
+	double wall;          /* the run's wall-clock seconds */
+	double compute, mpi, io; /* shares of seconds; they add up to 1 */
+	double coll;          /* share of seconds in collective MPI calls */
+	int mpi_metric;       /* MPI time from the time-in-MPI metric */
+	double imbalance;     /* report/ranks.h's, 0 with one process */
+	char verdict[SUMMARY_TEXT];
+	char advice[SUMMARY_ADVICE][SUMMARY_TEXT];
+	size_t nadvice;
+};
+
+/*
+ * Fills s from the figures of rk, wall seconds of run, and the hottest
+ * function by self samples (top, NULL if none) with its share of the
+ * samples (top_share, 0..1).
+ */
+void summary_make(struct summary *s, const struct ranks *rk, double wall,
+		  const char *top, double top_share);
+
+/* The id of s's kind for programs: "none", "compute", "mpi", "io". */
+const char *summary_kind_id(enum summary_kind k);
+
+#endif

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Unit tests of lib/report/ranks.c and summary.c on made-up figures:
+ * the statistics across ranks (min, mean, max and where they occur),
+ * the load imbalance, the verdict for compute-, MPI- and I/O-bound jobs
+ * and a single program, the advice and its figures, and the frame
+ * classifiers (MPI library, collective calls, read/write family).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+
+#include "report/ranks.h"
+#include "report/summary.h"
+
+/* A job of n rows: row i is rank i with secs[i] seconds, mpi[i] and
+ * io[i] of them in MPI and I/O (shares), coll[i] of them in
+ * collective calls. */
+static void job(struct ranks *rk, size_t n, const double *secs,
+		const double *mpi, const double *coll, const double *io)
+{
+	memset(rk, 0, sizeof(*rk));
+	rk->r = calloc(n, sizeof(*rk->r));
+	ck_assert_ptr_nonnull(rk->r);
+	rk->n = n;
+	rk->any_rank = 1;
+	for (size_t i = 0; i < n; i++) {
+		struct rank_row *r = &rk->r[i];
+		r->rank = (int32_t)i;
+		r->is_rank = 1;
+		r->samples = (uint64_t)(secs[i] * 100);
+		r->seconds = secs[i];
+		r->mpi = mpi ? mpi[i] : 0;
+		r->coll = coll ? coll[i] : 0;
+		r->io = io ? io[i] : 0;
+		r->compute = r->seconds * (1 - r->mpi - r->io);
+	}
+	ranks_stats(rk);
+}
+
+START_TEST(summary_stats_and_imbalance)
+{
+	/* rank 0 computes twice what the others do; they wait in MPI */
+	double secs[] = {4, 4, 4, 4};
+	double mpi[] = {0, 0.5, 0.5, 0.5};
+	double coll[] = {0, 0.5, 0.5, 0.5};
+	struct ranks rk;
+	job(&rk, 4, secs, mpi, coll, NULL);
+	ck_assert(rk.compute.have);
+	ck_assert_double_eq_tol(rk.compute.max, 4, 1e-9);
+	ck_assert_int_eq(rk.compute.max_rank, 0);
+	ck_assert_double_eq_tol(rk.compute.min, 2, 1e-9);
+	ck_assert_int_eq(rk.compute.min_rank, 1);
+	ck_assert_double_eq_tol(rk.compute.mean, 2.5, 1e-9);
+	ck_assert_double_eq_tol(rk.imbalance, 4 / 2.5, 1e-9);
+	ck_assert_int_eq(rk.mpi.max_rank, 1);
+	ck_assert_double_eq_tol(rk.t_mpi, 6, 1e-9);
+	ck_assert(!rk.mem.have);
+
+	struct summary s;
+	summary_make(&s, &rk, 4.2, "work", 0.5);
+	/* 6 of 16 s in MPI: 37.5%, all collective */
+	ck_assert_int_eq(s.kind, SUMMARY_MPI);
+	ck_assert_double_eq_tol(s.mpi, 0.375, 1e-9);
+	ck_assert_double_eq_tol(s.compute, 0.625, 1e-9);
+	ck_assert_str_eq(s.verdict, "MPI-bound: 37.5% of time in MPI, 37.5% "
+				    "in collective calls");
+	ck_assert_uint_eq(s.nadvice, 2);
+	ck_assert_ptr_nonnull(strstr(s.advice[0], "Load imbalance 1.60"));
+	ck_assert_ptr_nonnull(strstr(s.advice[0], "rank 0 computes 4 s"));
+	ck_assert_ptr_nonnull(strstr(s.advice[0], "mean of 2.5 s"));
+	ck_assert_ptr_nonnull(strstr(s.advice[0], "up to 38%"));
+	ck_assert_ptr_nonnull(strstr(s.advice[1], "100% of the MPI time is "
+						  "in collective calls"));
+	ranks_free(&rk);
+}
+END_TEST
+
+START_TEST(summary_single_program)
+{
+	double secs[] = {2};
+	double io[] = {0.05};
+	struct ranks rk;
+	job(&rk, 1, secs, NULL, NULL, io);
+	rk.any_rank = 0;
+	rk.r[0].is_rank = 0;
+	struct summary s;
+	summary_make(&s, &rk, 2.1, "hot_loop", 0.81);
+	ck_assert_int_eq(s.kind, SUMMARY_COMPUTE);
+	ck_assert_double_eq_tol(s.mpi, 0, 1e-12);
+	ck_assert_double_eq_tol(s.imbalance, 0, 1e-12);
+	ck_assert_str_eq(s.verdict, "Compute-bound: 95.0% of time in compute, "
+				    "0.0% in MPI, 5.0% in I/O");
+	/* no imbalance with one process; the hottest function instead */
+	ck_assert_uint_eq(s.nadvice, 1);
+	ck_assert_str_eq(s.advice[0], "Compute is 95.0% of the time; the "
+				      "hottest function, hot_loop, has 81.0% "
+				      "of the samples: start there");
+	ranks_free(&rk);
+}
+END_TEST
+
+START_TEST(summary_io_bound_one_rank)
+{
+	double secs[] = {10, 10, 10};
+	double io[] = {0.9, 0, 0};
+	struct ranks rk;
+	job(&rk, 3, secs, NULL, NULL, io);
+	struct summary s;
+	summary_make(&s, &rk, 10, NULL, 0);
+	/* 9 of 30 s in I/O: 30% */
+	ck_assert_int_eq(s.kind, SUMMARY_IO);
+	ck_assert_str_eq(s.verdict, "I/O-bound: 30.0% of time in read/write "
+				    "calls, 70.0% in compute");
+	/* rank 0 computes 1 s, the others 10 s: imbalance 10/7 */
+	ck_assert_double_eq_tol(rk.imbalance, 10.0 / 7.0, 1e-9);
+	ck_assert_int_eq(rk.compute.max_rank, 1);
+	ck_assert_uint_eq(s.nadvice, 2);
+	ck_assert_ptr_nonnull(strstr(s.advice[1], "I/O is done by one rank: "
+						  "rank 0 has 100% of the "
+						  "job's I/O time (90.0% of "
+						  "its own time)"));
+	ranks_free(&rk);
+}
+END_TEST
+
+START_TEST(summary_balanced_compute)
+{
+	double secs[] = {3, 3.1, 2.95, 3.05};
+	struct ranks rk;
+	job(&rk, 4, secs, NULL, NULL, NULL);
+	struct summary s;
+	summary_make(&s, &rk, 3.2, "f", 0.2);
+	ck_assert_int_eq(s.kind, SUMMARY_COMPUTE);
+	ck_assert(rk.imbalance < SUMMARY_IMBALANCE);
+	/* no imbalance advice below the threshold */
+	ck_assert_uint_eq(s.nadvice, 1);
+	ck_assert_ptr_nonnull(strstr(s.advice[0], "hottest function, f"));
+	ranks_free(&rk);
+}
+END_TEST
+
+START_TEST(summary_nothing)
+{
+	struct ranks rk;
+	memset(&rk, 0, sizeof(rk));
+	ranks_stats(&rk);
+	struct summary s;
+	summary_make(&s, &rk, 0, NULL, 0);
+	ck_assert_int_eq(s.kind, SUMMARY_NONE);
+	ck_assert_uint_eq(s.nadvice, 0);
+	ck_assert_str_eq(summary_kind_id(s.kind), "none");
+}
+END_TEST
+
+START_TEST(summary_memory_stats)
+{
+	double secs[] = {1, 1, 1};
+	struct ranks rk;
+	job(&rk, 3, secs, NULL, NULL, NULL);
+	rk.r[0].have_mem = 1;
+	rk.r[0].mem_peak = 100;
+	rk.r[2].have_mem = 1;
+	rk.r[2].mem_peak = 300;
+	ranks_stats(&rk);
+	ck_assert(rk.mem.have);
+	ck_assert_double_eq_tol(rk.mem.mean, 200, 1e-9);
+	ck_assert_int_eq(rk.mem.min_rank, 0);
+	ck_assert_int_eq(rk.mem.max_rank, 2);
+	ranks_free(&rk);
+}
+END_TEST
+
+START_TEST(summary_classifiers)
+{
+	ck_assert(ranks_is_mpi("libmpi.so.40", "ompi_coll_base_barrier"));
+	ck_assert(ranks_is_mpi("libmpich.so.12", "MPIDI_progress"));
+	ck_assert(ranks_is_mpi("libopen-pal.so.40", "opal_progress"));
+	ck_assert(ranks_is_mpi("app", "MPI_Send"));
+	ck_assert(ranks_is_mpi("app", "pmpi_allreduce_"));
+	ck_assert(!ranks_is_mpi("libc.so.6", "memcpy"));
+	ck_assert(!ranks_is_mpi(NULL, "compute_mpi_like"));
+	ck_assert(ranks_is_collective("MPI_Allreduce"));
+	ck_assert(ranks_is_collective("PMPI_Barrier"));
+	ck_assert(ranks_is_collective("mpi_bcast_"));
+	ck_assert(!ranks_is_collective("MPI_Send"));
+	ck_assert(!ranks_is_collective("MPI_Recv"));
+	ck_assert(!ranks_is_collective("allreduce"));
+	ck_assert(ranks_is_io("write"));
+	ck_assert(ranks_is_io("__libc_write"));
+	ck_assert(ranks_is_io("__GI___libc_read"));
+	ck_assert(ranks_is_io("__write_nocancel"));
+	ck_assert(ranks_is_io("_IO_fwrite"));
+	ck_assert(ranks_is_io("__pread64"));
+	ck_assert(ranks_is_io("fsync"));
+	ck_assert(!ranks_is_io("writer_thread"));
+	ck_assert(!ranks_is_io("memcpy"));
+	ck_assert(!ranks_is_io(NULL));
+}
+END_TEST
+
+static Suite *summary_suite(void)
+{
+	Suite *s = suite_create("summary");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, summary_stats_and_imbalance);
+	tcase_add_test(tc, summary_single_program);
+	tcase_add_test(tc, summary_io_bound_one_rank);
+	tcase_add_test(tc, summary_balanced_compute);
+	tcase_add_test(tc, summary_nothing);
+	tcase_add_test(tc, summary_memory_stats);
+	tcase_add_test(tc, summary_classifiers);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(summary_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
