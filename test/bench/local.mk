@@ -60,3 +60,6 @@ noinst_PROGRAMS += test/bench/bench_mark
 test_bench_bench_mark_SOURCES = test/bench/bench_mark.c
 test_bench_bench_mark_LDFLAGS = -no-install
 test_bench_bench_mark_LDADD = lib/mark/libmapsample-mark.la
+# False alarms of mapreport --compare on real programs with no change
+# (compare-noise.sh; not run by make check: minutes)
+EXTRA_DIST += test/bench/compare-noise.sh

@@ -226,3 +226,10 @@ check_PROGRAMS += test/programs/fdthief
 test_programs_fdthief_SOURCES = test/programs/fdthief.c
 test_programs_fdthief_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_fdthief_LDFLAGS =
+# cmpjitter: function shares that vary from run to run and over a run
+# (mapreport-compare.sh: the within-run noise estimate)
+check_PROGRAMS += test/programs/cmpjitter
+test_programs_cmpjitter_SOURCES = test/programs/cmpjitter.c \
+	test/programs/spin.h
+test_programs_cmpjitter_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_cmpjitter_LDFLAGS =
