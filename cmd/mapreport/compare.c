@@ -66,6 +66,7 @@ struct cmp_state {
 	struct partial_set *pset;
 	struct partial_result **pres;
 	struct cmp_blocks *blocks;   /* each log's samples per block of time */
+	int timeline;                /* --html: models keep their timeline */
 };
 
 static void cmp_state_free(struct cmp_state *st)
@@ -121,6 +122,7 @@ static int cmp_read(struct cmp_state *st, size_t i, int side,
 		if (regions_scan(&st->rg[i], &path, 1))
 			return MAPS_ENOMEM;
 	}
+	m->timeline_on = st->timeline;
 	m->on_sample = cmp_blocks_sample;
 	m->on_sample_ctx = &st->blocks[i];
 	int rc = model_load(m, path, NULL, NULL);
@@ -219,6 +221,7 @@ int run_compare(const struct args *a, struct output *outs)
 	}
 	st.n = a->nbase + a->nnew;
 	st.region = a->region;
+	st.timeline = a->html_path != NULL;
 	if (a->region && !(st.rg = calloc(st.n, sizeof(*st.rg))))
 		goto oom;
 	for (size_t i = 0; st.rg && i < st.n; i++)

@@ -66,3 +66,5 @@ lib/report/out/profile.pb-c.c: $(top_srcdir)/lib/report/out/profile.proto
 		--c_out=lib/report/out $(top_srcdir)/lib/report/out/profile.proto
 CLEANFILES += lib/report/out/profile.pb-c.c lib/report/out/profile.pb-c.h
 EXTRA_DIST += lib/report/out/profile.proto
+# compare_chart: --compare --html's metric charts, BASE and NEW over time
+lib_report_out_libreportout_la_SOURCES += lib/report/out/compare_chart.c
