@@ -187,7 +187,7 @@ for c in cases: assert c.get("classname") and c.get("time") is not None
 	# the same, and a rule with no data, through a JUnit reader
 	# shellcheck disable=SC2086
 	run 3 junit-nodata --compare --junit nodata.xml base.log slow.log \
-		$rules --fail-if 'self(no_such_function) > +1pp'
+		$rules --fail-if 'self(no_such_function)>+1pp'
 	py 'from junitparser import JUnitXml, Failure, Skipped, Error
 xml = JUnitXml.fromfile("nodata.xml")
 suites = list(xml)
