@@ -65,6 +65,8 @@ struct cmp_state {
 	struct cmp_run *runs;
 	struct partial_set *pset;
 	struct partial_result **pres;
+	struct cmp_blocks *blocks;   /* each log's samples per block of time */
+	int timeline;                /* --html: models keep their timeline */
 };
 
 static void cmp_state_free(struct cmp_state *st)
@@ -75,7 +77,10 @@ static void cmp_state_free(struct cmp_state *st)
 		model_free(&st->models[i]);
 		if (st->rg)
 			regions_free(&st->rg[i]);
+		if (st->blocks)
+			cmp_blocks_free(&st->blocks[i]);
 	}
+	free(st->blocks);
 	free(st->rg);
 	free(st->models);
 	free(st->mptr);
@@ -117,6 +122,9 @@ static int cmp_read(struct cmp_state *st, size_t i, int side,
 		if (regions_scan(&st->rg[i], &path, 1))
 			return MAPS_ENOMEM;
 	}
+	m->timeline_on = st->timeline;
+	m->on_sample = cmp_blocks_sample;
+	m->on_sample_ctx = &st->blocks[i];
 	int rc = model_load(m, path, NULL, NULL);
 	if (rc < 0)
 		return MAPS_ENOMEM;
@@ -154,7 +162,8 @@ static size_t cmp_side_runs(struct cmp_state *st, size_t from, size_t n)
 	for (size_t i = from; i < from + n; i++)
 		if (st->have_an[i])
 			st->runs[from + k++] = (struct cmp_run){
-				&st->models[i], &st->an[i], st->pres[i]};
+				&st->models[i], &st->an[i], st->pres[i],
+				&st->blocks[i]};
 	return k;
 }
 
@@ -212,6 +221,7 @@ int run_compare(const struct args *a, struct output *outs)
 	}
 	st.n = a->nbase + a->nnew;
 	st.region = a->region;
+	st.timeline = a->html_path != NULL;
 	if (a->region && !(st.rg = calloc(st.n, sizeof(*st.rg))))
 		goto oom;
 	for (size_t i = 0; st.rg && i < st.n; i++)
@@ -222,10 +232,11 @@ int run_compare(const struct args *a, struct output *outs)
 	st.have_an = calloc(st.n, sizeof(*st.have_an));
 	st.runs = calloc(st.n, sizeof(*st.runs));
 	st.pres = calloc(st.n, sizeof(*st.pres));
+	st.blocks = calloc(st.n, sizeof(*st.blocks));
 	st.pset = load_partials(a, &status);
 	results = calloc(rules.rs_n + 1, sizeof(*results));
 	if (!st.models || !st.mptr || !st.an || !st.have_an || !st.runs ||
-	    !st.pres || !st.pset || !results)
+	    !st.pres || !st.blocks || !st.pset || !results)
 		goto oom;
 	for (size_t i = 0; i < st.n; i++)
 		model_init(&st.models[i]);

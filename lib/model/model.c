@@ -193,7 +193,8 @@ static long stack_get(struct model *m, uint32_t pid, uint32_t image,
 		return -1;
 	memcpy(m->spc + m->nspc, pc, n * sizeof(*pc));
 	struct rstack *s = &m->stacks[j];
-	*s = (struct rstack){h, pid, image, n, (uint32_t)m->nspc, 0, 0, 1};
+	*s = (struct rstack){h, pid, image, n, (uint32_t)m->nspc, 0, 0, 1,
+			     (uint32_t)m->nstacks};
 	m->nspc += n;
 	m->nstacks++;
 	return (long)j;
@@ -235,6 +236,9 @@ static int stack_count(struct model *m, const struct maplog_ev *ev)
 	}
 	m->stacks[idx - 1].count++;
 	m->stacks[idx - 1].weight += s->sa_weight;
+	if (m->on_sample)
+		return m->on_sample(m->on_sample_ctx, ev,
+				    m->stacks[idx - 1].seq);
 	return 0;
 }
 

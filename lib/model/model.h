@@ -106,6 +106,8 @@ struct rstack {
 	uint64_t count;
 	uint64_t weight;
 	int used;
+	uint32_t seq;        /* order of first sight: 0, 1, ...; unlike the
+			      * slot, kept while the table grows */
 };
 
 struct model {
@@ -143,6 +145,11 @@ struct model {
 				   * samples it keeps (model/filter.h); NULL:
 				   * all */
 	struct rtimeline timeline;/* samples and metrics over time */
+	/* Set before model_load to hear of every sample counted (after the
+	 * filter and --region): called with the sample and its stack's seq.
+	 * Returns 0, or MAPS_ENOMEM to stop reading. */
+	int (*on_sample)(void *ctx, const struct maplog_ev *ev, uint32_t seq);
+	void *on_sample_ctx;
 	int error;                /* the first MAPS_E* that stopped reading
 				   * (MAPS_ENOMEM); 0: none.  Once set, m can
 				   * only be freed. */

@@ -26,6 +26,13 @@
 #include "common/mem.h"
 #include "report/compare.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+#ifndef M_SQRT2
+#define M_SQRT2 1.41421356237309504880
+#endif
+
 const char *compare_kind_id(enum cmp_kind k)
 {
 	static const char *const ids[CMP_NKINDS] = {
@@ -94,11 +101,14 @@ static int row_get(struct comparison *c, enum cmp_kind kind, const char *key,
 	r->name = mem_strdup(name);
 	r->module = module ? mem_strdup(module) : NULL;
 	r->runs = malloc(c->ncols * sizeof(double));
-	if (!r->key || !r->name || (module && !r->module) || !r->runs) {
+	r->blk = calloc(2 * CMP_LEVELS * c->ncols, sizeof(double));
+	if (!r->key || !r->name || (module && !r->module) || !r->runs ||
+	    !r->blk) {
 		free(r->key);
 		free(r->name);
 		free(r->module);
 		free(r->runs);
+		free(r->blk);
 		return MAPS_ENOMEM;
 	}
 	for (size_t i = 0; i < c->ncols; i++)
@@ -159,6 +169,88 @@ static double run_seconds(const struct model *m)
 	return s;
 }
 
+/* Adds the block counts v of a stack to the rows' block counts tmp (of
+ * row row: tmp + row * CMP_BLOCKS). */
+static void blocks_add(uint64_t *tmp, size_t row, const uint32_t *v)
+{
+	uint64_t *t = tmp + row * CMP_BLOCKS;
+	for (size_t b = 0; b < CMP_BLOCKS; b++)
+		t[b] += v[b];
+}
+
+/* Adds the within-run figures of run r (column col) to its rows: for
+ * each function (self, total), module and process row, the sums over
+ * the run's blocks of c*c and c*n (compare.h).  rself, rtotal and rmod
+ * give the rows of the analysis' functions, mark is scratch of c->nrows
+ * zeros.  0 or MAPS_ENOMEM. */
+static int add_blocks(struct comparison *c, const struct cmp_run *r,
+		      size_t col, const size_t *rself, const size_t *rtotal,
+		      const size_t *rmod, uint32_t *mark)
+{
+	const struct model *m = r->cr_model;
+	const struct analysis *a = r->cr_analysis;
+	const struct cmp_blocks *bl = r->cr_blocks;
+	size_t nrows = c->nrows;
+	uint64_t *tmp = calloc(nrows ? nrows * CMP_BLOCKS : 1, sizeof(*tmp));
+	if (!tmp)
+		return MAPS_ENOMEM;
+	uint32_t gen = 0, ppid = 0, pimage = 0;
+	size_t prow = SIZE_MAX;
+	for (size_t si = 0; si < m->capstacks; si++) {
+		const struct rstack *s = &m->stacks[si];
+		const uint32_t *v = s->used ? cmp_blocks_of(bl, s->seq) : NULL;
+		if (!v)
+			continue;
+		if (prow == SIZE_MAX || s->pid != ppid || s->image != pimage) {
+			const char *name = model_proc_name(m, s->pid, s->image);
+			if (row_get(c, CMP_PROCESS, name, name, NULL, &prow)) {
+				free(tmp);
+				return MAPS_ENOMEM;
+			}
+			ppid = s->pid;
+			pimage = s->image;
+		}
+		if (prow < nrows)
+			blocks_add(tmp, prow, v);
+		if (!a->exp_n[si])
+			continue;
+		const uint32_t *fid = a->exp + a->exp_off[si];
+		blocks_add(tmp, rself[fid[0]], v);
+		blocks_add(tmp, rmod[fid[0]], v);
+		gen++;
+		for (uint32_t k = 0; k < a->exp_n[si]; k++) {
+			size_t row = rtotal[fid[k]];
+			if (mark[row] == gen)
+				continue;
+			mark[row] = gen;
+			blocks_add(tmp, row, v);
+		}
+	}
+	for (size_t row = 0; row < nrows; row++) {
+		uint64_t *t = tmp + row * CMP_BLOCKS;
+		uint64_t tot[CMP_BLOCKS];
+		memcpy(tot, bl->total, sizeof(tot));
+		for (size_t lev = 0, nb = CMP_BLOCKS; lev < CMP_LEVELS;
+		     lev++, nb /= 2) {
+			double cc = 0, cn = 0;
+			for (size_t b = 0; b < nb; b++) {
+				cc += (double)t[b] * (double)t[b];
+				cn += (double)t[b] * (double)tot[b];
+			}
+			double *x = c->rows[row].blk + 2 * (col * CMP_LEVELS + lev);
+			x[0] = cc;
+			x[1] = cn;
+			/* the next level: blocks twice as long */
+			for (size_t b = 0; b < nb / 2; b++) {
+				t[b] = t[2 * b] + t[2 * b + 1];
+				tot[b] = tot[2 * b] + tot[2 * b + 1];
+			}
+		}
+	}
+	free(tmp);
+	return 0;
+}
+
 /* Adds the samples of functions, modules and stacks of run r into
  * column col.  0 or MAPS_ENOMEM. */
 static int add_functions(struct comparison *c, const struct cmp_run *r,
@@ -202,6 +294,13 @@ static int add_functions(struct comparison *c, const struct cmp_run *r,
 	mark = calloc(c->nrows ? c->nrows : 1, sizeof(*mark));
 	if (!mark)
 		goto out;
+	if (r->cr_blocks) {
+		rc = add_blocks(c, r, col, rself, rtotal, rmod, mark);
+		if (rc)
+			goto out;
+		rc = MAPS_ENOMEM;
+		memset(mark, 0, c->nrows * sizeof(*mark));
+	}
 	uint32_t gen = 0;
 	for (size_t si = 0; si < m->capstacks; si++) {
 		const struct rstack *s = &m->stacks[si];
@@ -327,22 +426,51 @@ static double mean_sd(const double *v, const uint64_t *per, size_t n,
 	return mean;
 }
 
+/* The within-run variance of the share p of sample row r on the side of
+ * columns [from, from + n) with N samples: batch means over the blocks
+ * of time of all its runs, taken as clusters (a ratio estimate: the
+ * blocks' samples differ); *df gets its degrees of freedom.  NaN when a
+ * run has no blocks or there are fewer than two. */
+static double blocks_var(const struct comparison *c, const struct cmp_row *r,
+			 size_t from, size_t n, size_t lev, double p, double N,
+			 double *df)
+{
+	double ss = 0;
+	size_t nb = 0;
+	for (size_t i = from; i < from + n; i++) {
+		size_t j = i * CMP_LEVELS + lev;
+		if (!c->col_nblk[j])
+			return NAN;
+		nb += c->col_nblk[j];
+		ss += r->blk[2 * j] - 2 * p * r->blk[2 * j + 1] +
+		      p * p * c->col_snn[j];
+	}
+	if (nb < 2 || N <= 0)
+		return NAN;
+	*df = (double)(nb - 1);
+	return ss < 0 ? 0.0 : ss * (double)nb / (double)(nb - 1) / (N * N);
+}
+
 /* Fills side v of row r from its columns [from, from + n) of side s;
  * returns the variance of v's figure (share, seconds or value) for the
- * significance, NaN when there is no noise estimate. */
+ * significance, NaN when there is no noise estimate, and its degrees of
+ * freedom in *df (INFINITY for the binomial variance). */
 static double side_value(const struct comparison *c, const struct cmp_row *r,
 			 size_t from, size_t n, const struct cmp_side *s,
-			 struct cmp_val *v)
+			 size_t lev, struct cmp_val *v, double *df)
 {
 	const double *x = r->runs + from;
 	size_t k;
 	double sd, var;
+	*df = INFINITY;
 	if (r->kind == CMP_TIME || is_metric(r->kind)) {
 		v->value = mean_sd(x, NULL, n, &sd, &k);
 		v->present = k > 0;
 		v->spread = sd;
 		v->share = NAN;
 		v->seconds = r->kind == CMP_TIME ? v->value : NAN;
+		if (k >= 2)
+			*df = (double)(k - 1);
 		if (is_metric(r->kind))
 			return k >= 2 ? sd * sd / (double)k : NAN;
 		/* samples are counts: relative standard error 1/sqrt(N) */
@@ -350,6 +478,8 @@ static double side_value(const struct comparison *c, const struct cmp_row *r,
 				 : 0.0;
 		if (k >= 2 && sd * sd / (double)k > var)
 			var = sd * sd / (double)k;
+		else
+			*df = INFINITY;
 		return var;
 	}
 	double sum = 0;
@@ -362,26 +492,104 @@ static double side_value(const struct comparison *c, const struct cmp_row *r,
 	mean_sd(x, c->col_samples + from, n, &sd, &k);
 	v->spread = sd;
 	var = s->samples ? v->share * (1 - v->share) / (double)s->samples : 0;
-	if (n >= 2 && isfinite(sd) && sd * sd / (double)n > var)
+	double bdf = 0;
+	double bvar = blocks_var(c, r, from, n, lev, v->share,
+				 (double)s->samples, &bdf);
+	if (isfinite(bvar) && bvar > var) {
+		var = bvar;
+		*df = bdf;
+	}
+	if (n >= 2 && isfinite(sd) && sd * sd / (double)n > var) {
 		var = sd * sd / (double)n;
+		*df = (double)(n - 1);
+	}
 	return var;
 }
 
-static double sigma_of(double d, double var)
+/* Student's t density with df degrees of freedom, without its constant
+ * factor. */
+static double t_kernel(double x, double df)
+{
+	return pow(1.0 + x * x / df, -(df + 1.0) / 2.0);
+}
+
+/* P(T > t) for Student's t with df degrees of freedom, t >= 0: the
+ * density integrated from t to infinity after x = t / u (u in (0, 1]),
+ * by Simpson's rule. */
+static double t_upper(double t, double df)
+{
+	double lognorm = lgamma((df + 1) / 2) - lgamma(df / 2) -
+			 0.5 * log(df * M_PI);
+	if (t <= 0)
+		return 0.5;
+	const int steps = 400; /* 5 digits of z up to t = 20 */
+	double h = 1.0 / steps, sum = 0;
+	for (int i = 0; i <= steps; i++) {
+		double u = i * h;
+		double f = u > 0 ? t_kernel(t / u, df) * t / (u * u)
+			       : df == 1 ? 1 / t : 0.0;
+		if (!isfinite(f))
+			f = 0.0;
+		sum += f * (i == 0 || i == steps ? 1 : i % 2 ? 4 : 2);
+	}
+	return exp(lognorm) * sum * h / 3;
+}
+
+/* The normal deviate z >= 0 with P(Z > z) = p (0 < p <= 0.5), by
+ * bisection; NAN when p is too small to tell. */
+static double z_upper(double p)
+{
+	double lo = 0, hi = 38;
+	if (p <= 0.5 * erfc(hi / M_SQRT2))
+		return NAN;
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+		if (0.5 * erfc(mid / M_SQRT2) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* The change d over its variance var with df degrees of freedom (a
+ * variance estimated from few blocks or runs is itself uncertain), in
+ * sigma of the normal distribution: the t statistic d / sqrt(var) turned
+ * into the normal deviate of the same tail probability. */
+static double sigma_of(double d, double var, double df)
 {
 	if (isnan(var))
 		return NAN;
 	if (var <= 0)
 		return d == 0 ? 0.0 : copysign(CMP_SIGMA_MAX, d);
 	double s = d / sqrt(var);
+	if (isfinite(df) && df >= 1 && df < 1e6 && fabs(s) < CMP_SIGMA_MAX) {
+		/* too far out to tell: t itself, which z never exceeds */
+		double z = z_upper(t_upper(fabs(s), df));
+		if (!isnan(z))
+			s = copysign(z, s);
+	}
 	return fabs(s) > CMP_SIGMA_MAX ? copysign(CMP_SIGMA_MAX, s) : s;
+}
+
+/* Degrees of freedom of the sum of two variances va, vb with dfa, dfb
+ * (Welch-Satterthwaite); INFINITY when both are exact. */
+static double welch_df(double va, double dfa, double vb, double dfb)
+{
+	double q = (isfinite(dfa) ? va * va / dfa : 0) +
+		   (isfinite(dfb) ? vb * vb / dfb : 0);
+	if (q <= 0 || !isfinite(va + vb))
+		return INFINITY;
+	return (va + vb) * (va + vb) / q;
 }
 
 static void finish_row(struct comparison *c, struct cmp_row *r)
 {
 	size_t nb = c->base.nruns, nn = c->new.nruns;
-	double vb = side_value(c, r, 0, nb, &c->base, &r->base);
-	double vn = side_value(c, r, nb, nn, &c->new, &r->new);
+	double dfb, dfn;
+	double vb = side_value(c, r, 0, nb, &c->base, 0, &r->base, &dfb);
+	double vn = side_value(c, r, nb, nn, &c->new, 0, &r->new, &dfn);
+	double df = welch_df(vb, dfb, vn, dfn);
 	double b = r->base.present ? r->base.value : 0.0;
 	double n = r->new.present ? r->new.value : 0.0;
 	r->d_value = n - b;
@@ -394,7 +602,7 @@ static void finish_row(struct comparison *c, struct cmp_row *r)
 				r->d_rel = 100.0 * (n - b) / fabs(b);
 			r->sigma = r->kind == CMP_PARTIAL
 					   ? NAN
-					   : sigma_of(n - b, vb + vn);
+					   : sigma_of(n - b, vb + vn, df);
 		} else {
 			r->d_value = NAN;
 			r->sigma = NAN;
@@ -405,11 +613,23 @@ static void finish_row(struct comparison *c, struct cmp_row *r)
 	if (r->base.seconds > 0)
 		r->d_rel = 100.0 * r->d_seconds / r->base.seconds;
 	if (r->kind == CMP_TIME) {
-		r->sigma = sigma_of(r->d_seconds, vb + vn);
+		r->sigma = sigma_of(r->d_seconds, vb + vn, df);
 		return;
 	}
 	r->d_pp = 100.0 * (r->new.share - r->base.share);
-	r->sigma = sigma_of(r->new.share - r->base.share, vb + vn);
+	/* blocks of each length: the least significance (the blocking
+	 * method: longer blocks see longer correlations, with fewer
+	 * degrees of freedom) */
+	double d = r->new.share - r->base.share;
+	r->sigma = sigma_of(d, vb + vn, df);
+	for (size_t lev = 1; lev < CMP_LEVELS; lev++) {
+		struct cmp_val xb = r->base, xn = r->new;
+		vb = side_value(c, r, 0, nb, &c->base, lev, &xb, &dfb);
+		vn = side_value(c, r, nb, nn, &c->new, lev, &xn, &dfn);
+		double sg = sigma_of(d, vb + vn, welch_df(vb, dfb, vn, dfn));
+		if (fabs(sg) < fabs(r->sigma))
+			r->sigma = sg;
+	}
 }
 
 /* The size of row x's change for ordering: percentage points, else the
@@ -450,6 +670,20 @@ static int side_info(struct comparison *c, struct cmp_side *s,
 		return MAPS_ENOMEM;
 	double secs = 0;
 	for (size_t i = 0; i < n; i++) {
+		const struct cmp_blocks *bl = runs[i].cr_blocks;
+		uint64_t tot[CMP_BLOCKS];
+		if (bl)
+			memcpy(tot, bl->total, sizeof(tot));
+		for (size_t lev = 0, nb = CMP_BLOCKS; bl && lev < CMP_LEVELS;
+		     lev++, nb /= 2) {
+			size_t j = (col + i) * CMP_LEVELS + lev;
+			for (size_t b = 0; b < nb; b++) {
+				c->col_snn[j] += (double)tot[b] * (double)tot[b];
+				c->col_nblk[j] += tot[b] > 0;
+			}
+			for (size_t b = 0; b < nb / 2; b++)
+				tot[b] = tot[2 * b] + tot[2 * b + 1];
+		}
 		c->col_samples[col + i] = runs[i].cr_model->samples;
 		s->samples += runs[i].cr_model->samples;
 		secs += run_seconds(runs[i].cr_model);
@@ -500,7 +734,11 @@ int compare_run(struct comparison *c, const struct cmp_run *base,
 	memset(c, 0, sizeof(*c));
 	c->ncols = nbase + nnew;
 	c->col_samples = calloc(c->ncols ? c->ncols : 1, sizeof(uint64_t));
-	if (!c->col_samples)
+	c->col_snn = calloc(c->ncols ? c->ncols * CMP_LEVELS : 1,
+			    sizeof(double));
+	c->col_nblk = calloc(c->ncols ? c->ncols * CMP_LEVELS : 1,
+			     sizeof(size_t));
+	if (!c->col_samples || !c->col_snn || !c->col_nblk)
 		goto fail;
 	if (side_info(c, &c->base, base, nbase, 0) ||
 	    side_info(c, &c->new, new, nnew, nbase))
@@ -525,6 +763,7 @@ int compare_run(struct comparison *c, const struct cmp_run *base,
 		free(r->units);
 		free(r->key);
 		free(r->runs);
+		free(r->blk);
 	}
 	c->nrows = kept;
 	qsort(c->rows, c->nrows, sizeof(*c->rows), cmp_rows);
@@ -547,6 +786,7 @@ void compare_free(struct comparison *c)
 		free(c->rows[i].units);
 		free(c->rows[i].key);
 		free(c->rows[i].runs);
+		free(c->rows[i].blk);
 	}
 	free(c->rows);
 	for (size_t i = 0; i < c->nnotes; i++)
@@ -554,6 +794,8 @@ void compare_free(struct comparison *c)
 	free(c->notes);
 	free(c->idx);
 	free(c->col_samples);
+	free(c->col_snn);
+	free(c->col_nblk);
 	free(c->base.program);
 	free(c->base.command);
 	free(c->new.program);

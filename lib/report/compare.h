@@ -10,16 +10,26 @@
  * here: the writers are lib/report/out/compare_*.c.
  *
  * NOISE MODEL
- *   A share p of N samples has the binomial variance p(1-p)/N.  With
+ *   A share p of N samples has the binomial variance p(1-p)/N.  Samples
+ *   close in time are correlated, so each run's samples are also counted
+ *   per block of time (report/compare_blocks.h) and the variance of the
+ *   share estimated from its spread over the blocks (batch means, blocks
+ *   as clusters of a ratio estimate), at CMP_LEVELS block lengths.  With
  *   several runs on a side, the variance of the mean of the per-run
- *   shares (their spread squared over the number of runs) is used
- *   instead when it is larger.  The significance of a change of share is
- *   (p_new - p_base) / sqrt(var_base + var_new), in sigma.  The whole-run
- *   time counts samples: its relative standard error is 1/sqrt(N), or
- *   the runs' spread when larger.  A metric has a noise estimate only
- *   from several runs on both sides (its sigma is NaN otherwise).  A
- *   partial report value never has one (sigma NaN): it is a metric
- *   combined over processes and time, whose spread a run does not say.
+ *   shares (their spread squared over the number of runs) is a third
+ *   estimate.  Each side takes the largest, with its degrees of freedom
+ *   (blocks or runs less one; infinite for the binomial one).  The
+ *   significance of a change of share is the t statistic
+ *   (p_new - p_base) / sqrt(var_base + var_new), with Welch-Satterthwaite
+ *   degrees of freedom, turned into the normal deviate of the same tail
+ *   probability, in sigma; of the block lengths, the least significant
+ *   counts.  The whole-run time counts samples: its relative standard
+ *   error is 1/sqrt(N), or the runs' spread when larger.  A metric has a
+ *   noise estimate only from several runs on both sides (its sigma is
+ *   NaN otherwise).  A partial report value never has one (sigma NaN):
+ *   it is a metric combined over processes and time, whose spread a run
+ *   does not say.  Variation from run to run that is steady within a
+ *   run (a busy machine) shows only in the spread of several runs.
  */
 #ifndef MAPSAMPLE_REPORT_COMPARE_H
 #define MAPSAMPLE_REPORT_COMPARE_H
@@ -29,6 +39,7 @@
 
 #include "model/model.h"
 #include "report/analyze.h"
+#include "report/compare_blocks.h"
 #include "report/partial_eval.h"
 
 /* What a row measures. */
@@ -64,6 +75,10 @@ struct cmp_row {
 	char *key;           /* what rows are matched by (private) */
 	double *runs;        /* the figure of each run, BASE's then NEW's
 			      * (private) */
+	double *blk;         /* per run and block length (CMP_LEVELS):
+			      * sum over its blocks of c*c and of c*n (c the
+			      * row's samples in the block, n all samples
+			      * in it) (private) */
 	struct cmp_val base, new;
 	double d_pp;         /* change of share, percentage points (NaN for
 			      * CMP_TIME and metrics) */
@@ -76,6 +91,9 @@ struct cmp_row {
 };
 
 #define CMP_SIGMA_MAX 999.0
+/* Block lengths of the within-run estimate: CMP_BLOCKS blocks a run,
+ * then half as many twice as long, ... */
+#define CMP_LEVELS 3
 
 /* One side's summary. */
 struct cmp_side {
@@ -94,6 +112,9 @@ struct cmp_run {
 	/* the partial reports' values in the run (report/partial_eval.h),
 	 * a row each of the report metrics with a value; NULL: none */
 	const struct partial_result *cr_partial;
+	/* the run's samples per stack per block of time
+	 * (report/compare_blocks.h); NULL: none, no within-run estimate */
+	const struct cmp_blocks *cr_blocks;
 };
 
 struct comparison {
@@ -107,6 +128,10 @@ struct comparison {
 	size_t capidx;
 	size_t ncols;           /* runs: nbase + nnew */
 	uint64_t *col_samples;  /* samples of each run */
+	double *col_snn;        /* per run and block length: sum over its
+				 * blocks of n*n */
+	size_t *col_nblk;       /* per run and block length: blocks with
+				 * samples (0: none) */
 };
 
 /*

@@ -11,6 +11,10 @@ lib_report_libreport_la_SOURCES = lib/report/symbolize.c \
 	lib/report/compare.c lib/report/compare.h \
 	lib/report/rules.c lib/report/rules.h \
 	lib/report/compare_flame.c lib/report/compare_flame.h
+# compare_blocks: samples per stack per block of time, for the
+# within-run noise estimate of mapreport --compare
+lib_report_libreport_la_SOURCES += lib/report/compare_blocks.c \
+	lib/report/compare_blocks.h
 lib_report_libreport_la_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS)
 lib_report_libreport_la_LIBADD = lib/model/libmodel.la lib/defs/libdefs.la \
 	lib/common/libcommon.la \

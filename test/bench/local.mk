@@ -68,3 +68,7 @@ test_bench_bench_ranks_SOURCES = test/bench/bench_ranks.c
 test_bench_bench_ranks_LDADD = test/common/liblogsynth.la \
 	lib/log/libmaplog_core.la
 EXTRA_DIST += test/bench/ranks.sh
+
+# False alarms of mapreport --compare on real programs with no change
+# (compare-noise.sh; not run by make check: minutes)
+EXTRA_DIST += test/bench/compare-noise.sh

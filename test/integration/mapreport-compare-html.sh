@@ -6,7 +6,11 @@
 # The page (python3's HTML parser): work_solve's frame is as wide as its
 # share of NEW's samples, red (its share grew), work_parse's blue (it
 # shrank), every frame inside its parent's span and row; the rules table
-# says the rule is broken.  Then, with Chromium, headless: the page loads
+# says the rule is broken.  The metric charts: one per metric both runs
+# recorded, each with BASE's and NEW's line inside the plot, as many
+# points as the figure says, and NEW's line (the slow build runs about
+# 1.7 times as long) reaching further right than BASE's in the CPU
+# chart.  Then, with Chromium, headless: the page loads
 # with no console message (nothing blocked by its Content-Security-
 # Policy) and a screenshot is kept as mapreport-compare-html.png in the
 # build tree for CI artifacts (that part skipped without Chromium).
@@ -79,6 +83,35 @@ for x in p.frames:
     assert under, ("no parent under", x)
 PY
 
+"$python" - "$tmp/c.html" <<'PY' || fail "metric charts"
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(s):
+        super().__init__(); s.figs = []; s.section = False
+    def handle_starttag(s, tag, a):
+        a = dict(a)
+        if tag == "section" and a.get("id") == "metric-charts": s.section = True
+        if tag == "figure" and a.get("class") == "mc":
+            s.figs.append({"metric": a["data-metric"], "nb": int(a["data-base-points"]),
+                           "nn": int(a["data-new-points"])})
+        if tag == "polyline":
+            pts = [tuple(map(float, p.split(","))) for p in a["points"].split()]
+            s.figs[-1][a["class"]] = pts
+p = P(); p.feed(open(sys.argv[1]).read())
+assert p.section, "no metric-charts section"
+assert len(p.figs) >= 3, [f["metric"] for f in p.figs]
+for f in p.figs:
+    assert len(f["base"]) == f["nb"] and len(f["new"]) == f["nn"], f["metric"]
+    for x, y in f["base"] + f["new"]:
+        assert 80 <= x <= 780 and 10 <= y <= 150, (f["metric"], x, y)
+cpu = [f for f in p.figs if f["metric"].endswith("cpu.user")]
+assert cpu, [f["metric"] for f in p.figs]
+c = cpu[0]
+assert c["nb"] > 3 and c["nn"] > 3, c
+assert max(x for x, _ in c["new"]) > max(x for x, _ in c["base"]) + 100, c
+PY
+
 browser=${CHROMIUM:-}
 if [ -z "$browser" ]; then
 	for b in chromium chromium-browser google-chrome; do
@@ -93,7 +126,7 @@ set +e
 HOME=$tmp timeout 180 "$browser" --headless --no-sandbox --disable-gpu \
 	--user-data-dir="$tmp/profile" --no-first-run --disable-extensions \
 	--disable-background-networking --disable-component-update \
-	--disable-sync --enable-logging=stderr --v=0 --window-size=1200,500 \
+	--disable-sync --enable-logging=stderr --v=0 --window-size=1200,1600 \
 	--screenshot="$tmp/shot.png" "file://$tmp/c.html" >"$tmp/b.out" 2>"$tmp/b.err"
 rc=$?
 set -e

@@ -13,7 +13,10 @@
 #     and the changes table are tables with the figures;
 #   - JUnit XML: well-formed for python3's XML parser, the structure
 #     JUnit consumers read (testsuites/testsuite/testcase, counts that
-#     agree, a failure with the figures for the broken rule only);
+#     agree, a failure with the figures for the broken rule only), and
+#     read by a JUnit consumer, Debian's python3-junitparser: the same
+#     counts, a Failure, a Skipped for a rule with no data, an Error for
+#     an input problem;
 #   - --github: an ::error:: line for the broken rule, ::notice:: for
 #     the one that holds;
 #   - partial report values, with partial/reference-example.xml reading
@@ -38,6 +41,8 @@ python=/usr/bin/python3
 [ -x "$python" ] || { echo "SKIP: $python missing (Debian's python3 package)"; exit 77; }
 "$python" -c 'import jsonschema' 2>/dev/null ||
 	{ echo "SKIP: python3-jsonschema missing (Debian package)"; exit 77; }
+"$python" -c 'import junitparser' 2>/dev/null ||
+	{ echo "SKIP: python3-junitparser missing (Debian package)"; exit 77; }
 
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
@@ -179,11 +184,35 @@ assert "pp" in f.text
 assert cases[1].find("failure") is None
 for c in cases: assert c.get("classname") and c.get("time") is not None
 ' || fail "JUnit XML"
+	# the same, and a rule with no data, through a JUnit reader
+	# shellcheck disable=SC2086
+	run 3 junit-nodata --compare --junit nodata.xml base.log slow.log \
+		$rules --fail-if 'self(no_such_function)>+1pp'
+	py 'from junitparser import JUnitXml, Failure, Skipped, Error
+xml = JUnitXml.fromfile("nodata.xml")
+suites = list(xml)
+assert len(suites) == 1, suites
+s = suites[0]
+cases = list(s)
+assert [c.name for c in cases] == ["self(work_solve)>+2pp",
+    "total(main)>+50pp", "self(no_such_function)>+1pp"], [c.name for c in cases]
+kinds = [[type(r).__name__ for r in c.result] for c in cases]
+assert kinds == [["Failure"], [], ["Skipped"]], kinds
+f = cases[0].result[0]
+assert "sigma" in f.message and "pp" in f.text, (f.message, f.text)
+assert s.tests == 3 and s.failures == 1 and s.skipped == 1 and s.errors == 0, \
+    (s.tests, s.failures, s.skipped, s.errors)
+assert xml.failures == 1, xml.failures
+' || fail "JUnit XML read by junitparser"
 	run 1 junit-bad --compare --junit bad.xml base.log bad.log
 	py 'import xml.etree.ElementTree as ET
 root = ET.parse("bad.xml").getroot()
 e = root.find("testsuite/testcase/error")
 assert e is not None and "bad.log" in e.text, e
+from junitparser import JUnitXml, Error
+xml = JUnitXml.fromfile("bad.xml")
+errs = [r for s in xml for c in s for r in c.result if isinstance(r, Error)]
+assert len(errs) >= 1 and "bad.log" in errs[0].text, errs
 ' || fail "JUnit XML: input problem"
 }
 

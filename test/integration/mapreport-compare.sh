@@ -8,6 +8,11 @@
 #     functions by self samples, its rule is broken, exit 3;
 #   - the same build twice, CMP_REPS pairs (default 5): no rule of
 #     rules.txt broken at the default 3 sigma (the noise model holds);
+#   - test/programs/cmpjitter, whose shares vary from run to run by
+#     several times the sampling noise, and visibly so within a run,
+#     CMP_REPS pairs: no rule on its two functions broken at 3 sigma
+#     (the within-run estimate, blocks of time, holds; the binomial one
+#     alone broke a rule in 32 of 90 ordered pairs of 10 runs);
 #   - a damaged log on one side, and a missing one: exit 1,
 #     the log named;
 #   - an invalid rule, on the command line and in a rules file: exit 2,
@@ -28,9 +33,10 @@ mapsample=$top_builddir/cmd/mapsample/mapsample
 work=$top_builddir/test/programs/cmpwork
 slow=$top_builddir/test/programs/slow/cmpwork
 hot=$top_builddir/test/programs/hot
+jitter=$top_builddir/test/programs/cmpjitter
 reps=${CMP_REPS:-5}
 
-for p in "$work" "$slow" "$hot"; do
+for p in "$work" "$slow" "$hot" "$jitter"; do
 	[ -x "$p" ] || { echo "FAIL: $p missing: run 'make check'" >&2; exit 1; }
 done
 
@@ -124,6 +130,32 @@ test_no_false_alarm() {
 	[ "$broken" = 0 ] || fail "same build twice: a rule broken ($broken of $reps)"
 }
 
+test_jitter() {
+	i=0
+	broken=0
+	while [ "$i" -lt "$reps" ]; do
+		sample "$tmp/ja$i.log" "$jitter"
+		sample "$tmp/jb$i.log" "$jitter"
+		set +e
+		"$mapreport" --compare "$tmp/ja$i.log" "$tmp/jb$i.log" \
+			--fail-if 'self(jitter_a) > +2pp' \
+			--fail-if 'self(jitter_a) < -2pp' \
+			--fail-if 'self(jitter_b) > +2pp' \
+			--fail-if 'self(jitter_b) < -2pp' >"$tmp/jit$i.out" 2>&1
+		rc=$?
+		set -e
+		case $rc in
+		0) ;;
+		3) broken=$((broken + 1)); cat "$tmp/jit$i.out" >&2 ;;
+		*) cat "$tmp/jit$i.out" >&2; fail "cmpjitter: exit $rc" ;;
+		esac
+		rm -f "$tmp/ja$i.log" "$tmp/jb$i.log"
+		i=$((i + 1))
+	done
+	echo "cmpjitter: $broken of $reps pairs broke a rule at 3 sigma"
+	[ "$broken" = 0 ] || fail "cmpjitter twice: a rule broken ($broken of $reps)"
+}
+
 test_damaged() {
 	# 64 bytes of 0xff in the middle of NEW's log: damage mapreport
 	# reports and reads past; the rule is broken, but 1 wins over 3
@@ -207,6 +239,7 @@ test_regression
 test_man_rules
 test_merge
 test_no_false_alarm
+test_jitter
 test_damaged
 test_invalid_rule
 test_different_programs

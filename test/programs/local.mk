@@ -247,3 +247,11 @@ check_PROGRAMS += test/programs/rankwork
 test_programs_rankwork_SOURCES = test/programs/rankwork.c test/programs/burn.h
 test_programs_rankwork_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_rankwork_LDFLAGS =
+
+# cmpjitter: function shares that vary from run to run and over a run
+# (mapreport-compare.sh: the within-run noise estimate)
+check_PROGRAMS += test/programs/cmpjitter
+test_programs_cmpjitter_SOURCES = test/programs/cmpjitter.c \
+	test/programs/spin.h
+test_programs_cmpjitter_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_cmpjitter_LDFLAGS =

@@ -7,7 +7,8 @@
  * is its share of NEW's samples, its colour the change of that share
  * from BASE (red: more, blue: less, grey: no change; the strongest
  * change in the graph is the strongest colour); each frame's title gives
- * the figures.  The page loads nothing (its Content-Security-Policy
+ * the figures; then the metrics both sides recorded, BASE's and NEW's
+ * lines over time in one chart each (compare_chart.c).  The page loads nothing (its Content-Security-Policy
  * allows only its own styles).
  */
 #include <math.h>
@@ -27,7 +28,11 @@ static const char style[] =
 	".fg{position:relative;border:1px solid #ccc;overflow:hidden}"
 	".f{position:absolute;height:17px;overflow:hidden;white-space:nowrap;"
 	"font:11px monospace;line-height:17px;box-sizing:border-box;"
-	"border-right:1px solid #fff;padding-left:2px}";
+	"border-right:1px solid #fff;padding-left:2px}"
+	".mc{margin:0 0 1em 0}.mc svg{font:11px sans-serif}"
+	".base{stroke:#1f5fbf;stroke-width:1.5}.new{stroke:#d62728;"
+	"stroke-width:1.5}.kb{color:#1f5fbf;font-weight:bold}"
+	".kn{color:#d62728;font-weight:bold}";
 
 /* The colour of a change of d (share) when the largest is max. */
 static void colour(FILE *out, double d, double max)
@@ -126,6 +131,16 @@ int compare_html_emit(const struct output_in *in, FILE *out)
 	}
 	if (oc->oc_flame)
 		flame(out, oc->oc_flame);
+	const struct model *mb = NULL, *mn = NULL;
+	for (size_t i = 0; oc->oc_models && i < oc->oc_nbase && !mb; i++)
+		mb = oc->oc_models[i];
+	for (size_t i = 0; oc->oc_models && i < oc->oc_nnew && !mn; i++)
+		mn = oc->oc_models[oc->oc_nbase + i];
+	if (mb && mn) {
+		int rc = compare_chart_section(out, mb, mn);
+		if (rc == MAPS_ENOMEM)
+			return rc;
+	}
 	fprintf(out, "<footer><p>Written by ");
 	htmlsafe_text(out, in->oi_generator);
 	fprintf(out, ".</p></footer>\n</body>\n</html>\n");

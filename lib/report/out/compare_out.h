@@ -6,7 +6,8 @@
  * "mapsample-compare"), Markdown for a pull-request comment
  * (compare_md.c), JUnit XML (compare_junit.c), GitHub Actions
  * workflow commands (compare_github.c) and an HTML page with a
- * differential flame graph (compare_html.c); and the phrases they share
+ * differential flame graph (compare_html.c) and metric charts
+ * (compare_chart.c); and the phrases they share
  * (compare_fmt.c), so that every format words a verdict the same way.
  * Each emit writes in->oi_compare and returns 0, MAPS_EIO on a write
  * error or MAPS_ENOMEM.
@@ -29,6 +30,14 @@ int compare_md_emit(const struct output_in *in, FILE *out);
 int compare_junit_emit(const struct output_in *in, FILE *out);
 int compare_github_emit(const struct output_in *in, FILE *out);
 int compare_html_emit(const struct output_in *in, FILE *out);
+
+/* The HTML page's metric charts (compare_chart.c): a section with, for
+ * each metric both base and new recorded over time (their timelines
+ * must be on), one SVG chart of both runs' values from their start;
+ * nothing when there is none.  0, MAPS_EIO or MAPS_ENOMEM. */
+struct model;
+int compare_chart_section(FILE *out, const struct model *base,
+			  const struct model *new);
 
 /* What a row is, for people: "self(parse)", "total", "module(libc.so.6)",
  * "metric(memory.peak).max", into buf; returns buf. */

@@ -75,3 +75,6 @@ lib_report_out_libreportout_la_SOURCES += lib/report/out/html_source.c \
 # job: the summary and the per-rank figures in every output
 lib_report_out_libreportout_la_SOURCES += lib/report/out/job.c \
 	lib/report/out/job.h
+
+# compare_chart: --compare --html's metric charts, BASE and NEW over time
+lib_report_out_libreportout_la_SOURCES += lib/report/out/compare_chart.c
