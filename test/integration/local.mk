@@ -218,3 +218,8 @@ EXTRA_DIST += test/integration/mapreport-compare-region.sh
 # The sampler never reads or writes a descriptor it does not own.
 TESTS += test/integration/mapsample-fds.sh
 EXTRA_DIST += test/integration/mapsample-fds.sh
+
+# MPI jobs under Open MPI and MPICH: a log per rank in the job's folder,
+# launchers apart, -o patterns, mapreport DIR (test/programs/mpiranks.*).
+TESTS += test/integration/mapsample-mpi.sh
+EXTRA_DIST += test/integration/mapsample-mpi.sh

@@ -179,3 +179,12 @@ test_unit_test_butterfly_SOURCES = test/unit/test_butterfly.c
 test_unit_test_butterfly_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_butterfly_LDADD = lib/report/libreport.la $(CHECK_LIBS)
 TESTS += test/unit/test_butterfly
+
+# --- model: parallel jobs (JOB records, launchers, pids of two hosts) ---
+# and lib/launch's log names for a job's ranks (-o %r %p %h %j).
+check_PROGRAMS += test/unit/test_modeljob
+test_unit_test_modeljob_SOURCES = test/unit/test_modeljob.c
+test_unit_test_modeljob_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_modeljob_LDADD = lib/launch/liblaunch.la lib/model/libmodel.la \
+	$(CHECK_LIBS)
+TESTS += test/unit/test_modeljob
