@@ -223,3 +223,8 @@ EXTRA_DIST += test/integration/mapsample-fds.sh
 # launchers apart, -o patterns, mapreport DIR (test/programs/mpiranks.*).
 TESTS += test/integration/mapsample-mpi.sh
 EXTRA_DIST += test/integration/mapsample-mpi.sh
+
+# srun -n N mapsample on a one-node Slurm the test starts and stops itself
+# (munged, slurmctld, slurmd; slurm-wlm and munge, as root).
+TESTS += test/integration/mapsample-slurm.sh
+EXTRA_DIST += test/integration/mapsample-slurm.sh
