@@ -207,6 +207,7 @@ static void summary(const char *path, double secs)
 {
 	struct model m;
 	model_init(&m);
+	m.launchers_on = 1; /* what the log holds, launchers' samples too */
 	int rc = model_load(&m, path, NULL, NULL);
 	if (rc < 0) {
 		/* the program's status matters more than the summary */
