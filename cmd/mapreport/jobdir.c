@@ -15,6 +15,16 @@
 static char **kept;
 static size_t nkept;
 
+/* At exit: the expanded list goes. */
+static void free_kept(void)
+{
+	for (size_t i = 0; i < nkept; i++)
+		free(kept[i]);
+	free(kept);
+	kept = NULL;
+	nkept = 0;
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -66,7 +76,8 @@ static long add_folder(const char *dir, char ***out, size_t *n, size_t *cap)
 		(*out)[(*n)++] = p;
 	}
 	closedir(d);
-	qsort(*out + first, *n - first, sizeof(**out), by_name);
+	if (*n > first)
+		qsort(*out + first, *n - first, sizeof(**out), by_name);
 	return (long)(*n - first);
 }
 
@@ -116,6 +127,7 @@ int jobdir_expand(const char *const **logs, size_t *nlogs)
 	}
 	kept = out;
 	nkept = n;
+	atexit(free_kept);
 	*logs = (const char *const *)kept;
 	*nlogs = nkept;
 	return 0;
