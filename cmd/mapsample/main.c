@@ -397,6 +397,7 @@ int main(int argc, char **argv)
 		if (outname_expand(output, &job, want, sizeof(want), owhy,
 				   sizeof(owhy))) {
 			fprintf(stderr, "mapsample: -o %s\n", owhy);
+			plan_free(&plan);
 			return EXIT_OWN;
 		}
 	} else if (in_job && job.rank >= 0) {
@@ -404,6 +405,7 @@ int main(int argc, char **argv)
 		if (outname_job_default(prog, &job, want, sizeof(want))) {
 			fprintf(stderr, "mapsample: %s: the log's name would be "
 					"too long; give -o\n", prog);
+			plan_free(&plan);
 			return EXIT_OWN;
 		}
 	} else {
@@ -413,6 +415,7 @@ int main(int argc, char **argv)
 	if (outname_mkdirs(want, failed, sizeof(failed))) {
 		fprintf(stderr, "mapsample: %s: cannot create the log's folder "
 				"%s: %s\n", want, failed, strerror(errno));
+		plan_free(&plan);
 		return EXIT_OWN;
 	}
 	/* mapsample's own writes to the log past RLIMIT_FSIZE fail with
