@@ -24,6 +24,7 @@ struct args {
 	const char *const *logs;    /* the logs, nlogs of them */
 	size_t nlogs;
 	int merge;                  /* --merge */
+	int launchers;              /* --launchers */
 	/* --compare; each array has room for argc entries */
 	int compare, markdown, github;
 	const char *markdown_path, *junit_path;

@@ -26,6 +26,7 @@
 
 #include "cmd/mapreport/args.h"
 #include "cmd/mapreport/compare.h"
+#include "cmd/mapreport/jobdir.h"
 #include "cmd/mapreport/run.h"
 #include "common/cli.h"
 #include "config.h"
@@ -52,6 +53,8 @@ static void usage(FILE *f)
 		"      --json[=FILE]    the report as JSON (mapreport(1), JSON SCHEMA),\n"
 		"                       to FILE, or instead of the report to stdout\n"
 		"      --merge          report logs of different runs as one\n"
+		"      --launchers      count the samples of launcher processes\n"
+		"                       (mpirun, orted, srun, ...) too\n"
 		"  -n, --top N|all      rows in each top-functions table (default 20;\n"
 		"                       all: every function)\n"
 		"      --pprof FILE     also write a pprof profile (gzipped protobuf)\n"
@@ -112,6 +115,7 @@ static void usage(FILE *f)
 #define OPT_JUNIT 0x197
 #define OPT_GITHUB 0x198
 #define OPT_MERGE 0x199
+#define OPT_LAUNCHERS 0x19b
 #define OPT_REGION 0x19a
 /* the sample filters (model/filter.h) */
 #define OPT_PID 0x1c0
@@ -240,6 +244,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{"merge", no_argument, NULL, OPT_MERGE},
+		{"launchers", no_argument, NULL, OPT_LAUNCHERS},
 		{"compare", no_argument, NULL, OPT_COMPARE},
 		{"base", required_argument, NULL, OPT_BASE},
 		{"new", required_argument, NULL, OPT_NEW},
@@ -312,6 +317,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_MERGE:
 			a->merge = 1;
+			break;
+		case OPT_LAUNCHERS:
+			a->launchers = 1;
 			break;
 		case OPT_COMPARE:
 			a->compare = 1;
@@ -434,16 +442,12 @@ static int parse_args(int argc, char **argv, struct args *a)
 	}
 	a->logs = (const char *const *)argv + optind;
 	a->nlogs = (size_t)(argc - optind);
-	for (size_t i = 0; i < a->nlogs; i++) { /* a folder is not a log */
-		struct stat sb;
-		if (stat(a->logs[i], &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			fprintf(stderr, "mapreport: %s: a directory, not a "
-					"mapsample log; give the logs in it "
-					"(mapreport %s/*.maplog)\n",
-				a->logs[i], a->logs[i]);
-			return 2;
-		}
-	}
+	/* a folder stands for the logs in it (a job's folder) */
+	int jrc = jobdir_expand(&a->logs, &a->nlogs);
+	if (jrc < 0)
+		return run_oom();
+	if (jrc)
+		return jrc;
 	return -1;
 }
 
@@ -705,6 +709,7 @@ int main(int argc, char **argv)
 	struct model m;
 	model_init(&m);
 	m.timeline_on = (needs & OUTPUT_NEED_TIMELINE) != 0;
+	m.launchers_on = a.launchers;
 	struct regions rg;
 	regions_init(&rg, a.region);
 	m.regions = &rg;
@@ -744,6 +749,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	free(ids);
+	model_drop_launchers(&m);
 	if (m.filter) {
 		model_drop_unsampled(&m);
 		char f[512];

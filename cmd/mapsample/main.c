@@ -36,6 +36,7 @@
 #include "common/cli.h"
 #include "config.h"
 #include "launch/logfile.h"
+#include "launch/outname.h"
 #include "launch/target.h"
 #include "model/model.h"
 
@@ -57,7 +58,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: mapsample [options] [--] PROGRAM [ARGS...]\n"
-		"  -o, --output FILE     log file (default PROGRAM-DATE-TIME.maplog)\n"
+		"  -o, --output FILE     log file (default PROGRAM-DATE-TIME.maplog;\n"
+		"                        under mpirun or srun PROGRAM-<N>p-<JOB>/\n"
+		"                        rank-<R>.maplog); %%r rank, %%p pid,\n"
+		"                        %%h host, %%j job id, %%%% a %%\n"
 		"  -F, --frequency HZ    samples per second per thread (default %d)\n"
 		"      --wall            sample wall-clock time, not CPU time\n"
 		"      --max-depth N     frames per stack at most (default 256)\n"
@@ -203,6 +207,7 @@ static void summary(const char *path, double secs)
 {
 	struct model m;
 	model_init(&m);
+	m.launchers_on = 1; /* what the log holds, launchers' samples too */
 	int rc = model_load(&m, path, NULL, NULL);
 	if (rc < 0) {
 		/* the program's status matters more than the summary */
@@ -384,10 +389,35 @@ int main(int argc, char **argv)
 	free(mselect);
 
 	char want[PATH_MAX], logname[PATH_MAX], logabs[PATH_MAX];
-	if (output)
-		snprintf(want, sizeof(want), "%s", output);
-	else
+	/* a rank of an MPI or Slurm job: its rank, the job's id and size */
+	struct mapjob job;
+	int in_job = mapjob_detect(&job, NULL);
+	if (output) {
+		char owhy[PATH_MAX + 256];
+		if (outname_expand(output, &job, want, sizeof(want), owhy,
+				   sizeof(owhy))) {
+			fprintf(stderr, "mapsample: -o %s\n", owhy);
+			plan_free(&plan);
+			return EXIT_OWN;
+		}
+	} else if (in_job && job.rank >= 0) {
+		/* one folder per job, one log per rank in it */
+		if (outname_job_default(prog, &job, want, sizeof(want))) {
+			fprintf(stderr, "mapsample: %s: the log's name would be "
+					"too long; give -o\n", prog);
+			plan_free(&plan);
+			return EXIT_OWN;
+		}
+	} else {
 		default_name(prog, want, sizeof(want));
+	}
+	char failed[PATH_MAX];
+	if (outname_mkdirs(want, failed, sizeof(failed))) {
+		fprintf(stderr, "mapsample: %s: cannot create the log's folder "
+				"%s: %s\n", want, failed, strerror(errno));
+		plan_free(&plan);
+		return EXIT_OWN;
+	}
 	/* mapsample's own writes to the log past RLIMIT_FSIZE fail with
 	 * EFBIG instead of killing it; the program gets the disposition it
 	 * inherited (restored in the child) */
@@ -551,7 +581,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mapsample: %s: cannot record the program's "
 				"exit (signal %d): %s\n",
 			logname, WTERMSIG(status), strerror(errno));
-	if (!quiet) {
+	/* in a job, rank 0 speaks for all: thousands of lines say nothing
+	 * more (a failure is still said by the rank it happens to) */
+	if (!quiet && (!in_job || job.rank <= 0)) {
 		summary(logname, (double)(t1.tv_sec - t0.tv_sec) +
 					 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	}

@@ -11,6 +11,8 @@ lib_log_libmaplog_core_la_SOURCES = lib/log/crc32c.c lib/log/mapwrite.c \
 	lib/log/maplog.c lib/log/maplog_body.c lib/log/maplog_input.c \
 	lib/log/maplog_cpu.c lib/log/maps_error.c lib/log/maplog_i.h \
 	lib/log/maplog_format.h lib/log/mapwrite.h
+# the job a process belongs to (also compiled into the sampler)
+lib_log_libmaplog_core_la_SOURCES += lib/log/mapjob.c lib/log/mapjob.h
 lib_LTLIBRARIES += lib/log/libmaplog.la
 lib_log_libmaplog_la_SOURCES =
 nodist_EXTRA_lib_log_libmaplog_la_SOURCES = dummy.c

@@ -134,6 +134,7 @@ static const char *const type_names[MAPLOG_TYPE_MAX_] = {
 	[MAPLOG_TYPE_DROP] = "drop",
 	[MAPLOG_TYPE_MARK] = "mark",
 	[MAPLOG_TYPE_CLOSE] = "close",
+	[MAPLOG_TYPE_JOB] = "job",
 };
 
 const char *maplog_type_name(int type)

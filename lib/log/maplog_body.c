@@ -198,6 +198,19 @@ int maplog_decode_body(maplog *p, int type, struct in *r,
 		ev->ev_u.close.cl_dropped = get_u(r);
 		ev->ev_u.close.cl_threads = get_u(r);
 		break;
+	case MAPLOG_TYPE_JOB: {
+		struct maplog_ev_job *b = &ev->ev_u.job;
+		int64_t rank = maplog_unzigzag(get_u(r));
+		if (rank < -1 || rank > INT32_MAX)
+			return MAPS_EBADRECORD;
+		b->jb_rank = (int32_t)rank;
+		b->jb_size = get_u32(r);
+		b->jb_role = get_u32(r);
+		b->jb_job_id = get_str(p, r);
+		b->jb_launcher = get_str(p, r);
+		b->jb_source = get_str(p, r);
+		break;
+	}
 	default:
 		return MAPS_EINVAL; /* unknown: caller skips */
 	}

@@ -532,6 +532,14 @@ int mapw_event(struct mapw_chunk *c, const struct maplog_ev *ev)
 		put_u(&w, ev->ev_u.close.cl_dropped);
 		put_u(&w, ev->ev_u.close.cl_threads);
 		break;
+	case MAPLOG_TYPE_JOB:
+		put_s(&w, ev->ev_u.job.jb_rank);
+		put_u(&w, ev->ev_u.job.jb_size);
+		put_u(&w, ev->ev_u.job.jb_role);
+		put_str(&w, ev->ev_u.job.jb_job_id);
+		put_str(&w, ev->ev_u.job.jb_launcher);
+		put_str(&w, ev->ev_u.job.jb_source);
+		break;
 	default:
 		return MAPS_EINVAL;
 	}

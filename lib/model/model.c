@@ -66,6 +66,8 @@ void model_free(struct model *m)
 	free(m->stacks);
 	free(m->spc);
 	free(m->sidmap);
+	free(m->pidmap);
+	keymap_free(&m->pidkeys);
 	metrics_free(&m->metrics);
 	timeline_free(&m->timeline);
 	keymap_free(&m->pkeys);
@@ -102,6 +104,11 @@ static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
 	p->start_ts = UINT64_MAX;
 	p->rank = -1;
 	p->seq = (uint32_t)m->nprocs - 1;
+	p->log = m->nlogs ? m->nlogs - 1 : 0;
+	p->os_pid = pid;
+	for (size_t i = 0; pid >= MODEL_PID_REMAP && i < m->npidmap; i++)
+		if (m->pidmap[i].pid == pid)
+			p->os_pid = m->pidmap[i].os_pid;
 	return p;
 }
 
@@ -500,6 +507,37 @@ static int thread_record(struct model *m, struct rproc *p,
 	return 0;
 }
 
+/* A JOB record of process p: the variables' word until the MPI
+ * library's (source "MPI") is in; a launcher stays one.  Returns 0 or
+ * MAPS_ENOMEM. */
+static int job(struct rproc *p, const struct maplog_ev_job *j)
+{
+	if (j->jb_role == MAPLOG_JOB_LAUNCHER)
+		p->is_launcher = 1;
+	int mpi = strcmp(j->jb_source, "MPI") == 0;
+	if (mpi || !p->rank_from_mpi) {
+		p->rank = j->jb_rank;
+		p->job_size = j->jb_size;
+		p->rank_from_mpi = mpi;
+	}
+	if (j->jb_job_id[0] && (!p->job_id || strcmp(p->job_id, j->jb_job_id))) {
+		char *id = mem_strdup(j->jb_job_id);
+		if (!id)
+			return MAPS_ENOMEM;
+		free(p->job_id);
+		p->job_id = id;
+	}
+	if (j->jb_launcher[0] &&
+	    (!p->launcher || strcmp(p->launcher, j->jb_launcher))) {
+		char *l = mem_strdup(j->jb_launcher);
+		if (!l)
+			return MAPS_ENOMEM;
+		free(p->launcher);
+		p->launcher = l;
+	}
+	return 0;
+}
+
 /* Whether m's filter keeps the sample ev of process p: 1, 0, or
  * MAPS_ENOMEM. */
 static int sample_passes(struct model *m, struct rproc *p,
@@ -516,8 +554,20 @@ static int sample_passes(struct model *m, struct rproc *p,
 	if (!filter_keep_rank(m->filter, p->rank >= 0 ? p->rank
 						      : (int32_t)p->seq))
 		return 0;
-	return filter_keep(m->filter, ev->ev_pid,
+	return filter_keep(m->filter, p->os_pid,
 			   prog ? prog + 1 : p->exe, tid, t->name, ev->ev_ts);
+}
+
+/* The (pid, image) index of m's processes, after the array changed. */
+static void reindex_procs(struct model *m)
+{
+	keymap_free(&m->pkeys);
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (keymap_put(&m->pkeys, m->procs[i].pid, m->procs[i].image,
+			       0, i)) {
+			keymap_free(&m->pkeys); /* searched instead */
+			break;
+		}
 }
 
 void model_drop_unsampled(struct model *m)
@@ -538,13 +588,32 @@ void model_drop_unsampled(struct model *m)
 			proc_free(&m->procs[i]);
 	}
 	m->nprocs = n;
-	keymap_free(&m->pkeys);
-	for (size_t i = 0; i < n; i++)
-		if (keymap_put(&m->pkeys, m->procs[i].pid, m->procs[i].image,
-			       0, i)) {
-			keymap_free(&m->pkeys); /* searched instead */
-			break;
-		}
+	reindex_procs(m);
+}
+
+void model_drop_launchers(struct model *m)
+{
+	if (m->launchers_on)
+		return;
+	size_t n = 0;
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct rproc *p = model_find_proc(m, m->threads[i].pid,
+							m->threads[i].image);
+		if (p && p->is_launcher)
+			free(m->threads[i].name);
+		else
+			m->threads[n++] = m->threads[i];
+	}
+	m->nthreads = n;
+	n = 0;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		if (m->procs[i].is_launcher)
+			proc_free(&m->procs[i]);
+		else
+			m->procs[n++] = m->procs[i];
+	}
+	m->nprocs = n;
+	reindex_procs(m);
 }
 
 /* Folds one record into m.  Returns 0 or MAPS_ENOMEM. */
@@ -564,6 +633,11 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		m->first_ts = ev->ev_ts;
 	if (ev->ev_ts > m->last_ts)
 		m->last_ts = ev->ev_ts;
+	if (ev->ev_type == MAPLOG_TYPE_SAMPLE && p->is_launcher &&
+	    !m->launchers_on) {
+		m->launcher_samples++; /* not the application's */
+		return 0;
+	}
 	if (m->filter && ev->ev_type == MAPLOG_TYPE_SAMPLE) {
 		int keep = sample_passes(m, p, ev, tcache);
 		if (keep <= 0)
@@ -595,6 +669,8 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 	case MAPLOG_TYPE_PLUGIN_ERROR:
 	case MAPLOG_TYPE_METRIC_ERROR:
 		return metrics_fold(&m->metrics, ev);
+	case MAPLOG_TYPE_JOB:
+		return job(p, &ev->ev_u.job);
 	case MAPLOG_TYPE_PROC_EXIT:
 		p->exited = 1;
 		p->exit_how = ev->ev_u.exit.px_how;
@@ -611,7 +687,159 @@ struct load {
 	void *also_ctx;
 	struct rthread *tcache;
 	struct rproc *pcache;
+	struct keymap seen;       /* pids seen in this log so far */
+	uint32_t last_os;         /* the last process pid looked up */
+	int have_last;
 };
+
+/*
+ * Pids across logs.  A pid names a process only on its host and only
+ * while it runs: the ranks of a job on two hosts, or two runs merged,
+ * can have processes of the same pid, which must stay apart.  The first
+ * log to have a pid keeps it as the model's key; a later log whose
+ * process has a pid an earlier log had gets a key of the model's
+ * (MODEL_PID_REMAP and up), kept in m->pidmap so that a second pass over
+ * the logs (model_reread()) keys it the same.  Without such a clash,
+ * nothing is remapped and nothing is looked up.
+ */
+
+/* The model's key of pid os_pid of log log. */
+static uint32_t key_of(const struct model *m, uint32_t log, uint32_t os_pid)
+{
+	if (!m->npidmap || !os_pid)
+		return os_pid;
+	long i = keymap_find(&m->pidkeys, log, os_pid, 0);
+	return i < 0 ? os_pid : m->pidmap[i].pid;
+}
+
+/* ev with every pid in it keyed as key() says, into out.  Returns out,
+ * or ev itself when no pid of it changes. */
+static const struct maplog_ev *rekey(const struct model *m, uint32_t log,
+				     const struct maplog_ev *ev,
+				     struct maplog_ev *out)
+{
+	uint32_t k = key_of(m, log, ev->ev_pid);
+	if (k == ev->ev_pid && ev->ev_type != MAPLOG_TYPE_PROC_FORK)
+		return ev;
+	*out = *ev;
+	out->ev_pid = k;
+	switch (ev->ev_type) {
+	case MAPLOG_TYPE_INITIALIZE:
+		out->ev_u.init.in_pid = key_of(m, log, ev->ev_u.init.in_pid);
+		break;
+	case MAPLOG_TYPE_PROC_FORK:
+		out->ev_u.fork.fk_pid = key_of(m, log, ev->ev_u.fork.fk_pid);
+		out->ev_u.fork.fk_ppid = key_of(m, log, ev->ev_u.fork.fk_ppid);
+		break;
+	case MAPLOG_TYPE_PROC_EXEC:
+		out->ev_u.exec.ex_pid = key_of(m, log, ev->ev_u.exec.ex_pid);
+		break;
+	case MAPLOG_TYPE_PROC_EXIT:
+		out->ev_u.exit.px_pid = key_of(m, log, ev->ev_u.exit.px_pid);
+		break;
+	default:
+		break;
+	}
+	return out;
+}
+
+/* Decides the key of pid os_pid, first seen in the log being loaded.
+ * Returns 0 or MAPS_ENOMEM. */
+static int key_new(struct load *ld, uint32_t os_pid)
+{
+	struct model *m = ld->m;
+	uint32_t log = m->nlogs - 1;
+	if (keymap_put(&ld->seen, os_pid, 0, 0, 0))
+		return MAPS_ENOMEM;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct rproc *p = &m->procs[i];
+		if (p->pid != os_pid || p->log == log)
+			continue;
+		if (mem_grow(&m->pidmap, &m->cappidmap, m->npidmap,
+			     sizeof(*m->pidmap)) ||
+		    keymap_put(&m->pidkeys, log, os_pid, 0, m->npidmap))
+			return MAPS_ENOMEM;
+		m->pidmap[m->npidmap] = (struct rpidmap){
+			log, os_pid, MODEL_PID_REMAP + (uint32_t)m->npidmap};
+		m->npidmap++;
+		return 0;
+	}
+	return 0;
+}
+
+/* Sees that every pid of ev has its key.  Returns 0 or MAPS_ENOMEM. */
+static int key_pids(struct load *ld, const struct maplog_ev *ev)
+{
+	uint32_t pids[3] = {ev->ev_pid, 0, 0};
+	if (ev->ev_type == MAPLOG_TYPE_PROC_FORK) {
+		pids[1] = ev->ev_u.fork.fk_pid;
+		pids[2] = ev->ev_u.fork.fk_ppid;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (!pids[i] || (ld->have_last && pids[i] == ld->last_os))
+			continue;
+		if (keymap_find(&ld->seen, pids[i], 0, 0) < 0 &&
+		    key_new(ld, pids[i]))
+			return MAPS_ENOMEM;
+		if (i == 0) {
+			ld->have_last = 1;
+			ld->last_os = pids[i];
+		}
+	}
+	return 0;
+}
+
+struct reread {
+	const struct model *m;
+	uint32_t log;
+	const struct logread_tool *tool;
+	void *ctx;
+};
+
+static int reread_record(void *ctx, const struct maplog_ev *ev)
+{
+	struct reread *r = ctx;
+	struct maplog_ev copy;
+	return logread_dispatch(r->tool, r->ctx,
+				rekey(r->m, r->log, ev, &copy));
+}
+
+static void reread_problem(void *ctx, const struct logread_problem *p)
+{
+	struct reread *r = ctx;
+	if (r->tool->lt_problem)
+		r->tool->lt_problem(r->ctx, p);
+}
+
+static void reread_progress(void *ctx, uint64_t done, uint64_t size)
+{
+	struct reread *r = ctx;
+	if (r->tool->lt_progress)
+		r->tool->lt_progress(r->ctx, done, size);
+}
+
+int model_reread(const struct model *m, size_t log, const char *path,
+		 const struct logread_tool *tool, void *ctx)
+{
+	if (!m->npidmap)
+		return logread_file(path, tool, ctx, NULL);
+	static const struct logread_tool rt = {
+		.lt_any = reread_record,
+		.lt_problem = reread_problem,
+		.lt_progress = reread_progress,
+	};
+	struct reread r = {m, (uint32_t)log, tool, ctx};
+	return logread_file(path, &rt, &r, NULL);
+}
+
+const struct rproc *model_find_proc(const struct model *m, uint32_t pid,
+				    uint32_t image)
+{
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (m->procs[i].pid == pid && m->procs[i].image == image)
+			return &m->procs[i];
+	return NULL;
+}
 
 static int load_record(void *ctx, const struct maplog_ev *ev)
 {
@@ -624,7 +852,11 @@ static int load_record(void *ctx, const struct maplog_ev *ev)
 		if (rc)
 			return rc;
 	}
-	int rc = fold(ld->m, ev, &ld->tcache, &ld->pcache);
+	if (ld->m->nlogs > 1 && key_pids(ld, ev))
+		return ld->m->error = MAPS_ENOMEM;
+	struct maplog_ev copy;
+	int rc = fold(ld->m, rekey(ld->m, ld->m->nlogs - 1, ev, &copy),
+		      &ld->tcache, &ld->pcache);
 	if (rc)
 		ld->m->error = rc;
 	return rc;
@@ -669,8 +901,9 @@ int model_load(struct model *m, const char *path,
 	};
 	if (m->error)
 		return m->error;
-	struct load ld = {m, also, also_ctx, NULL, NULL};
+	struct load ld = {m, also, also_ctx, NULL, NULL, {0}, 0, 0};
 	struct maplog_stats st;
+	m->nlogs++; /* the log's number, read or not (model_reread()) */
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
@@ -681,6 +914,7 @@ int model_load(struct model *m, const char *path,
 	m->files++;
 	int rc = logread_fd(fd, path, &tool, &ld, &st);
 	close(fd);
+	keymap_free(&ld.seen);
 	if (rc == MAPS_ENOMEM && !m->error)
 		m->error = rc; /* in logread or the parser: sticky too */
 	if (m->error)

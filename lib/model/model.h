@@ -74,6 +74,25 @@ struct rproc {
 	uint32_t seq;         /* the process's index among those of the
 			       * report, in the order first read (the rank
 			       * a report shows when the log names none) */
+
+	int rank_from_mpi;    /* 1: rank and job_size came from the MPI
+			       * library (a JOB record of source "MPI"),
+			       * which later variables do not override */
+	uint32_t log;         /* which log the process is from: the
+			       * model_load() call, counted from 0 */
+	uint32_t os_pid;      /* its pid on its host.  pid is the model's
+			       * key: os_pid, unless a process of an earlier
+			       * log (another host, another run) had that
+			       * pid, when it is a number of the model's
+			       * (MODEL_PID_REMAP and up; model_reread()) */
+};
+
+/* Keys the model gives processes whose pid an earlier log had taken. */
+#define MODEL_PID_REMAP 0x80000000u
+
+/* A pid of a log the model keys under another number. */
+struct rpidmap {
+	uint32_t log, os_pid, pid;
 };
 
 /* A problem found in a log (model/logread.h), kept for the report. */
@@ -150,6 +169,17 @@ struct model {
 	 * Returns 0, or MAPS_ENOMEM to stop reading. */
 	int (*on_sample)(void *ctx, const struct maplog_ev *ev, uint32_t seq);
 	void *on_sample_ctx;
+
+	int launchers_on;         /* set before model_load to count the
+				   * samples of launcher processes (mpirun,
+				   * srun, ...; rproc.is_launcher) in the
+				   * totals; 0: they are left out (counted in
+				   * launcher_samples) */
+	uint64_t launcher_samples;/* samples of launchers left out */
+	struct rpidmap *pidmap;   /* the pids keyed under another number */
+	size_t npidmap, cappidmap;
+	struct keymap pidkeys;    /* (log, os_pid) -> index in pidmap */
+	uint32_t nlogs;           /* model_load() calls so far */
 	int error;                /* the first MAPS_E* that stopped reading
 				   * (MAPS_ENOMEM); 0: none.  Once set, m can
 				   * only be freed. */
@@ -179,6 +209,26 @@ void model_free(struct model *m);
  */
 int model_load(struct model *m, const char *path,
 	       const struct logread_tool *also, void *also_ctx);
+
+/*
+ * Reads log number log (counted in model_load() calls from 0) of m again
+ * at path, giving tool every record with ctx as logread_file() does, but
+ * with the pids m keys its processes under (rproc.pid): for the readers
+ * of a second pass that look up the model's processes, threads and
+ * stacks.  Returns what logread_file() returns.
+ */
+int model_reread(const struct model *m, size_t log, const char *path,
+		 const struct logread_tool *tool, void *ctx);
+
+/* The process image (pid, image) of m (pid as the model keys it), or
+ * NULL. */
+const struct rproc *model_find_proc(const struct model *m, uint32_t pid,
+				    uint32_t image);
+
+/* After the last model_load, unless m->launchers_on: leaves the
+ * launcher processes (rproc.is_launcher) and their threads out of the
+ * tables, as their samples were left out of the totals. */
+void model_drop_launchers(struct model *m);
 
 /* After the last model_load with a filter: leaves out the threads and
  * processes none of whose samples were kept, so that the tables list

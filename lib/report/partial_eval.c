@@ -218,13 +218,17 @@ static int place(void *ctx, const struct maplog_ev *ev)
  * (in blocks, so the resident set does not grow with the logs).  Damage
  * was reported when the log was loaded: problems are not listened to,
  * and the parser goes on after damage.  Returns 0 or MAPS_ENOMEM. */
-static int read_log(struct eval *e, const char *path)
+static int read_log(struct eval *e, const struct model *m, size_t log,
+		    const char *path)
 {
 	static const struct logread_tool tool = {
 		.lt_record[MAPLOG_TYPE_METRIC_VALUE] = place,
 	};
-	return logread_file(path, &tool, e, NULL) == MAPS_ENOMEM ? MAPS_ENOMEM
-								  : 0;
+	/* with the model's pids (another log's process may have had the
+	 * same pid) */
+	return model_reread(m, log, path, &tool, e) == MAPS_ENOMEM
+		       ? MAPS_ENOMEM
+		       : 0;
 }
 
 /* Step 3 for one slot: its values per bin (val, NAN for none), then
@@ -531,7 +535,7 @@ int partial_eval(const struct partial_set *ps, const struct model *m,
 			e.hash[j] = (uint32_t)(i + 1);
 		}
 		for (size_t i = 0; i < nlogs; i++)
-			if (read_log(&e, logs[i]))
+			if (read_log(&e, m, i, logs[i]))
 				goto nomem;
 		for (size_t i = 0; i < e.nslots; i++)
 			fold_slot(&e, &e.slots[i], val);

@@ -110,6 +110,11 @@ void process_write_initialize(void)
 	stream_proc_put(&ev);
 }
 
+const char *process_exe(void)
+{
+	return exe_path;
+}
+
 void process_adopt_threads(uint32_t self)
 {
 	DIR *d = opendir("/proc/self/task");
@@ -326,6 +331,7 @@ void process_after_fork_child(void)
 	mhost_after_fork_child();
 	io_after_fork_child();
 	process_write_initialize();
+	job_after_fork_child();
 	objects_after_fork_child();
 	mhost_start();
 	struct tslot *t = slot_claim((int)sys_gettid());

@@ -69,6 +69,40 @@ static int read_config(void)
 	return 0;
 }
 
+/*
+ * libunwind opens a pipe of its own when it initializes (its address
+ * checks write to it and read back), on the lowest free numbers.  A
+ * program started with standard input, output or error closed (MPICH's
+ * hydra_pmi_proxy is) would have the pipe on 0, 1 or 2, and the dup2()
+ * with which it then gives a child its standard streams puts the
+ * program's own pipes on those numbers: libunwind's next check then
+ * reads the program's pipe and blocks for ever.  So, while libunwind
+ * initializes, free numbers below 3 hold /dev/null (plug_std(), then
+ * unplug_std() closes them).
+ */
+static int plugged[3];
+
+static void plug_std(void)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		plugged[fd] = 0;
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int n = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (n == fd)
+			plugged[fd] = 1;
+		else if (n >= 0)
+			close(n);
+	}
+}
+
+static void unplug_std(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (plugged[fd])
+			close(fd);
+}
+
 __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 						       char **envp)
 {
@@ -84,7 +118,9 @@ __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 		return;
 	}
 	process_init(argc, argv);
-	/* libunwind opens its address-check pipe when it initializes */
+	/* libunwind opens its address-check pipe when it initializes:
+	 * never on the standard streams' numbers */
+	plug_std();
 	uint64_t fifos[16];
 	io_fifos(fifos);
 	unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
@@ -103,8 +139,10 @@ __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 
 	uint32_t self = sys_gettid();
 	struct tslot *t = slot_claim((int)self);
-	if (!t)
+	if (!t) {
+		unplug_std();
 		return;
+	}
 	/* decide the timer kind before the initialize record names it */
 	S.tk = TK_NONE;
 	S.enabled = 1;
@@ -118,8 +156,10 @@ __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 	handler_unblock();
 	sample_warm_up();
 	io_find_unwind_pipe(fifos);
+	unplug_std();
 	timer_arm(t);
 	process_write_initialize();
+	job_start(process_exe());
 	objects_record_all();
 	io_rebase();
 	mhost_start();

@@ -42,6 +42,7 @@
  *     fatal.c      fatal signals held for the program
  *     marks.c      the program's marks and regions (<mapsample/mark.h>)
  *     process.c    process life: start, exit, exec, fork child
+ *     job.c        the process's place in a parallel job (JOB records)
  *     thread.c     thread life: begin, close, end
  *     writer.c     the writer thread: spare chunks, idle callback
  *     offcpu.c     --wall: samples of blocked threads, from a thread
@@ -533,6 +534,8 @@ MAPS_HIDDEN void thread_end(struct tslot *t);
 MAPS_HIDDEN void process_init(int argc, char **argv);
 /* Writes the INITIALIZE record to the process stream. */
 MAPS_HIDDEN void process_write_initialize(void);
+/* The path of this process's executable (/proc/self/exe), "" unknown. */
+MAPS_HIDDEN const char *process_exe(void);
 /* Threads that existed before the constructor (started by other
  * libraries' constructors), but self: claimed and begun from here. */
 MAPS_HIDDEN void process_adopt_threads(uint32_t self);
@@ -569,6 +572,14 @@ MAPS_HIDDEN void process_exec_failed(void);
 MAPS_HIDDEN void process_watch(void);
 MAPS_HIDDEN void process_solo_begin(void);
 MAPS_HIDDEN void process_solo_end(void);
+
+/* ---- job.c: the process's place in a parallel job ---- */
+/* Works out the job from the environment and exe (the program's path)
+ * and writes a JOB record when the process is a rank or a launcher
+ * (constructor, after the initialize record). */
+MAPS_HIDDEN void job_start(const char *exe);
+/* A fork child: the JOB record again when the parent is a launcher. */
+MAPS_HIDDEN void job_after_fork_child(void);
 
 /* ---- fatal.c: fatal signals ---- */
 /* Holds the fatal signals the program left at SIG_DFL (constructor). */

@@ -777,6 +777,17 @@ int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 			ev.ev_u.exit.px_code = p ? 9 : 0;
 			if ((rc = put(&s, ps, &ev)))
 				goto out;
+			/* the process's rank in a job of o->processes */
+			memset(&ev, 0, sizeof(ev));
+			ev.ev_type = MAPLOG_TYPE_JOB;
+			ev.ev_ts = tend + 4;
+			ev.ev_u.job.jb_rank = (int32_t)p;
+			ev.ev_u.job.jb_size = o->processes;
+			ev.ev_u.job.jb_job_id = "4211.0";
+			ev.ev_u.job.jb_launcher = "slurm";
+			ev.ev_u.job.jb_source = "SLURM_PROCID";
+			if ((rc = put(&s, ps, &ev)))
+				goto out;
 		}
 		memset(&ev, 0, sizeof(ev));
 		ev.ev_type = MAPLOG_TYPE_CLOSE;

@@ -246,3 +246,13 @@ EXTRA_DIST += test/integration/mapreport-html-data.sh
 # One report for the whole job).
 TESTS += test/integration/mapreport-ranks.sh
 EXTRA_DIST += test/integration/mapreport-ranks.sh
+
+# MPI jobs under Open MPI and MPICH: a log per rank in the job's folder,
+# launchers apart, -o patterns, mapreport DIR (test/programs/mpiranks.*).
+TESTS += test/integration/mapsample-mpi.sh
+EXTRA_DIST += test/integration/mapsample-mpi.sh
+
+# srun -n N mapsample on a one-node Slurm the test starts and stops itself
+# (munged, slurmctld, slurmd; slurm-wlm and munge, as root).
+TESTS += test/integration/mapsample-slurm.sh
+EXTRA_DIST += test/integration/mapsample-slurm.sh

@@ -5,9 +5,9 @@
 # A run shorter than one sample period (test/programs/inlinehot, a few
 # milliseconds of CPU time, sampled at 1 Hz) has no samples: the text
 # report must say that no thread ran for one sample period and what to
-# do (a higher rate with mapsample -F, or a longer run).  A folder given
-# as a log gets one line naming it and saying to give the logs in it,
-# exit status 2, and no report.
+# do (a higher rate with mapsample -F, or a longer run).  A folder with
+# no log in it, given as a job's folder, gets one line naming it, exit
+# status 2, and no report.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -41,7 +41,7 @@ case_directory() {
 	[ "$r" = 2 ] || { show "$tmp/dir.err"; fail "mapreport on a folder exited $r, expected 2"; }
 	[ ! -s "$tmp/dir.out" ] || { show "$tmp/dir.out"; fail "mapreport on a folder wrote a report"; }
 	[ "$(wc -l <"$tmp/dir.err")" = 1 ] &&
-		grep -qF "mapreport: $tmp/dir: a directory, not a mapsample log; give the logs in it" "$tmp/dir.err" || {
+		grep -qF "mapreport: $tmp/dir: a folder with no mapsample log (*.maplog) in it" "$tmp/dir.err" || {
 		show "$tmp/dir.err"
 		fail "mapreport on a folder does not say so in one line"
 	}

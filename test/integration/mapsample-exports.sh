@@ -6,7 +6,8 @@
 # export the calls it interposes, the metric plugin API (the allinea_*
 # functions of lib/include and mapsample_io_bytes of <mapsample/plugin.h>,
 # which plugins call), the calls of <mapsample/mark.h> (which programs
-# call) and nothing else (libunwind's check-namespace
+# call), mapsample_job_rank (which an MPI wrapper calls after MPI_Init)
+# and nothing else (libunwind's check-namespace
 # idea).  The allowlist below is that set; a new export
 # fails here until it is added on purpose.  The calls the sampler cannot
 # work without must be exported, so a build that hid everything fails
@@ -32,7 +33,8 @@ allinea_safe_malloc allinea_safe_calloc allinea_safe_realloc allinea_safe_free
 allinea_safe_open allinea_safe_close allinea_safe_read allinea_safe_write
 allinea_safe_read_all allinea_safe_read_line allinea_safe_printf
 allinea_safe_fprintf allinea_safe_vfprintf mapsample_io_bytes
-mapsample_mark mapsample_region_begin mapsample_region_end"
+mapsample_mark mapsample_region_begin mapsample_region_end
+mapsample_job_rank"
 
 allowed="pthread_create fork execve execv execvp execvpe execl execlp execle
 fexecve posix_spawn posix_spawnp exit _exit _Exit quick_exit __libc_start_main dlopen

@@ -255,3 +255,23 @@ test_programs_cmpjitter_SOURCES = test/programs/cmpjitter.c \
 	test/programs/spin.h
 test_programs_cmpjitter_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_cmpjitter_LDFLAGS =
+
+# mpiranks: the MPI launch tests' program, built with each MPI's compiler
+# wrapper that configure found (not an automake program: mpicc brings its
+# MPI's flags, and nothing of ours, no sanitizer, is linked in).
+EXTRA_DIST += test/programs/mpiranks.c
+MPIRANKS_CFLAGS = -O1 -g -fno-omit-frame-pointer -fno-inline
+if HAVE_MPICC_OPENMPI
+check_SCRIPTS += test/programs/mpiranks.openmpi
+CLEANFILES += test/programs/mpiranks.openmpi
+test/programs/mpiranks.openmpi: $(srcdir)/test/programs/mpiranks.c
+	@mkdir -p test/programs
+	$(AM_V_CC)$(MPICC_OPENMPI) $(MPIRANKS_CFLAGS) -o $@ $(srcdir)/test/programs/mpiranks.c -ldl
+endif
+if HAVE_MPICC_MPICH
+check_SCRIPTS += test/programs/mpiranks.mpich
+CLEANFILES += test/programs/mpiranks.mpich
+test/programs/mpiranks.mpich: $(srcdir)/test/programs/mpiranks.c
+	@mkdir -p test/programs
+	$(AM_V_CC)$(MPICC_MPICH) $(MPIRANKS_CFLAGS) -o $@ $(srcdir)/test/programs/mpiranks.c -ldl
+endif

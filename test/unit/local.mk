@@ -187,3 +187,12 @@ test_unit_test_summary_SOURCES = test/unit/test_summary.c
 test_unit_test_summary_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_summary_LDADD = lib/report/libreport.la $(CHECK_LIBS)
 TESTS += test/unit/test_summary
+
+# --- model: parallel jobs (JOB records, launchers, pids of two hosts) ---
+# and lib/launch's log names for a job's ranks (-o %r %p %h %j).
+check_PROGRAMS += test/unit/test_modeljob
+test_unit_test_modeljob_SOURCES = test/unit/test_modeljob.c
+test_unit_test_modeljob_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_modeljob_LDADD = lib/launch/liblaunch.la lib/model/libmodel.la \
+	$(CHECK_LIBS)
+TESTS += test/unit/test_modeljob

@@ -42,6 +42,8 @@
 #define TEST_PID 4242u
 #define TEST_TID 17u
 #define TEST_IMAGE 3u
+/* Record types 19 to 21 are reserved (maplog.h): no name, no record */
+#define TYPE_RESERVED(t) ((t) >= 19 && (t) <= 21)
 #define TEST_SEQ 9u
 
 /* ------------------------------------------------------------------ */
@@ -421,6 +423,14 @@ static uint64_t ev_digest(const struct maplog_ev *ev)
 		h = mix(h, ev->ev_u.close.cl_samples);
 		h = mix(h, ev->ev_u.close.cl_dropped);
 		h = mix(h, ev->ev_u.close.cl_threads);
+		break;
+	case MAPLOG_TYPE_JOB:
+		h = mix(h, (uint64_t)(int64_t)ev->ev_u.job.jb_rank);
+		h = mix(h, ev->ev_u.job.jb_size);
+		h = mix(h, ev->ev_u.job.jb_role);
+		h = mix_str(h, ev->ev_u.job.jb_job_id);
+		h = mix_str(h, ev->ev_u.job.jb_launcher);
+		h = mix_str(h, ev->ev_u.job.jb_source);
 		break;
 	default:
 		ck_abort_msg("record of type %d returned", (int)ev->ev_type);
@@ -1097,6 +1107,17 @@ static void check_event(const struct maplog_ev *got,
 		ck_assert_uint_eq(got->ev_u.close.cl_threads,
 				  want->ev_u.close.cl_threads);
 		break;
+	case MAPLOG_TYPE_JOB:
+		ck_assert_int_eq(got->ev_u.job.jb_rank, want->ev_u.job.jb_rank);
+		ck_assert_uint_eq(got->ev_u.job.jb_size, want->ev_u.job.jb_size);
+		ck_assert_uint_eq(got->ev_u.job.jb_role, want->ev_u.job.jb_role);
+		check_str(got->ev_u.job.jb_job_id, want->ev_u.job.jb_job_id,
+			  "jb_job_id");
+		check_str(got->ev_u.job.jb_launcher,
+			  want->ev_u.job.jb_launcher, "jb_launcher");
+		check_str(got->ev_u.job.jb_source, want->ev_u.job.jb_source,
+			  "jb_source");
+		break;
 	default:
 		ck_abort_msg("unexpected type %d", (int)want->ev_type);
 	}
@@ -1352,6 +1373,22 @@ static size_t all_type_events(struct maplog_ev *want)
 	e->ev_u.close.cl_samples = 123456;
 	e->ev_u.close.cl_dropped = 78;
 	e->ev_u.close.cl_threads = 9;
+	e = &want[n++];
+	*e = ev_make(MAPLOG_TYPE_JOB, 8000000001ull);
+	e->ev_u.job.jb_rank = 1023;
+	e->ev_u.job.jb_size = 4096;
+	e->ev_u.job.jb_role = MAPLOG_JOB_APPLICATION;
+	e->ev_u.job.jb_job_id = "4211.0";
+	e->ev_u.job.jb_launcher = "slurm";
+	e->ev_u.job.jb_source = "SLURM_PROCID";
+	e = &want[n++];
+	*e = ev_make(MAPLOG_TYPE_JOB, 8000000002ull);
+	e->ev_u.job.jb_rank = -1;
+	e->ev_u.job.jb_size = 0;
+	e->ev_u.job.jb_role = MAPLOG_JOB_LAUNCHER;
+	e->ev_u.job.jb_job_id = NULL;
+	e->ev_u.job.jb_launcher = "openmpi";
+	e->ev_u.job.jb_source = "";
 
 	e = &want[n++];
 	*e = ev_make(MAPLOG_TYPE_SAMPLE, 8000000001ull);
@@ -1397,7 +1434,8 @@ START_TEST(maplog_roundtrip_all_types)
 	wlog_close(&w, 1, 1);
 	ck_assert_uint_eq(w.chunks, 1);
 	for (int t = 1; t < MAPLOG_TYPE_MAX_; t++)
-		ck_assert_msg(seen[t] || t == MAPLOG_TYPE_STACK,
+		ck_assert_msg(seen[t] || t == MAPLOG_TYPE_STACK ||
+				      TYPE_RESERVED(t),
 			      "type %d not covered", t);
 
 	maplog *p = maplog_open(MAPLOG_FD_NONE);
@@ -3731,6 +3769,11 @@ START_TEST(maplog_type_names)
 	const char *names[MAPLOG_TYPE_MAX_];
 	for (int t = 1; t < MAPLOG_TYPE_MAX_; t++) {
 		names[t] = maplog_type_name(t);
+		if (TYPE_RESERVED(t)) {
+			ck_assert_str_eq(names[t], "unknown");
+			names[t] = "(reserved)";
+			continue;
+		}
 		ck_assert_ptr_nonnull(names[t]);
 		ck_assert_msg(*names[t] && strcmp(names[t], "unknown") != 0,
 			      "type %d has no name", t);
@@ -3741,6 +3784,7 @@ START_TEST(maplog_type_names)
 	}
 	ck_assert_str_eq(maplog_type_name(MAPLOG_TYPE_SAMPLE), "sample");
 	ck_assert_str_eq(maplog_type_name(MAPLOG_TYPE_MAP_IN), "map-in");
+	ck_assert_str_eq(maplog_type_name(MAPLOG_TYPE_JOB), "job");
 	static const int bad[] = {0, -1, MAPLOG_TYPE_MAX_, 255, 100000,
 				  INT32_MIN};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)

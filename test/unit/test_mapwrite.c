@@ -576,6 +576,60 @@ START_TEST(mapwrite_trim_after_enospc)
 }
 END_TEST
 
+/*
+ * JOB records (mapsample-log(5), type 18): the extremes of each field
+ * read back as written; a rank below -1 (no process has one) is a
+ * damaged record, reported, and reading goes on with the next.
+ */
+START_TEST(mapwrite_job_record)
+{
+	const uint32_t cap = 1024;
+	uint8_t *log = xcalloc(FH + cap);
+	struct mapw_chunk c;
+	mapw_file_header(log, FH);
+	ck_assert_int_eq(mapw_chunk_open(&c, log + FH, cap, &test_id, 10,
+					 NULL),
+			 0);
+	static const int32_t ranks[] = {INT32_MAX, -1, -2, 0};
+	for (size_t i = 0; i < 4; i++) {
+		struct maplog_ev ev = ev_make(MAPLOG_TYPE_JOB, 20 + i);
+		ev.ev_u.job.jb_rank = ranks[i];
+		ev.ev_u.job.jb_size = i ? (uint32_t)i : UINT32_MAX;
+		ev.ev_u.job.jb_role = (uint32_t)(i & 1);
+		ev.ev_u.job.jb_job_id = i == 1 ? NULL : "1372454913";
+		ev.ev_u.job.jb_launcher = "openmpi";
+		ev.ev_u.job.jb_source = i == 3 ? "MPI" : "OMPI_COMM_WORLD_RANK";
+		ck_assert_int_eq(mapw_event(&c, &ev), 0);
+	}
+	mapw_chunk_seal(&c);
+	maplog *p = maplog_open(MAPLOG_FD_NONE);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(maplog_feed(p, log, FH + cap), 0);
+	ck_assert_int_eq(maplog_feed(p, NULL, 0), 0);
+	struct maplog_ev ev;
+	ck_assert_int_eq(maplog_read(p, &ev), 0);
+	ck_assert_int_eq(ev.ev_type, MAPLOG_TYPE_JOB);
+	ck_assert_int_eq(ev.ev_u.job.jb_rank, INT32_MAX);
+	ck_assert_uint_eq(ev.ev_u.job.jb_size, UINT32_MAX);
+	ck_assert_uint_eq(ev.ev_u.job.jb_role, MAPLOG_JOB_APPLICATION);
+	ck_assert_str_eq(ev.ev_u.job.jb_job_id, "1372454913");
+	ck_assert_str_eq(ev.ev_u.job.jb_source, "OMPI_COMM_WORLD_RANK");
+	ck_assert_int_eq(maplog_read(p, &ev), 0);
+	ck_assert_int_eq(ev.ev_u.job.jb_rank, -1);
+	ck_assert_uint_eq(ev.ev_u.job.jb_role, MAPLOG_JOB_LAUNCHER);
+	ck_assert_str_eq(ev.ev_u.job.jb_job_id, "");
+	ck_assert_int_eq(maplog_read(p, &ev), -1);
+	ck_assert_int_eq(ev.ev_state, MAPLOG_ERROR);
+	ck_assert_int_eq(ev.ev_error, MAPS_EBADRECORD);
+	ck_assert_int_eq(maplog_read(p, &ev), 0);
+	ck_assert_int_eq(ev.ev_u.job.jb_rank, 0);
+	ck_assert_str_eq(ev.ev_u.job.jb_source, "MPI");
+	ck_assert_str_eq(ev.ev_u.job.jb_launcher, "openmpi");
+	maplog_close(p);
+	free(log);
+}
+END_TEST
+
 START_TEST(mapwrite_ebadsize)
 {
 	static uint8_t mem[FH + 1024];
@@ -1086,6 +1140,7 @@ static Suite *mapwrite_suite(void)
 	tcase_add_test(tc, mapwrite_sample_sizes);
 	tcase_add_test(tc, mapwrite_leaf_base);
 	tcase_add_test(tc, mapwrite_gen_wrap);
+	tcase_add_test(tc, mapwrite_job_record);
 	suite_add_tcase(s, tc);
 	return s;
 }

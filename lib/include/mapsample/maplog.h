@@ -58,7 +58,9 @@ enum maplog_type {
 	MAPLOG_TYPE_DROP = 15,
 	MAPLOG_TYPE_MARK = 16,
 	MAPLOG_TYPE_CLOSE = 17,
-	MAPLOG_TYPE_MAX_ = 18
+	MAPLOG_TYPE_JOB = 18,   /* the process's place in a parallel job */
+	/* 19, 20, 21: reserved for record types being added */
+	MAPLOG_TYPE_MAX_ = 22
 };
 
 /* What clock drives the sampling timer (in_clock). */
@@ -246,6 +248,28 @@ struct maplog_ev_mark {
 	const char *mk_text;
 };
 
+/* jb_role */
+enum maplog_job_role {
+	MAPLOG_JOB_APPLICATION = 0, /* a process of the job's application */
+	MAPLOG_JOB_LAUNCHER = 1,    /* a launcher: mpirun, orted, prted,
+				       hydra_pmi_proxy, srun, ... */
+};
+
+/* What the process knows of the parallel job it belongs to: from the
+ * variables its launcher set (jb_source names the variable) or from the
+ * MPI library itself after MPI_Init (jb_source "MPI", which readers take
+ * as the truth when records of one process disagree).  A process may
+ * write several; the last one of each source counts. */
+struct maplog_ev_job {
+	int32_t jb_rank;         /* rank in the job; -1: none */
+	uint32_t jb_size;        /* processes in the job; 0: not known */
+	uint32_t jb_role;        /* enum maplog_job_role */
+	const char *jb_job_id;   /* the launcher's job id; "" not known */
+	const char *jb_launcher; /* "openmpi", "mpich", "slurm", ...; "" */
+	const char *jb_source;   /* variable the rank came from, "MPI", or
+				    "" (a launcher with no rank) */
+};
+
 struct maplog_ev_close {
 	uint64_t cl_samples;
 	uint64_t cl_dropped;
@@ -290,6 +314,7 @@ struct maplog_ev {
 		struct maplog_ev_drop drop;
 		struct maplog_ev_mark mark;
 		struct maplog_ev_close close;
+		struct maplog_ev_job job;
 		struct maplog_ev_eof eof;
 		struct maplog_ev_error error;
 	} ev_u;

@@ -27,6 +27,17 @@ extern "C" {
 MAPSAMPLE_PLUGIN_API int mapsample_io_bytes(uint64_t *read_bytes,
 	uint64_t *written_bytes);
 
+/*
+ * Tells the sampler this process's rank and the size of MPI_COMM_WORLD,
+ * as the MPI library gives them once MPI_Init has run (a PMPI wrapper,
+ * a plugin's <preload> library, calls it; look it up with
+ * dlsym(RTLD_DEFAULT, "mapsample_job_rank") to run without mapsample
+ * too).  Recorded as a JOB record of source "MPI", which mapreport takes
+ * over the launcher's variables.  Safe from any thread, not from a
+ * signal handler; does nothing when the process is not sampled.
+ */
+MAPSAMPLE_PLUGIN_API void mapsample_job_rank(int rank, int size);
+
 #ifdef __cplusplus
 }
 #endif

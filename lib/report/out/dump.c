@@ -106,6 +106,15 @@ static int dump_record(void *ctx, const struct maplog_ev *ev)
 			ev->ev_u.close.cl_samples, ev->ev_u.close.cl_dropped,
 			ev->ev_u.close.cl_threads);
 		break;
+	case MAPLOG_TYPE_JOB:
+		fprintf(f, " rank %d size %u %s job '%s' launcher '%s' from '%s'",
+			ev->ev_u.job.jb_rank, ev->ev_u.job.jb_size,
+			ev->ev_u.job.jb_role == MAPLOG_JOB_LAUNCHER
+				? "launcher"
+				: "application",
+			ev->ev_u.job.jb_job_id, ev->ev_u.job.jb_launcher,
+			ev->ev_u.job.jb_source);
+		break;
 	default:
 		break;
 	}

@@ -134,12 +134,13 @@ int rescan_logs(const struct output_in *in, const struct rescan_tool *t,
 				rc = MAPS_EIO;
 			break;
 		}
-		rc = logread_file(in->oi_logs[i], &lt, &s, NULL);
+		rc = model_reread(in->oi_model, i, in->oi_logs[i], &lt, &s);
 		if (rc > 0)
 			rc = 0; /* damage was said when the model read it */
 	}
 	/* a log that cannot be read twice (a pipe) */
-	if (!rc && t->rt_sample && s.samples != in->oi_model->samples)
+	if (!rc && t->rt_sample &&
+	    s.samples != in->oi_model->samples + in->oi_model->launcher_samples)
 		rc = MAPS_EIO;
 	free(s.idx);
 	return rc;

@@ -1,0 +1,196 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# MPI jobs, launched every way a user does it, with Open MPI and MPICH
+# (test/programs/mpiranks.openmpi and .mpich, built when configure found
+# mpicc.openmpi and mpicc.mpich):
+#   mpirun -np 4 mapsample -- ./mpiranks: one log per rank in the job's
+#     folder PROG-4p-<JOB>/rank-R.maplog (the ranks agree on it without
+#     talking), each log's process is its rank (JOB records, from the
+#     launcher's variables and from MPI), mapreport DIR reads the job;
+#   mapsample -- mpirun -np 4 ./mpiranks: one log, the launchers (mpirun,
+#     hydra_pmi_proxy) recorded as launchers and left out of the report
+#     unless --launchers, the ranks 0 to 3 recorded as ranks;
+#   -o with %r, %j, %h: the names asked for; %x unknown and %r outside a
+#     job: one line, exit 125; mapreport on a folder with no log: exit 2.
+# Skips (77) only when neither MPI is installed.
+set -eu
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+# Open MPI refuses root without these, and 4 ranks on fewer cores
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+# no MAPSAMPLE_JOB_ID from the caller's environment
+unset MAPSAMPLE_JOB_ID || true
+
+mpis=
+for m in openmpi mpich; do
+	if [ -x "$programs/mpiranks.$m" ] && command -v "mpirun.$m" >/dev/null; then
+		mpis="$mpis $m"
+	fi
+done
+if [ -z "$mpis" ]; then
+	echo "SKIP: neither Open MPI nor MPICH is installed (mpirun.openmpi," \
+		"mpicc.openmpi; mpirun.mpich, mpicc.mpich): apt-get install" \
+		"openmpi-bin libopenmpi-dev mpich libmpich-dev, configure again"
+	exit 77
+fi
+
+# jobs LOG...: the JOB records of the logs, as "ROLE RANK SIZE SOURCE",
+# sorted, one per record
+jobs() {
+	"$mapreport" -D "$@" | awk '$4 == "job" {
+		for (i = 5; i <= NF; i++) {
+			if ($i == "rank") r = $(i + 1)
+			if ($i == "size") s = $(i + 1)
+			if ($i == "from") f = $(i + 1)
+		}
+		role = ($0 ~ / launcher job /) ? "launcher" : "application"
+		print role, r, s, f
+	}' | sort
+}
+
+# ranks_in N LOG...: each rank 0..N-1 has an application JOB record from
+# MPI and one from the launcher's variables
+ranks_in() {
+	n=$1
+	shift
+	jobs "$@" >"$tmp/jobs"
+	r=0
+	while [ "$r" -lt "$n" ]; do
+		grep -q "^application $r $n 'MPI'\$" "$tmp/jobs" || {
+			show "$tmp/jobs"
+			fail "rank $r of $n: no JOB record from MPI"
+		}
+		grep -q "^application $r $n '[A-Z_]*RANK'\$" "$tmp/jobs" || {
+			show "$tmp/jobs"
+			fail "rank $r of $n: no JOB record from the launcher's variables"
+		}
+		r=$((r + 1))
+	done
+}
+
+# procs REPORT: the "Processes:" count of a text report
+procs() {
+	sed -n 's/^ *Processes: *\([0-9]*\) .*/\1/p' "$1"
+}
+
+rank_per_log() {
+	m=$1
+	d=$tmp/$m-job
+	mkdir -p "$d"
+	(cd "$d" && timeout 60 "mpirun.$m" -np 4 "$mapsample" -q -- \
+		"$programs/mpiranks.$m" 100 >"$tmp/$m-job.out" 2>"$tmp/$m-job.err") || {
+		show "$tmp/$m-job.err"
+		fail "$m: mpirun -np 4 mapsample -- mpiranks failed"
+	}
+	n=$(ls -d "$d"/mpiranks.$m-4p-*/ 2>/dev/null | wc -l)
+	[ "$n" = 1 ] || { ls -R "$d" >&2; fail "$m: $n job folders, want 1"; }
+	job=$(ls -d "$d"/mpiranks.$m-4p-*/)
+	for r in 0 1 2 3; do
+		[ -s "$job/rank-$r.maplog" ] || { ls -R "$d" >&2; fail "$m: no $job/rank-$r.maplog"; }
+		jobs "$job/rank-$r.maplog" | grep -q "^application $r 4 'MPI'\$" ||
+			fail "$m: rank-$r.maplog is not rank $r's"
+	done
+	[ "$(ls "$job" | wc -l)" = 4 ] || { ls -a "$job" >&2; fail "$m: other files in $job"; }
+	ranks_in 4 "$job"
+	"$mapreport" "$job" >"$tmp/$m-job.report" 2>"$tmp/$m-job.rerr" || {
+		show "$tmp/$m-job.rerr"
+		fail "$m: mapreport $job failed"
+	}
+	[ "$(procs "$tmp/$m-job.report")" = 4 ] || {
+		show "$tmp/$m-job.report"
+		fail "$m: mapreport DIR: not 4 processes"
+	}
+	grep -q 'rank_work' "$tmp/$m-job.report" ||
+		fail "$m: mapreport DIR: rank_work not in the report"
+}
+
+launcher_outside() {
+	m=$1
+	log=$tmp/$m-all.maplog
+	timeout 60 "$mapsample" -q -o "$log" -- "mpirun.$m" -np 4 \
+		"$programs/mpiranks.$m" 100 >"$tmp/$m-all.out" 2>"$tmp/$m-all.err" || {
+		show "$tmp/$m-all.err"
+		fail "$m: mapsample -- mpirun -np 4 mpiranks failed"
+	}
+	ranks_in 4 "$log"
+	grep -q "^launcher -1 0 ''\$" "$tmp/jobs" || {
+		show "$tmp/jobs"
+		fail "$m: no launcher JOB record"
+	}
+	"$mapreport" "$log" >"$tmp/$m-all.report" 2>"$tmp/$m-all.rerr" ||
+		fail "$m: mapreport failed"
+	[ "$(procs "$tmp/$m-all.report")" = 4 ] || {
+		show "$tmp/$m-all.report"
+		fail "$m: launchers not left out: want the 4 ranks"
+	}
+	if grep -Eq ' (mpirun|orterun|mpiexec|hydra_pmi_proxy)' "$tmp/$m-all.report"; then
+		show "$tmp/$m-all.report"
+		fail "$m: a launcher in the report without --launchers"
+	fi
+	"$mapreport" --launchers "$log" >"$tmp/$m-l.report" 2>&1 ||
+		fail "$m: mapreport --launchers failed"
+	n=$(procs "$tmp/$m-l.report")
+	[ "$n" -gt 4 ] || { show "$tmp/$m-l.report"; fail "$m: --launchers: $n processes"; }
+	grep -Eq 'mpirun|orterun|mpiexec' "$tmp/$m-l.report" ||
+		fail "$m: --launchers: mpirun not listed"
+}
+
+patterns() {
+	m=$1
+	d=$tmp/$m-pat
+	mkdir -p "$d"
+	host=$(uname -n | tr -c 'A-Za-z0-9._\n-' '_')
+	(cd "$d" && timeout 60 "mpirun.$m" -np 2 "$mapsample" -q \
+		-o 'out/%j/r%r-%h.maplog' -- "$programs/mpiranks.$m" 50 \
+		>/dev/null 2>"$tmp/$m-pat.err") || {
+		show "$tmp/$m-pat.err"
+		fail "$m: -o out/%j/r%r-%h.maplog failed"
+	}
+	for r in 0 1; do
+		f=$(ls "$d"/out/*/"r$r-$host.maplog" 2>/dev/null | head -1)
+		[ -n "$f" ] || { ls -R "$d" >&2; fail "$m: no out/JOB/r$r-$host.maplog"; }
+	done
+	[ "$(ls -d "$d"/out/*/ | wc -l)" = 1 ] || fail "$m: the ranks' %j differ"
+}
+
+for m in $mpis; do
+	rank_per_log "$m"
+	launcher_outside "$m"
+	patterns "$m"
+done
+
+# -o errors, outside a job
+set +e
+"$mapsample" -q -o "$tmp/x%q.log" -- true 2>"$tmp/e1"
+rc=$?
+set -e
+[ "$rc" = 125 ] || fail "-o x%q: exit $rc, want 125"
+grep -q '%q: unknown' "$tmp/e1" || { show "$tmp/e1"; fail "-o x%q: no message"; }
+set +e
+env -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMI_RANK -u SLURM_PROCID \
+	"$mapsample" -q -o "$tmp/r%r.log" -- true 2>"$tmp/e2"
+rc=$?
+set -e
+[ "$rc" = 125 ] || fail "-o r%r outside a job: exit $rc, want 125"
+grep -q 'no MPI rank' "$tmp/e2" || { show "$tmp/e2"; fail "-o r%r: no message"; }
+[ ! -e "$tmp/r%r.log" ] || fail "-o r%r: a log was made"
+
+# mapreport on a folder with no log in it
+mkdir "$tmp/empty"
+set +e
+"$mapreport" "$tmp/empty" >/dev/null 2>"$tmp/e3"
+rc=$?
+set -e
+[ "$rc" = 2 ] || fail "mapreport EMPTY-FOLDER: exit $rc, want 2"
+grep -q "$tmp/empty: a folder with no mapsample log" "$tmp/e3" || {
+	show "$tmp/e3"
+	fail "mapreport EMPTY-FOLDER: the folder is not named"
+}
+echo "mapsample-mpi: OK ($mpis)"
