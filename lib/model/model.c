@@ -106,9 +106,9 @@ static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
 	p->seq = (uint32_t)m->nprocs - 1;
 	p->log = m->nlogs ? m->nlogs - 1 : 0;
 	p->os_pid = pid;
-	for (size_t i = 0; pid >= MODEL_PID_REMAP && i < m->npidmap; i++)
-		if (m->pidmap[i].pid == pid)
-			p->os_pid = m->pidmap[i].os_pid;
+	for (size_t k = 0; pid >= MODEL_PID_REMAP && k < m->npidmap; k++)
+		if (m->pidmap[k].pid == pid)
+			p->os_pid = m->pidmap[k].os_pid;
 	return p;
 }
 
