@@ -532,6 +532,13 @@ int mapw_event(struct mapw_chunk *c, const struct maplog_ev *ev)
 		put_u(&w, ev->ev_u.close.cl_dropped);
 		put_u(&w, ev->ev_u.close.cl_threads);
 		break;
+	case MAPLOG_TYPE_MPI_CALLS:
+		put_str(&w, ev->ev_u.mpi.mc_function);
+		put_u(&w, ev->ev_u.mpi.mc_calls);
+		put_u(&w, ev->ev_u.mpi.mc_time_ns);
+		put_u(&w, ev->ev_u.mpi.mc_sent);
+		put_u(&w, ev->ev_u.mpi.mc_received);
+		break;
 	default:
 		return MAPS_EINVAL;
 	}

@@ -58,7 +58,8 @@ enum maplog_type {
 	MAPLOG_TYPE_DROP = 15,
 	MAPLOG_TYPE_MARK = 16,
 	MAPLOG_TYPE_CLOSE = 17,
-	MAPLOG_TYPE_MAX_ = 18
+	MAPLOG_TYPE_MPI_CALLS = 19, /* one MPI function's call statistics */
+	MAPLOG_TYPE_MAX_ = 22 /* 18, 20 and 21 are reserved */
 };
 
 /* What clock drives the sampling timer (in_clock). */
@@ -246,6 +247,17 @@ struct maplog_ev_mark {
 	const char *mk_text;
 };
 
+/* Totals of one MPI function over the life of a process (its MPI
+ * wrapper library hands them over at MPI_Finalize, or at exit when the
+ * program never called it). */
+struct maplog_ev_mpi_calls {
+	const char *mc_function; /* "MPI_Send", "MPI_Allreduce", ... */
+	uint64_t mc_calls;
+	uint64_t mc_time_ns;     /* wall time inside the calls */
+	uint64_t mc_sent;        /* bytes the calls sent */
+	uint64_t mc_received;    /* bytes the calls received */
+};
+
 struct maplog_ev_close {
 	uint64_t cl_samples;
 	uint64_t cl_dropped;
@@ -290,6 +302,7 @@ struct maplog_ev {
 		struct maplog_ev_drop drop;
 		struct maplog_ev_mark mark;
 		struct maplog_ev_close close;
+		struct maplog_ev_mpi_calls mpi;
 		struct maplog_ev_eof eof;
 		struct maplog_ev_error error;
 	} ev_u;
