@@ -66,6 +66,9 @@ void model_free(struct model *m)
 	free(m->stacks);
 	free(m->spc);
 	free(m->sidmap);
+	for (size_t i = 0; i < m->nmpicalls; i++)
+		free(m->mpicalls[i].function);
+	free(m->mpicalls);
 	metrics_free(&m->metrics);
 	timeline_free(&m->timeline);
 	memset(m, 0, sizeof(*m));
@@ -517,6 +520,37 @@ void model_drop_unsampled(struct model *m)
 	m->nprocs = n;
 }
 
+/* An MPI_CALLS record: adds to process p's totals of its function.
+ * Returns 0 or MAPS_ENOMEM. */
+static int mpi_calls(struct model *m, const struct rproc *p,
+		     const struct maplog_ev_mpi_calls *mc)
+{
+	struct rmpicall *c = NULL;
+	for (size_t i = 0; i < m->nmpicalls && !c; i++)
+		if (m->mpicalls[i].pid == p->pid &&
+		    m->mpicalls[i].image == p->image &&
+		    !strcmp(m->mpicalls[i].function, mc->mc_function))
+			c = &m->mpicalls[i];
+	if (!c) {
+		char *f = mem_strdup(mc->mc_function);
+		if (!f || mem_grow(&m->mpicalls, &m->capmpicalls,
+				   m->nmpicalls, sizeof(*m->mpicalls))) {
+			free(f);
+			return MAPS_ENOMEM;
+		}
+		c = &m->mpicalls[m->nmpicalls++];
+		memset(c, 0, sizeof(*c));
+		c->pid = p->pid;
+		c->image = p->image;
+		c->function = f;
+	}
+	c->calls += mc->mc_calls;
+	c->time_ns += mc->mc_time_ns;
+	c->sent += mc->mc_sent;
+	c->received += mc->mc_received;
+	return 0;
+}
+
 /* Folds one record into m.  Returns 0 or MAPS_ENOMEM. */
 static int fold(struct model *m, const struct maplog_ev *ev,
 		struct rthread **tcache, struct rproc **pcache)
@@ -570,6 +604,8 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		p->exit_how = ev->ev_u.exit.px_how;
 		p->exit_code = ev->ev_u.exit.px_code;
 		return 0;
+	case MAPLOG_TYPE_MPI_CALLS:
+		return mpi_calls(m, p, &ev->ev_u.mpi);
 	default:
 		return 0;
 	}

@@ -23,3 +23,5 @@ lib_report_libreport_la_SOURCES += lib/report/butterfly.c \
 # source files (mapreport --lines)
 lib_report_libreport_la_SOURCES += lib/report/srclines.c \
 	lib/report/srclines.h
+# mpi: MPI call statistics across ranks, samples taken inside MPI
+lib_report_libreport_la_SOURCES += lib/report/mpi.c lib/report/mpi.h

@@ -66,3 +66,5 @@ lib/report/out/profile.pb-c.c: $(top_srcdir)/lib/report/out/profile.proto
 		--c_out=lib/report/out $(top_srcdir)/lib/report/out/profile.proto
 CLEANFILES += lib/report/out/profile.pb-c.c lib/report/out/profile.pb-c.h
 EXTRA_DIST += lib/report/out/profile.proto
+# the text report's MPI call statistics (report/mpi.h)
+lib_report_out_libreportout_la_SOURCES += lib/report/out/text_mpi.c
