@@ -25,8 +25,9 @@ deps="autoconf automake libtool pkg-config make gcc libc6-dev libexpat1-dev libu
 # lints the man pages (test/integration/man-lint.sh), python3-jsonschema
 # validates every JSON output against the installed schema,
 # python3-markdown renders --compare --markdown, go tool pprof
-# (golang-go) reads the --pprof profile
-testdeps="python3 mandoc python3-jsonschema python3-markdown golang-go"
+# (golang-go) reads the --pprof profile, Open MPI and MPICH run the mpi
+# plugin's test (test/integration/mapsample-mpi.sh)
+testdeps="python3 mandoc python3-jsonschema python3-markdown golang-go openmpi-bin libopenmpi-dev mpich libmpich-dev"
 
 die() {
 	echo "build.sh: $*" >&2

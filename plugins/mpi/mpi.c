@@ -65,13 +65,18 @@ static uint64_t ns_of(const struct timespec *t)
 static uint64_t time_in(int cls, uint64_t now)
 {
 	uint64_t ns = 0;
-	for (uint32_t f = 0; f < st->mw_nfn; f++)
-		if (cls < 0 || st->mw_class[f] == cls)
-			ns += load(&st->mw_fn[f].f_ns);
-	for (int c = 0; c < MPIW_NCLASS; c++)
-		if (cls < 0 || c == cls)
-			ns += load(&st->mw_inflight[c]) * now -
-			      load(&st->mw_started[c]);
+	for (struct mpiw_thread *t = __atomic_load_n(&st->mw_threads,
+						     __ATOMIC_ACQUIRE);
+	     t; t = t->t_next) {
+		for (uint32_t f = 0; f < st->mw_nfn; f++)
+			if (cls < 0 || st->mw_class[f] == cls)
+				ns += load(&t->t_fn[f].f_ns);
+		uint64_t start = load(&t->t_start);
+		if (start && start < now &&
+		    (cls < 0 || __atomic_load_n(&t->t_class,
+						__ATOMIC_RELAXED) == (uint32_t)cls))
+			ns += now - start;
+	}
 	return ns;
 }
 
@@ -115,13 +120,16 @@ static void since(struct delta *d, uint64_t now, uint64_t *out)
 	d->d_have = true;
 }
 
-/* The sum of one field (by offset) over the functions. */
+/* The sum of one field (by offset) over the functions and threads. */
 static uint64_t sum(size_t off)
 {
 	uint64_t v = 0;
-	for (uint32_t f = 0; f < st->mw_nfn; f++)
-		v += load((const uint64_t *)((const char *)&st->mw_fn[f] +
-					     off));
+	for (struct mpiw_thread *t = __atomic_load_n(&st->mw_threads,
+						     __ATOMIC_ACQUIRE);
+	     t; t = t->t_next)
+		for (uint32_t f = 0; f < st->mw_nfn; f++)
+			v += load((const uint64_t *)((const char *)&t->t_fn[f] +
+						     off));
 	return v;
 }
 

@@ -6,13 +6,16 @@
  * dlsym(RTLD_DEFAULT, MPIW_STATE_SYMBOL), so either library loads
  * without the other.
  *
- * Every counter is changed with relaxed atomic adds only, by any thread,
- * and read with relaxed atomic loads (a reader may see one call's
- * fields half added; the next reading is whole).  Time in calls still
- * running counts too: mw_inflight[c] calls of class c are running and
- * mw_started[c] is the sum of their start times, so at time T they have
- * run mw_inflight[c] * T - mw_started[c] ns (unsigned arithmetic, which
- * wraps back to the right value).
+ * Each thread that calls MPI has its own block of counters (struct
+ * mpiw_thread), which only it writes, with plain adds made as relaxed
+ * atomic stores (no lock, no read-modify-write instruction); blocks are
+ * pushed once onto a list (compare-and-swap) and never freed, so the
+ * totals of threads that ended stay.  Readers (the plugin's getters, in
+ * a signal handler of any thread, and the wrapper at MPI_Finalize) walk
+ * the list and add up the blocks with relaxed loads: a reader may see
+ * one call's fields half added; the next reading is whole.  A call still
+ * running counts too: t_start is its start time (0: none running), so
+ * at time T it has run T - t_start ns.
  */
 #ifndef MAPSAMPLE_MPIWRAP_H
 #define MAPSAMPLE_MPIWRAP_H
@@ -20,7 +23,7 @@
 #include <stdint.h>
 
 #define MPIW_STATE_SYMBOL "mapsample_mpiwrap_state"
-#define MPIW_VERSION 1
+#define MPIW_VERSION 2
 
 /* Classes of MPI functions. */
 enum mpiw_class {
@@ -38,14 +41,21 @@ struct mpiw_fn {
 	uint64_t f_received;
 };
 
+/* One thread's counters. */
+struct mpiw_thread {
+	struct mpiw_thread *t_next; /* the next block of the list */
+	uint64_t t_start;           /* start of the running call, ns of
+				       CLOCK_MONOTONIC; 0: none */
+	uint32_t t_class;           /* its enum mpiw_class */
+	struct mpiw_fn t_fn[];      /* mw_nfn entries */
+};
+
 struct mpiw_state {
 	uint32_t mw_version;          /* MPIW_VERSION */
-	uint32_t mw_nfn;              /* entries of mw_fn, mw_name, mw_class */
+	uint32_t mw_nfn;              /* entries of t_fn, mw_name, mw_class */
 	const char *const *mw_name;   /* "MPI_Send", ... */
 	const uint8_t *mw_class;      /* enum mpiw_class */
-	struct mpiw_fn *mw_fn;
-	uint64_t mw_inflight[MPIW_NCLASS];
-	uint64_t mw_started[MPIW_NCLASS];
+	struct mpiw_thread *mw_threads; /* every thread's block */
 };
 
 /* Type of the function MPIW_STATE_SYMBOL names. */

@@ -60,3 +60,4 @@ noinst_PROGRAMS += test/bench/bench_mark
 test_bench_bench_mark_SOURCES = test/bench/bench_mark.c
 test_bench_bench_mark_LDFLAGS = -no-install
 test_bench_bench_mark_LDADD = lib/mark/libmapsample-mark.la
+EXTRA_DIST += test/bench/mpiwrap-cost.sh

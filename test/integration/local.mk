@@ -218,3 +218,9 @@ EXTRA_DIST += test/integration/mapreport-compare-region.sh
 # The sampler never reads or writes a descriptor it does not own.
 TESTS += test/integration/mapsample-fds.sh
 EXTRA_DIST += test/integration/mapsample-fds.sh
+
+# The mpi metric plugin under Open MPI and MPICH (mpirun -np 4, one log
+# per rank): exact bytes in the MPI call statistics, the waiting ranks'
+# share of MPI, samples in the MPI library counted as MPI.
+TESTS += test/integration/mapsample-mpi.sh
+EXTRA_DIST += test/integration/mapsample-mpi.sh test/programs/mpiwork.c

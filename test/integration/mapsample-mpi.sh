@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The mpi metric plugin under Open MPI and under MPICH: mpirun -np 4
+# runs test/programs/mpiwork.c under mapsample (one log per rank, named
+# by a wrapper script), and mapreport --merge reads the four logs.
+# Checks: the MPI call statistics hold the exact bytes mpiwork sends and
+# receives, rank 0 (which computes twice as long) has the smallest share
+# of time in MPI_Barrier while the waiting ranks have the largest, the
+# samples in the MPI library's modules are counted as in MPI, and the
+# metrics of the plugin are in the logs.  An MPI whose compiler and
+# mpirun are not installed is skipped with a message; with neither, the
+# test is skipped.
+set -eu
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+metrics=$top_builddir/plugins/metrics
+if [ ! -f "$metrics/mpi.xml" ]; then
+	case $(uname -m) in
+	x86_64 | aarch64) fail "$metrics/mpi.xml missing: the mpi plugin was not built" ;;
+	esac
+	echo "SKIP: the mpi plugin is not built on $(uname -m) (configure said why)"
+	exit 77
+fi
+
+ROUNDS=3
+NP=4
+# mpiwork's traffic (see test/programs/mpiwork.c)
+SEND=4096
+ANSWER=2048
+ALLRED=8000
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+# row FUNCTION QUANTITY: "MEAN MIN [R] MAX [R]" of the statistics table
+row() {
+	awk -v f="$1" -v q="$2" '
+		/^MPI call statistics/ { on = 1; next }
+		on && /^$/ { on = 0 }
+		on && $1 == f && $2 == q { print $3, $4, $5, $6, $7 }
+	' "$tmp/$mpi.txt"
+}
+
+check_row() {
+	got=$(row "$1" "$2")
+	[ "$got" = "$3" ] || { show "$tmp/$mpi.txt"; fail "$mpi: $1 $2: '$got', want '$3'"; }
+}
+
+run_mpi() {
+	mpi=$1 cc=$2 run=$3 rankvar=$4
+	shift 4
+	if ! command -v "$cc" >/dev/null || ! command -v "$run" >/dev/null; then
+		echo "$mpi: $cc or $run not installed; apt-get install it to test $mpi"
+		return 1
+	fi
+	"$cc" -O1 -o "$tmp/mpiwork-$mpi" "$top_srcdir/test/programs/mpiwork.c" ||
+		fail "$mpi: $cc cannot build mpiwork.c"
+	cat >"$tmp/rank-$mpi.sh" <<EOS
+#!/bin/sh
+exec "$mapsample" -q --metrics-dir "$metrics" --metrics default,mpi \
+	-o "$tmp/$mpi.\$$rankvar.log" -- "$tmp/mpiwork-$mpi" $ROUNDS 8000000
+EOS
+	chmod +x "$tmp/rank-$mpi.sh"
+	timeout 60 "$run" "$@" -np $NP "$tmp/rank-$mpi.sh" \
+		>"$tmp/$mpi.out" 2>"$tmp/$mpi.err" ||
+		{ show "$tmp/$mpi.out" "$tmp/$mpi.err"; fail "$mpi: mpirun failed"; }
+	grep -q "mpiwork: $NP ranks" "$tmp/$mpi.out" ||
+		{ show "$tmp/$mpi.out"; fail "$mpi: mpiwork did not finish"; }
+	logs=
+	for r in 0 1 2 3; do
+		[ -s "$tmp/$mpi.$r.log" ] || fail "$mpi: no log of rank $r"
+		logs="$logs $tmp/$mpi.$r.log"
+	done
+	# shellcheck disable=SC2086
+	"$mapreport" --merge $logs >"$tmp/$mpi.txt" 2>"$tmp/$mpi.rerr" ||
+		{ show "$tmp/$mpi.rerr"; fail "$mpi: mapreport failed"; }
+	grep -q '^MPI call statistics (4 ranks' "$tmp/$mpi.txt" ||
+		{ show "$tmp/$mpi.txt"; fail "$mpi: no MPI call statistics"; }
+
+	others=$((NP - 1))
+	s0=$((ROUNDS * others * SEND)) s1=$((ROUNDS * SEND))
+	a0=$((ROUNDS * others * ANSWER)) a1=$((ROUNDS * ANSWER))
+	mean_sent=$(((s0 + others * a1) / NP))
+	check_row MPI_Send calls "$(( (ROUNDS * others + others * ROUNDS) / NP )).5 $ROUNDS [1] $((ROUNDS * others)) [0]"
+	check_row MPI_Send sent "$mean_sent $a1 [1] $s0 [0]"
+	check_row MPI_Recv received "$mean_sent $s1 [1] $a0 [0]"
+	check_row MPI_Allreduce sent "$((ROUNDS * ALLRED)) $((ROUNDS * ALLRED)) [0] $((ROUNDS * ALLRED)) [0]"
+	check_row MPI_Allreduce received "$((ROUNDS * ALLRED)) $((ROUNDS * ALLRED)) [0] $((ROUNDS * ALLRED)) [0]"
+	check_row MPI_Barrier calls "$ROUNDS $ROUNDS [0] $ROUNDS [0]"
+	# rank 0 arrives last at every barrier: its time there is the least
+	set -- $(row MPI_Barrier time)
+	[ "$3" = "[0]" ] || { show "$tmp/$mpi.txt"; fail "$mpi: MPI_Barrier's least time is not on rank 0: $*"; }
+	[ "$5" != "[0]" ] || { show "$tmp/$mpi.txt"; fail "$mpi: MPI_Barrier's most time is on rank 0: $*"; }
+	# the waiting ranks' share of samples in MPI is above rank 0's
+	awk '
+		/^Samples in MPI/ { on = 1; next }
+		on && /^$/ { on = 0 }
+		on && $2 ~ /^[0-9]+$/ { sub("%", "", $5); s[$2] = $5 + 0; n++ }
+		END {
+			if (n != 4) { print "rows: " n; exit 1 }
+			for (r = 1; r < 4; r++)
+				if (s[r] <= s[0]) { print "rank " r ": " s[r] " <= " s[0]; exit 1 }
+		}' "$tmp/$mpi.txt" >"$tmp/why" ||
+		{ show "$tmp/$mpi.txt"; fail "$mpi: samples in MPI: $(cat "$tmp/why")"; }
+	# the plugin's metrics were recorded
+	grep -q 'Time in MPI ' "$tmp/$mpi.txt" ||
+		{ show "$tmp/$mpi.txt"; fail "$mpi: no 'Time in MPI' metric"; }
+	echo "$mpi: ok"
+	return 0
+}
+
+ran=0
+run_mpi openmpi mpicc.openmpi mpirun.openmpi OMPI_COMM_WORLD_RANK --oversubscribe && ran=$((ran + 1)) || true
+run_mpi mpich mpicc.mpich mpirun.mpich PMI_RANK && ran=$((ran + 1)) || true
+[ "$ran" -gt 0 ] || { echo "SKIP: neither Open MPI nor MPICH is installed"; exit 77; }
