@@ -37,6 +37,7 @@ struct args {
 	const char **source_dirs;   /* --source-dir, argc room */
 	const char **source_maps;   /* --source-map FROM=TO, argc room */
 	struct srcpaths srcpaths;   /* both, for the outputs */
+	int mpi_internals;          /* --mpi-internals */
 };
 
 #endif

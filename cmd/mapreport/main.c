@@ -33,6 +33,7 @@
 #include "report/analyze.h"
 #include "report/calltree.h"
 #include "report/compare.h"
+#include "report/mpi.h"
 #include "report/out/output.h"
 #include "report/partial_eval.h"
 #include "report/progress.h"
@@ -52,6 +53,8 @@ static void usage(FILE *f)
 		"      --json[=FILE]    the report as JSON (mapreport(1), JSON SCHEMA),\n"
 		"                       to FILE, or instead of the report to stdout\n"
 		"      --merge          report logs of different runs as one\n"
+		"      --mpi-internals  keep the MPI library's own frames below "
+		"the MPI call\n"
 		"  -n, --top N|all      rows in each top-functions table (default 20;\n"
 		"                       all: every function)\n"
 		"      --pprof FILE     also write a pprof profile (gzipped protobuf)\n"
@@ -125,6 +128,8 @@ static void usage(FILE *f)
 #define OPT_PPROF 0x1d0
 #define OPT_SPEEDSCOPE 0x1d1
 #define OPT_TRACE 0x1d2
+/* MPI: keep the MPI library's own frames (report/mpi.h) */
+#define OPT_MPI_INTERNALS 0x1e0
 
 
 
@@ -230,6 +235,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{"merge", no_argument, NULL, OPT_MERGE},
+		{"mpi-internals", no_argument, NULL, OPT_MPI_INTERNALS},
 		{"compare", no_argument, NULL, OPT_COMPARE},
 		{"base", required_argument, NULL, OPT_BASE},
 		{"new", required_argument, NULL, OPT_NEW},
@@ -299,6 +305,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_MERGE:
 			a->merge = 1;
+			break;
+		case OPT_MPI_INTERNALS:
+			a->mpi_internals = 1;
 			break;
 		case OPT_COMPARE:
 			a->compare = 1;
@@ -744,6 +753,10 @@ int main(int argc, char **argv)
 		if (outs[i].ou_backend &&
 		    strcmp(outs[i].ou_backend->ob_name, "json") != 0)
 			outs[i].ou_backend = NULL;
+	/* samples inside MPI end at the MPI call the program made */
+	size_t folded;
+	if (!a.mpi_internals && mpi_fold(&m, &folded))
+		return run_oom();
 	if ((readable || json_only) && (needs & OUTPUT_NEED_ANALYSIS)) {
 		rc = write_reports(&m, &a, outs, needs, pset, &presult);
 		if (rc == MAPS_ENOMEM)

@@ -521,12 +521,17 @@ void model_drop_unsampled(struct model *m)
 }
 
 /* An MPI_CALLS record: adds to process p's totals of its function.
+ * A process writes its records together, so only the entries at the end
+ * that are p's are searched; a function of p found again after another
+ * process's records gets a second entry (readers add them up).
  * Returns 0 or MAPS_ENOMEM. */
 static int mpi_calls(struct model *m, const struct rproc *p,
 		     const struct maplog_ev_mpi_calls *mc)
 {
 	struct rmpicall *c = NULL;
-	for (size_t i = 0; i < m->nmpicalls && !c; i++)
+	for (size_t i = m->nmpicalls; i-- > 0 && !c &&
+				      m->mpicalls[i].pid == p->pid &&
+				      m->mpicalls[i].image == p->image;)
 		if (m->mpicalls[i].pid == p->pid &&
 		    m->mpicalls[i].image == p->image &&
 		    !strcmp(m->mpicalls[i].function, mc->mc_function))

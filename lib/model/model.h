@@ -74,7 +74,8 @@ struct rproc {
 
 /* One MPI function's totals in one process image (MPI_CALLS records:
  * the log keeps one per function; a second one for the same function
- * adds to the first). */
+ * adds to the first).  A function may have two entries for one process
+ * when its records were not written together: add them up. */
 struct rmpicall {
 	uint32_t pid, image;
 	char *function;

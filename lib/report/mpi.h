@@ -39,10 +39,17 @@ struct mpi_fnstat {
 	struct mpi_spread q[MPI_NQTY]; /* time in ns, bytes in B */
 };
 
+/* A process with MPI statistics. */
+struct mpi_rank {
+	size_t proc;                   /* its index in the model's procs */
+	int32_t rank;
+};
+
 struct mpi_stats {
 	struct mpi_fnstat *fn;         /* by total time, longest first */
 	size_t nfn;
 	uint32_t nranks;               /* processes with MPI statistics */
+	struct mpi_rank *ranks;        /* nranks of them, in model order */
 };
 
 /* Fills *s from m.  s->nfn is 0 when the logs hold no MPI call
@@ -65,5 +72,19 @@ int mpi_module(const char *path);
  * (the MPI call the application made is that frame's function), or -1. */
 int mpi_stack(const struct model *m, uint32_t pid, uint32_t image,
 	      uint32_t npc, const uint64_t *pc);
+
+/* Samples of each process image of m (m->procs order: in_mpi has
+ * m->nprocs entries) taken inside MPI, as mpi_stack() says.  Returns 0
+ * or MAPS_ENOMEM. */
+int mpi_proc_samples(const struct model *m, uint64_t *in_mpi);
+
+/* Folds the MPI library's own frames into the MPI call the program
+ * made: every stack of m that was in MPI (mpi_stack()) is cut so that
+ * its outermost frame in an MPI module is its leaf, as the top
+ * functions, the call tree, the flame graph and the exports then show
+ * it.  Call it after the last model_load() (the stack table is not
+ * searched again).  *folded gets the number of stacks cut.  Returns 0
+ * or MAPS_ENOMEM (m unchanged). */
+int mpi_fold(struct model *m, size_t *folded);
 
 #endif

@@ -61,6 +61,7 @@
  *   reads, which the plugin's getters do.
  */
 #include <dlfcn.h>
+#include <link.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -125,8 +126,7 @@ static __thread struct mpiw_thread *self
 static __thread int self_failed __attribute__((tls_model("initial-exec")));
 
 /* The plugin's way to the totals (MPIW_STATE_SYMBOL). */
-EXPORT struct mpiw_state *mapsample_mpiwrap_state(void);
-struct mpiw_state *mapsample_mpiwrap_state(void)
+EXPORT struct mpiw_state *mapsample_mpiwrap_state(void)
 {
 	return &state;
 }
@@ -212,21 +212,46 @@ static uint64_t total(int f, size_t off)
 
 /* ---- the MPI library's functions ---- */
 
-/* The address of sym in the program's libraries; on failure one line on
- * stderr and the process ends (the program called an MPI function that
- * its MPI library does not have, which its own link would have
- * refused). */
+/* dl_iterate_phdr callback: the first loaded object whose name holds
+ * "libmpi" (libmpi.so, libmpich.so) and defines the symbol in *data. */
+struct find_sym {
+	const char *sym;
+	void *addr;
+};
+
+static int find_in_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct find_sym *f = data;
+	(void)size;
+	if (!info->dlpi_name || !strstr(info->dlpi_name, "libmpi"))
+		return 0;
+	void *h = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+	if (!h)
+		return 0;
+	f->addr = dlsym(h, f->sym);
+	dlclose(h);
+	return f->addr != NULL;
+}
+
+/* The address of sym in the program's MPI library: in the global scope,
+ * or else in a libmpi loaded with RTLD_LOCAL (a plugin of an
+ * interpreter that linked MPI), whose own MPI_* references still land
+ * here.  On failure one line on stderr and the process ends (the
+ * program called an MPI function that no MPI library in it has, which
+ * its own link would have refused). */
 static void *need(const char *sym)
 {
-	void *p = dlsym(RTLD_DEFAULT, sym);
-	if (!p) {
+	struct find_sym f = {sym, dlsym(RTLD_DEFAULT, sym)};
+	if (!f.addr)
+		dl_iterate_phdr(find_in_object, &f);
+	if (!f.addr) {
 		fprintf(stderr, "mapsample: libmapsample-mpiwrap.so: %s not "
 				"found in the program's MPI library; run "
 				"without the mpi metrics (--metrics "
 				"default)\n", sym);
 		abort();
 	}
-	return p;
+	return f.addr;
 }
 
 /* real(fn, type): the PMPI_ twin of MPI_fn, looked up once. */
@@ -302,9 +327,9 @@ static inline int in_place(const void *buf)
 
 /* Room for any MPI's MPI_Status, for calls made with MPI_STATUS_IGNORE
  * whose received bytes are wanted. */
-typedef struct {
+struct mpiw_status {
 	_Alignas(16) unsigned char b[256];
-} mpiw_status;
+};
 
 /* ---- the job's rank, and the totals at the end ---- */
 
@@ -445,7 +470,7 @@ EXPORT int MPI_Recv(void *buf, int count, mpiw_h dt, int src, int tag,
 		    mpiw_h comm, void *status)
 {
 	REAL(Recv, int (*)(void *, int, mpiw_h, int, int, mpiw_h, void *));
-	mpiw_status own;
+	struct mpiw_status own;
 	void *st = ignored(status) ? (void *)&own : status;
 	uint64_t t0 = enter(W_Recv);
 	int rc = Recv_p(buf, count, dt, src, tag, comm, st);
@@ -469,7 +494,7 @@ EXPORT int MPI_Sendrecv(const void *sbuf, int scount, mpiw_h sdt, int dest,
 {
 	REAL(Sendrecv, int (*)(const void *, int, mpiw_h, int, int, void *,
 			       int, mpiw_h, int, int, mpiw_h, void *));
-	mpiw_status own;
+	struct mpiw_status own;
 	void *st = ignored(status) ? (void *)&own : status;
 	uint64_t t0 = enter(W_Sendrecv);
 	int rc = Sendrecv_p(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt,
@@ -485,7 +510,7 @@ EXPORT int MPI_Sendrecv_replace(void *buf, int count, mpiw_h dt, int dest,
 {
 	REAL(Sendrecv_replace, int (*)(void *, int, mpiw_h, int, int, int,
 				       int, mpiw_h, void *));
-	mpiw_status own;
+	struct mpiw_status own;
 	void *st = ignored(status) ? (void *)&own : status;
 	uint64_t t0 = enter(W_Sendrecv_replace);
 	int rc = Sendrecv_replace_p(buf, count, dt, dest, stag, src, rtag,

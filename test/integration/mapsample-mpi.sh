@@ -110,6 +110,35 @@ EOS
 	# the plugin's metrics were recorded
 	grep -q 'Time in MPI ' "$tmp/$mpi.txt" ||
 		{ show "$tmp/$mpi.txt"; fail "$mpi: no 'Time in MPI' metric"; }
+	# --json: valid against the schema, the same figures
+	# shellcheck disable=SC2086
+	"$mapreport" --merge --json $logs >"$tmp/$mpi.json" 2>"$tmp/$mpi.jerr" ||
+		{ show "$tmp/$mpi.jerr"; fail "$mpi: mapreport --json failed"; }
+	python3 - "$tmp/$mpi.json" "$top_srcdir/share/mapsample/mapreport.schema.json" \
+		$s0 $a1 $NP >"$tmp/why" 2>&1 <<'EOP' ||
+import json, sys
+doc = json.load(open(sys.argv[1]))
+try:
+    import jsonschema
+    jsonschema.validate(doc, json.load(open(sys.argv[2])))
+except ImportError:
+    pass
+s0, a1, n = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+send = [f for f in doc["mpi_calls"] if f["function"] == "MPI_Send"]
+assert len(send) == 1, doc["mpi_calls"]
+sent = send[0]["sent"]
+assert sent["max"] == s0 and sent["max_rank"] == 0, sent
+assert sent["min"] == a1 and sent["min_rank"] == 1, sent
+assert send[0]["ranks_calling"] == n, send[0]
+EOP
+		{ show "$tmp/why"; fail "$mpi: --json MPI call statistics"; }
+	# --html: the same table
+	# shellcheck disable=SC2086
+	"$mapreport" --merge --html "$tmp/$mpi.html" $logs >/dev/null 2>"$tmp/$mpi.herr" ||
+		{ show "$tmp/$mpi.herr"; fail "$mpi: mapreport --html failed"; }
+	grep -q "<td class=\"f\">MPI_Send</td><td>sent</td><td class=\"n\">$mean_sent</td><td class=\"n\">$a1 \[1\]</td><td class=\"n\">$s0 \[0\]</td>" \
+		"$tmp/$mpi.html" ||
+		{ grep -i mpi_send "$tmp/$mpi.html" >&2 || true; fail "$mpi: --html has no MPI_Send sent row with the exact bytes"; }
 	echo "$mpi: ok"
 	return 0
 }

@@ -77,6 +77,7 @@ ON_TYPE(METRIC_VALUE)
 ON_TYPE(DROP)
 ON_TYPE(MARK)
 ON_TYPE(CLOSE)
+ON_TYPE(MPI_CALLS)
 
 static void on_problem(void *ctx, const struct logread_problem *p)
 {
@@ -117,6 +118,7 @@ static const struct logread_tool every_type = {
 		[MAPLOG_TYPE_DROP] = on_DROP,
 		[MAPLOG_TYPE_MARK] = on_MARK,
 		[MAPLOG_TYPE_CLOSE] = on_CLOSE,
+		[MAPLOG_TYPE_MPI_CALLS] = on_MPI_CALLS,
 	},
 	.lt_problem = on_problem,
 	.lt_progress = on_progress,

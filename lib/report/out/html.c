@@ -482,8 +482,10 @@ int html_emit(const struct output_in *in, FILE *out)
 		rc = html_flame_section(out, m, in->oi_calltree);
 	if (!rc) {
 		functions(out, a, m, in->oi_top);
-		rc = partials(out, pr);
+		rc = html_mpi_section(out, m);
 	}
+	if (!rc)
+		rc = partials(out, pr);
 	if (rc)
 		return rc;
 	errors(out, m, in->oi_partial_set);

@@ -47,4 +47,8 @@ int html_chart_sections(FILE *out, const struct model *m);
 int html_flame_section(FILE *out, const struct model *m,
 		       const struct calltree *t);
 
+/* The MPI call statistics section (html_mpi.c), when the logs hold
+ * MPI call statistics.  Returns 0 or MAPS_ENOMEM. */
+int html_mpi_section(FILE *out, const struct model *m);
+
 #endif

@@ -68,3 +68,5 @@ CLEANFILES += lib/report/out/profile.pb-c.c lib/report/out/profile.pb-c.h
 EXTRA_DIST += lib/report/out/profile.proto
 # the text report's MPI call statistics (report/mpi.h)
 lib_report_out_libreportout_la_SOURCES += lib/report/out/text_mpi.c
+# the HTML report's MPI call statistics (report/mpi.h)
+lib_report_out_libreportout_la_SOURCES += lib/report/out/html_mpi.c

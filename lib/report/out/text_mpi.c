@@ -28,46 +28,31 @@ static const char *fmt(char *buf, size_t len, int q, double v)
 	return buf;
 }
 
-/* Samples per process image, and those inside MPI. */
-static void samples_in_mpi(const struct model *m, FILE *out)
+/* Samples per process image, and those inside MPI.  Returns 0 or
+ * MAPS_ENOMEM. */
+static int samples_in_mpi(const struct model *m, const struct mpi_stats *s,
+			  FILE *out)
 {
 	uint64_t *in = calloc(m->nprocs ? m->nprocs : 1, sizeof(*in));
-	if (!in)
-		return;
-	for (size_t k = 0; k < m->capstacks; k++) {
-		const struct rstack *st = &m->stacks[k];
-		if (!st->used || !st->count)
-			continue;
-		if (mpi_stack(m, st->pid, st->image, st->npc,
-			      m->spc + st->off) < 0)
-			continue;
-		for (size_t i = 0; i < m->nprocs; i++)
-			if (m->procs[i].pid == st->pid &&
-			    m->procs[i].image == st->image)
-				in[i] += st->count;
+	if (!in || mpi_proc_samples(m, in)) {
+		free(in);
+		return MAPS_ENOMEM;
 	}
 	fprintf(out, "\nSamples in MPI (frames in an MPI library's "
 		     "modules)\n");
 	fprintf(out, "  %8s %5s %10s %10s %7s\n", "PID", "RANK", "SAMPLES",
 		"IN-MPI", "MPI%");
-	int32_t idx = 0;
-	for (size_t i = 0; i < m->nprocs; i++) {
+	for (size_t r = 0; r < s->nranks; r++) {
+		size_t i = s->ranks[r].proc;
 		const struct rproc *p = &m->procs[i];
-		int has = 0;
-		for (size_t k = 0; k < m->nmpicalls && !has; k++)
-			has = m->mpicalls[k].pid == p->pid &&
-			      m->mpicalls[k].image == p->image;
-		if (!has)
-			continue;
-		int32_t rank = p->rank >= 0 ? p->rank : idx;
-		idx++;
 		fprintf(out, "  %8u %5d %10" PRIu64 " %10" PRIu64 " %6.1f%%\n",
-			p->pid, rank, p->samples, in[i],
+			p->pid, s->ranks[r].rank, p->samples, in[i],
 			p->samples ? 100.0 * (double)in[i] /
 					     (double)p->samples
 				   : 0.0);
 	}
 	free(in);
+	return 0;
 }
 
 int text_mpi(const struct model *m, FILE *out)
@@ -97,7 +82,7 @@ int text_mpi(const struct model *m, FILE *out)
 				fmt(a, sizeof(a), q, x->q[q].mean), bb, cc);
 		}
 	}
+	int rc = samples_in_mpi(m, &s, out);
 	mpi_stats_free(&s);
-	samples_in_mpi(m, out);
-	return 0;
+	return rc;
 }
