@@ -167,7 +167,7 @@ int mpi_module(const char *path)
 	static const char *const prefix[] = {
 		"libmpi", "libmpich", "libopen-pal", "libopen-rte", "libpmix",
 		"libucp", "libuct", "libucs", "libucm", "libfabric", "libpsm",
-		"libmapsample-mpiwrap", "mca_",
+		"libinfinipath", "libmapsample-mpiwrap", "mca_",
 	};
 	if (!path)
 		return 0;
@@ -314,6 +314,10 @@ int mpi_fold(struct model *m, size_t *folded)
 		if (i > 0) {
 			st->off += (uint32_t)i;
 			st->npc -= (uint32_t)i;
+			/* the new leaf is a return address: the call
+			 * instruction before it names the function that
+			 * made the call (not code inlined after it) */
+			m->spc[st->off]--;
 			(*folded)++;
 		}
 	}

@@ -63,7 +63,8 @@ const char *mpi_qty_name(int q);
 
 /* 1 when the file at path is a module of an MPI library or of the
  * transport libraries MPI runs on (libmpi*, libmpich*, libopen-pal,
- * libopen-rte, libpmix, libucp/libuct/libucs, libfabric, libpsm*,
+ * libopen-rte, libpmix, libucp/libuct/libucs/libucm, libfabric,
+ * libpsm*, libinfinipath, Open MPI's mca_* components,
  * libmapsample-mpiwrap), else 0. */
 int mpi_module(const char *path);
 
@@ -80,9 +81,10 @@ int mpi_proc_samples(const struct model *m, uint64_t *in_mpi);
 
 /* Folds the MPI library's own frames into the MPI call the program
  * made: every stack of m that was in MPI (mpi_stack()) is cut so that
- * its outermost frame in an MPI module is its leaf, as the top
- * functions, the call tree, the flame graph and the exports then show
- * it.  Call it after the last model_load() (the stack table is not
+ * its outermost frame in an MPI module is its leaf (its PC made that
+ * of the call instruction, one byte before the return address), as the
+ * top functions, the call tree, the flame graph and the exports then
+ * show it.  Call it after the last model_load() (the stack table is not
  * searched again).  *folded gets the number of stacks cut.  Returns 0
  * or MAPS_ENOMEM (m unchanged). */
 int mpi_fold(struct model *m, size_t *folded);

@@ -7,8 +7,10 @@
 # Checks: the MPI call statistics hold the exact bytes mpiwork sends and
 # receives, rank 0 (which computes twice as long) has the smallest share
 # of time in MPI_Barrier while the waiting ranks have the largest, the
-# samples in the MPI library's modules are counted as in MPI, and the
-# metrics of the plugin are in the logs.  An MPI whose compiler and
+# samples in the MPI library's modules are counted as in MPI and end at
+# the MPI call in the top functions (mapreport's default fold), the
+# metrics of the plugin are in the logs, and --json and --html hold the
+# same statistics.  An MPI whose compiler and
 # mpirun are not installed is skipped with a message; with neither, the
 # test is skipped.
 set -eu
@@ -107,6 +109,23 @@ EOS
 				if (s[r] <= s[0]) { print "rank " r ": " s[r] " <= " s[0]; exit 1 }
 		}' "$tmp/$mpi.txt" >"$tmp/why" ||
 		{ show "$tmp/$mpi.txt"; fail "$mpi: samples in MPI: $(cat "$tmp/why")"; }
+	# folded (the default): every sample in MPI ends at an MPI frame, so
+	# the self samples of functions in MPI modules are the samples in MPI
+	# shellcheck disable=SC2086
+	"$mapreport" --merge -n all $logs >"$tmp/$mpi.all" 2>/dev/null ||
+		fail "$mpi: mapreport -n all failed"
+	awk '
+		/^Top functions by self/ { on = 1; next }
+		on && /^$/ { on = 0 }
+		on && $NF ~ /^\((libmapsample-mpiwrap|libmpi|libmpich|libopen-pal|libopen-rte|libpmix|libuc[ptsm]|libfabric|libpsm|libinfinipath|mca_)/ { self += $2 }
+		/^Samples in MPI/ { s = 1; next }
+		s && /^$/ { s = 0 }
+		s && $2 ~ /^[0-9]+$/ { inmpi += $4 }
+		END { if (self != inmpi || inmpi == 0) { print "self in MPI modules " self ", samples in MPI " inmpi; exit 1 } }
+	' "$tmp/$mpi.all" >"$tmp/why" ||
+		{ show "$tmp/$mpi.all"; fail "$mpi: MPI internals not folded: $(cat "$tmp/why")"; }
+	grep -q ' MPI_Barrier ' "$tmp/$mpi.all" ||
+		{ show "$tmp/$mpi.all"; fail "$mpi: no MPI_Barrier among the functions"; }
 	# the plugin's metrics were recorded
 	grep -q 'Time in MPI ' "$tmp/$mpi.txt" ||
 		{ show "$tmp/$mpi.txt"; fail "$mpi: no 'Time in MPI' metric"; }

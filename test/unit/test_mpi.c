@@ -143,6 +143,8 @@ START_TEST(mpi_stack_fold)
 	ck_assert_uint_eq(n, 1);
 	ck_assert_uint_eq(st[0].off, 2);
 	ck_assert_uint_eq(st[0].npc, 3);
+	ck_assert_uint_eq(pcs[2], 0x1002f); /* the call instruction */
+	ck_assert_uint_eq(pcs[3], 0x1040);
 	ck_assert_uint_eq(st[1].off, 5);
 	ck_assert_uint_eq(st[1].npc, 2);
 	/* folded: the leaf is the MPI call, still in MPI */
