@@ -223,4 +223,8 @@ EXTRA_DIST += test/integration/mapsample-fds.sh
 # per rank): exact bytes in the MPI call statistics, the waiting ranks'
 # share of MPI, samples in the MPI library counted as MPI.
 TESTS += test/integration/mapsample-mpi.sh
+AM_TESTS_ENVIRONMENT += MPICC_OPENMPI='$(MPICC_OPENMPI)' \
+	MPIRUN_OPENMPI='$(MPIRUN_OPENMPI)' MPICC_MPICH='$(MPICC_MPICH)' \
+	MPIRUN_MPICH='$(MPIRUN_MPICH)'; \
+	export MPICC_OPENMPI MPIRUN_OPENMPI MPICC_MPICH MPIRUN_MPICH;
 EXTRA_DIST += test/integration/mapsample-mpi.sh test/programs/mpiwork.c

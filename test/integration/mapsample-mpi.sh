@@ -56,8 +56,9 @@ check_row() {
 run_mpi() {
 	mpi=$1 cc=$2 run=$3 rankvar=$4
 	shift 4
-	if ! command -v "$cc" >/dev/null || ! command -v "$run" >/dev/null; then
-		echo "$mpi: $cc or $run not installed; apt-get install it to test $mpi"
+	if [ -z "$cc" ] || [ -z "$run" ] || ! command -v "$cc" >/dev/null ||
+		! command -v "$run" >/dev/null; then
+		echo "$mpi: its compiler or mpirun is not installed (configure did not find them); apt-get install it to test $mpi"
 		return 1
 	fi
 	"$cc" -O1 -o "$tmp/mpiwork-$mpi" "$top_srcdir/test/programs/mpiwork.c" ||
@@ -158,11 +159,28 @@ EOP
 	grep -q "<td class=\"f\">MPI_Send</td><td>sent</td><td class=\"n\">$mean_sent</td><td class=\"n\">$a1 \[1\]</td><td class=\"n\">$s0 \[0\]</td>" \
 		"$tmp/$mpi.html" ||
 		{ grep -i mpi_send "$tmp/$mpi.html" >&2 || true; fail "$mpi: --html has no MPI_Send sent row with the exact bytes"; }
+	# a program that exits without MPI_Finalize (one rank, no mpirun):
+	# the totals are written at exit
+	"$mapsample" -q --metrics-dir "$metrics" --metrics default,mpi \
+		-o "$tmp/$mpi.exit.log" -- "$tmp/mpiwork-$mpi" 2 1000 exit \
+		>"$tmp/$mpi.exit.out" 2>"$tmp/$mpi.exit.err" ||
+		{ show "$tmp/$mpi.exit.out" "$tmp/$mpi.exit.err"; fail "$mpi: mpiwork ... exit failed"; }
+	"$mapreport" -D "$tmp/$mpi.exit.log" >"$tmp/$mpi.exit.dump" ||
+		fail "$mpi: mapreport -D of the exit log failed"
+	grep -q "mpi-calls *MPI_Allreduce calls 2 time [0-9]* sent $((2 * ALLRED)) received $((2 * ALLRED))\$" \
+		"$tmp/$mpi.exit.dump" ||
+		{ grep mpi-calls "$tmp/$mpi.exit.dump" >&2 || true; fail "$mpi: no MPI_Allreduce totals at exit without MPI_Finalize"; }
+	grep -q "mpi-calls *MPI_Finalize" "$tmp/$mpi.exit.dump" &&
+		fail "$mpi: an MPI_Finalize that was never called"
 	echo "$mpi: ok"
 	return 0
 }
 
+# the MPI compilers and launchers configure found (make check), else
+# those on PATH (the script run by hand)
 ran=0
-run_mpi openmpi mpicc.openmpi mpirun.openmpi OMPI_COMM_WORLD_RANK --oversubscribe && ran=$((ran + 1)) || true
-run_mpi mpich mpicc.mpich mpirun.mpich PMI_RANK && ran=$((ran + 1)) || true
+run_mpi openmpi "${MPICC_OPENMPI:-mpicc.openmpi}" "${MPIRUN_OPENMPI:-mpirun.openmpi}" \
+	OMPI_COMM_WORLD_RANK --oversubscribe && ran=$((ran + 1)) || true
+run_mpi mpich "${MPICC_MPICH:-mpicc.mpich}" "${MPIRUN_MPICH:-mpirun.mpich}" \
+	PMI_RANK && ran=$((ran + 1)) || true
 [ "$ran" -gt 0 ] || { echo "SKIP: neither Open MPI nor MPICH is installed"; exit 77; }

@@ -4,7 +4,7 @@
  * mpi plugin's tests (test/integration/mapsample-mpi.sh).  Built with
  * each MPI's compiler wrapper (mpicc.openmpi, mpicc.mpich).
  *
- *   mpiwork [ROUNDS [WORK]]   (defaults 4 and 30000000)
+ *   mpiwork [ROUNDS [WORK [exit]]]   (defaults 4 and 30000000)
  *
  * Each of ROUNDS rounds: every rank computes (rank 0 twice as long as
  * the others), then MPI_Barrier, then one MPI_Allreduce of 1000
@@ -15,7 +15,8 @@
  * (size - 1) with MPI_Recv; every other rank receives 4096 and sends
  * 2048; every rank gives and gets 8000 bytes in MPI_Allreduce.  The
  * ranks other than 0 wait for rank 0 in the Barrier: their share of time
- * in MPI is the larger.  Prints the checksum on rank 0.
+ * in MPI is the larger.  Prints the checksum on rank 0.  With "exit" as
+ * third argument, ends with exit(0) without calling MPI_Finalize.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -77,6 +78,10 @@ int main(int argc, char **argv)
 	if (rank == 0)
 		printf("mpiwork: %d ranks, %d rounds, checksum %.0f\n", size,
 		       rounds, sum);
+	if (argc > 3 && strcmp(argv[3], "exit") == 0) {
+		fflush(stdout);
+		exit(0);
+	}
 	MPI_Finalize();
 	return 0;
 }

@@ -70,6 +70,8 @@ static void head(FILE *out, const struct model *m, const char *nonce,
 	      "<a href=\"#activity\">Thread activity</a>"
 	      "<a href=\"#flame\">Flame graph</a>"
 	      "<a href=\"#functions\">Top functions</a>", out);
+	if (m->nmpicalls)
+		fputs("<a href=\"#mpi\">MPI calls</a>", out);
 	if (partials)
 		fputs("<a href=\"#partial\">Partial reports</a>", out);
 	fputs("<a href=\"#errors\">Errors</a></nav>\n<main>\n", out);
