@@ -28,8 +28,8 @@ deps="autoconf automake libtool pkg-config make gcc libc6-dev libexpat1-dev libu
 # (golang-go) reads the --pprof profile, python3-junitparser reads the
 # --compare --junit file as a JUnit consumer would
 testdeps="python3 mandoc python3-jsonschema python3-markdown golang-go python3-junitparser"
-# the MPI and Slurm launch tests (test/integration/mapsample-mpi.sh,
-# mapsample-slurm.sh): Open MPI and MPICH side by side (mpirun.openmpi,
+# the MPI tests (test/integration/mapsample-mpi.sh, mapsample-slurm.sh,
+# metrics-mpi.sh): Open MPI and MPICH side by side (mpirun.openmpi,
 # mpicc.openmpi, mpirun.mpich, mpicc.mpich), a one-node Slurm with munge
 testdeps="$testdeps openmpi-bin libopenmpi-dev mpich libmpich-dev slurm-wlm munge"
 

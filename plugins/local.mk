@@ -144,6 +144,7 @@ install-plugins-metrics:
 	  tmp=plugins/metrics/$$n.xml.install; \
 	  sed -e "`echo '$(plugins_library_sed)' | \
 		sed 's|DIR|$(mapsampleplugindir)|'`" \
+	    -e 's|<preload>[ 	]*\([^/< 	][^< 	]*\)[ 	]*</preload>|<preload>$(mapsampleplugindir)/\1</preload>|' \
 		$(srcdir)/plugins/$$n/$$n.xml >$$tmp && \
 	  grep -q '<sharedLibrary>/' $$tmp || exit 1; \
 	  echo " $(INSTALL_DATA) $$tmp '$(DESTDIR)$(mapsamplemetricsdir)/$$n.xml'"; \
@@ -157,3 +158,36 @@ uninstall-plugins-metrics:
 	  echo " rm -f '$(DESTDIR)$(mapsamplemetricsdir)/$$n.xml'"; \
 	  rm -f '$(DESTDIR)$(mapsamplemetricsdir)/'$$n.xml; \
 	done
+
+# The mpi plugin: its getters (libmapsample-mpi) and the PMPI wrapper
+# library its <preload> names (libmapsample-mpiwrap, plugins/mpi/mpiwrap.c),
+# which is linked against no MPI library.  Both definition files' library
+# names are rewritten, sharedLibrary and preload.
+if MPI_WRAP
+MAPSAMPLE_PLUGINS += mpi
+mapsampleplugin_LTLIBRARIES += plugins/mpi/libmapsample-mpi.la \
+	plugins/mpi/libmapsample-mpiwrap.la
+plugins_mpi_libmapsample_mpi_la_SOURCES = plugins/mpi/mpi.c \
+	plugins/mpi/mpiwrap.h plugins/plugin_i.h
+plugins_mpi_libmapsample_mpi_la_CPPFLAGS = $(plugins_cppflags)
+plugins_mpi_libmapsample_mpi_la_CFLAGS = $(plugins_cflags)
+plugins_mpi_libmapsample_mpi_la_LDFLAGS = $(plugins_ldflags)
+plugins_mpi_libmapsample_mpi_la_LIBADD = -ldl
+plugins_mpi_libmapsample_mpiwrap_la_SOURCES = plugins/mpi/mpiwrap.c \
+	plugins/mpi/mpiwrap.h
+plugins_mpi_libmapsample_mpiwrap_la_CPPFLAGS = -D_GNU_SOURCE
+plugins_mpi_libmapsample_mpiwrap_la_CFLAGS = $(WARN_CFLAGS) \
+	-fvisibility=hidden
+plugins_mpi_libmapsample_mpiwrap_la_LDFLAGS = -module -avoid-version \
+	-shared -no-undefined
+plugins_mpi_libmapsample_mpiwrap_la_LIBADD = -ldl
+plugins_metrics_xml += plugins/metrics/mpi.xml
+plugins/metrics/mpi.xml: plugins/mpi/mpi.xml
+	$(AM_V_GEN)$(MKDIR_P) plugins/metrics && \
+	sed -e "`echo '$(plugins_library_sed)' | \
+		sed "s|DIR|$(abs_top_builddir)/plugins/mpi/.libs|"`" \
+	    -e 's|<preload>[ 	]*\([^< 	]*\)[ 	]*</preload>|<preload>$(abs_top_builddir)/plugins/mpi/.libs/\1</preload>|' \
+		$< >$@.tmp && \
+	grep -q '<preload>/' $@.tmp && mv -f $@.tmp $@
+endif
+EXTRA_DIST += plugins/mpi/mpi.xml

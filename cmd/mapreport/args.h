@@ -39,6 +39,7 @@ struct args {
 	const char **source_maps;   /* --source-map FROM=TO, argc room */
 	struct srcpaths srcpaths;   /* both, for the outputs */
 	unsigned html_sources;      /* --html-sources N */
+	int mpi_internals;          /* --mpi-internals */
 };
 
 #endif

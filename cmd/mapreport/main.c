@@ -34,6 +34,7 @@
 #include "report/analyze.h"
 #include "report/calltree.h"
 #include "report/compare.h"
+#include "report/mpi.h"
 #include "report/out/output.h"
 #include "report/partial_eval.h"
 #include "report/progress.h"
@@ -55,6 +56,8 @@ static void usage(FILE *f)
 		"      --merge          report logs of different runs as one\n"
 		"      --launchers      count the samples of launcher processes\n"
 		"                       (mpirun, orted, srun, ...) too\n"
+		"      --mpi-internals  keep the MPI library's own frames below "
+		"the MPI call\n"
 		"  -n, --top N|all      rows in each top-functions table (default 20;\n"
 		"                       all: every function)\n"
 		"      --pprof FILE     also write a pprof profile (gzipped protobuf)\n"
@@ -134,6 +137,8 @@ static void usage(FILE *f)
 #define OPT_PPROF 0x1d0
 #define OPT_SPEEDSCOPE 0x1d1
 #define OPT_TRACE 0x1d2
+/* MPI: keep the MPI library's own frames (report/mpi.h) */
+#define OPT_MPI_INTERNALS 0x1e0
 
 #define OPT_HTML_SOURCES 0x1d8
 
@@ -245,6 +250,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"version", no_argument, NULL, 'V'},
 		{"merge", no_argument, NULL, OPT_MERGE},
 		{"launchers", no_argument, NULL, OPT_LAUNCHERS},
+		{"mpi-internals", no_argument, NULL, OPT_MPI_INTERNALS},
 		{"compare", no_argument, NULL, OPT_COMPARE},
 		{"base", required_argument, NULL, OPT_BASE},
 		{"new", required_argument, NULL, OPT_NEW},
@@ -320,6 +326,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_LAUNCHERS:
 			a->launchers = 1;
+			break;
+		case OPT_MPI_INTERNALS:
+			a->mpi_internals = 1;
 			break;
 		case OPT_COMPARE:
 			a->compare = 1;
@@ -776,6 +785,10 @@ int main(int argc, char **argv)
 		if (outs[i].ou_backend &&
 		    strcmp(outs[i].ou_backend->ob_name, "json") != 0)
 			outs[i].ou_backend = NULL;
+	/* samples inside MPI end at the MPI call the program made */
+	size_t folded;
+	if (!a.mpi_internals && mpi_fold(&m, &folded))
+		return run_oom();
 	if ((readable || json_only) && (needs & OUTPUT_NEED_ANALYSIS)) {
 		rc = write_reports(&m, &a, outs, needs, pset, &presult);
 		if (rc == MAPS_ENOMEM)

@@ -135,6 +135,7 @@ static const char *const type_names[MAPLOG_TYPE_MAX_] = {
 	[MAPLOG_TYPE_MARK] = "mark",
 	[MAPLOG_TYPE_CLOSE] = "close",
 	[MAPLOG_TYPE_JOB] = "job",
+	[MAPLOG_TYPE_MPI_CALLS] = "mpi-calls",
 };
 
 const char *maplog_type_name(int type)
@@ -649,6 +650,12 @@ static int payload(maplog *p, struct maplog_ev *ev)
 			continue;
 		} else {
 			int rc = maplog_decode_body(p, type, &r, ev);
+			if (rc == MAPS_EINVAL) {
+				/* a number below MAPLOG_TYPE_MAX_ that this
+				 * parser has no body for: skipped as unknown */
+				p->st.st_unknown++;
+				continue;
+			}
 			if (rc) {
 				p->st.st_skipped_bytes +=
 					(uint64_t)(r.e - buf) - rec;

@@ -211,6 +211,13 @@ int maplog_decode_body(maplog *p, int type, struct in *r,
 		b->jb_source = get_str(p, r);
 		break;
 	}
+	case MAPLOG_TYPE_MPI_CALLS:
+		ev->ev_u.mpi.mc_function = get_str(p, r);
+		ev->ev_u.mpi.mc_calls = get_u(r);
+		ev->ev_u.mpi.mc_time_ns = get_u(r);
+		ev->ev_u.mpi.mc_sent = get_u(r);
+		ev->ev_u.mpi.mc_received = get_u(r);
+		break;
 	default:
 		return MAPS_EINVAL; /* unknown: caller skips */
 	}

@@ -540,6 +540,13 @@ int mapw_event(struct mapw_chunk *c, const struct maplog_ev *ev)
 		put_str(&w, ev->ev_u.job.jb_launcher);
 		put_str(&w, ev->ev_u.job.jb_source);
 		break;
+	case MAPLOG_TYPE_MPI_CALLS:
+		put_str(&w, ev->ev_u.mpi.mc_function);
+		put_u(&w, ev->ev_u.mpi.mc_calls);
+		put_u(&w, ev->ev_u.mpi.mc_time_ns);
+		put_u(&w, ev->ev_u.mpi.mc_sent);
+		put_u(&w, ev->ev_u.mpi.mc_received);
+		break;
 	default:
 		return MAPS_EINVAL;
 	}

@@ -68,6 +68,9 @@ void model_free(struct model *m)
 	free(m->sidmap);
 	free(m->pidmap);
 	keymap_free(&m->pidkeys);
+	for (size_t i = 0; i < m->nmpicalls; i++)
+		free(m->mpicalls[i].function);
+	free(m->mpicalls);
 	metrics_free(&m->metrics);
 	timeline_free(&m->timeline);
 	keymap_free(&m->pkeys);
@@ -616,6 +619,42 @@ void model_drop_launchers(struct model *m)
 	reindex_procs(m);
 }
 
+/* An MPI_CALLS record: adds to process p's totals of its function.
+ * A process writes its records together, so only the entries at the end
+ * that are p's are searched; a function of p found again after another
+ * process's records gets a second entry (readers add them up).
+ * Returns 0 or MAPS_ENOMEM. */
+static int mpi_calls(struct model *m, const struct rproc *p,
+		     const struct maplog_ev_mpi_calls *mc)
+{
+	struct rmpicall *c = NULL;
+	for (size_t i = m->nmpicalls; i-- > 0 && !c &&
+				      m->mpicalls[i].pid == p->pid &&
+				      m->mpicalls[i].image == p->image;)
+		if (m->mpicalls[i].pid == p->pid &&
+		    m->mpicalls[i].image == p->image &&
+		    !strcmp(m->mpicalls[i].function, mc->mc_function))
+			c = &m->mpicalls[i];
+	if (!c) {
+		char *f = mem_strdup(mc->mc_function);
+		if (!f || mem_grow(&m->mpicalls, &m->capmpicalls,
+				   m->nmpicalls, sizeof(*m->mpicalls))) {
+			free(f);
+			return MAPS_ENOMEM;
+		}
+		c = &m->mpicalls[m->nmpicalls++];
+		memset(c, 0, sizeof(*c));
+		c->pid = p->pid;
+		c->image = p->image;
+		c->function = f;
+	}
+	c->calls += mc->mc_calls;
+	c->time_ns += mc->mc_time_ns;
+	c->sent += mc->mc_sent;
+	c->received += mc->mc_received;
+	return 0;
+}
+
 /* Folds one record into m.  Returns 0 or MAPS_ENOMEM. */
 static int fold(struct model *m, const struct maplog_ev *ev,
 		struct rthread **tcache, struct rproc **pcache)
@@ -676,6 +715,8 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		p->exit_how = ev->ev_u.exit.px_how;
 		p->exit_code = ev->ev_u.exit.px_code;
 		return 0;
+	case MAPLOG_TYPE_MPI_CALLS:
+		return mpi_calls(m, p, &ev->ev_u.mpi);
 	default:
 		return 0;
 	}

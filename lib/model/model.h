@@ -95,6 +95,16 @@ struct rpidmap {
 	uint32_t log, os_pid, pid;
 };
 
+/* One MPI function's totals in one process image (MPI_CALLS records:
+ * the log keeps one per function; a second one for the same function
+ * adds to the first).  A function may have two entries for one process
+ * when its records were not written together: add them up. */
+struct rmpicall {
+	uint32_t pid, image;
+	char *function;
+	uint64_t calls, time_ns, sent, received;
+};
+
 /* A problem found in a log (model/logread.h), kept for the report. */
 enum rnote_kind {
 	RNOTE_DAMAGE = LOGREAD_DAMAGE,
@@ -151,6 +161,8 @@ struct model {
 	uint64_t first_ts, last_ts;
 	int files;
 	struct rmetrics metrics;  /* metric plugin values and errors */
+	struct rmpicall *mpicalls;/* MPI call statistics, by process */
+	size_t nmpicalls, capmpicalls;
 	/* Set before model_load to hear how far reading got: called with
 	 * the bytes of the log read so far and its size (0 when not a
 	 * regular file), once at the start and after each block. */

@@ -31,3 +31,6 @@ lib_report_libreport_la_SOURCES += lib/report/srclines.c \
 # Performance-Reports-style summary (compute, MPI, I/O; verdict, advice)
 lib_report_libreport_la_SOURCES += lib/report/ranks.c lib/report/ranks.h \
 	lib/report/summary.c lib/report/summary.h
+
+# mpi: MPI call statistics across ranks, samples taken inside MPI
+lib_report_libreport_la_SOURCES += lib/report/mpi.c lib/report/mpi.h

@@ -72,3 +72,5 @@ EXTRA_DIST += test/bench/ranks.sh
 # False alarms of mapreport --compare on real programs with no change
 # (compare-noise.sh; not run by make check: minutes)
 EXTRA_DIST += test/bench/compare-noise.sh
+
+EXTRA_DIST += test/bench/mpiwrap-cost.sh

@@ -769,6 +769,14 @@ int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 					goto out;
 			}
 			memset(&ev, 0, sizeof(ev));
+			ev.ev_type = MAPLOG_TYPE_MPI_CALLS;
+			ev.ev_ts = tend + 3;
+			ev.ev_u.mpi.mc_function = "MPI_Barrier";
+			ev.ev_u.mpi.mc_calls = 3 + p;
+			ev.ev_u.mpi.mc_time_ns = 1000000 * (p + 1);
+			if ((rc = put(&s, ps, &ev)))
+				goto out;
+			memset(&ev, 0, sizeof(ev));
 			ev.ev_type = MAPLOG_TYPE_PROC_EXIT;
 			ev.ev_ts = tend + 4;
 			ev.ev_u.exit.px_pid = pid;

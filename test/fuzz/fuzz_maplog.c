@@ -229,6 +229,13 @@ static uint64_t digest_record(const struct maplog_ev *ev)
 		h = h_u64(h, ev->ev_u.close.cl_dropped);
 		h = h_u64(h, ev->ev_u.close.cl_threads);
 		break;
+	case MAPLOG_TYPE_MPI_CALLS:
+		h = h_str(h, ev->ev_u.mpi.mc_function);
+		h = h_u64(h, ev->ev_u.mpi.mc_calls);
+		h = h_u64(h, ev->ev_u.mpi.mc_time_ns);
+		h = h_u64(h, ev->ev_u.mpi.mc_sent);
+		h = h_u64(h, ev->ev_u.mpi.mc_received);
+		break;
 	default:
 		/* NONE, STACK and unknown types are never returned */
 		CHECK(!"OK event with a type the parser must not return");

@@ -256,3 +256,13 @@ EXTRA_DIST += test/integration/mapsample-mpi.sh
 # (munged, slurmctld, slurmd; slurm-wlm and munge, as root).
 TESTS += test/integration/mapsample-slurm.sh
 EXTRA_DIST += test/integration/mapsample-slurm.sh
+
+# The mpi metric plugin under Open MPI and MPICH (mpirun -np 4, one log
+# per rank): exact bytes in the MPI call statistics, the waiting ranks'
+# share of MPI, samples in the MPI library counted as MPI.
+TESTS += test/integration/metrics-mpi.sh
+AM_TESTS_ENVIRONMENT += MPICC_OPENMPI='$(MPICC_OPENMPI)' \
+	MPIRUN_OPENMPI='$(MPIRUN_OPENMPI)' MPICC_MPICH='$(MPICC_MPICH)' \
+	MPIRUN_MPICH='$(MPIRUN_MPICH)'; \
+	export MPICC_OPENMPI MPIRUN_OPENMPI MPICC_MPICH MPIRUN_MPICH;
+EXTRA_DIST += test/integration/metrics-mpi.sh test/programs/mpiwork.c

@@ -196,3 +196,10 @@ test_unit_test_modeljob_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_modeljob_LDADD = lib/launch/liblaunch.la lib/model/libmodel.la \
 	$(CHECK_LIBS)
 TESTS += test/unit/test_modeljob
+
+# report/mpi.c: MPI call statistics across ranks, MPI modules, the fold
+check_PROGRAMS += test/unit/test_mpi
+test_unit_test_mpi_SOURCES = test/unit/test_mpi.c
+test_unit_test_mpi_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_mpi_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+TESTS += test/unit/test_mpi

@@ -24,7 +24,6 @@
 #include "model/logread.h"
 
 /* Record types 19 to 21 are reserved (maplog.h): none is written */
-#define TYPE_RESERVED(t) ((t) >= 19 && (t) <= 21)
 
 /* What a tool was told. */
 struct seen {
@@ -81,6 +80,7 @@ ON_TYPE(DROP)
 ON_TYPE(MARK)
 ON_TYPE(CLOSE)
 ON_TYPE(JOB)
+ON_TYPE(MPI_CALLS)
 
 static void on_problem(void *ctx, const struct logread_problem *p)
 {
@@ -122,6 +122,7 @@ static const struct logread_tool every_type = {
 		[MAPLOG_TYPE_MARK] = on_MARK,
 		[MAPLOG_TYPE_CLOSE] = on_CLOSE,
 		[MAPLOG_TYPE_JOB] = on_JOB,
+		[MAPLOG_TYPE_MPI_CALLS] = on_MPI_CALLS,
 	},
 	.lt_problem = on_problem,
 	.lt_progress = on_progress,
@@ -203,7 +204,7 @@ START_TEST(logread_every_type)
 	struct logsynth_result res;
 	uint8_t *b = small_log(&len, &res);
 	for (int t = 1; t < MAPLOG_TYPE_MAX_; t++)
-		if (t != MAPLOG_TYPE_STACK && !TYPE_RESERVED(t))
+		if (t != MAPLOG_TYPE_STACK && !logsynth_type_reserved(t))
 			ck_assert_msg(res.records[t] > 0, "no %s written",
 				      maplog_type_name(t));
 	const char *path = put_file("every.log", b, len);

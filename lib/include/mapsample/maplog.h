@@ -59,7 +59,8 @@ enum maplog_type {
 	MAPLOG_TYPE_MARK = 16,
 	MAPLOG_TYPE_CLOSE = 17,
 	MAPLOG_TYPE_JOB = 18,   /* the process's place in a parallel job */
-	/* 19, 20, 21: reserved for record types being added */
+	MAPLOG_TYPE_MPI_CALLS = 19, /* one MPI function's call statistics */
+	/* 20, 21: reserved for record types being added */
 	MAPLOG_TYPE_MAX_ = 22
 };
 
@@ -270,6 +271,17 @@ struct maplog_ev_job {
 				    "" (a launcher with no rank) */
 };
 
+/* Totals of one MPI function over the life of a process (its MPI
+ * wrapper library hands them over at MPI_Finalize, or at exit when the
+ * program never called it). */
+struct maplog_ev_mpi_calls {
+	const char *mc_function; /* "MPI_Send", "MPI_Allreduce", ... */
+	uint64_t mc_calls;
+	uint64_t mc_time_ns;     /* wall time inside the calls */
+	uint64_t mc_sent;        /* bytes the calls sent */
+	uint64_t mc_received;    /* bytes the calls received */
+};
+
 struct maplog_ev_close {
 	uint64_t cl_samples;
 	uint64_t cl_dropped;
@@ -315,6 +327,7 @@ struct maplog_ev {
 		struct maplog_ev_mark mark;
 		struct maplog_ev_close close;
 		struct maplog_ev_job job;
+		struct maplog_ev_mpi_calls mpi;
 		struct maplog_ev_eof eof;
 		struct maplog_ev_error error;
 	} ev_u;

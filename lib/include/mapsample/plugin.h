@@ -38,6 +38,18 @@ MAPSAMPLE_PLUGIN_API int mapsample_io_bytes(uint64_t *read_bytes,
  */
 MAPSAMPLE_PLUGIN_API void mapsample_job_rank(int rank, int size);
 
+/*
+ * Records the totals of one MPI function in this process: calls, wall
+ * time inside them (ns), bytes sent and received.  For MPI wrapper
+ * libraries (the mpi plugin's <preload>), which call it once per
+ * function at MPI_Finalize or at exit; the log keeps one MPI_CALLS
+ * record per call (mapsample-log(5)).  Not async-signal-safe: call it
+ * from the program's own context.  Returns 0, or -1 when nothing was
+ * recorded (the sampler is not running, or the process is closing).
+ */
+MAPSAMPLE_PLUGIN_API int mapsample_mpi_calls(const char *function,
+	uint64_t calls, uint64_t time_ns, uint64_t sent, uint64_t received);
+
 #ifdef __cplusplus
 }
 #endif

@@ -115,6 +115,13 @@ static int dump_record(void *ctx, const struct maplog_ev *ev)
 			ev->ev_u.job.jb_job_id, ev->ev_u.job.jb_launcher,
 			ev->ev_u.job.jb_source);
 		break;
+	case MAPLOG_TYPE_MPI_CALLS:
+		fprintf(f, " %s calls %" PRIu64 " time %" PRIu64
+			   " sent %" PRIu64 " received %" PRIu64,
+			ev->ev_u.mpi.mc_function, ev->ev_u.mpi.mc_calls,
+			ev->ev_u.mpi.mc_time_ns, ev->ev_u.mpi.mc_sent,
+			ev->ev_u.mpi.mc_received);
+		break;
 	default:
 		break;
 	}

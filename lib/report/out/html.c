@@ -78,6 +78,8 @@ static void head(FILE *out, const struct model *m, const char *nonce,
 	      "<a href=\"#flame\">Flame graph</a>"
 	      "<a href=\"#functions\">Top functions</a>"
 	      "<a href=\"#fnview\">Function view</a>", out);
+	if (m->nmpicalls)
+		fputs("<a href=\"#mpi\">MPI calls</a>", out);
 	if (partials)
 		fputs("<a href=\"#partial\">Partial reports</a>", out);
 	fputs("<a href=\"#errors\">Errors</a></nav>\n<main>\n", out);
@@ -538,9 +540,10 @@ int html_emit(const struct output_in *in, FILE *out)
 		functions(out, a, m, in->oi_top);
 		rc = function_view(out, in);
 	}
-	if (!rc) {
+	if (!rc)
+		rc = html_mpi_section(out, m);
+	if (!rc)
 		rc = partials(out, pr);
-	}
 	if (rc)
 		return rc;
 	errors(out, m, in->oi_partial_set);

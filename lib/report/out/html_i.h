@@ -63,4 +63,8 @@ int html_source_data(FILE *out, const struct output_in *in);
  * be read again or were narrowed on the command line. */
 int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min);
 
+/* The MPI call statistics section (html_mpi.c), when the logs hold
+ * MPI call statistics.  Returns 0 or MAPS_ENOMEM. */
+int html_mpi_section(FILE *out, const struct model *m);
+
 #endif

@@ -22,6 +22,7 @@
 #include "common/mem.h"
 #include "model/units.h"
 #include "report/out/job.h"
+#include "report/mpi.h"
 #include "report/out/json.h"
 
 /* ---- the writer ---- */
@@ -450,6 +451,40 @@ static void functions(struct jsonw *w, const struct model *m,
 	jsonw_array_end(w);
 }
 
+/* The MPI call statistics (report/mpi.h).  Returns 0 or MAPS_ENOMEM. */
+static int mpi_calls(struct jsonw *w, const struct model *m)
+{
+	static const char *const key[MPI_NQTY] = {"calls", "time_ns", "sent",
+						  "received"};
+	struct mpi_stats s;
+	if (mpi_stats(m, &s))
+		return MAPS_ENOMEM;
+	jsonw_key(w, "mpi_calls");
+	jsonw_array(w);
+	for (size_t f = 0; f < s.nfn; f++) {
+		const struct mpi_fnstat *x = &s.fn[f];
+		jsonw_object(w);
+		k_str(w, "function", x->function);
+		k_u64(w, "ranks_calling", x->ranks_calling);
+		for (int q = 0; q < MPI_NQTY; q++) {
+			jsonw_key(w, key[q]);
+			jsonw_object(w);
+			k_dbl(w, "mean", x->q[q].mean);
+			k_u64(w, "min", x->q[q].min);
+			jsonw_key(w, "min_rank");
+			jsonw_i64(w, x->q[q].min_rank);
+			k_u64(w, "max", x->q[q].max);
+			jsonw_key(w, "max_rank");
+			jsonw_i64(w, x->q[q].max_rank);
+			jsonw_object_end(w);
+		}
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	mpi_stats_free(&s);
+	return 0;
+}
+
 static void metrics(struct jsonw *w, const struct rmetrics *x)
 {
 	jsonw_key(w, "metrics");
@@ -866,6 +901,8 @@ int json_emit(const struct output_in *in, FILE *out)
 	functions(&w, m, a, in->oi_top, 0);
 	functions(&w, m, a, in->oi_top, 1);
 	metrics(&w, &m->metrics);
+	if (mpi_calls(&w, m))
+		return MAPS_ENOMEM;
 	partial(&w, in);
 	job(&w, in);
 	notes(&w, m, a);

@@ -78,3 +78,8 @@ lib_report_out_libreportout_la_SOURCES += lib/report/out/job.c \
 
 # compare_chart: --compare --html's metric charts, BASE and NEW over time
 lib_report_out_libreportout_la_SOURCES += lib/report/out/compare_chart.c
+
+# the text report's MPI call statistics (report/mpi.h)
+lib_report_out_libreportout_la_SOURCES += lib/report/out/text_mpi.c
+# the HTML report's MPI call statistics (report/mpi.h)
+lib_report_out_libreportout_la_SOURCES += lib/report/out/html_mpi.c

@@ -240,5 +240,7 @@ int text_emit(const struct output_in *in, FILE *out)
 		rc = text_calls(in, out);
 	if (!rc && in->oi_lines)
 		rc = text_lines(in, out);
+	if (!rc)
+		rc = text_mpi(m, out);
 	return rc;
 }

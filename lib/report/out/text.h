@@ -32,4 +32,8 @@ int text_partial(const struct partial_result *r, FILE *out);
  * MAPS_ENOMEM with nothing written. */
 int text_metrics(const struct rmetrics *x, FILE *out);
 
+/* The MPI call statistics and the samples in MPI (text_mpi.c), when the
+ * logs hold MPI call statistics.  Returns 0 or MAPS_ENOMEM. */
+int text_mpi(const struct model *m, FILE *out);
+
 #endif

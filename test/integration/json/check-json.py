@@ -29,7 +29,7 @@ def near(a, b, rel=1e-9):
 
 TOP = ["schema", "version", "generator", "logs", "summary", "processes",
        "threads", "regions", "top_self", "top_total", "metrics",
-       "plugin_errors", "undefined_metrics", "partial_reports",
+       "plugin_errors", "undefined_metrics", "mpi_calls", "partial_reports",
        "performance", "ranks", "damage",
        "symbol_problems", "errors"]
 SUMMARY = ["command", "host", "start", "start_unix", "duration_s",
@@ -81,6 +81,7 @@ def metric(r, mid):
 
 
 def case_scenario(r):
+    check(r["mpi_calls"] == [], "mpi_calls: %s, none in the log" % r["mpi_calls"])
     s = common(r)
     check(s["command"] == "synthapp --size large 'input file.dat'", "command")
     check(s["host"] == "node001.example", "host")

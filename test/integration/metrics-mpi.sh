@@ -1,0 +1,186 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The mpi metric plugin under Open MPI and under MPICH: mpirun -np 4
+# runs test/programs/mpiwork.c under mapsample (one log per rank, named
+# by a wrapper script), and mapreport --merge reads the four logs.
+# Checks: the MPI call statistics hold the exact bytes mpiwork sends and
+# receives, rank 0 (which computes twice as long) has the smallest share
+# of time in MPI_Barrier while the waiting ranks have the largest, the
+# samples in the MPI library's modules are counted as in MPI and end at
+# the MPI call in the top functions (mapreport's default fold), the
+# metrics of the plugin are in the logs, and --json and --html hold the
+# same statistics.  An MPI whose compiler and
+# mpirun are not installed is skipped with a message; with neither, the
+# test is skipped.
+set -eu
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+metrics=$top_builddir/plugins/metrics
+if [ ! -f "$metrics/mpi.xml" ]; then
+	case $(uname -m) in
+	x86_64 | aarch64) fail "$metrics/mpi.xml missing: the mpi plugin was not built" ;;
+	esac
+	echo "SKIP: the mpi plugin is not built on $(uname -m) (configure said why)"
+	exit 77
+fi
+
+ROUNDS=3
+NP=4
+# mpiwork's traffic (see test/programs/mpiwork.c)
+SEND=4096
+ANSWER=2048
+ALLRED=8000
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+# row FUNCTION QUANTITY: "MEAN MIN [R] MAX [R]" of the statistics table
+row() {
+	awk -v f="$1" -v q="$2" '
+		/^MPI call statistics/ { on = 1; next }
+		on && /^$/ { on = 0 }
+		on && $1 == f && $2 == q { print $3, $4, $5, $6, $7 }
+	' "$tmp/$mpi.txt"
+}
+
+check_row() {
+	got=$(row "$1" "$2")
+	[ "$got" = "$3" ] || { show "$tmp/$mpi.txt"; fail "$mpi: $1 $2: '$got', want '$3'"; }
+}
+
+run_mpi() {
+	mpi=$1 cc=$2 run=$3 rankvar=$4
+	shift 4
+	if [ -z "$cc" ] || [ -z "$run" ] || ! command -v "$cc" >/dev/null ||
+		! command -v "$run" >/dev/null; then
+		echo "$mpi: its compiler or mpirun is not installed (configure did not find them); apt-get install it to test $mpi"
+		return 1
+	fi
+	"$cc" -O1 -o "$tmp/mpiwork-$mpi" "$top_srcdir/test/programs/mpiwork.c" ||
+		fail "$mpi: $cc cannot build mpiwork.c"
+	cat >"$tmp/rank-$mpi.sh" <<EOS
+#!/bin/sh
+exec "$mapsample" -q --metrics-dir "$metrics" --metrics default,mpi \
+	-o "$tmp/$mpi.\$$rankvar.log" -- "$tmp/mpiwork-$mpi" $ROUNDS 8000000
+EOS
+	chmod +x "$tmp/rank-$mpi.sh"
+	timeout 60 "$run" "$@" -np $NP "$tmp/rank-$mpi.sh" \
+		>"$tmp/$mpi.out" 2>"$tmp/$mpi.err" ||
+		{ show "$tmp/$mpi.out" "$tmp/$mpi.err"; fail "$mpi: mpirun failed"; }
+	grep -q "mpiwork: $NP ranks" "$tmp/$mpi.out" ||
+		{ show "$tmp/$mpi.out"; fail "$mpi: mpiwork did not finish"; }
+	logs=
+	for r in 0 1 2 3; do
+		[ -s "$tmp/$mpi.$r.log" ] || fail "$mpi: no log of rank $r"
+		logs="$logs $tmp/$mpi.$r.log"
+	done
+	# shellcheck disable=SC2086
+	"$mapreport" --merge $logs >"$tmp/$mpi.txt" 2>"$tmp/$mpi.rerr" ||
+		{ show "$tmp/$mpi.rerr"; fail "$mpi: mapreport failed"; }
+	grep -q '^MPI call statistics (4 ranks' "$tmp/$mpi.txt" ||
+		{ show "$tmp/$mpi.txt"; fail "$mpi: no MPI call statistics"; }
+
+	others=$((NP - 1))
+	s0=$((ROUNDS * others * SEND)) s1=$((ROUNDS * SEND))
+	a0=$((ROUNDS * others * ANSWER)) a1=$((ROUNDS * ANSWER))
+	mean_sent=$(((s0 + others * a1) / NP))
+	check_row MPI_Send calls "$(( (ROUNDS * others + others * ROUNDS) / NP )).5 $ROUNDS [1] $((ROUNDS * others)) [0]"
+	check_row MPI_Send sent "$mean_sent $a1 [1] $s0 [0]"
+	check_row MPI_Recv received "$mean_sent $s1 [1] $a0 [0]"
+	check_row MPI_Allreduce sent "$((ROUNDS * ALLRED)) $((ROUNDS * ALLRED)) [0] $((ROUNDS * ALLRED)) [0]"
+	check_row MPI_Allreduce received "$((ROUNDS * ALLRED)) $((ROUNDS * ALLRED)) [0] $((ROUNDS * ALLRED)) [0]"
+	check_row MPI_Barrier calls "$ROUNDS $ROUNDS [0] $ROUNDS [0]"
+	# rank 0 arrives last at every barrier: its time there is the least
+	set -- $(row MPI_Barrier time)
+	[ "$3" = "[0]" ] || { show "$tmp/$mpi.txt"; fail "$mpi: MPI_Barrier's least time is not on rank 0: $*"; }
+	[ "$5" != "[0]" ] || { show "$tmp/$mpi.txt"; fail "$mpi: MPI_Barrier's most time is on rank 0: $*"; }
+	# the waiting ranks' share of samples in MPI is above rank 0's
+	awk '
+		/^Samples in MPI/ { on = 1; next }
+		on && /^$/ { on = 0 }
+		on && $2 ~ /^[0-9]+$/ { sub("%", "", $5); s[$2] = $5 + 0; n++ }
+		END {
+			if (n != 4) { print "rows: " n; exit 1 }
+			for (r = 1; r < 4; r++)
+				if (s[r] <= s[0]) { print "rank " r ": " s[r] " <= " s[0]; exit 1 }
+		}' "$tmp/$mpi.txt" >"$tmp/why" ||
+		{ show "$tmp/$mpi.txt"; fail "$mpi: samples in MPI: $(cat "$tmp/why")"; }
+	# folded (the default): every sample in MPI ends at an MPI frame, so
+	# the self samples of functions in MPI modules are the samples in MPI
+	# shellcheck disable=SC2086
+	"$mapreport" --merge -n all $logs >"$tmp/$mpi.all" 2>/dev/null ||
+		fail "$mpi: mapreport -n all failed"
+	awk '
+		/^Top functions by self/ { on = 1; next }
+		on && /^$/ { on = 0 }
+		on && $NF ~ /^\((libmapsample-mpiwrap|libmpi|libmpich|libopen-pal|libopen-rte|libpmix|libuc[ptsm]|libfabric|libpsm|libinfinipath|mca_)/ { self += $2 }
+		/^Samples in MPI/ { s = 1; next }
+		s && /^$/ { s = 0 }
+		s && $2 ~ /^[0-9]+$/ { inmpi += $4 }
+		END { if (self != inmpi || inmpi == 0) { print "self in MPI modules " self ", samples in MPI " inmpi; exit 1 } }
+	' "$tmp/$mpi.all" >"$tmp/why" ||
+		{ show "$tmp/$mpi.all"; fail "$mpi: MPI internals not folded: $(cat "$tmp/why")"; }
+	grep -q ' MPI_Barrier ' "$tmp/$mpi.all" ||
+		{ show "$tmp/$mpi.all"; fail "$mpi: no MPI_Barrier among the functions"; }
+	# the plugin's metrics were recorded
+	grep -q 'Time in MPI ' "$tmp/$mpi.txt" ||
+		{ show "$tmp/$mpi.txt"; fail "$mpi: no 'Time in MPI' metric"; }
+	# --json: valid against the schema, the same figures
+	# shellcheck disable=SC2086
+	"$mapreport" --merge --json $logs >"$tmp/$mpi.json" 2>"$tmp/$mpi.jerr" ||
+		{ show "$tmp/$mpi.jerr"; fail "$mpi: mapreport --json failed"; }
+	python3 - "$tmp/$mpi.json" "$top_srcdir/share/mapsample/mapreport.schema.json" \
+		$s0 $a1 $NP >"$tmp/why" 2>&1 <<'EOP' ||
+import json, sys
+doc = json.load(open(sys.argv[1]))
+try:
+    import jsonschema
+    jsonschema.validate(doc, json.load(open(sys.argv[2])))
+except ImportError:
+    pass
+s0, a1, n = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+send = [f for f in doc["mpi_calls"] if f["function"] == "MPI_Send"]
+assert len(send) == 1, doc["mpi_calls"]
+sent = send[0]["sent"]
+assert sent["max"] == s0 and sent["max_rank"] == 0, sent
+assert sent["min"] == a1 and sent["min_rank"] == 1, sent
+assert send[0]["ranks_calling"] == n, send[0]
+EOP
+		{ show "$tmp/why"; fail "$mpi: --json MPI call statistics"; }
+	# --html: the same table
+	# shellcheck disable=SC2086
+	"$mapreport" --merge --html "$tmp/$mpi.html" $logs >/dev/null 2>"$tmp/$mpi.herr" ||
+		{ show "$tmp/$mpi.herr"; fail "$mpi: mapreport --html failed"; }
+	grep -q "<td class=\"f\">MPI_Send</td><td>sent</td><td class=\"n\">$mean_sent</td><td class=\"n\">$a1 \[1\]</td><td class=\"n\">$s0 \[0\]</td>" \
+		"$tmp/$mpi.html" ||
+		{ grep -i mpi_send "$tmp/$mpi.html" >&2 || true; fail "$mpi: --html has no MPI_Send sent row with the exact bytes"; }
+	# a program that exits without MPI_Finalize (one rank, no mpirun):
+	# the totals are written at exit
+	"$mapsample" -q --metrics-dir "$metrics" --metrics default,mpi \
+		-o "$tmp/$mpi.exit.log" -- "$tmp/mpiwork-$mpi" 2 1000 exit \
+		>"$tmp/$mpi.exit.out" 2>"$tmp/$mpi.exit.err" ||
+		{ show "$tmp/$mpi.exit.out" "$tmp/$mpi.exit.err"; fail "$mpi: mpiwork ... exit failed"; }
+	"$mapreport" -D "$tmp/$mpi.exit.log" >"$tmp/$mpi.exit.dump" ||
+		fail "$mpi: mapreport -D of the exit log failed"
+	grep -q "mpi-calls *MPI_Allreduce calls 2 time [0-9]* sent $((2 * ALLRED)) received $((2 * ALLRED))\$" \
+		"$tmp/$mpi.exit.dump" ||
+		{ grep mpi-calls "$tmp/$mpi.exit.dump" >&2 || true; fail "$mpi: no MPI_Allreduce totals at exit without MPI_Finalize"; }
+	grep -q "mpi-calls *MPI_Finalize" "$tmp/$mpi.exit.dump" &&
+		fail "$mpi: an MPI_Finalize that was never called"
+	echo "$mpi: ok"
+	return 0
+}
+
+# the MPI compilers and launchers configure found (make check), else
+# those on PATH (the script run by hand)
+ran=0
+run_mpi openmpi "${MPICC_OPENMPI:-mpicc.openmpi}" "${MPIRUN_OPENMPI:-mpirun.openmpi}" \
+	OMPI_COMM_WORLD_RANK --oversubscribe && ran=$((ran + 1)) || true
+run_mpi mpich "${MPICC_MPICH:-mpicc.mpich}" "${MPIRUN_MPICH:-mpirun.mpich}" \
+	PMI_RANK && ran=$((ran + 1)) || true
+[ "$ran" -gt 0 ] || { echo "SKIP: neither Open MPI nor MPICH is installed"; exit 77; }
