@@ -134,6 +134,7 @@ static const char *const type_names[MAPLOG_TYPE_MAX_] = {
 	[MAPLOG_TYPE_DROP] = "drop",
 	[MAPLOG_TYPE_MARK] = "mark",
 	[MAPLOG_TYPE_CLOSE] = "close",
+	[MAPLOG_TYPE_FILE] = "file",
 };
 
 const char *maplog_type_name(int type)
@@ -648,6 +649,11 @@ static int payload(maplog *p, struct maplog_ev *ev)
 			continue;
 		} else {
 			int rc = maplog_decode_body(p, type, &r, ev);
+			if (rc == MAPS_EINVAL) {
+				/* a number this parser has no body for */
+				p->st.st_unknown++;
+				continue;
+			}
 			if (rc) {
 				p->st.st_skipped_bytes +=
 					(uint64_t)(r.e - buf) - rec;

@@ -23,3 +23,6 @@ lib_report_libreport_la_SOURCES += lib/report/butterfly.c \
 # source files (mapreport --lines)
 lib_report_libreport_la_SOURCES += lib/report/srclines.c \
 	lib/report/srclines.h
+# perfmap: names of JIT code from the perf maps the sampler copied
+lib_report_libreport_la_SOURCES += lib/report/perfmap.c \
+	lib/report/perfmap.h

@@ -218,3 +218,10 @@ EXTRA_DIST += test/integration/mapreport-compare-region.sh
 # The sampler never reads or writes a descriptor it does not own.
 TESTS += test/integration/mapsample-fds.sh
 EXTRA_DIST += test/integration/mapsample-fds.sh
+
+# JIT code named from /tmp/perf-PID.map, copied into the log by the
+# sampler (test/programs/jitmap; Node with --perf-basic-prof)
+TESTS += test/integration/mapreport-jit.sh \
+	test/integration/mapreport-jit-node.sh
+EXTRA_DIST += test/integration/mapreport-jit.sh \
+	test/integration/mapreport-jit-node.sh

@@ -226,3 +226,11 @@ check_PROGRAMS += test/programs/fdthief
 test_programs_fdthief_SOURCES = test/programs/fdthief.c
 test_programs_fdthief_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_fdthief_LDFLAGS =
+
+# jitmap: code in anonymous executable memory named only in its
+# /tmp/perf-PID.map, which it may delete before it exits
+# (test/integration/mapreport-jit.sh)
+check_PROGRAMS += test/programs/jitmap
+test_programs_jitmap_SOURCES = test/programs/jitmap.c
+test_programs_jitmap_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_jitmap_LDFLAGS =
