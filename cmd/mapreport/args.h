@@ -37,6 +37,7 @@ struct args {
 	const char **source_dirs;   /* --source-dir, argc room */
 	const char **source_maps;   /* --source-map FROM=TO, argc room */
 	struct srcpaths srcpaths;   /* both, for the outputs */
+	int full_names;             /* --full-names */
 };
 
 #endif

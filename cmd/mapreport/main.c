@@ -80,6 +80,8 @@ static void usage(FILE *f)
 		"                       (repeatable)\n"
 		"      --source-map FROM=TO  source files under FROM are\n"
 		"                       under TO here (repeatable)\n"
+		"      --full-names     keep C++ template and argument lists in\n"
+		"                       the tables and the flame graph\n"
 		"      --callers FUNC   who calls FUNC, with samples and shares\n"
 		"      --callees FUNC   whom FUNC calls, with samples and shares\n"
 		"Filters (samples kept; repeat an option for either value):\n"
@@ -125,6 +127,7 @@ static void usage(FILE *f)
 #define OPT_PPROF 0x1d0
 #define OPT_SPEEDSCOPE 0x1d1
 #define OPT_TRACE 0x1d2
+#define OPT_FULL_NAMES 0x1e8
 
 
 
@@ -248,6 +251,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"lines", optional_argument, NULL, OPT_LINES},
 		{"source-dir", required_argument, NULL, OPT_SOURCE_DIR},
 		{"source-map", required_argument, NULL, OPT_SOURCE_MAP},
+		{"full-names", no_argument, NULL, OPT_FULL_NAMES},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -351,6 +355,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_CALLEES:
 			a->callees = optarg;
+			break;
+		case OPT_FULL_NAMES:
+			a->full_names = 1;
 			break;
 		case OPT_LINES:
 			a->lines = 1;
@@ -614,7 +621,7 @@ static int write_reports(const struct model *m, const struct args *a,
 		m, &an, (needs & OUTPUT_NEED_CALLTREE) ? &t : NULL, *presult,
 		pset, a->logs, a->nlogs, a->top,
 		"mapreport " PACKAGE_VERSION, NULL, a->callers, a->callees,
-		a->lines, a->lines_func, &a->srcpaths};
+		a->lines, a->lines_func, &a->srcpaths, a->full_names};
 	for (size_t i = 0; i < output_nbackends; i++) {
 		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit)
 			continue;

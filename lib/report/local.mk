@@ -26,3 +26,6 @@ lib_report_libreport_la_SOURCES += lib/report/srclines.c \
 # perfmap: names of JIT code from the perf maps the sampler copied
 lib_report_libreport_la_SOURCES += lib/report/perfmap.c \
 	lib/report/perfmap.h
+# shorten: long C++ names shortened for tables and the flame graph
+lib_report_libreport_la_SOURCES += lib/report/shorten.c \
+	lib/report/shorten.h

@@ -225,3 +225,8 @@ TESTS += test/integration/mapreport-jit.sh \
 	test/integration/mapreport-jit-node.sh
 EXTRA_DIST += test/integration/mapreport-jit.sh \
 	test/integration/mapreport-jit-node.sh
+
+# Long C++ names shortened in the tables and the flame graph, whole with
+# --full-names and in JSON (test/programs/longnames.cc)
+TESTS += test/integration/mapreport-names.sh
+EXTRA_DIST += test/integration/mapreport-names.sh test/programs/longnames.cc

@@ -73,6 +73,9 @@ struct output_in {
 	int oi_lines;
 	const char *oi_lines_func;
 	const struct srcpaths *oi_srcpaths;
+	/* --full-names: C++ names as they are in the tables and the flame
+	 * graph (else shortened: report/shorten.h) */
+	int oi_full_names;
 };
 
 /* One picked back-end and where it writes. */
