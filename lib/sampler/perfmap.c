@@ -90,6 +90,13 @@ static void look(void)
 
 void perfmap_check(void)
 {
+	/* the writer may wake every few ms (metric intervals): look
+	 * every 200 ms at most */
+	static uint64_t last;
+	uint64_t now = now_ns();
+	if (now - last < 200000000u)
+		return;
+	last = now;
 	if (__atomic_exchange_n(&pm_busy, 1, __ATOMIC_ACQUIRE))
 		return;
 	look();
