@@ -26,7 +26,7 @@ deps="autoconf automake libtool pkg-config make gcc libc6-dev libexpat1-dev libu
 # validates every JSON output against the installed schema,
 # python3-markdown renders --compare --markdown, go tool pprof
 # (golang-go) reads the --pprof profile
-testdeps="python3 mandoc python3-jsonschema python3-markdown golang-go nodejs"
+testdeps="python3 mandoc python3-jsonschema python3-markdown golang-go nodejs binutils"
 
 die() {
 	echo "build.sh: $*" >&2

@@ -38,6 +38,7 @@ struct args {
 	const char **source_maps;   /* --source-map FROM=TO, argc room */
 	struct srcpaths srcpaths;   /* both, for the outputs */
 	int full_names;             /* --full-names */
+	int disasm;                 /* --disasm */
 };
 
 #endif

@@ -29,3 +29,6 @@ lib_report_libreport_la_SOURCES += lib/report/perfmap.c \
 # shorten: long C++ names shortened for tables and the flame graph
 lib_report_libreport_la_SOURCES += lib/report/shorten.c \
 	lib/report/shorten.h
+# disasm: samples per instruction of a function (mapreport --disasm)
+lib_report_libreport_la_SOURCES += lib/report/disasm.c \
+	lib/report/disasm.h

@@ -920,3 +920,22 @@ int sym_anon(struct symtab *st, const struct rproc *p, uint64_t pc, int leaf,
 	out->resolved = 1;
 	return out->func && out->module ? 1 : MAPS_ENOMEM;
 }
+
+int sym_func_range(struct symtab *st, const char *path, const uint8_t *bid,
+		   size_t bidlen, uint64_t rel, uint64_t *lo, uint64_t *hi)
+{
+	uint32_t mi;
+	if (module_get(st, path, bid, bidlen, &mi))
+		return -1;
+	struct smod *m = &st->mods[mi];
+	if (m->state != M_OK || !m->mod)
+		return -1;
+	GElf_Off off;
+	GElf_Sym sym;
+	if (!dwfl_module_addrinfo(m->mod, rel, &off, &sym, NULL, NULL, NULL) ||
+	    !sym.st_size || off >= sym.st_size)
+		return -1;
+	*lo = rel - off;
+	*hi = *lo + sym.st_size;
+	return 0;
+}

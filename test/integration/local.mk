@@ -230,3 +230,7 @@ EXTRA_DIST += test/integration/mapreport-jit.sh \
 # --full-names and in JSON (test/programs/longnames.cc)
 TESTS += test/integration/mapreport-names.sh
 EXTRA_DIST += test/integration/mapreport-names.sh test/programs/longnames.cc
+
+# --disasm: samples per instruction, from objdump (test/programs/linehot)
+TESTS += test/integration/mapreport-disasm.sh
+EXTRA_DIST += test/integration/mapreport-disasm.sh

@@ -66,3 +66,7 @@ lib/report/out/profile.pb-c.c: $(top_srcdir)/lib/report/out/profile.proto
 		--c_out=lib/report/out $(top_srcdir)/lib/report/out/profile.proto
 CLEANFILES += lib/report/out/profile.pb-c.c lib/report/out/profile.pb-c.h
 EXTRA_DIST += lib/report/out/profile.proto
+# text_disasm: --disasm, instructions with samples in the source view
+# (objdump from GNU binutils)
+lib_report_out_libreportout_la_SOURCES += lib/report/out/text_disasm.c \
+	lib/report/out/text_disasm.h

@@ -76,6 +76,9 @@ struct output_in {
 	/* --full-names: C++ names as they are in the tables and the flame
 	 * graph (else shortened: report/shorten.h) */
 	int oi_full_names;
+	/* --disasm: the source view shows each function's instructions
+	 * with their samples (report/out/text_disasm.h) */
+	int oi_disasm;
 };
 
 /* One picked back-end and where it writes. */
