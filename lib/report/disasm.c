@@ -65,6 +65,17 @@ static int count(struct drange *r, uint64_t rel, int self, uint64_t n,
 	return 0;
 }
 
+/* Whether stack si holds function func, by the analysis's expanded
+ * stacks (report/analyze.h): most stacks are passed over this way. */
+static int holds(const struct analysis *a, size_t si, uint32_t func)
+{
+	const uint32_t *e = a->exp + a->exp_off[si];
+	for (uint32_t k = 0; k < a->exp_n[si]; k++)
+		if (e[k] == func)
+			return 1;
+	return 0;
+}
+
 static int by_addr(const void *a, const void *b)
 {
 	const struct dinsn *x = a, *y = b;
@@ -79,7 +90,7 @@ int disasm_build(struct disasm *d, const struct model *m,
 	uint32_t gen = 0;
 	for (size_t si = 0; si < m->capstacks; si++) {
 		const struct rstack *s = &m->stacks[si];
-		if (!s->used || !s->count)
+		if (!s->used || !s->count || !holds(a, si, func))
 			continue;
 		gen++;
 		const uint64_t *pc = m->spc + s->off;
