@@ -40,6 +40,8 @@ struct args {
 	struct srcpaths srcpaths;   /* both, for the outputs */
 	unsigned html_sources;      /* --html-sources N */
 	int mpi_internals;          /* --mpi-internals */
+	int full_names;             /* --full-names */
+	int disasm;                 /* --disasm */
 };
 
 #endif

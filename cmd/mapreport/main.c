@@ -88,6 +88,10 @@ static void usage(FILE *f)
 		"                       (repeatable)\n"
 		"      --source-map FROM=TO  source files under FROM are\n"
 		"                       under TO here (repeatable)\n"
+		"      --full-names     keep C++ template and argument lists in\n"
+		"                       the tables and the flame graph\n"
+		"      --disasm         with --lines: each function's instructions\n"
+		"                       with their samples (objdump, binutils)\n"
 		"      --callers FUNC   who calls FUNC, with samples and shares\n"
 		"      --callees FUNC   whom FUNC calls, with samples and shares\n"
 		"Filters (samples kept; repeat an option for either value):\n"
@@ -141,6 +145,8 @@ static void usage(FILE *f)
 #define OPT_MPI_INTERNALS 0x1e0
 
 #define OPT_HTML_SOURCES 0x1d8
+#define OPT_FULL_NAMES 0x1e8
+#define OPT_DISASM 0x1e9
 
 
 
@@ -271,6 +277,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"source-dir", required_argument, NULL, OPT_SOURCE_DIR},
 		{"source-map", required_argument, NULL, OPT_SOURCE_MAP},
 		{"html-sources", required_argument, NULL, OPT_HTML_SOURCES},
+		{"full-names", no_argument, NULL, OPT_FULL_NAMES},
+		{"disasm", no_argument, NULL, OPT_DISASM},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -382,6 +390,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_CALLEES:
 			a->callees = optarg;
+			break;
+		case OPT_FULL_NAMES:
+			a->full_names = 1;
+			break;
+		case OPT_DISASM:
+			/* the instructions are part of the source view */
+			a->disasm = 1;
+			a->lines = 1;
 			break;
 		case OPT_LINES:
 			a->lines = 1;
@@ -653,7 +669,8 @@ static int write_reports(const struct model *m, const struct args *a,
 		m, &an, (needs & OUTPUT_NEED_CALLTREE) ? &t : NULL, *presult,
 		pset, a->logs, a->nlogs, a->top,
 		"mapreport " PACKAGE_VERSION, NULL, a->callers, a->callees,
-		a->lines, a->lines_func, &a->srcpaths, a->html_sources};
+		a->lines, a->lines_func, &a->srcpaths, a->html_sources,
+		a->full_names, a->disasm};
 	for (size_t i = 0; i < output_nbackends; i++) {
 		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit)
 			continue;

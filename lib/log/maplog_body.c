@@ -218,6 +218,25 @@ int maplog_decode_body(maplog *p, int type, struct in *r,
 		ev->ev_u.mpi.mc_sent = get_u(r);
 		ev->ev_u.mpi.mc_received = get_u(r);
 		break;
+	case MAPLOG_TYPE_FILE: {
+		struct maplog_ev_file *b = &ev->ev_u.file;
+		b->fi_pid = get_u32(r);
+		b->fi_flags = get_u32(r);
+		b->fi_offset = get_u(r);
+		b->fi_kind = get_str(p, r);
+		b->fi_name = get_str(p, r);
+		uint64_t n = get_u(r);
+		if (r->bad || n > (uint64_t)(r->e - r->p))
+			return MAPS_EBADRECORD;
+		/* copied: the input buffer may move on the next feed */
+		uint8_t *d = (uint8_t *)p->sc + p->sc_used;
+		memcpy(d, r->p, (size_t)n);
+		p->sc_used += (size_t)n + 1;
+		b->fi_len = (uint32_t)n;
+		b->fi_data = d;
+		r->p += n;
+		break;
+	}
 	default:
 		return MAPS_EINVAL; /* unknown: caller skips */
 	}

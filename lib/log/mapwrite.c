@@ -547,6 +547,15 @@ int mapw_event(struct mapw_chunk *c, const struct maplog_ev *ev)
 		put_u(&w, ev->ev_u.mpi.mc_sent);
 		put_u(&w, ev->ev_u.mpi.mc_received);
 		break;
+	case MAPLOG_TYPE_FILE:
+		put_u(&w, ev->ev_u.file.fi_pid);
+		put_u(&w, ev->ev_u.file.fi_flags);
+		put_u(&w, ev->ev_u.file.fi_offset);
+		put_str(&w, ev->ev_u.file.fi_kind);
+		put_str(&w, ev->ev_u.file.fi_name);
+		put_bytes(&w, ev->ev_u.file.fi_data,
+			  ev->ev_u.file.fi_data ? ev->ev_u.file.fi_len : 0);
+		break;
 	default:
 		return MAPS_EINVAL;
 	}

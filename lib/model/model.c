@@ -50,6 +50,7 @@ static void proc_free(struct rproc *p)
 	free(p->cmdline);
 	free(p->job_id);
 	free(p->launcher);
+	free(p->perfmap);
 }
 
 void model_free(struct model *m)
@@ -281,6 +282,15 @@ double model_rate(const struct model *m)
 	return secs > 0 ? (double)n / secs : 0.0;
 }
 
+const struct rproc *model_find_proc(const struct model *m, uint32_t pid,
+				    uint32_t image)
+{
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (m->procs[i].pid == pid && m->procs[i].image == image)
+			return &m->procs[i];
+	return NULL;
+}
+
 const struct rmap *model_find_map(const struct model *m, uint32_t pid,
 				  uint32_t image, uint64_t pc)
 {
@@ -453,6 +463,31 @@ static int map_in(struct rproc *p, const struct maplog_ev_map_in *mi)
 				 ? mi->mi_buildid_len
 				 : (uint32_t)sizeof(r->buildid);
 	memcpy(r->buildid, mi->mi_buildid, r->buildid_len);
+	return 0;
+}
+
+/* A piece of a file the sampler copied: the perf map's pieces are kept
+ * in order (a copy starts again at offset 0; a piece out of order, after
+ * damage, ends the copy where the last good piece did). */
+static int file_piece(struct rproc *p, const struct maplog_ev_file *fi)
+{
+	if (strcmp(fi->fi_kind, "perf-map") != 0)
+		return 0;
+	if (fi->fi_offset == 0) {
+		p->perfmap_len = 0;
+		p->perfmap_cut = 0;
+	} else if (fi->fi_offset != p->perfmap_len) {
+		return 0;
+	}
+	char *n = realloc(p->perfmap, p->perfmap_len + fi->fi_len + 1);
+	if (!n)
+		return MAPS_ENOMEM;
+	memcpy(n + p->perfmap_len, fi->fi_data, fi->fi_len);
+	p->perfmap = n;
+	p->perfmap_len += fi->fi_len;
+	n[p->perfmap_len] = 0;
+	if (fi->fi_flags & MAPLOG_FILE_CUT)
+		p->perfmap_cut = 1;
 	return 0;
 }
 
@@ -710,6 +745,8 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		return metrics_fold(&m->metrics, ev);
 	case MAPLOG_TYPE_JOB:
 		return job(p, &ev->ev_u.job);
+	case MAPLOG_TYPE_FILE:
+		return file_piece(p, &ev->ev_u.file);
 	case MAPLOG_TYPE_PROC_EXIT:
 		p->exited = 1;
 		p->exit_how = ev->ev_u.exit.px_how;

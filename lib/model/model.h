@@ -85,6 +85,12 @@ struct rproc {
 			       * log (another host, another run) had that
 			       * pid, when it is a number of the model's
 			       * (MODEL_PID_REMAP and up; model_reread()) */
+	/* the process's /tmp/perf-PID.map as the sampler copied it (FILE
+	 * records of kind "perf-map"): perfmap_len bytes, NULL if none;
+	 * perfmap_cut: the copy stops at the sampler's size cap */
+	char *perfmap;
+	size_t perfmap_len;
+	int perfmap_cut;
 };
 
 /* Keys the model gives processes whose pid an earlier log had taken. */
@@ -250,6 +256,10 @@ void model_drop_unsampled(struct model *m);
 /* Formats note n as one line "FILE: what happened at byte N; ..." into
  * buf.  Returns buf. */
 const char *model_note_str(const struct rnote *n, char *buf, size_t len);
+
+/* Process image (pid, image), or NULL. */
+const struct rproc *model_find_proc(const struct model *m, uint32_t pid,
+				    uint32_t image);
 
 /* The mapping of process (pid, image) that holds pc, or NULL. */
 const struct rmap *model_find_map(const struct model *m, uint32_t pid,

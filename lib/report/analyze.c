@@ -215,7 +215,8 @@ static const struct addrent *addr_get(struct analysis *a,
 			       mp->bias, mp->start, mp->offset, pc, leaf, fr,
 			       SYM_MAX_FRAMES);
 	else
-		n = sym_unknown(a->st, pc, fr);
+		n = sym_anon(a->st, model_find_proc(m, pid, image), pc,
+			     leaf, fr);
 	if (n < 0 || (c->nfids + (size_t)n > c->capfids &&
 		      mem_reserve(&c->fids, &c->capfids, c->nfids + (size_t)n,
 				  sizeof(*c->fids), 65536)))

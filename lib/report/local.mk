@@ -34,3 +34,13 @@ lib_report_libreport_la_SOURCES += lib/report/ranks.c lib/report/ranks.h \
 
 # mpi: MPI call statistics across ranks, samples taken inside MPI
 lib_report_libreport_la_SOURCES += lib/report/mpi.c lib/report/mpi.h
+
+# perfmap: names of JIT code from the perf maps the sampler copied
+lib_report_libreport_la_SOURCES += lib/report/perfmap.c \
+	lib/report/perfmap.h
+# shorten: long C++ names shortened for tables and the flame graph
+lib_report_libreport_la_SOURCES += lib/report/shorten.c \
+	lib/report/shorten.h
+# disasm: samples per instruction of a function (mapreport --disasm)
+lib_report_libreport_la_SOURCES += lib/report/disasm.c \
+	lib/report/disasm.h

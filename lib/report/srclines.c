@@ -158,7 +158,9 @@ static int add_stack(struct srclines *r, struct table *t, const struct model *m,
 					mp->buildid_len, mp->bias, mp->start,
 					mp->offset, pc[i], i == 0, fr,
 					MAX_FRAMES)
-			   : sym_unknown(a->st, pc[i], fr);
+			   : sym_anon(a->st,
+				      model_find_proc(m, s->pid, s->image),
+				      pc[i], i == 0, fr);
 		if (n < 0)
 			return MAPS_ENOMEM;
 		for (int k = 0; k < n; k++) {

@@ -28,6 +28,8 @@
 #include <mapsample/maps_error.h>
 
 #include "common/mem.h"
+#include "model/model.h"
+#include "report/perfmap.h"
 #include "report/symbolize.h"
 
 struct symaddr {            /* a function symbol of a module */
@@ -75,6 +77,12 @@ struct symtab {
 	size_t nstrs, capstrs;
 	char **problems;
 	size_t nproblems, capproblems;
+	/* perf maps parsed so far, by the text they came from */
+	struct jitmap {
+		const char *text;
+		struct perfmap *pm;
+	} *jit;
+	size_t njit, capjit;
 };
 
 static uint64_t hash_str(const char *s)
@@ -148,6 +156,9 @@ void sym_free(struct symtab *st)
 	for (size_t i = 0; i < st->nproblems; i++)
 		free(st->problems[i]);
 	free(st->problems);
+	for (size_t i = 0; i < st->njit; i++)
+		perfmap_free(st->jit[i].pm);
+	free(st->jit);
 	free(st->strs);
 	free(st->mods);
 	free(st->cache);
@@ -878,4 +889,53 @@ int sym_lookup(struct symtab *st, const char *path, const uint8_t *bid,
 	int n = (int)e->n < max ? (int)e->n : max;
 	memcpy(out, st->frames + e->first, (size_t)n * sizeof(*out));
 	return n;
+}
+
+int sym_anon(struct symtab *st, const struct rproc *p, uint64_t pc, int leaf,
+	     struct symframe *out)
+{
+	if (!p || !p->perfmap)
+		return sym_unknown(st, pc, out);
+	struct perfmap *pm = NULL;
+	for (size_t i = 0; i < st->njit; i++)
+		if (st->jit[i].text == p->perfmap)
+			pm = st->jit[i].pm;
+	if (!pm) {
+		if (mem_grow(&st->jit, &st->capjit, st->njit,
+			     sizeof(*st->jit)))
+			return MAPS_ENOMEM;
+		pm = perfmap_parse(p->perfmap, p->perfmap_len);
+		if (!pm)
+			return MAPS_ENOMEM;
+		st->jit[st->njit].text = p->perfmap;
+		st->jit[st->njit++].pm = pm;
+	}
+	const char *name = perfmap_find(pm, leaf ? pc : pc - 1);
+	if (!name)
+		return sym_unknown(st, pc, out);
+	out->func = intern(st, name);
+	out->module = intern(st, "[jit]");
+	out->file = NULL;
+	out->line = 0;
+	out->resolved = 1;
+	return out->func && out->module ? 1 : MAPS_ENOMEM;
+}
+
+int sym_func_range(struct symtab *st, const char *path, const uint8_t *bid,
+		   size_t bidlen, uint64_t rel, uint64_t *lo, uint64_t *hi)
+{
+	uint32_t mi;
+	if (module_get(st, path, bid, bidlen, &mi))
+		return -1;
+	struct smod *m = &st->mods[mi];
+	if (m->state != M_OK || !m->mod)
+		return -1;
+	GElf_Off off;
+	GElf_Sym sym;
+	if (!dwfl_module_addrinfo(m->mod, rel, &off, &sym, NULL, NULL, NULL) ||
+	    !sym.st_size || off >= sym.st_size)
+		return -1;
+	*lo = rel - off;
+	*hi = *lo + sym.st_size;
+	return 0;
 }

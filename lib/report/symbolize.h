@@ -59,6 +59,24 @@ int sym_lookup(struct symtab *st, const char *path, const uint8_t *bid,
  * or MAPS_ENOMEM. */
 int sym_unknown(struct symtab *st, uint64_t pc, struct symframe *out);
 
+/*
+ * The bounds [*lo, *hi) of the function symbol holding file address rel
+ * of the file loaded from path (build-id bid during the run).  Returns
+ * 0, or -1 when the file cannot be read or no sized symbol holds rel.
+ */
+int sym_func_range(struct symtab *st, const char *path, const uint8_t *bid,
+		   size_t bidlen, uint64_t rel, uint64_t *lo, uint64_t *hi);
+
+struct rproc;
+/*
+ * One frame for an address in no file mapping of process image p (NULL:
+ * unknown): named from the perf map the sampler copied for it (JIT code,
+ * module "[jit]"), else "[unknown]" as sym_unknown.  leaf as in
+ * sym_lookup.  Returns 1, or MAPS_ENOMEM.
+ */
+int sym_anon(struct symtab *st, const struct rproc *p, uint64_t pc, int leaf,
+	     struct symframe *out);
+
 /* Problems seen so far, one line each ("PATH: not found; ..."), for the
  * caller to print; returns the count and the lines through *lines. */
 size_t sym_problems(const struct symtab *st, const char *const **lines);

@@ -22,6 +22,9 @@ lib_sampler_libmapsampler_la_SOURCES += lib/sampler/job.c lib/log/mapjob.c
 
 # the MPI wrapper library's call statistics (mapsample_mpi_calls)
 lib_sampler_libmapsampler_la_SOURCES += lib/sampler/mpicalls.c
+
+# the program's /tmp/perf-PID.map, copied into the log (JIT names)
+lib_sampler_libmapsampler_la_SOURCES += lib/sampler/perfmap.c
 # MAPLOG_CRC_NARROW: no AVX-512 code in the profiled program (crc32c.c)
 lib_sampler_libmapsampler_la_CPPFLAGS = $(AM_CPPFLAGS) -DMAPLOG_CRC_NARROW
 lib_sampler_libmapsampler_la_CFLAGS = $(WARN_CFLAGS) -fvisibility=hidden \

@@ -183,6 +183,9 @@ static void close_all(int how, int code, int sigctx, const char *exec_path)
 	cl.ev_u.close.cl_dropped = dropped;
 	cl.ev_u.close.cl_threads = threads;
 	if (proc_ok) {
+		/* the JIT map: before the exit record, which ends the
+		 * process for readers */
+		perfmap_embed();
 		if (ev.ev_type)
 			stream_put(&S.proc, &ev);
 		stream_put(&S.proc, &cl);
@@ -321,6 +324,7 @@ void process_after_fork_child(void)
 	stream_slot_forget(&S.proc);
 	stream_forget_spares();
 	writer_after_fork_child();
+	perfmap_after_fork_child();
 	pthread_mutex_init(&S.proc_lock, NULL);
 	pthread_mutex_init(&solo_lock, NULL);
 	solo_depth = 0;

@@ -46,6 +46,7 @@
  *     thread.c     thread life: begin, close, end
  *     writer.c     the writer thread: spare chunks, idle callback
  *     offcpu.c     --wall: samples of blocked threads, from a thread
+ *     perfmap.c    the program's /tmp/perf-PID.map, copied at the end
  *     mhost.c      the metric host: plugins, ticks, their errors
  *     sample.c     the stack sample (a handler callback), stack walks
  *     handler.c    the sampling signal: guard, callbacks, rearm
@@ -504,6 +505,16 @@ MAPS_HIDDEN int writer_stop(void);
 MAPS_HIDDEN int writer_owns(int tid);
 /* A fork child: the writer thread is the parent's; its eventfd closed. */
 MAPS_HIDDEN void writer_after_fork_child(void);
+
+/* ---- perfmap.c: the program's /tmp/perf-PID.map ---- */
+/* From the writer thread: opens the map once it exists and keeps it
+ * open.  Async-signal-safe. */
+MAPS_HIDDEN void perfmap_check(void);
+/* Looks once more and copies the map into the process stream as FILE
+ * records.  Caller holds proc_lock.  Async-signal-safe. */
+MAPS_HIDDEN void perfmap_embed(void);
+/* A fork child: the open map is the parent's. */
+MAPS_HIDDEN void perfmap_after_fork_child(void);
 
 /* ---- offcpu.c: wall-clock samples of blocked threads ---- */
 /* With --wall, starts the thread that samples blocked threads from

@@ -9,7 +9,8 @@
  * is started with real_pthread_create() (so it is not sampled or
  * recorded) and is stopped before the process closes its streams.
  *
- * Calls stream.c, timer.c (timer_check()) and real.c below it, and
+ * Calls stream.c, timer.c (timer_check()), perfmap.c (perfmap_check())
+ * and real.c below it, and
  * through pointers its idle
  * callback and, about every 200 ms, S.watch (process_watch()): it names
  * no module above it.
@@ -73,6 +74,8 @@ static void *writer_main(void *arg)
 			__atomic_store_n(&S.wake_fd, new_wake_fd(),
 					 __ATOMIC_RELEASE);
 		stream_refill();
+		/* a JIT compiler's map of its code, once it appears */
+		perfmap_check();
 		/* perf events whose descriptor the program closed or took */
 		for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
 			if (__atomic_load_n(&S.slots[i].tid, __ATOMIC_ACQUIRE) > 0)

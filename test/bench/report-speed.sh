@@ -28,8 +28,9 @@
 # Then every report is timed with /usr/bin/time (wall and CPU seconds,
 # largest resident set), output to /dev/null; mapreport cases are run
 # REPEAT times (default 3) and the fastest is shown, perf report once.
-# The last line is the ratio of perf report's wall time to mapreport's
-# text report on the xz logs.
+# The last lines are the ratio of perf report's wall time to mapreport's
+# text report on the xz logs, and that of mapreport --lines (the source
+# view, issue 18's target: 1.5x at most) and --lines --disasm to it.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -121,6 +122,9 @@ syn1=$(samples syn-1m.maplog)
 measure "$repeat" mr-xz "mapreport xz.maplog" "$xz10" "$mapreport" xz.maplog
 measure "$repeat" mr-xz-html "mapreport --html xz.maplog" "$xz10" "$mapreport" --html out.html xz.maplog
 measure "$repeat" mr-xz-json "mapreport --json xz.maplog" "$xz10" "$mapreport" --json xz.maplog
+# the source view of the hottest functions, and with their instructions
+measure "$repeat" mr-xz-lines "mapreport --lines xz.maplog" "$xz10" "$mapreport" --lines xz.maplog
+measure "$repeat" mr-xz-disasm "mapreport --lines --disasm xz.maplog" "$xz10" "$mapreport" --lines --disasm xz.maplog
 measure "$repeat" mr-xz1 "mapreport xz-1m.maplog" "$xz1" "$mapreport" xz-1m.maplog
 measure "$repeat" mr-syn "mapreport syn-10m.maplog" "$syn10" "$mapreport" syn-10m.maplog
 measure "$repeat" mr-syn-html "mapreport --html syn-10m.maplog" "$syn10" "$mapreport" --html out.html syn-10m.maplog
@@ -135,4 +139,9 @@ awk '{ t[$1] = $2 }
 			       "(--no-children: %.0fx); on the synthetic log: %.0fx\n",
 			       t["perf"] / t["mr-xz"], t["perf-nc"] / t["mr-xz"],
 			       t["perf"] / t["mr-syn"]
+		if (t["mr-xz"] > 0)
+			printf "== --lines / text report, wall time: %.2fx " \
+			       "(target 1.5x); --lines --disasm: %.2fx\n",
+			       t["mr-xz-lines"] / t["mr-xz"],
+			       t["mr-xz-disasm"] / t["mr-xz"]
 	}' results.txt

@@ -797,6 +797,18 @@ int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 			if ((rc = put(&s, ps, &ev)))
 				goto out;
 		}
+		/* a perf map copied at the end (mapsample-log(5), FILE) */
+		static const uint8_t pmap[] = "7f0000001000 40 jit_fn\n";
+		memset(&ev, 0, sizeof(ev));
+		ev.ev_type = MAPLOG_TYPE_FILE;
+		ev.ev_ts = tend + 5;
+		ev.ev_u.file.fi_pid = pid;
+		ev.ev_u.file.fi_kind = "perf-map";
+		ev.ev_u.file.fi_name = "/tmp/perf.map";
+		ev.ev_u.file.fi_data = pmap;
+		ev.ev_u.file.fi_len = sizeof(pmap) - 1;
+		if ((rc = put(&s, ps, &ev)))
+			goto out;
 		memset(&ev, 0, sizeof(ev));
 		ev.ev_type = MAPLOG_TYPE_CLOSE;
 		ev.ev_ts = tend + 5;

@@ -79,7 +79,7 @@ struct logsynth_result {
  * unknown. */
 static inline int logsynth_type_reserved(int t)
 {
-	return t == 20 || t == 21;
+	return t == 20;
 }
 
 /* Receives the log in order; returns 0 to go on. */

@@ -266,3 +266,19 @@ AM_TESTS_ENVIRONMENT += MPICC_OPENMPI='$(MPICC_OPENMPI)' \
 	MPIRUN_MPICH='$(MPIRUN_MPICH)'; \
 	export MPICC_OPENMPI MPIRUN_OPENMPI MPICC_MPICH MPIRUN_MPICH;
 EXTRA_DIST += test/integration/metrics-mpi.sh test/programs/mpiwork.c
+
+# JIT code named from /tmp/perf-PID.map, copied into the log by the
+# sampler (test/programs/jitmap; Node with --perf-basic-prof)
+TESTS += test/integration/mapreport-jit.sh \
+	test/integration/mapreport-jit-node.sh
+EXTRA_DIST += test/integration/mapreport-jit.sh \
+	test/integration/mapreport-jit-node.sh
+
+# Long C++ names shortened in the tables and the flame graph, whole with
+# --full-names and in JSON (test/programs/longnames.cc)
+TESTS += test/integration/mapreport-names.sh
+EXTRA_DIST += test/integration/mapreport-names.sh test/programs/longnames.cc
+
+# --disasm: samples per instruction, from objdump (test/programs/linehot)
+TESTS += test/integration/mapreport-disasm.sh
+EXTRA_DIST += test/integration/mapreport-disasm.sh

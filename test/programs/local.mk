@@ -275,3 +275,11 @@ test/programs/mpiranks.mpich: $(srcdir)/test/programs/mpiranks.c
 	@mkdir -p test/programs
 	$(AM_V_CC)$(MPICC_MPICH) $(MPIRANKS_CFLAGS) -o $@ $(srcdir)/test/programs/mpiranks.c -ldl
 endif
+
+# jitmap: code in anonymous executable memory named only in its
+# /tmp/perf-PID.map, which it may delete before it exits
+# (test/integration/mapreport-jit.sh)
+check_PROGRAMS += test/programs/jitmap
+test_programs_jitmap_SOURCES = test/programs/jitmap.c
+test_programs_jitmap_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_jitmap_LDFLAGS =

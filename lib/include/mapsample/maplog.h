@@ -60,7 +60,8 @@ enum maplog_type {
 	MAPLOG_TYPE_CLOSE = 17,
 	MAPLOG_TYPE_JOB = 18,   /* the process's place in a parallel job */
 	MAPLOG_TYPE_MPI_CALLS = 19, /* one MPI function's call statistics */
-	/* 20, 21: reserved for record types being added */
+	/* 20: reserved for a record type being added */
+	MAPLOG_TYPE_FILE = 21, /* a file the sampler copied into the log */
 	MAPLOG_TYPE_MAX_ = 22
 };
 
@@ -288,6 +289,26 @@ struct maplog_ev_close {
 	uint64_t cl_threads;
 };
 
+/* fi_flags */
+#define MAPLOG_FILE_CUT 0x1u /* the file was longer than the sampler copies
+				(the size cap of mapsample-log(5)): this is
+				its last piece and the rest is missing */
+
+/* A piece of a file the sampler copied into the log, fi_offset bytes
+ * into it: the pieces of one copy come in order, in one stream, the
+ * first at offset 0.  fi_kind says what the file is: "perf-map" is the
+ * /tmp/perf-PID.map of process fi_pid, lines "START SIZE name" (hex)
+ * naming code that a JIT compiler made. */
+struct maplog_ev_file {
+	uint32_t fi_pid;
+	uint32_t fi_flags;    /* MAPLOG_FILE_* */
+	uint64_t fi_offset;   /* of fi_data in the file */
+	const char *fi_kind;
+	const char *fi_name;  /* the path it was copied from */
+	uint32_t fi_len;
+	const uint8_t *fi_data;
+};
+
 struct maplog_ev_eof {
 	int eof_truncated;        /* the stream ended inside a chunk */
 	uint64_t eof_dropped;     /* bytes at the end that held no whole record */
@@ -328,6 +349,7 @@ struct maplog_ev {
 		struct maplog_ev_close close;
 		struct maplog_ev_job job;
 		struct maplog_ev_mpi_calls mpi;
+		struct maplog_ev_file file;
 		struct maplog_ev_eof eof;
 		struct maplog_ev_error error;
 	} ev_u;

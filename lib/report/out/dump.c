@@ -122,6 +122,13 @@ static int dump_record(void *ctx, const struct maplog_ev *ev)
 			ev->ev_u.mpi.mc_time_ns, ev->ev_u.mpi.mc_sent,
 			ev->ev_u.mpi.mc_received);
 		break;
+	case MAPLOG_TYPE_FILE:
+		fprintf(f, " pid %u %s %s offset %" PRIu64 " bytes %u%s",
+			ev->ev_u.file.fi_pid, ev->ev_u.file.fi_kind,
+			ev->ev_u.file.fi_name, ev->ev_u.file.fi_offset,
+			ev->ev_u.file.fi_len,
+			ev->ev_u.file.fi_flags & MAPLOG_FILE_CUT ? " cut" : "");
+		break;
 	default:
 		break;
 	}

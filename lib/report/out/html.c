@@ -535,7 +535,8 @@ int html_emit(const struct output_in *in, FILE *out)
 		return rc;
 	rc = html_chart_sections(out, m);
 	if (!rc)
-		rc = html_flame_section(out, m, in->oi_calltree);
+		rc = html_flame_section(out, m, in->oi_calltree,
+					in->oi_full_names);
 	if (!rc) {
 		functions(out, a, m, in->oi_top);
 		rc = function_view(out, in);

@@ -16,6 +16,7 @@
 #include <mapsample/maps_error.h>
 
 #include "report/out/html_i.h"
+#include "report/shorten.h"
 
 #define TREE_ROWS 400         /* rows of the static call tree */
 #define FLAME_MIN_SHARE 20000 /* frames under 1/this of samples omitted */
@@ -92,7 +93,7 @@ static int tree_table(FILE *out, const struct calltree *t, uint64_t total)
 /* The graph's data for report.js: the names of the frames of at least
  * min samples, then the frames; how many were kept into *kept. */
 static int flame_data(FILE *out, const struct calltree *t, uint64_t total,
-		      uint64_t min, size_t *kept)
+		      uint64_t min, size_t *kept, int full_names)
 {
 	struct flame_emit e = {out, calloc(t->ct_nnames ? t->ct_nnames : 1,
 					   sizeof(uint32_t)),
@@ -116,6 +117,18 @@ static int flame_data(FILE *out, const struct calltree *t, uint64_t total,
 			fputs(i % 8 ? "," : ",\n", out);
 		htmlsafe_json(out, page[i]);
 	}
+	/* the frames' labels: the names shortened (report/shorten.h), the
+	 * full ones in the tooltips */
+	if (!full_names) {
+		fputs("],\n\"short\":[", out);
+		for (uint32_t i = 0; i < e.nnames; i++) {
+			char buf[1024];
+			if (i)
+				fputs(i % 8 ? "," : ",\n", out);
+			name_shorten(page[i], buf, sizeof(buf));
+			htmlsafe_json(out, buf);
+		}
+	}
 	fputs("],\n\"nodes\":[", out);
 	e.pass = 1;
 	e.nodes = 0;
@@ -135,7 +148,7 @@ uint64_t html_flame_min(const struct calltree *t)
 }
 
 int html_flame_section(FILE *out, const struct model *m,
-		       const struct calltree *t)
+		       const struct calltree *t, int full_names)
 {
 	fputs("<section id=\"flame\">\n<h2>Flame graph</h2>\n", out);
 	if (!m->samples) {
@@ -158,7 +171,7 @@ int html_flame_section(FILE *out, const struct model *m,
 	size_t kept = 0;
 	int rc = tree_table(out, t, total);
 	if (!rc)
-		rc = flame_data(out, t, total, min, &kept);
+		rc = flame_data(out, t, total, min, &kept, full_names);
 	if (rc)
 		return rc;
 	if (kept < t->ct_n)

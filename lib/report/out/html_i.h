@@ -46,7 +46,7 @@ int html_chart_sections(FILE *out, const struct model *m);
 /* html_flame.c: the "Flame graph" section from the call tree t of m: the
  * graph's data for report.js and a call-tree table for no script. */
 int html_flame_section(FILE *out, const struct model *m,
-		       const struct calltree *t);
+		       const struct calltree *t, int full_names);
 
 /* html_flame.c: the smallest frame (in samples) the flame graph of t
  * keeps; html_narrow.c numbers the same frames. */

@@ -75,6 +75,12 @@ struct output_in {
 	const struct srcpaths *oi_srcpaths;
 	/* --html-sources: source files embedded in the HTML report */
 	unsigned oi_html_sources;
+	/* --full-names: C++ names as they are in the tables and the flame
+	 * graph (else shortened: report/shorten.h) */
+	int oi_full_names;
+	/* --disasm: the source view shows each function's instructions
+	 * with their samples (report/out/text_disasm.h) */
+	int oi_disasm;
 };
 
 /* One picked back-end and where it writes. */

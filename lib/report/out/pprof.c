@@ -262,7 +262,8 @@ static int loc_id(struct pp *p, uint32_t pid, uint32_t image, uint64_t pc,
 		n = mp ? sym_lookup(st, mp->path, mp->buildid, mp->buildid_len,
 				    mp->bias, mp->start, mp->offset, pc, leaf,
 				    fr, 32)
-		       : sym_unknown(st, pc, fr);
+		       : sym_anon(st, model_find_proc(m, pid, image), pc,
+				  leaf, fr);
 		if (n < 0)
 			return MAPS_ENOMEM;
 		Pprofpb__Location *l = alloc(p, sizeof(*l));

@@ -10,6 +10,7 @@
 
 #include "report/out/job.h"
 #include "report/out/text.h"
+#include "report/shorten.h"
 #include "report/out/text_calls.h"
 
 static double pct(uint64_t a, uint64_t b)
@@ -131,8 +132,12 @@ static void regions(const struct model *m, FILE *out)
 }
 
 /* One top-functions table: by self or by total samples. */
+/* The width of the FUNCTION column; longer names are elided to it
+ * unless --full-names. */
+#define NAME_WIDTH 60
+
 static void table(const struct analysis *a, const struct model *m, FILE *out,
-		  unsigned top, int by_total)
+		  unsigned top, int by_total, int full)
 {
 	const uint32_t *ord = by_total ? a->top_total : a->top_self;
 	size_t n = by_total ? a->ntop_total : a->ntop_self;
@@ -150,10 +155,16 @@ static void table(const struct analysis *a, const struct model *m, FILE *out,
 		} else {
 			snprintf(loc, sizeof(loc), "(%s)", f->module);
 		}
+		char shortn[1024], cut[NAME_WIDTH + 1];
+		const char *name = f->name;
+		if (!full) {
+			name_shorten(f->name, shortn, sizeof(shortn));
+			name = name_elide(shortn, NAME_WIDTH, cut, sizeof(cut));
+		}
 		fprintf(out, "  %6.2f%% %8" PRIu64 " %6.2f%% %8" PRIu64
 			     "  %-40s %s\n",
 			pct(f->self, m->samples), f->self,
-			pct(f->total, m->samples), f->total, f->name, loc);
+			pct(f->total, m->samples), f->total, name, loc);
 	}
 }
 
@@ -202,7 +213,7 @@ static void no_samples(const struct model *m, FILE *out)
  * and how many samples were the sampler's own; nothing when top is 0;
  * why, when m has no samples. */
 static void functions(const struct analysis *a, const struct model *m,
-		      FILE *out, unsigned top)
+		      FILE *out, unsigned top, int full)
 {
 	if (!m->samples) {
 		no_samples(m, out);
@@ -210,8 +221,8 @@ static void functions(const struct analysis *a, const struct model *m,
 	}
 	if (!top)
 		return;
-	table(a, m, out, top, 0);
-	table(a, m, out, top, 1);
+	table(a, m, out, top, 0, full);
+	table(a, m, out, top, 1, full);
 	if (a->own_samples)
 		fprintf(out, "\n%" PRIu64 " samples (%.2f%%) were taken in "
 			     "mapsample's own start-up and exit code on the "
@@ -235,7 +246,8 @@ int text_emit(const struct output_in *in, FILE *out)
 	if (!rc)
 		rc = text_partial(in->oi_partial, out);
 	if (!rc)
-		functions(in->oi_analysis, m, out, in->oi_top);
+		functions(in->oi_analysis, m, out, in->oi_top,
+			  in->oi_full_names);
 	if (!rc)
 		rc = text_calls(in, out);
 	if (!rc && in->oi_lines)

@@ -17,6 +17,7 @@
 #include "common/mem.h"
 #include "report/butterfly.h"
 #include "report/out/text_calls.h"
+#include "report/out/text_disasm.h"
 #include "report/srclines.h"
 
 #define LINES_TOP 5   /* functions shown without a name */
@@ -177,6 +178,8 @@ static int one_function(FILE *out, const struct output_in *in,
 		source_free(&src);
 		i = j;
 	}
+	if (in->oi_disasm)
+		return text_disasm(in, out, r->sf_func);
 	return 0;
 }
 

@@ -56,6 +56,8 @@
 		var raw = d.nodes, n = raw.length / 3;
 		var g = {
 			total: d.total, names: d.names, n: n,
+			/* labels: the short names, or the full ones */
+			labels: d.short || d.names,
 			name: new Int32Array(n), value: new Float64Array(n),
 			depth: new Int32Array(n), parent: new Int32Array(n),
 			x: new Float64Array(n), end: new Int32Array(n),
@@ -148,7 +150,7 @@
 			var nm = g.names[g.name[i]];
 			d.style.background = colour(nm);
 			if (w > 28)
-				d.textContent = nm;
+				d.textContent = g.labels[g.name[i]];
 			d.title = describe(i);
 			d.setAttribute('data-i', String(i));
 			return d;

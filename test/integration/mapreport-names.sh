@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# mapreport-names.sh: long C++ names shortened.  test/programs/
+# longnames.cc (built here with the C++ compiler found; skipped, exit 77,
+# without one) spends its time in Engine<L4>::spin_hot(L4 const&,
+# unsigned long), a name of over 1000 characters.  The text tables must
+# show "Engine<...>::spin_hot(...)" with no line over 200 characters;
+# --full-names the whole name; the JSON the whole name always; the HTML
+# flame graph the short name as the label and the whole name for the
+# tooltip.
+set -eu
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+cxx=${CXX:-}
+[ -n "$cxx" ] || cxx=$(command -v g++ || command -v c++ || true)
+[ -n "$cxx" ] || { echo "no C++ compiler (g++)"; exit 77; }
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+"$cxx" -O1 -g -fno-omit-frame-pointer -o "$tmp/longnames" \
+	"$top_srcdir/test/programs/longnames.cc" ||
+	fail "$cxx cannot build test/programs/longnames.cc"
+sample ln -F 1000 -- "$tmp/longnames" 400
+[ "$rc" = 0 ] || { show "$tmp/ln.err"; fail "mapsample exited $rc"; }
+
+report ln
+[ "$r" = 0 ] || { show "$tmp/ln.rerr"; fail "mapreport exited $r"; }
+pct=$(func_self_pct ln 'Engine<...>::spin_hot(...)')
+check "$pct >= 50" || { cut -c1-300 "$tmp/ln.report" >&2; fail "Engine<...>::spin_hot(...) has $pct% of the self samples, expected >= 50% (shortened name)"; }
+long=$(awk 'length($0) > 200' "$tmp/ln.report" | wc -l)
+[ "$long" = 0 ] || { awk 'length($0) > 200 { print substr($0, 1, 300) }' "$tmp/ln.report" >&2; fail "$long lines of the text report are over 200 characters"; }
+
+report ln --full-names
+grep -q 'Engine<Pair<Pair<Pair<Pair<std::map<.*::spin_hot(Pair<' "$tmp/ln.report" ||
+	{ cut -c1-300 "$tmp/ln.report" >&2; fail "--full-names does not show the whole name"; }
+
+report ln --json
+grep -q '"name": *"Engine<Pair<Pair<Pair<Pair<std::map<[^"]*::spin_hot(Pair<' "$tmp/ln.report" ||
+	fail "the JSON does not hold the whole name"
+
+"$mapreport" --html "$tmp/ln.html" "$tmp/ln.log" >/dev/null 2>&1 ||
+	fail "mapreport --html failed"
+python3 - "$tmp/ln.html" <<'PY' || fail "the flame graph's labels are not the short names with the full ones kept"
+import json, re, sys
+html = open(sys.argv[1]).read()
+m = re.search(r'<script type="application/json" id="fg-data">\n(.*?)\n?</script>', html, re.S)
+d = json.loads(m.group(1))
+i = [k for k, n in enumerate(d["names"]) if "::spin_hot(" in n][0]
+assert d["names"][i].startswith("Engine<Pair<Pair<"), d["names"][i][:80]
+assert len(d["names"][i]) > 1000, len(d["names"][i])
+assert d["short"][i] == "Engine<...>::spin_hot(...)", d["short"][i]
+assert len(d["short"]) == len(d["names"])
+PY
+echo "ok: $pct% in Engine<...>::spin_hot(...), full name kept for --full-names, JSON and tooltips"
