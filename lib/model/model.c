@@ -78,7 +78,6 @@ void model_free(struct model *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* The process image (pid, image), added if new; NULL when out of memory. */
 /* The index of process image (pid, image) in m->procs, or -1. */
 static long proc_index(const struct model *m, uint32_t pid, uint32_t image)
 {
@@ -285,10 +284,8 @@ double model_rate(const struct model *m)
 const struct rproc *model_find_proc(const struct model *m, uint32_t pid,
 				    uint32_t image)
 {
-	for (size_t i = 0; i < m->nprocs; i++)
-		if (m->procs[i].pid == pid && m->procs[i].image == image)
-			return &m->procs[i];
-	return NULL;
+	long i = proc_index(m, pid, image);
+	return i < 0 ? NULL : &m->procs[i];
 }
 
 const struct rmap *model_find_map(const struct model *m, uint32_t pid,
@@ -908,15 +905,6 @@ int model_reread(const struct model *m, size_t log, const char *path,
 	};
 	struct reread r = {m, (uint32_t)log, tool, ctx};
 	return logread_file(path, &rt, &r, NULL);
-}
-
-const struct rproc *model_find_proc(const struct model *m, uint32_t pid,
-				    uint32_t image)
-{
-	for (size_t i = 0; i < m->nprocs; i++)
-		if (m->procs[i].pid == pid && m->procs[i].image == image)
-			return &m->procs[i];
-	return NULL;
 }
 
 static int load_record(void *ctx, const struct maplog_ev *ev)

@@ -257,10 +257,6 @@ void model_drop_unsampled(struct model *m);
  * buf.  Returns buf. */
 const char *model_note_str(const struct rnote *n, char *buf, size_t len);
 
-/* Process image (pid, image), or NULL. */
-const struct rproc *model_find_proc(const struct model *m, uint32_t pid,
-				    uint32_t image);
-
 /* The mapping of process (pid, image) that holds pc, or NULL. */
 const struct rmap *model_find_map(const struct model *m, uint32_t pid,
 				  uint32_t image, uint64_t pc);
