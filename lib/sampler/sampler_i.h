@@ -556,4 +556,7 @@ MAPS_HIDDEN int fatal_sigaction(int sig, const struct sigaction *act,
  * after real_init()). */
 MAPS_HIDDEN void interpose_init(void);
 
+/* ---- substrate.c: substrate plugins (substrate_i.h) ---- */
+#include "sampler/substrate_i.h"
+
 #endif
