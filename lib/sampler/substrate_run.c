@@ -317,6 +317,8 @@ static size_t drain(struct sub_plugin *p, struct mapsample_location *loc,
 	while (tail < head) {
 		const struct sub_rec *h =
 			(const struct sub_rec *)(r->buf + tail % SUBSTRATE_RING);
+		/* the end of the image stopped waiting for this backlog */
+		hurry |= __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE) > 1;
 		if (h->type != SUB_REC_PAD) {
 			if (hurry) {
 				__atomic_fetch_add(&r->lost, 1,

@@ -218,3 +218,8 @@ EXTRA_DIST += test/integration/mapreport-compare-region.sh
 # The sampler never reads or writes a descriptor it does not own.
 TESTS += test/integration/mapsample-fds.sh
 EXTRA_DIST += test/integration/mapsample-fds.sh
+
+# substrate plugins: the sampler's host (call order, data slots, refusals,
+# a slow plugin, in-handler samples) and print_events against mapreport
+TESTS += test/integration/substrate-host.sh
+EXTRA_DIST += test/integration/substrate-host.sh
