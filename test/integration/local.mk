@@ -223,3 +223,7 @@ EXTRA_DIST += test/integration/mapsample-fds.sh
 # a slow plugin, in-handler samples) and print_events against mapreport
 TESTS += test/integration/substrate-host.sh
 EXTRA_DIST += test/integration/substrate-host.sh
+# mapsample-substrate(3)'s example is plugins/substrates/print_events.c,
+# compiles as the page says and runs
+TESTS += test/integration/substrate-man-example.sh
+EXTRA_DIST += test/integration/substrate-man-example.sh
