@@ -559,6 +559,24 @@ void substrate_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 	}
 }
 
+void substrate_metric(struct tslot *t, const struct maplog_ev *ev,
+		      const char *id)
+{
+	if (!SUB.n || t < S.slots || t >= S.slots + SAMPLER_MAX_THREADS)
+		return;
+	struct mapsample_location *l =
+		__atomic_load_n(&SUB.cur[t - S.slots], __ATOMIC_ACQUIRE);
+	if (!l || __atomic_load_n(&SUB.finishing, __ATOMIC_ACQUIRE))
+		return;
+	const struct maplog_ev_metric_value *v = &ev->ev_u.mval;
+	uint64_t bits = v->mv_v.u64;
+	if (v->mv_kind == MAPLOG_VALUE_DOUBLE)
+		memcpy(&bits, &v->mv_v.dbl, sizeof(bits));
+	subrun_put(l, MAPSAMPLE_EVENT_METRIC, ev->ev_ts,
+		   v->mv_kind != MAPLOG_VALUE_NONE,
+		   v->mv_kind == MAPLOG_VALUE_DOUBLE, bits, 0, 0, NULL, id);
+}
+
 void substrate_mark(struct tslot *t, uint64_t ts, uint64_t kind,
 		    const char *name)
 {

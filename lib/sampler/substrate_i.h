@@ -176,6 +176,12 @@ void substrate_thread_end(struct tslot *t)
 void substrate_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 		      uint32_t npc, const uint64_t *pc, int wall)
 	__attribute__((visibility("hidden")));
+/* A metric value ev (METRIC_VALUE) of metric id, recorded into t's
+ * stream (t->busy held); values recorded into the process stream (the
+ * idle tick) are not delivered.  Async-signal-safe. */
+struct maplog_ev;
+void substrate_metric(struct tslot *t, const struct maplog_ev *ev,
+		      const char *id) __attribute__((visibility("hidden")));
 /* A mark of t (t->busy held): kind MAPLOG_MARK_*.  Async-signal-safe. */
 void substrate_mark(struct tslot *t, uint64_t ts, uint64_t kind,
 		    const char *name) __attribute__((visibility("hidden")));

@@ -290,6 +290,16 @@ static void deliver_rec(struct sub_plugin *p, struct mapsample_location *loc,
 				loc, h->ts, f, h->a, h->b, (int32_t)h->d);
 		break;
 	}
+	case MAPSAMPLE_EVENT_METRIC: {
+		mapsample_handle m =
+			subdefs_get(MAPSAMPLE_HANDLE_TYPE_METRIC, text);
+		double dbl;
+		memcpy(&dbl, &h->c, sizeof(dbl));
+		tell_defs(p, m);
+		EV(p, mapsample_event_metric_cb, h->type)(
+			loc, h->ts, m, (int)h->a, (int)h->b, h->c, dbl);
+		break;
+	}
 	case MAPSAMPLE_EVENT_FORK:
 		EV(p, mapsample_event_fork_cb, h->type)(loc, h->ts,
 						       (uint32_t)h->a);

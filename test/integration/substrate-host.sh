@@ -14,7 +14,8 @@
 #     dropped events are counted (DROP events, stderr line);
 #   - in-handler samples under 16 threads at 2 kHz for 10 s: no deadlock,
 #     samples taken;
-#   - print_events: as many SAMPLE lines as mapreport counts samples;
+#   - print_events: as many SAMPLE lines as mapreport counts samples,
+#     METRIC lines, region entries and exits as mapreport counts regions;
 #   - --list-substrates names print_events; an unknown name is refused.
 set -eu
 
@@ -137,6 +138,19 @@ case_print_events() {
 	grep -q ' PROGRAM_BEGIN ' "$tmp/pe.txt" && grep -q ' PROGRAM_END ' "$tmp/pe.txt" &&
 		[ "$(grep -c ' THREAD_BEGIN ' "$tmp/pe.txt")" = 4 ] ||
 		fail "print_events: begin/end lines missing"
+	grep -q ' METRIC com\.mapsample\.metrics\.' "$tmp/pe.txt" ||
+		fail "print_events: no METRIC lines"
+	# marks and regions: as many region entries and exits as mapreport
+	# counts regions, and the point mark
+	MAPSAMPLE_PRINT_EVENTS_FILE=$tmp/pm.txt "$mapsample" -q \
+		-o "$tmp/m.maplog" --substrate print_events \
+		-- "$progs/marks" >/dev/null 2>&1 || fail "print_events: marks failed"
+	r=$("$mapreport" --json "$tmp/m.maplog" | python3 -c \
+		'import json,sys; print(sum(r["count"] for r in json.load(sys.stdin)["regions"]))')
+	[ "$(grep -c ' REGION_ENTER ' "$tmp/pm.txt")" = "$r" ] &&
+		[ "$(grep -c ' REGION_EXIT ' "$tmp/pm.txt")" = "$r" ] &&
+		grep -q ' MARK between$' "$tmp/pm.txt" ||
+		fail "print_events: regions/marks differ from mapreport's $r: $(grep -e REGION -e MARK "$tmp/pm.txt")"
 }
 
 case_order
