@@ -47,6 +47,10 @@
  *     offcpu.c     --wall: samples of blocked threads, from a thread
  *     mhost.c      the metric host: plugins, ticks, their errors
  *     sample.c     the stack sample (a handler callback), stack walks
+ *     substrate*.c substrate (event) plugins: loading, locations, the
+ *                  per-plugin rings and dispatcher threads (substrate_i.h);
+ *                  hooked in from thread.c, process.c, interpose.c's fork,
+ *                  sample.c, offcpu.c, marks.c and mhost.c (one line each)
  *     handler.c    the sampling signal: guard, callbacks, rearm
  *     slot.c       the thread-slot table
  *     timer.c      per-thread timers

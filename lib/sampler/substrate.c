@@ -68,6 +68,11 @@ static int32_t mpi_rank = -1;
 static uint32_t mpi_size;
 /* the forking thread's location, from substrate_fork_prepare() */
 static struct mapsample_location *fork_parent;
+/* Held while SUB.cur is searched for a parent and the parent's reference
+ * taken, and while a slot's location is taken out of SUB.cur: a location
+ * found there still holds its slot's reference.  Normal context only (the
+ * handler reads SUB.cur without it). */
+static pthread_mutex_t cur_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- callbacks offered to the plugins ---- */
 
@@ -491,11 +496,13 @@ void substrate_thread_begin(struct tslot *t, uint32_t creator)
 		l->parent = fork_parent;
 		l->fork_seq = fork_parent->forks;
 		l->first = l->forked = 1;
+		/* its reference: substrate_after_fork_child() */
 		fork_parent = NULL;
 	} else if (l->id == 0) {
 		l->first = 1;
 	} else {
 		/* the creating thread's location, else the first */
+		pthread_mutex_lock(&cur_lock);
 		struct mapsample_location *par = NULL;
 		for (int i = 0; i < SAMPLER_MAX_THREADS && creator; i++)
 			if (SUB.cur[i] && SUB.cur[i]->tid == creator)
@@ -505,9 +512,10 @@ void substrate_thread_begin(struct tslot *t, uint32_t creator)
 				if (SUB.cur[i] && SUB.cur[i]->first)
 					par = SUB.cur[i];
 		l->parent = par;
+		if (par)
+			__atomic_fetch_add(&par->refs, 1, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&cur_lock);
 	}
-	if (l->parent)
-		__atomic_fetch_add(&l->parent->refs, 1, __ATOMIC_RELAXED);
 	struct sub_msg m = {.type = SUB_MSG_BEGIN, .loc = l, .ts = now_ns()};
 	subrun_msg(&m);
 	__atomic_store_n(&SUB.cur[idx], l, __ATOMIC_RELEASE);
@@ -518,8 +526,10 @@ void substrate_thread_end(struct tslot *t)
 	if (!SUB.n || !t)
 		return;
 	size_t idx = (size_t)(t - S.slots);
+	pthread_mutex_lock(&cur_lock);
 	struct mapsample_location *l =
 		__atomic_exchange_n(&SUB.cur[idx], NULL, __ATOMIC_ACQ_REL);
+	pthread_mutex_unlock(&cur_lock);
 	if (!l)
 		return;
 	if (!__atomic_load_n(&SUB.finishing, __ATOMIC_ACQUIRE)) {
@@ -649,6 +659,7 @@ void substrate_fork_prepare(void)
 			: NULL;
 	if (fork_parent)
 		fork_parent->forks++;
+	pthread_mutex_lock(&cur_lock);
 	subrun_fork_prepare();
 }
 
@@ -657,6 +668,7 @@ void substrate_fork_parent(int pid)
 	if (!SUB.n)
 		return;
 	subrun_fork_parent();
+	pthread_mutex_unlock(&cur_lock);
 	fork_parent = NULL;
 	if (pid > 0)
 		put_self(MAPSAMPLE_EVENT_FORK, (uint64_t)pid, 0, 0, NULL);
@@ -667,6 +679,7 @@ void substrate_after_fork_child(void)
 	if (!SUB.n)
 		return;
 	subrun_fork_child();
+	pthread_mutex_init(&cur_lock, NULL);
 	/* the parent's threads are gone: their locations stay allocated
 	 * (another thread may have held them), unreachable */
 	memset(SUB.cur, 0, sizeof(SUB.cur));

@@ -60,3 +60,7 @@ noinst_PROGRAMS += test/bench/bench_mark
 test_bench_bench_mark_SOURCES = test/bench/bench_mark.c
 test_bench_bench_mark_LDFLAGS = -no-install
 test_bench_bench_mark_LDADD = lib/mark/libmapsample-mark.la
+
+# What a substrate plugin that does nothing costs per sample
+# (substrate-cost.sh; uses test/plugins' subtest in its noop mode).
+EXTRA_DIST += test/bench/substrate-cost.sh
