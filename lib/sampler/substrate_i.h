@@ -87,6 +87,7 @@ struct sub_plugin {
 	int stop;               /* leave once the queue is empty */
 	int hold, held;         /* fork: pause between calls / paused */
 	int tid;
+	int done;               /* the dispatcher has left its loop */
 	pthread_mutex_t qlock;  /* never taken in signal context */
 	struct sub_msg *q;
 	size_t qn, qcap, qdone;

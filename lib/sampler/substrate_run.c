@@ -545,6 +545,7 @@ static void *disp_main(void *arg)
 			S.watch();
 	}
 	__atomic_store_n(&p->tid, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -555,6 +556,7 @@ void subrun_start(void)
 		if (p->running || p->off)
 			continue;
 		p->stop = 0;
+		p->done = 0;
 		pthread_attr_t a;
 		pthread_attr_init(&a);
 		pthread_attr_setstacksize(&a, 256 << 10);
@@ -588,7 +590,7 @@ void subrun_stop(int wait_ms)
 		struct sub_plugin *p = &SUB.p[i];
 		if (!p->running)
 			continue;
-		while (__atomic_load_n(&p->tid, __ATOMIC_ACQUIRE) &&
+		while (!__atomic_load_n(&p->done, __ATOMIC_ACQUIRE) &&
 		       now_ns() < until) {
 			struct timespec ms = {0, 1000000L};
 			nanosleep(&ms, NULL);
