@@ -13,7 +13,9 @@
 # samples per second (perf task-clock events), --metrics none.  The CPU
 # time (user + system) of the whole run, children included, comes from
 # getrusage; per-sample cost = (run CPU - bare CPU) / samples, the median
-# of the rounds; the summary line gives the ratio.
+# of the rounds; the summary line gives the ratio.  A second line gives
+# the median over rounds of the difference of the two runs' CPU per
+# sample, where the bare program's spread cancels.
 #
 # Usage (from the build tree, after make check TESTS=):
 #   sh test/bench/substrate-cost.sh [BUILDDIR]
@@ -52,6 +54,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 : >"$tmp/none"
 : >"$tmp/noop"
+: >"$tmp/pair"
 i=0
 while [ $i -lt "$rounds" ]; do
 	bare=$(cpu "$prog" "$millions")
@@ -67,6 +70,12 @@ while [ $i -lt "$rounds" ]; do
 		fi
 		n=$(samples "$tmp/run.maplog")
 		python3 -c "print((float('$c') - float('$bare')) * 1e9 / $n)" >>"$tmp/$mode"
+		# the same round's two runs: the bare run's spread cancels
+		if [ $mode = none ]; then
+			c_none=$c n_none=$n
+		else
+			python3 -c "print(float('$c') * 1e9 / $n - float('$c_none') * 1e9 / $n_none)" >>"$tmp/pair"
+		fi
 		echo "round $i $mode: bare ${bare}s, run ${c}s, $n samples" >&2
 	done
 	i=$((i + 1))
@@ -75,3 +84,5 @@ a=$(median <"$tmp/none")
 p=$(median <"$tmp/noop")
 printf 'per-sample cost, median of %d rounds at %d Hz: no plugin %.0f ns, noop plugin %.0f ns, ratio %.3f\n' \
 	"$rounds" "$rate" "$a" "$p" "$(python3 -c "print($p / $a)")"
+printf 'paired per round (run CPU per sample, noop minus none): median %.0f ns\n' \
+	"$(median <"$tmp/pair")"
