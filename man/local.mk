@@ -9,3 +9,5 @@ dist_man_MANS += man/mapsample-plugin.3
 # mapsample_mark(3): its C example is built by man-examples.sh, its
 # Fortran example by test/integration/mapsample-marks.sh.
 dist_man_MANS += man/mapsample_mark.3
+# substrate (event) plugins: <mapsample/substrate.h>
+dist_man_MANS += man/mapsample-substrate.3

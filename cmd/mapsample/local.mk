@@ -4,5 +4,8 @@
 bin_PROGRAMS += cmd/mapsample/mapsample
 cmd_mapsample_mapsample_SOURCES = cmd/mapsample/main.c \
 	cmd/mapsample/plan.c cmd/mapsample/plan.h
+# substrate plugins: --substrate, --list-substrates
+cmd_mapsample_mapsample_SOURCES += cmd/mapsample/substrates.c \
+	cmd/mapsample/substrates.h
 cmd_mapsample_mapsample_LDADD = lib/launch/liblaunch.la lib/model/libmodel.la \
 	lib/defs/libdefs.la lib/common/libcli.la

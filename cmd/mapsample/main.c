@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "cmd/mapsample/plan.h"
+#include "cmd/mapsample/substrates.h"
 #include "common/cli.h"
 #include "config.h"
 #include "launch/logfile.h"
@@ -75,6 +76,9 @@ static void usage(FILE *f)
 		"      --metrics-dir DIR also read metric definitions in DIR\n"
 		"      --metric-interval MS  metric sample interval (default %d)\n"
 		"      --list-metrics    list the metrics found and exit\n"
+		"      --substrate NAME|PATH  load a substrate (event) plugin\n"
+		"                        (repeatable; also MAPSAMPLE_SUBSTRATE_PLUGINS)\n"
+		"      --list-substrates list the substrate plugins found and exit\n"
 		"  -q, --quiet           no summary line at the end\n"
 		"  -h, --help            this text\n"
 		"  -V, --version         print the version\n",
@@ -248,6 +252,8 @@ int main(int argc, char **argv)
 		{"metrics-dir", required_argument, NULL, 'R'},
 		{"metric-interval", required_argument, NULL, 'I'},
 		{"list-metrics", no_argument, NULL, 'L'},
+		{"substrate", required_argument, NULL, 'U'},
+		{"list-substrates", no_argument, NULL, 'Y'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -261,6 +267,8 @@ int main(int argc, char **argv)
 	static char *mselect;
 	unsigned long metric_ms = DEFAULT_METRIC_MS;
 	int list_metrics = 0;
+	const char *subs[64];
+	size_t nsubs = 0;
 	/* '+': stop at the program name, its options are its own */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, OPTSTRING, lo, NULL)) != -1) {
@@ -325,6 +333,16 @@ int main(int argc, char **argv)
 		case 'L':
 			list_metrics = 1;
 			break;
+		case 'U':
+			if (nsubs == sizeof(subs) / sizeof(subs[0])) {
+				fprintf(stderr, "mapsample: --substrate: at "
+						"most %zu plugins\n", nsubs);
+				return EXIT_OWN;
+			}
+			subs[nsubs++] = optarg;
+			break;
+		case 'Y':
+			return substrates_list();
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -382,6 +400,8 @@ int main(int argc, char **argv)
 		return EXIT_OWN;
 	}
 
+	if (substrates_resolve(subs, nsubs))
+		return EXIT_OWN;
 	struct plan plan;
 	if (plan_prepare(&mo, &plan))
 		return EXIT_OWN;

@@ -89,6 +89,7 @@ static long proc_index(const struct model *m, uint32_t pid, uint32_t image)
 	return -1;
 }
 
+/* The process image (pid, image), added if new; NULL when out of memory. */
 static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
 {
 	long i = proc_index(m, pid, image);

@@ -144,13 +144,17 @@ MAPS_EXPORT pid_t fork(void)
 	sigaddset(&one, S.cfg.signo);
 	real_pthread_sigmask(SIG_BLOCK, &one, &old);
 	int saved;
+	substrate_fork_prepare();
 	process_fork_prepare();
 	pid_t pid = real_fork();
 	saved = errno;
 	process_fork_done();
 	if (pid == 0) {
 		process_after_fork_child();
-	} else if (pid > 0) {
+	} else {
+		substrate_fork_parent(pid);
+	}
+	if (pid > 0) {
 		struct maplog_ev ev;
 		memset(&ev, 0, sizeof(ev));
 		ev.ev_type = MAPLOG_TYPE_PROC_FORK;

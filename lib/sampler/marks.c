@@ -58,6 +58,7 @@ static void mark_put(uint64_t kind, const char *name)
 		ev.ev_u.mark.mk_value = kind;
 		ev.ev_u.mark.mk_text = text;
 		(void)stream_put(t, &ev);
+		substrate_mark(t, ev.ev_ts, kind, text);
 	}
 	__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
 }

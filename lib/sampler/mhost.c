@@ -479,6 +479,7 @@ static void call_getter(struct tslot *t, struct mmetric *m, uint64_t ts,
 	if (rc == 0) {
 		ev.ev_ts = got;
 		stream_put(t, &ev);
+		substrate_metric(t, &ev, m->id);
 	}
 	if (m->p->pending)
 		plugin_error_record(t, m->p, "metric plugin error");

@@ -500,6 +500,7 @@ static void put_samples(struct tslot *t, int tid, uint64_t ts, uint64_t ns,
 	    __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) == tid) {
 		for (uint64_t i = 0; i < n; i++) {
 			uint64_t w = period + (i + 1 == n ? extra : 0);
+			substrate_sample(t, ts, w, npc, pc, 1);
 			if (stream_sample(t, ts, w, npc, pc) == 0)
 				t->samples++;
 			else

@@ -137,6 +137,7 @@ void process_adopt_threads(uint32_t self)
  * where only async-signal-safe steps are taken. */
 static void close_all(int how, int code, int sigctx, const char *exec_path)
 {
+	substrate_finish(how, code, sigctx);
 	__atomic_store_n(&S.stopping, 1, __ATOMIC_SEQ_CST);
 	int proc_ok = sigctx ? pthread_mutex_trylock(&S.proc_lock) == 0
 			     : pthread_mutex_lock(&S.proc_lock) == 0;
@@ -263,6 +264,7 @@ void process_solo_begin(void)
 	if (solo_depth++ == 0) {
 		solo_restart = writer_stop();
 		solo_offcpu = offcpu_stop();
+		substrate_solo(1);
 	}
 	pthread_mutex_unlock(&solo_lock);
 }
@@ -278,6 +280,7 @@ void process_solo_end(void)
 			writer_start();
 		if (solo_offcpu)
 			offcpu_start();
+		substrate_solo(0);
 	}
 	pthread_mutex_unlock(&solo_lock);
 }
@@ -338,6 +341,7 @@ void process_after_fork_child(void)
 	job_after_fork_child();
 	objects_after_fork_child();
 	mhost_start();
+	substrate_after_fork_child();
 	struct tslot *t = slot_claim((int)sys_gettid());
 	if (t)
 		thread_begin(t, 0);
@@ -413,7 +417,8 @@ static int live_program_threads(void)
 		int tid = atoi(e->d_name);
 		char st;
 		int code;
-		if (tid <= 0 || writer_owns(tid) || offcpu_owns(tid))
+		if (tid <= 0 || writer_owns(tid) || offcpu_owns(tid) ||
+		    substrate_owns(tid))
 			continue;
 		if (task_stat(tid, &st, &code) == 0 && st != 'Z' && st != 'X')
 			live++;

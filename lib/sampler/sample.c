@@ -177,6 +177,7 @@ void sample_stack(struct tslot *t, const struct handler_tick *tick)
 		pc.u[n++] = tick->ip;
 		t->dropped[MAPLOG_DROP_UNWIND]++;
 	}
+	substrate_sample(t, tick->ts, tick->weight, n, pc.u, 0);
 	if (stream_sample(t, tick->ts, tick->weight, n, pc.u) == 0)
 		t->samples++;
 	else

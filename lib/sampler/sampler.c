@@ -128,6 +128,7 @@ __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 	 * I/O accounting already answering mapsample_io_bytes() */
 	io_start();
 	mhost_load();
+	substrate_load();
 	/* what each sampling signal runs, in this order: the stack sample,
 	 * then the metric tick when one is due; and the metric tick of an
 	 * idle program, from the writer thread */
@@ -166,6 +167,7 @@ __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 	thread_begin(t, 0);
 	process_adopt_threads(self);
 	writer_start();
+	substrate_start();
 }
 
 __attribute__((destructor)) static void sampler_fini(void)

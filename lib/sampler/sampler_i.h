@@ -49,6 +49,10 @@
  *     perfmap.c    the program's /tmp/perf-PID.map, copied at the end
  *     mhost.c      the metric host: plugins, ticks, their errors
  *     sample.c     the stack sample (a handler callback), stack walks
+ *     substrate*.c substrate (event) plugins: loading, locations, the
+ *                  per-plugin rings and dispatcher threads (substrate_i.h);
+ *                  hooked in from thread.c, process.c, interpose.c's fork,
+ *                  sample.c, offcpu.c, marks.c and mhost.c (one line each)
  *     handler.c    the sampling signal: guard, callbacks, rearm
  *     slot.c       the thread-slot table
  *     timer.c      per-thread timers
@@ -605,5 +609,8 @@ MAPS_HIDDEN int fatal_sigaction(int sig, const struct sigaction *act,
 /* The thread key that ends threads, the saved variables (constructor,
  * after real_init()). */
 MAPS_HIDDEN void interpose_init(void);
+
+/* ---- substrate.c: substrate plugins (substrate_i.h) ---- */
+#include "sampler/substrate_i.h"
 
 #endif

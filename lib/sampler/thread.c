@@ -19,7 +19,7 @@
 
 void thread_begin(struct tslot *t, uint32_t creator)
 {
-	if (offcpu_owns(t->tid)) {
+	if (offcpu_owns(t->tid) || substrate_owns(t->tid)) {
 		/* ours, found among the threads the constructor adopts */
 		slot_release(t);
 		return;
@@ -53,6 +53,7 @@ void thread_begin(struct tslot *t, uint32_t creator)
 	}
 	ev.ev_u.tbegin.tb_name = name;
 	stream_proc_put(&ev);
+	substrate_thread_begin(t, creator);
 	timer_arm(t);
 	offcpu_start();
 }
@@ -106,5 +107,6 @@ void thread_end(struct tslot *t)
 	pthread_mutex_lock(&S.proc_lock);
 	thread_close(t, 1);
 	pthread_mutex_unlock(&S.proc_lock);
+	substrate_thread_end(t);
 	slot_release(t);
 }

@@ -74,3 +74,7 @@ EXTRA_DIST += test/bench/ranks.sh
 EXTRA_DIST += test/bench/compare-noise.sh
 
 EXTRA_DIST += test/bench/mpiwrap-cost.sh
+
+# What a substrate plugin that does nothing costs per sample
+# (substrate-cost.sh; uses test/plugins' subtest in its noop mode).
+EXTRA_DIST += test/bench/substrate-cost.sh

@@ -76,4 +76,20 @@ for r in phase1 phase2; do
 		s && $1 == r && $2 == 1 { found = 1 } END { exit !found }' \
 		"$tmp/report" || { cat "$tmp/report" >&2; fail "marks: region $r not listed"; }
 done
+
+# substrate plugins: print_events is installed where mapsample-plugin.pc's
+# substratedir says and --substrate finds it there by name; the installed
+# <mapsample/substrate.h> is the one that variable names
+sdir=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=substratedir mapsample-plugin)
+[ -f "$sdir/libmapsample_substrate_print_events.so" ] ||
+	fail "print_events not installed in substratedir $sdir"
+[ -f "$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=substrate_header mapsample-plugin)" ] ||
+	fail "mapsample-plugin.pc's substrate_header is not installed"
+"$bindir/mapsample" --list-substrates | grep -q "^print_events .*$sdir/" ||
+	fail "the installed mapsample --list-substrates does not list print_events"
+MAPSAMPLE_PRINT_EVENTS_FILE=$tmp/ev.txt "$bindir/mapsample" -q \
+	-o "$tmp/ev.log" --substrate print_events -- "$tmp/marks" 20 >/dev/null \
+	2>"$tmp/run.err" || { cat "$tmp/run.err" >&2; fail "the installed print_events failed"; }
+grep -q ' REGION_ENTER phase1$' "$tmp/ev.txt" ||
+	fail "the installed print_events wrote no region line"
 echo "installcheck: ok: custom1.c built against the installed headers and the installed metrics ran; marks.c built with mapsample-mark.pc and its regions recorded"

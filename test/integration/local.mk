@@ -282,3 +282,12 @@ EXTRA_DIST += test/integration/mapreport-names.sh test/programs/longnames.cc
 # --disasm: samples per instruction, from objdump (test/programs/linehot)
 TESTS += test/integration/mapreport-disasm.sh
 EXTRA_DIST += test/integration/mapreport-disasm.sh
+
+# substrate plugins: the sampler's host (call order, data slots, refusals,
+# a slow plugin, in-handler samples) and print_events against mapreport
+TESTS += test/integration/substrate-host.sh
+EXTRA_DIST += test/integration/substrate-host.sh
+# mapsample-substrate(3)'s example is plugins/substrates/print_events.c,
+# compiles as the page says and runs
+TESTS += test/integration/substrate-man-example.sh
+EXTRA_DIST += test/integration/substrate-man-example.sh

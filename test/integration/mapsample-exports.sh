@@ -34,7 +34,8 @@ allinea_safe_open allinea_safe_close allinea_safe_read allinea_safe_write
 allinea_safe_read_all allinea_safe_read_line allinea_safe_printf
 allinea_safe_fprintf allinea_safe_vfprintf mapsample_io_bytes
 mapsample_mark mapsample_region_begin mapsample_region_end
-mapsample_job_rank mapsample_mpi_calls"
+mapsample_job_rank mapsample_mpi_calls mapsample_mpi_init_done
+mapsample_mpi_call"
 
 allowed="pthread_create fork execve execv execvp execvpe execl execlp execle
 fexecve posix_spawn posix_spawnp exit _exit _Exit quick_exit __libc_start_main dlopen

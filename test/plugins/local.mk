@@ -54,3 +54,26 @@ test_plugins_libctormark_la_CFLAGS = $(WARN_CFLAGS) -Wno-missing-prototypes
 test_plugins_libctormark_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
 EXTRA_DIST += test/plugins/ctormark.xml
+
+# Substrate plugins for the substrate host (test/integration/
+# substrate-host.sh, test/bench/substrate-cost.sh): subtest does what
+# SUBTEST_MODE says; subnew claims an interface version newer than the
+# host's; subundecl sets an undeclared[] slot.
+subtest_ldflags = -module -avoid-version -shared -rpath /nowhere
+check_LTLIBRARIES += test/plugins/libmapsample_substrate_subtest.la \
+	test/plugins/libmapsample_substrate_subnew.la \
+	test/plugins/libmapsample_substrate_subundecl.la
+test_plugins_libmapsample_substrate_subtest_la_SOURCES = test/plugins/subtest.c
+test_plugins_libmapsample_substrate_subtest_la_CFLAGS = $(WARN_CFLAGS)
+test_plugins_libmapsample_substrate_subtest_la_LDFLAGS = $(subtest_ldflags)
+test_plugins_libmapsample_substrate_subnew_la_SOURCES = test/plugins/subtest.c
+test_plugins_libmapsample_substrate_subnew_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DSUBTEST_NAME=subnew -DSUBTEST_VERSION=99
+test_plugins_libmapsample_substrate_subnew_la_CFLAGS = $(WARN_CFLAGS)
+test_plugins_libmapsample_substrate_subnew_la_LDFLAGS = $(subtest_ldflags)
+test_plugins_libmapsample_substrate_subundecl_la_SOURCES = \
+	test/plugins/subtest.c
+test_plugins_libmapsample_substrate_subundecl_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DSUBTEST_NAME=subundecl -DSUBTEST_UNDECLARED
+test_plugins_libmapsample_substrate_subundecl_la_CFLAGS = $(WARN_CFLAGS)
+test_plugins_libmapsample_substrate_subundecl_la_LDFLAGS = $(subtest_ldflags)

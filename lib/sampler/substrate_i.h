@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The substrate-plugin host of libmapsampler (<mapsample/substrate.h>,
+ * mapsample-substrate(3)): what its three files share and the hooks the
+ * rest of the sampler calls.
+ *
+ *   substrate.c      loading, the checks, the callbacks offered to the
+ *                    plugins, locations, the hooks of thread and process
+ *                    life (fork, exec, end)
+ *   substrate_run.c  the event queues and the per-plugin dispatcher
+ *                    threads that deliver deferred events
+ *   substrate_defs.c definitions (handles and their names)
+ *
+ * substrate.c calls the other two, substrate_run.c calls substrate_defs.c;
+ * none calls up.
+ */
+#ifndef MAPSAMPLE_SUBSTRATE_I_H
+#define MAPSAMPLE_SUBSTRATE_I_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <mapsample/substrate.h>
+
+struct tslot;
+
+#define SUBSTRATE_MAX 8                 /* plugins per run */
+#define SUBSTRATE_RING (128u << 10)     /* bytes per location and plugin */
+
+/* A single-producer, single-consumer ring of event records of one
+ * location for one plugin.  The producer is whoever holds the location's
+ * slot busy flag (the sampling handler, the off-CPU sampler, a mark or MPI
+ * call of the thread); the consumer is the plugin's dispatcher.  head and
+ * tail only grow; a record never wraps (a pad record fills the end). */
+struct sub_ring {
+	uint64_t head;          /* bytes written (producer, release) */
+	uint64_t tail;          /* bytes consumed (dispatcher, release) */
+	uint64_t lost;          /* records the ring had no room for */
+	uint64_t lost_told;     /* of those, told by a DROP event */
+	uint8_t *buf;           /* SUBSTRATE_RING bytes, mmap */
+};
+
+struct mapsample_location {
+	uint32_t id;            /* unique in this process image */
+	uint32_t pid, tid;
+	int refs;               /* plugins not yet past delete_location,
+				   children, the slot */
+	struct mapsample_location *parent;
+	uint32_t forks;         /* forks made from this location */
+	uint32_t fork_seq;      /* the parent's fork count at our fork */
+	int first;              /* the process image's first location */
+	int forked;             /* first location of a fork child */
+	char name[32];
+	void *data[SUBSTRATE_MAX];
+	struct sub_ring ring[SUBSTRATE_MAX];
+	int created[SUBSTRATE_MAX]; /* create_location delivered (in-handler
+				       samples wait for it) */
+};
+
+/* A management message, delivered in order by the plugin's dispatcher. */
+enum sub_msg_type {
+	SUB_MSG_BEGIN = 1,      /* create, activate, THREAD/PROGRAM_BEGIN */
+	SUB_MSG_END,            /* drain, THREAD_END, deactivate, delete */
+	SUB_MSG_INIT_MPP,
+	SUB_MSG_PROGRAM_END,    /* PROGRAM_END, pre_unify, write_data,
+				   dump_manifest, finalize; last */
+};
+
+struct sub_msg {
+	enum sub_msg_type type;
+	struct mapsample_location *loc;
+	uint64_t ts;
+	int how, code;
+};
+
+struct sub_plugin {
+	char name[64];
+	char path[4096];
+	void *dl;
+	mapsample_substrate_plugin_info info;
+	mapsample_substrates_callback *ev; /* NUM_EVENTS entries, or NULL */
+	int in_handler;         /* SAMPLE events in the signal handler */
+	int off;                /* refused or gone: no more calls */
+	/* the dispatcher */
+	pthread_t thread;
+	int running;
+	int stop;               /* leave once the queue is empty */
+	int hold, held;         /* fork: pause between calls / paused */
+	int tid;
+	int done;               /* the dispatcher has left its loop */
+	pthread_mutex_t qlock;  /* never taken in signal context */
+	struct sub_msg *q;
+	size_t qn, qcap, qdone;
+	uint64_t told_defs;     /* new_definition_handle given up to here */
+	uint64_t behind;        /* events dropped: the plugin fell behind */
+	/* locations this dispatcher delivers (created, not yet deleted) */
+	struct mapsample_location **live;
+	size_t nlive, caplive;
+};
+
+struct sub_host {
+	int n;                  /* plugins loaded and initialized */
+	struct sub_plugin p[SUBSTRATE_MAX];
+	/* the location of each thread slot (index into S.slots), read by
+	 * the signal handler */
+	struct mapsample_location *cur[4096];
+	int finishing;          /* the process image is ending */
+	int mpi_expected;       /* an MPI launcher's variables are set */
+	int mpi_done;           /* init_mpp asked for */
+	uint32_t next_id;
+};
+
+extern struct sub_host SUB __attribute__((visibility("hidden")));
+
+/* Event record kinds in a ring (beyond the public event types). */
+#define SUB_REC_PAD 0xffffu
+
+/* ---- substrate_defs.c ---- */
+/* The handle of (type, name), made on first use.  Not async-signal-safe
+ * (malloc, a mutex). */
+mapsample_handle subdefs_get(enum mapsample_handle_type type,
+			     const char *name)
+	__attribute__((visibility("hidden")));
+/* Name and type of h (NULL / ANY when unknown); lock-free reads. */
+const char *subdefs_name(mapsample_handle h)
+	__attribute__((visibility("hidden")));
+enum mapsample_handle_type subdefs_type(mapsample_handle h)
+	__attribute__((visibility("hidden")));
+/* Handles made so far (the last one). */
+uint64_t subdefs_count(void) __attribute__((visibility("hidden")));
+/* Fork: the child takes the lock afresh; prepare/parent hold it across. */
+void subdefs_fork_prepare(void) __attribute__((visibility("hidden")));
+void subdefs_fork_parent(void) __attribute__((visibility("hidden")));
+void subdefs_fork_child(void) __attribute__((visibility("hidden")));
+
+/* ---- substrate_run.c ---- */
+/* Appends a record to loc's ring of every plugin that takes deferred
+ * events of this type.  The caller holds the slot's busy flag.  text (may
+ * be NULL) is copied.  Async-signal-safe. */
+void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
+		uint64_t a, uint64_t b, uint64_t c, int64_t d,
+		uint32_t npc, const uint64_t *pc, const char *text)
+	__attribute__((visibility("hidden")));
+/* Queues a management message for every plugin.  Not in signal context. */
+void subrun_msg(const struct sub_msg *m)
+	__attribute__((visibility("hidden")));
+/* Starts / stops (waits for, at most wait_ms before it gives up on a
+ * plugin's backlog) every dispatcher. */
+void subrun_start(void) __attribute__((visibility("hidden")));
+void subrun_stop(int wait_ms) __attribute__((visibility("hidden")));
+/* 1 if tid is a dispatcher of this process. */
+int subrun_owns(int tid) __attribute__((visibility("hidden")));
+/* Fork: pause the dispatchers between calls and hold the queue locks /
+ * let them go on / in the child, start afresh. */
+void subrun_fork_prepare(void) __attribute__((visibility("hidden")));
+void subrun_fork_parent(void) __attribute__((visibility("hidden")));
+void subrun_fork_child(void) __attribute__((visibility("hidden")));
+/* Drops a reference to loc; frees it (and its rings) at zero. */
+void subrun_unref(struct mapsample_location *loc)
+	__attribute__((visibility("hidden")));
+/* The plugin whose code the calling dispatcher thread runs, or NULL. */
+struct sub_plugin *subrun_current(void) __attribute__((visibility("hidden")));
+
+/* ---- substrate.c: the hooks (each one line where it is called) ---- */
+/* Constructor, after mhost_load(): loads, checks and initializes the
+ * plugins of MAPSAMPLE_SUBSTRATE_PLUGINS.  Not async-signal-safe. */
+void substrate_load(void) __attribute__((visibility("hidden")));
+/* End of start-up: init_mpp unless MPI is expected, dispatchers on. */
+void substrate_start(void) __attribute__((visibility("hidden")));
+/* A sampled thread begins (thread_begin) / ends while the process goes
+ * on (thread_end, after thread_close).  Normal context. */
+void substrate_thread_begin(struct tslot *t, uint32_t creator)
+	__attribute__((visibility("hidden")));
+void substrate_thread_end(struct tslot *t)
+	__attribute__((visibility("hidden")));
+/* A sample of t (t->busy held).  Async-signal-safe. */
+void substrate_sample(struct tslot *t, uint64_t ts, uint64_t weight,
+		      uint32_t npc, const uint64_t *pc, int wall)
+	__attribute__((visibility("hidden")));
+/* A metric value ev (METRIC_VALUE) of metric id, recorded into t's
+ * stream (t->busy held); values recorded into the process stream (the
+ * idle tick) are not delivered.  Async-signal-safe. */
+struct maplog_ev;
+void substrate_metric(struct tslot *t, const struct maplog_ev *ev,
+		      const char *id) __attribute__((visibility("hidden")));
+/* A mark of t (t->busy held): kind MAPLOG_MARK_*.  Async-signal-safe. */
+void substrate_mark(struct tslot *t, uint64_t ts, uint64_t kind,
+		    const char *name) __attribute__((visibility("hidden")));
+/* The process image ends (close_all): every location ends, PROGRAM_END
+ * and the last management calls.  sigctx: nothing is delivered. */
+void substrate_finish(int how, int code, int sigctx)
+	__attribute__((visibility("hidden")));
+/* The fork wrapper: before, in the parent after (pid < 0: failed), and
+ * in the child (process_after_fork_child). */
+void substrate_fork_prepare(void) __attribute__((visibility("hidden")));
+void substrate_fork_parent(int pid) __attribute__((visibility("hidden")));
+void substrate_after_fork_child(void) __attribute__((visibility("hidden")));
+/* process_solo_begin/end: the dispatchers off and on again. */
+void substrate_solo(int begin) __attribute__((visibility("hidden")));
+/* The exports for the MPI plugin's PMPI layer (substrate.c). */
+void mapsample_mpi_init_done(int rank, int size)
+	__attribute__((visibility("default")));
+void mapsample_mpi_call(int enter, const char *function, uint64_t bytes_sent,
+			uint64_t bytes_received, int32_t peer)
+	__attribute__((visibility("default")));
+/* 1 if tid is one of the host's own threads. */
+int substrate_owns(int tid) __attribute__((visibility("hidden")));
+
+#endif

@@ -1,0 +1,664 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * substrate_run: how events reach substrate plugins.
+ *
+ * DESIGN NOTES
+ *   Two designs were weighed: a host thread that decodes what the sampler
+ *   has already committed to the log's chunks, and per-location rings
+ *   drained by a dispatcher.  Decoding the log needs the parser (which
+ *   the preloaded library does not carry), the per-stream stack tables
+ *   and a way to follow chunks that another thread seals and swaps at any
+ *   moment; and a slow plugin would have to pin chunks.  The rings cost
+ *   one copy of the sample (its program counters) per plugin in the
+ *   handler, which the benchmark (test/bench/substrate-cost.sh) shows is
+ *   small beside the stack walk and the log encoding, and they keep each
+ *   plugin apart from the log and from the others.  So:
+ *
+ *   - Each location has one ring per plugin (struct sub_ring): records of
+ *     deferred events (samples, marks and regions, MPI calls, fork), one
+ *     producer at a time (whoever holds the slot's busy flag: the
+ *     sampling handler, the off-CPU sampler, the thread's own mark or MPI
+ *     call), written with plain stores and published with a release store
+ *     of head: async-signal-safe, no lock, no allocation.  A full ring
+ *     drops the record and counts it (the plugin fell behind): the
+ *     program never waits for a plugin.
+ *   - Management messages (a location begins or ends, init_mpp, the end
+ *     of the process image) go to a queue per plugin under its qlock,
+ *     from normal context only.
+ *   - Each plugin has a dispatcher thread of its own, so a plugin that
+ *     blocks delays only itself.  Every pass it delivers the queued
+ *     messages in order (a location's end drains its ring first, so no
+ *     event follows delete_location), then drains the rings of the
+ *     locations it has created, so create_location comes before any event
+ *     of a location; per location, events come in the order they were
+ *     recorded.  Before an event that names a handle the plugin has not
+ *     seen, it gets new_definition_handle for every newer handle.
+ *   - The dispatchers block every signal, are not sampled, run the
+ *     sampler's process_watch (S.watch), stop around process_solo_begin/
+ *     end, pause between calls before a fork (a child must not call into
+ *     a plugin that another thread left in the middle of a call: a plugin
+ *     that does not pause within FORK_WAIT_MS is off in the child, said
+ *     once) and start afresh in a fork child.
+ * Calls substrate_defs.c and the shared helpers; nothing above.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "sampler/sampler_i.h"
+
+#define FORK_WAIT_MS 50
+#define PASS_SLEEP_NS 2000000L /* between passes: 2 ms */
+
+struct sub_rec {
+	uint32_t size;          /* bytes, with what follows, multiple of 8 */
+	uint16_t type;          /* MAPSAMPLE_EVENT_*, or SUB_REC_PAD */
+	uint16_t tlen;          /* bytes of text after the PCs (no NUL) */
+	uint32_t npc;
+	uint32_t pad;
+	uint64_t ts, a, b, c;
+	int64_t d;
+};
+
+static __thread struct sub_plugin *running_plugin
+	__attribute__((tls_model("initial-exec")));
+
+struct sub_plugin *subrun_current(void)
+{
+	return running_plugin;
+}
+
+/* ---- the producer side (async-signal-safe) ---- */
+
+static void ring_put(struct sub_ring *r, const struct sub_rec *h,
+		     const uint64_t *pc, const char *text)
+{
+	uint32_t need = h->size;
+	uint64_t head = r->head;
+	uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+	uint64_t off = head % SUBSTRATE_RING;
+	uint64_t pad = off + need > SUBSTRATE_RING ? SUBSTRATE_RING - off : 0;
+	if (!r->buf || head + pad + need - tail > SUBSTRATE_RING) {
+		__atomic_fetch_add(&r->lost, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (pad) {
+		struct sub_rec *p = (struct sub_rec *)(r->buf + off);
+		p->size = (uint32_t)pad;
+		p->type = SUB_REC_PAD;
+		head += pad;
+		off = 0;
+	}
+	uint8_t *at = r->buf + off;
+	memcpy(at, h, sizeof(*h));
+	if (h->npc)
+		memcpy(at + sizeof(*h), pc, (size_t)h->npc * 8);
+	if (h->tlen)
+		memcpy(at + sizeof(*h) + (size_t)h->npc * 8, text, h->tlen);
+	__atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
+}
+
+void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
+		uint64_t a, uint64_t b, uint64_t c, int64_t d,
+		uint32_t npc, const uint64_t *pc, const char *text)
+{
+	struct sub_rec h;
+	size_t tl = text ? strnlen(text, 1024) : 0;
+	size_t sz = sizeof(h) + (size_t)npc * 8 + tl;
+	h.size = (uint32_t)((sz + 7) & ~(size_t)7);
+	h.type = type;
+	h.tlen = (uint16_t)tl;
+	h.npc = npc;
+	h.pad = 0;
+	h.ts = ts;
+	h.a = a;
+	h.b = b;
+	h.c = c;
+	h.d = d;
+	for (int i = 0; i < SUB.n; i++) {
+		struct sub_plugin *p = &SUB.p[i];
+		if (__atomic_load_n(&p->off, __ATOMIC_RELAXED) || !p->ev ||
+		    !p->ev[type] ||
+		    (type == MAPSAMPLE_EVENT_SAMPLE && p->in_handler))
+			continue;
+		ring_put(&loc->ring[i], &h, pc, text);
+	}
+}
+
+/* ---- management messages (normal context) ---- */
+
+void subrun_msg(const struct sub_msg *m)
+{
+	for (int i = 0; i < SUB.n; i++) {
+		struct sub_plugin *p = &SUB.p[i];
+		pthread_mutex_lock(&p->qlock);
+		if (p->qn == p->qcap) {
+			size_t cap = p->qcap ? p->qcap * 2 : 64;
+			struct sub_msg *q = realloc(p->q, cap * sizeof(*q));
+			if (!q) {
+				pthread_mutex_unlock(&p->qlock);
+				continue;
+			}
+			p->q = q;
+			p->qcap = cap;
+		}
+		p->q[p->qn++] = *m;
+		pthread_mutex_unlock(&p->qlock);
+	}
+}
+
+void subrun_unref(struct mapsample_location *loc)
+{
+	if (!loc || __atomic_sub_fetch(&loc->refs, 1, __ATOMIC_ACQ_REL) > 0)
+		return;
+	for (int i = 0; i < SUBSTRATE_MAX; i++)
+		if (loc->ring[i].buf)
+			munmap(loc->ring[i].buf, SUBSTRATE_RING);
+	struct mapsample_location *parent = loc->parent;
+	free(loc);
+	subrun_unref(parent);
+}
+
+/* ---- the dispatcher ---- */
+
+/* Around every call into the plugin: a fork waits for in_plugin to drop
+ * after raising hold (both seq_cst: a Dekker handshake). */
+static int enter(struct sub_plugin *p)
+{
+	for (;;) {
+		__atomic_store_n(&p->held, 1, __ATOMIC_SEQ_CST);
+		if (!__atomic_load_n(&p->hold, __ATOMIC_SEQ_CST))
+			return !__atomic_load_n(&p->off, __ATOMIC_RELAXED);
+		__atomic_store_n(&p->held, 0, __ATOMIC_SEQ_CST);
+		struct timespec ms = {0, 1000000L};
+		nanosleep(&ms, NULL);
+	}
+}
+
+static void leave(struct sub_plugin *p)
+{
+	__atomic_store_n(&p->held, 0, __ATOMIC_SEQ_CST);
+}
+
+#define EV(p, T, type) ((T)(p)->ev[type])
+
+/* Tells p every handle up to h it has not been told. */
+static void tell_defs(struct sub_plugin *p, mapsample_handle h)
+{
+	while (p->told_defs < h) {
+		p->told_defs++;
+		if (p->info.new_definition_handle)
+			p->info.new_definition_handle(
+				p->told_defs, subdefs_type(p->told_defs));
+	}
+}
+
+static int plugin_index(const struct sub_plugin *p)
+{
+	return (int)(p - SUB.p);
+}
+
+static void drop_event(struct sub_plugin *p, struct mapsample_location *loc,
+		       uint64_t n)
+{
+	mapsample_event_drop_cb f =
+		EV(p, mapsample_event_drop_cb, MAPSAMPLE_EVENT_DROP);
+	if (f && n)
+		f(loc, now_ns(), MAPSAMPLE_DROP_PLUGIN_BEHIND, n);
+}
+
+/* Region stacks per location and plugin, for REGION_EXIT (the mark API's
+ * region end names no region). */
+#define REGION_DEPTH 64
+struct rstack {
+	struct mapsample_location *loc;
+	int depth;
+	mapsample_handle h[REGION_DEPTH];
+};
+
+static mapsample_handle region_handle(struct sub_plugin *p,
+				      struct mapsample_location *loc,
+				      uint16_t type, const char *text)
+{
+	/* one small table per dispatcher: locations seen with regions */
+	static __thread struct rstack *rs;
+	static __thread size_t nrs;
+	struct rstack *s = NULL;
+	for (size_t i = 0; i < nrs; i++)
+		if (rs[i].loc == loc)
+			s = &rs[i];
+	if (!s) {
+		struct rstack *n = realloc(rs, (nrs + 1) * sizeof(*rs));
+		if (!n)
+			return MAPSAMPLE_INVALID_HANDLE;
+		rs = n;
+		s = &rs[nrs++];
+		memset(s, 0, sizeof(*s));
+		s->loc = loc;
+	}
+	(void)p;
+	if (type == MAPSAMPLE_EVENT_REGION_EXIT) {
+		if (s->depth == 0)
+			return MAPSAMPLE_INVALID_HANDLE;
+		return s->depth > REGION_DEPTH ? (s->depth--, 0)
+					       : s->h[--s->depth];
+	}
+	mapsample_handle h = subdefs_get(MAPSAMPLE_HANDLE_TYPE_REGION, text);
+	if (type == MAPSAMPLE_EVENT_REGION_ENTER) {
+		if (s->depth < REGION_DEPTH)
+			s->h[s->depth] = h;
+		s->depth++;
+	}
+	return h;
+}
+
+static void deliver_rec(struct sub_plugin *p, struct mapsample_location *loc,
+			const struct sub_rec *h)
+{
+	const uint64_t *pc = (const uint64_t *)(h + 1);
+	char text[1025];
+	memcpy(text, (const uint8_t *)(h + 1) + (size_t)h->npc * 8, h->tlen);
+	text[h->tlen] = 0;
+	switch (h->type) {
+	case MAPSAMPLE_EVENT_SAMPLE:
+		EV(p, mapsample_event_sample_cb, h->type)(loc, h->ts, h->a,
+							 h->npc, pc, (int)h->d);
+		break;
+	case MAPSAMPLE_EVENT_MARK:
+	case MAPSAMPLE_EVENT_REGION_ENTER:
+	case MAPSAMPLE_EVENT_REGION_EXIT: {
+		mapsample_handle r = region_handle(p, loc, h->type, text);
+		if (r == MAPSAMPLE_INVALID_HANDLE)
+			break;
+		tell_defs(p, r);
+		EV(p, mapsample_event_region_cb, h->type)(loc, h->ts, r);
+		break;
+	}
+	case MAPSAMPLE_EVENT_MPI_ENTER:
+	case MAPSAMPLE_EVENT_MPI_EXIT: {
+		mapsample_handle f =
+			subdefs_get(MAPSAMPLE_HANDLE_TYPE_MPI_FUNCTION, text);
+		tell_defs(p, f);
+		if (h->type == MAPSAMPLE_EVENT_MPI_ENTER)
+			EV(p, mapsample_event_mpi_enter_cb, h->type)(
+				loc, h->ts, f, MAPSAMPLE_INVALID_HANDLE);
+		else
+			EV(p, mapsample_event_mpi_exit_cb, h->type)(
+				loc, h->ts, f, h->a, h->b, (int32_t)h->d);
+		break;
+	}
+	case MAPSAMPLE_EVENT_METRIC: {
+		mapsample_handle m =
+			subdefs_get(MAPSAMPLE_HANDLE_TYPE_METRIC, text);
+		double dbl;
+		memcpy(&dbl, &h->c, sizeof(dbl));
+		tell_defs(p, m);
+		EV(p, mapsample_event_metric_cb, h->type)(
+			loc, h->ts, m, (int)h->a, (int)h->b, h->c, dbl);
+		break;
+	}
+	case MAPSAMPLE_EVENT_FORK:
+		EV(p, mapsample_event_fork_cb, h->type)(loc, h->ts,
+						       (uint32_t)h->a);
+		break;
+	case MAPSAMPLE_EVENT_DROP:
+		EV(p, mapsample_event_drop_cb, h->type)(loc, h->ts,
+						       (uint32_t)h->a, h->b);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Delivers loc's ring for p up to what is there now; with hurry, drops
+ * it (counted).  Returns the records handled. */
+static size_t drain(struct sub_plugin *p, struct mapsample_location *loc,
+		    int hurry)
+{
+	struct sub_ring *r = &loc->ring[plugin_index(p)];
+	if (!r->buf)
+		return 0;
+	uint64_t tail = r->tail;
+	uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+	size_t n = 0;
+	while (tail < head) {
+		const struct sub_rec *h =
+			(const struct sub_rec *)(r->buf + tail % SUBSTRATE_RING);
+		/* the end of the image stopped waiting for this backlog */
+		hurry |= __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE) > 1;
+		if (h->type != SUB_REC_PAD) {
+			if (hurry) {
+				__atomic_fetch_add(&r->lost, 1,
+						   __ATOMIC_RELAXED);
+			} else if (enter(p)) {
+				running_plugin = p;
+				deliver_rec(p, loc, h);
+				leave(p);
+			}
+			n++;
+		}
+		tail += h->size;
+		__atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
+	}
+	uint64_t lost = __atomic_load_n(&r->lost, __ATOMIC_RELAXED);
+	if (lost > r->lost_told) {
+		uint64_t d = lost - r->lost_told;
+		r->lost_told = lost;
+		__atomic_fetch_add(&p->behind, d, __ATOMIC_RELAXED);
+		if (enter(p)) {
+			drop_event(p, loc, d);
+			leave(p);
+		}
+	}
+	return n;
+}
+
+static void live_add(struct sub_plugin *p, struct mapsample_location *loc)
+{
+	if (p->nlive == p->caplive) {
+		size_t cap = p->caplive ? p->caplive * 2 : 16;
+		struct mapsample_location **n =
+			realloc(p->live, cap * sizeof(*n));
+		if (!n)
+			return;
+		p->live = n;
+		p->caplive = cap;
+	}
+	p->live[p->nlive++] = loc;
+}
+
+static void live_del(struct sub_plugin *p, struct mapsample_location *loc)
+{
+	for (size_t i = 0; i < p->nlive; i++)
+		if (p->live[i] == loc) {
+			p->live[i] = p->live[--p->nlive];
+			return;
+		}
+}
+
+extern char **sub_argv __attribute__((visibility("hidden")));
+extern int sub_argc __attribute__((visibility("hidden")));
+extern const char *sub_exe __attribute__((visibility("hidden")));
+
+/* The end of a location for p: THREAD_END (unless it is the first of the
+ * image, whose PROGRAM_END comes instead), deactivate, delete. */
+static void loc_end(struct sub_plugin *p, struct mapsample_location *loc,
+		    uint64_t ts, int thread_end)
+{
+	mapsample_event_thread_cb te =
+		EV(p, mapsample_event_thread_cb, MAPSAMPLE_EVENT_THREAD_END);
+	if (thread_end && te)
+		te(loc, ts);
+	if (p->info.deactivate_cpu_location)
+		p->info.deactivate_cpu_location(loc, loc->parent);
+	if (p->info.delete_location)
+		p->info.delete_location(loc);
+	live_del(p, loc);
+	subrun_unref(loc);
+}
+
+static void deliver_msg(struct sub_plugin *p, const struct sub_msg *m,
+			int hurry)
+{
+	struct mapsample_location *loc = m->loc;
+	int pi = plugin_index(p);
+	switch (m->type) {
+	case SUB_MSG_BEGIN: {
+		if (!enter(p)) {
+			subrun_unref(loc);
+			return;
+		}
+		running_plugin = p;
+		if (p->info.create_location)
+			p->info.create_location(loc, loc->parent);
+		if (p->info.activate_cpu_location)
+			p->info.activate_cpu_location(loc, loc->parent,
+						      loc->fork_seq);
+		__atomic_store_n(&loc->created[pi], 1, __ATOMIC_RELEASE);
+		live_add(p, loc);
+		if (loc->first && !loc->forked && S.image > 0) {
+			mapsample_event_exec_cb f = EV(
+				p, mapsample_event_exec_cb, MAPSAMPLE_EVENT_EXEC);
+			if (f)
+				f(loc, m->ts, sub_exe);
+		}
+		if (loc->first && !loc->forked) {
+			mapsample_event_program_begin_cb f =
+				EV(p, mapsample_event_program_begin_cb,
+				   MAPSAMPLE_EVENT_PROGRAM_BEGIN);
+			if (f)
+				f(loc, m->ts, sub_exe, sub_argc,
+				  (const char *const *)sub_argv);
+		} else {
+			mapsample_event_thread_cb f =
+				EV(p, mapsample_event_thread_cb,
+				   MAPSAMPLE_EVENT_THREAD_BEGIN);
+			if (f)
+				f(loc, m->ts);
+		}
+		leave(p);
+		break;
+	}
+	case SUB_MSG_END:
+		drain(p, loc, hurry);
+		if (loc->first) /* ends with PROGRAM_END */
+			break;
+		if (enter(p)) {
+			running_plugin = p;
+			loc_end(p, loc, m->ts, 1);
+			leave(p);
+		}
+		break;
+	case SUB_MSG_INIT_MPP:
+		if (enter(p)) {
+			running_plugin = p;
+			if (m->how) /* the MPI layer said MPI_Init is done */
+				tell_defs(p, subdefs_get(
+					MAPSAMPLE_HANDLE_TYPE_PARADIGM, "MPI"));
+			if (p->info.init_mpp)
+				p->info.init_mpp();
+			leave(p);
+		}
+		break;
+	case SUB_MSG_PROGRAM_END: {
+		struct mapsample_location *first = NULL;
+		for (size_t i = p->nlive; i-- > 0;) {
+			struct mapsample_location *l = p->live[i];
+			drain(p, l, hurry);
+			if (l->first) {
+				first = l;
+				continue;
+			}
+			if (enter(p)) {
+				running_plugin = p;
+				loc_end(p, l, m->ts, 1);
+				leave(p);
+			}
+		}
+		if (!enter(p))
+			break;
+		running_plugin = p;
+		if (first) {
+			mapsample_event_program_end_cb f =
+				EV(p, mapsample_event_program_end_cb,
+				   MAPSAMPLE_EVENT_PROGRAM_END);
+			if (f)
+				f(first, m->ts, m->how, m->code);
+			loc_end(p, first, m->ts, 0);
+		}
+		if (p->info.pre_unify)
+			p->info.pre_unify();
+		if (p->info.write_data)
+			p->info.write_data();
+		/* dump_manifest and finalize: the caller, which records the
+		 * manifest (substrate.c) */
+		leave(p);
+		break;
+	}
+	}
+}
+
+/* One pass: the queued messages, then the rings.  Returns 1 when there
+ * was nothing to do. */
+static int pass(struct sub_plugin *p)
+{
+	int idle = 1;
+	int hurry = __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE) > 1;
+	for (;;) {
+		struct sub_msg m;
+		pthread_mutex_lock(&p->qlock);
+		int have = p->qdone < p->qn;
+		if (have)
+			m = p->q[p->qdone++];
+		pthread_mutex_unlock(&p->qlock);
+		if (!have)
+			break;
+		idle = 0;
+		deliver_msg(p, &m, hurry);
+	}
+	for (size_t i = 0; i < p->nlive; i++)
+		if (drain(p, p->live[i], hurry))
+			idle = 0;
+	return idle;
+}
+
+static void *disp_main(void *arg)
+{
+	struct sub_plugin *p = arg;
+	sigset_t all;
+	sigfillset(&all);
+	real_pthread_sigmask(SIG_BLOCK, &all, NULL);
+	__atomic_store_n(&p->tid, (int)sys_gettid(), __ATOMIC_RELEASE);
+	running_plugin = p;
+	for (;;) {
+		int idle = pass(p);
+		if (idle && __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE))
+			break;
+		if (idle) {
+			struct timespec ts = {0, PASS_SLEEP_NS};
+			nanosleep(&ts, NULL);
+		}
+		if (S.watch && p == &SUB.p[0])
+			S.watch();
+	}
+	__atomic_store_n(&p->tid, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+void subrun_start(void)
+{
+	for (int i = 0; i < SUB.n; i++) {
+		struct sub_plugin *p = &SUB.p[i];
+		if (p->running || p->off)
+			continue;
+		p->stop = 0;
+		p->done = 0;
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		pthread_attr_setstacksize(&a, 256 << 10);
+		if (real_pthread_create(&p->thread, &a, disp_main, p) == 0)
+			p->running = 1;
+		pthread_attr_destroy(&a);
+	}
+}
+
+void subrun_stop(int wait_ms)
+{
+	int self = (int)sys_gettid();
+	for (int i = 0; i < SUB.n; i++) {
+		struct sub_plugin *p = &SUB.p[i];
+		if (!p->running)
+			continue;
+		__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+		if (__atomic_load_n(&p->tid, __ATOMIC_ACQUIRE) == self) {
+			/* process_watch() ended the process from this very
+			 * dispatcher: finish its queue here */
+			__atomic_store_n(&p->stop, 2, __ATOMIC_RELEASE);
+			while (!pass(p))
+				;
+			p->running = 0;
+			continue;
+		}
+	}
+	/* a backlog gets wait_ms to drain, then is dropped (counted) */
+	uint64_t until = now_ns() + (uint64_t)wait_ms * 1000000u;
+	for (int i = 0; i < SUB.n; i++) {
+		struct sub_plugin *p = &SUB.p[i];
+		if (!p->running)
+			continue;
+		while (!__atomic_load_n(&p->done, __ATOMIC_ACQUIRE) &&
+		       now_ns() < until) {
+			struct timespec ms = {0, 1000000L};
+			nanosleep(&ms, NULL);
+		}
+		__atomic_store_n(&p->stop, 2, __ATOMIC_RELEASE);
+		pthread_join(p->thread, NULL);
+		p->running = 0;
+	}
+}
+
+int subrun_owns(int tid)
+{
+	for (int i = 0; i < SUB.n; i++)
+		if (tid && __atomic_load_n(&SUB.p[i].tid, __ATOMIC_ACQUIRE) == tid)
+			return 1;
+	return 0;
+}
+
+void subrun_fork_prepare(void)
+{
+	for (int i = 0; i < SUB.n; i++) {
+		struct sub_plugin *p = &SUB.p[i];
+		__atomic_store_n(&p->hold, 1, __ATOMIC_SEQ_CST);
+	}
+	uint64_t until = now_ns() + FORK_WAIT_MS * 1000000ull;
+	for (int i = 0; i < SUB.n; i++) {
+		struct sub_plugin *p = &SUB.p[i];
+		while (__atomic_load_n(&p->held, __ATOMIC_SEQ_CST) &&
+		       now_ns() < until) {
+			struct timespec us = {0, 100000L};
+			nanosleep(&us, NULL);
+		}
+		pthread_mutex_lock(&p->qlock);
+	}
+	subdefs_fork_prepare();
+}
+
+void subrun_fork_parent(void)
+{
+	subdefs_fork_parent();
+	for (int i = 0; i < SUB.n; i++) {
+		struct sub_plugin *p = &SUB.p[i];
+		pthread_mutex_unlock(&p->qlock);
+		__atomic_store_n(&p->hold, 0, __ATOMIC_SEQ_CST);
+	}
+}
+
+void subrun_fork_child(void)
+{
+	subdefs_fork_child();
+	for (int i = 0; i < SUB.n; i++) {
+		struct sub_plugin *p = &SUB.p[i];
+		pthread_mutex_init(&p->qlock, NULL);
+		if (p->held && !p->off) {
+			/* its dispatcher was inside a call at the fork */
+			p->off = 1;
+			fprintf(stderr, "mapsample: substrate plugin %s: busy "
+					"in a call when process %d forked; off in "
+					"the child\n", p->name, (int)getpid());
+		}
+		p->hold = 0;
+		p->held = 0;
+		p->running = 0;
+		p->stop = 0;
+		p->tid = 0;
+		/* the parent's messages and locations are the parent's */
+		p->qn = p->qdone = 0;
+		p->nlive = 0;
+		p->behind = 0;
+	}
+}

@@ -1,0 +1,161 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# substrate-host: the sampler's host of substrate plugins
+# (mapsample-substrate(3)) with the test plugin test/plugins/subtest.c and
+# the shipped print_events plugin:
+#   - order: call order and per-location data slots under 16 threads, and
+#     across fork and exec (forkexec), no error reported by the plugin;
+#   - init failure: the run goes on, the plugin's message is shown;
+#   - a plugin built for a newer interface, and one with an undeclared[]
+#     slot set: refused with one line, the run goes on;
+#   - a plugin that sleeps 20 ms in every deferred SAMPLE event: the
+#     program's wall time stays within noise of a run without it and the
+#     dropped events are counted (DROP events, stderr line);
+#   - in-handler samples under 16 threads at 2 kHz for 10 s: no deadlock,
+#     samples taken;
+#   - print_events: as many SAMPLE lines as mapreport counts samples,
+#     METRIC lines, region entries and exits as mapreport counts regions;
+#   - --list-substrates names print_events; an unknown name is refused.
+set -eu
+
+top_builddir=${top_builddir:-.}
+mapsample=$top_builddir/cmd/mapsample/mapsample
+mapreport=$top_builddir/cmd/mapreport/mapreport
+libs=$top_builddir/test/plugins/.libs
+progs=$top_builddir/test/programs
+sub=$libs/libmapsample_substrate_subtest.so
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# every finalize line of the plugin says errors=0
+check_out() {
+	[ -s "$tmp/out" ] || fail "$1: the plugin's finalize wrote nothing"
+	if grep -v ' errors=0 ' "$tmp/out"; then
+		fail "$1: the plugin saw errors (above)"
+	fi
+}
+
+case_order() {
+	rm -f "$tmp/out"
+	SUBTEST_MODE=order SUBTEST_OUT=$tmp/out \
+		"$mapsample" -q -F 1000 -o "$tmp/o.maplog" --substrate "$sub" \
+		-- "$progs/threadsrun" 16 1 2>"$tmp/err" || fail "order: threadsrun failed: $(cat "$tmp/err")"
+	check_out order
+	grep -q ' locations=17 ' "$tmp/out" || fail "order: not 17 locations: $(cat "$tmp/out")"
+	rm -f "$tmp/out"
+	rc=0
+	SUBTEST_MODE=order SUBTEST_OUT=$tmp/out \
+		"$mapsample" -q -o "$tmp/f.maplog" --substrate "$sub" \
+		-- "$progs/forkexec" 100 2>"$tmp/err" || rc=$?
+	[ "$rc" = 4 ] || fail "order: forkexec exited $rc: $(cat "$tmp/err")"
+	check_out fork
+	[ "$(wc -l <"$tmp/out")" = 3 ] || fail "fork: not 3 process images: $(cat "$tmp/out")"
+	grep -q "wrote /nonexistent/subtest.txt: nothing really" "$tmp/err" ||
+		fail "order: the manifest line is not shown"
+}
+
+case_refused() {
+	rm -f "$tmp/out"
+	SUBTEST_MODE=initfail SUBTEST_OUT=$tmp/out "$mapsample" -q \
+		-o "$tmp/i.maplog" --substrate "$sub" -- "$progs/hot" 2>"$tmp/err" ||
+		fail "initfail: the run failed: $(cat "$tmp/err")"
+	grep -q "substrate plugin subtest .*init failed: subtest was told to fail (SUBTEST_MODE); the run goes on without it" "$tmp/err" ||
+		fail "initfail: no message: $(cat "$tmp/err")"
+	[ ! -e "$tmp/out" ] || fail "initfail: the refused plugin was finalized"
+	"$mapreport" "$tmp/i.maplog" >/dev/null 2>&1 || fail "initfail: no log"
+	"$mapsample" -q -o "$tmp/n.maplog" \
+		--substrate "$libs/libmapsample_substrate_subnew.so" \
+		-- "$progs/hot" 2>"$tmp/err" || fail "subnew: the run failed"
+	grep -q "substrate plugin subnew .*built for interface version 99, this mapsample knows 1" "$tmp/err" ||
+		fail "subnew: not refused: $(cat "$tmp/err")"
+	MAPSAMPLE_SUBSTRATE_PLUGINS=$libs/libmapsample_substrate_subundecl.so \
+		"$mapsample" -q -o "$tmp/u.maplog" -- "$progs/hot" 2>"$tmp/err" ||
+		fail "subundecl: the run failed"
+	grep -q "substrate plugin subundecl .*undeclared\[3\] is set" "$tmp/err" ||
+		fail "subundecl: not refused: $(cat "$tmp/err")"
+	if "$mapsample" -q -o "$tmp/x.maplog" --substrate nosuchplugin \
+		-- "$progs/hot" 2>"$tmp/err"; then
+		fail "unknown plugin name accepted"
+	fi
+	grep -q "no libmapsample_substrate_nosuchplugin.so" "$tmp/err" ||
+		fail "unknown name: $(cat "$tmp/err")"
+	"$mapsample" --list-substrates | grep -q '^print_events ' ||
+		fail "--list-substrates does not name print_events"
+}
+
+wall() {
+	s=$(date +%s%N)
+	"$@"
+	e=$(date +%s%N)
+	echo $(((e - s) / 1000000))
+}
+
+case_sleep() {
+	rm -f "$tmp/out"
+	base=$(wall "$mapsample" -q -F 1000 -o "$tmp/b.maplog" \
+		-- "$progs/threadsrun" 4 2 2>/dev/null)
+	slow=$(SUBTEST_MODE=sleep SUBTEST_OUT=$tmp/out wall "$mapsample" -q \
+		-F 1000 -o "$tmp/s.maplog" --substrate "$sub" \
+		-- "$progs/threadsrun" 4 2 2>"$tmp/err")
+	echo "sleep: without plugin ${base} ms, with a sleeping plugin ${slow} ms"
+	# the end waits at most 200 ms for the backlog, plus one sleep
+	[ "$slow" -lt $((base + 600)) ] ||
+		fail "sleep: wall time ${slow} ms against ${base} ms"
+	check_out sleep
+	grep -q ' drops=[1-9]' "$tmp/out" || fail "sleep: no DROP event: $(cat "$tmp/out")"
+	grep -q "substrate plugin subtest fell behind in pid .*events dropped" "$tmp/err" ||
+		fail "sleep: no stderr line: $(cat "$tmp/err")"
+}
+
+case_handler() {
+	rm -f "$tmp/out"
+	SUBTEST_MODE=handler SUBTEST_OUT=$tmp/out timeout 60 "$mapsample" -q \
+		-F 2000 -o "$tmp/h.maplog" --substrate "$sub" \
+		-- "$progs/threadsrun" 16 10 2>"$tmp/err" ||
+		fail "handler: run failed or hung: $(cat "$tmp/err")"
+	check_out handler
+	grep -q ' samples=[1-9][0-9][0-9]' "$tmp/out" ||
+		fail "handler: few in-handler samples: $(cat "$tmp/out")"
+}
+
+case_print_events() {
+	MAPSAMPLE_PRINT_EVENTS_FILE=$tmp/pe.txt "$mapsample" -q \
+		-o "$tmp/p.maplog" --substrate print_events \
+		-- "$progs/threadsrun" 4 1 2>/dev/null || fail "print_events: run failed"
+	n=$(grep -c ' SAMPLE ' "$tmp/pe.txt" || true)
+	m=$("$mapreport" --json "$tmp/p.maplog" | python3 -c \
+		'import json,sys; print(json.load(sys.stdin)["summary"]["samples"])')
+	[ "$n" -gt 0 ] && [ "$n" = "$m" ] ||
+		fail "print_events: $n SAMPLE lines, mapreport counts $m"
+	grep -q ' PROGRAM_BEGIN ' "$tmp/pe.txt" && grep -q ' PROGRAM_END ' "$tmp/pe.txt" &&
+		[ "$(grep -c ' THREAD_BEGIN ' "$tmp/pe.txt")" = 4 ] ||
+		fail "print_events: begin/end lines missing"
+	grep -q ' METRIC com\.mapsample\.metrics\.' "$tmp/pe.txt" ||
+		fail "print_events: no METRIC lines"
+	# marks and regions: as many region entries and exits as mapreport
+	# counts regions, and the point mark
+	MAPSAMPLE_PRINT_EVENTS_FILE=$tmp/pm.txt "$mapsample" -q \
+		-o "$tmp/m.maplog" --substrate print_events \
+		-- "$progs/marks" >/dev/null 2>&1 || fail "print_events: marks failed"
+	r=$("$mapreport" --json "$tmp/m.maplog" | python3 -c \
+		'import json,sys; print(sum(r["count"] for r in json.load(sys.stdin)["regions"]))')
+	[ "$(grep -c ' REGION_ENTER ' "$tmp/pm.txt")" = "$r" ] &&
+		[ "$(grep -c ' REGION_EXIT ' "$tmp/pm.txt")" = "$r" ] &&
+		grep -q ' MARK between$' "$tmp/pm.txt" ||
+		fail "print_events: regions/marks differ from mapreport's $r: $(grep -e REGION -e MARK "$tmp/pm.txt")"
+}
+
+case_order
+case_refused
+case_print_events
+case_sleep
+case_handler
+echo PASS
