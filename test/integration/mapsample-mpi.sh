@@ -9,8 +9,9 @@
 # of time in MPI_Barrier while the waiting ranks have the largest, every
 # rank has samples counted as in MPI (in the MPI library's modules), they end at
 # the MPI call in the top functions (mapreport's default fold), the
-# metrics of the plugin are in the logs, and --json and --html hold the
-# same statistics.  An MPI whose compiler and
+# metrics of the plugin are in the logs, --json and --html hold the same
+# statistics, and a run that exits without MPI_Finalize still writes its
+# totals.  An MPI whose compiler and
 # mpirun are not installed is skipped with a message; with neither, the
 # test is skipped.
 set -eu
