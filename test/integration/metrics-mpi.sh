@@ -6,11 +6,12 @@
 # by a wrapper script), and mapreport --merge reads the four logs.
 # Checks: the MPI call statistics hold the exact bytes mpiwork sends and
 # receives, rank 0 (which computes twice as long) has the smallest share
-# of time in MPI_Barrier while the waiting ranks have the largest, the
-# samples in the MPI library's modules are counted as in MPI and end at
+# of time in MPI_Barrier while the waiting ranks have the largest, every
+# rank has samples counted as in MPI (in the MPI library's modules), they end at
 # the MPI call in the top functions (mapreport's default fold), the
-# metrics of the plugin are in the logs, and --json and --html hold the
-# same statistics.  An MPI whose compiler and
+# metrics of the plugin are in the logs, --json and --html hold the same
+# statistics, and a run that exits without MPI_Finalize still writes its
+# totals.  An MPI whose compiler and
 # mpirun are not installed is skipped with a message; with neither, the
 # test is skipped.
 set -eu
@@ -99,15 +100,18 @@ EOS
 	set -- $(row MPI_Barrier time)
 	[ "$3" = "[0]" ] || { show "$tmp/$mpi.txt"; fail "$mpi: MPI_Barrier's least time is not on rank 0: $*"; }
 	[ "$5" != "[0]" ] || { show "$tmp/$mpi.txt"; fail "$mpi: MPI_Barrier's most time is on rank 0: $*"; }
-	# the waiting ranks' share of samples in MPI is above rank 0's
+	# every rank has samples inside the MPI library's modules (MPI_Init
+	# at least; the CPU samples of the waits depend on how the library
+	# waits and on the machine's load, so the waiting ranks' larger share
+	# of MPI is checked on MPI_Barrier's times above)
 	awk '
 		/^Samples in MPI/ { on = 1; next }
 		on && /^$/ { on = 0 }
-		on && $2 ~ /^[0-9]+$/ { sub("%", "", $5); s[$2] = $5 + 0; n++ }
+		on && $2 ~ /^[0-9]+$/ { s[$2] = $4 + 0; n++ }
 		END {
 			if (n != 4) { print "rows: " n; exit 1 }
-			for (r = 1; r < 4; r++)
-				if (s[r] <= s[0]) { print "rank " r ": " s[r] " <= " s[0]; exit 1 }
+			for (r = 0; r < 4; r++)
+				if (s[r] <= 0) { print "rank " r ": none"; exit 1 }
 		}' "$tmp/$mpi.txt" >"$tmp/why" ||
 		{ show "$tmp/$mpi.txt"; fail "$mpi: samples in MPI: $(cat "$tmp/why")"; }
 	# folded (the default): every sample in MPI ends at an MPI frame, so
