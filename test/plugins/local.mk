@@ -32,3 +32,8 @@ test_plugins_libtemplate1_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
 EXTRA_DIST += test/plugins/README test/plugins/custom1.c \
 	test/plugins/custom1.xml test/plugins/template1.xml
+
+# A fake substrate host: drives a substrate plugin through the documented
+# call order without mapsample (test/integration/substrate-otf2-driver.sh).
+check_PROGRAMS += test/plugins/substrate-driver
+test_plugins_substrate_driver_SOURCES = test/plugins/substrate-driver.c
