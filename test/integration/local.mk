@@ -218,3 +218,11 @@ EXTRA_DIST += test/integration/mapreport-compare-region.sh
 # The sampler never reads or writes a descriptor it does not own.
 TESTS += test/integration/mapsample-fds.sh
 EXTRA_DIST += test/integration/mapsample-fds.sh
+
+# The otf2 substrate plugin: driven by test/plugins/substrate-driver, its
+# archive read back by otf2-print; and under mapsample --substrate otf2,
+# its counts against mapreport's on the same log.
+TESTS += test/integration/substrate-otf2-driver.sh \
+	test/integration/substrate-otf2.sh
+EXTRA_DIST += test/integration/substrate-otf2-driver.sh \
+	test/integration/substrate-otf2.sh
