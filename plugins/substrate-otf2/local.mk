@@ -3,8 +3,10 @@
 # trace next to the log (mapsample-substrate-otf2(7)).  Built when
 # configure found libotf2 (HAVE_OTF2); a libtool module named
 # libmapsample_substrate_otf2, installed with the other substrate
-# plugins in $(pkglibdir)/substrates.  Loaded into the profiled program
-# like metric plugins: no sanitizers, only the public headers.
+# plugins in $(pkglibdir)/substrates.  Loaded into the profiled
+# program like metric plugins: no sanitizers, only the public headers.
+# (Automake distributes the sources of a conditional library whether it
+# is built or not.)
 if HAVE_OTF2
 otf2substratedir = $(pkglibdir)/substrates
 otf2substrate_LTLIBRARIES = \
@@ -21,10 +23,6 @@ plugins_substrate_otf2_libmapsample_substrate_otf2_la_LDFLAGS = \
 	-module -avoid-version -shared
 plugins_substrate_otf2_libmapsample_substrate_otf2_la_LIBADD = \
 	$(OTF2_LIBS) -lpthread
-else
-EXTRA_DIST += plugins/substrate-otf2/otf2.c plugins/substrate-otf2/otf2_defs.c \
-	plugins/substrate-otf2/otf2_i.h plugins/substrate-otf2/otf2_tables.c \
-	plugins/substrate-otf2/otf2_tables.h
 endif
 
 dist_man_MANS += man/mapsample-substrate-otf2.7
