@@ -20,7 +20,8 @@
  *   and the next call that holds otf2_st.lock takes them in.
  * - One archive per process image: LOG.otf2/traces.otf2 for the first
  *   program, LOG.otf2/traces-PID.otf2 for a process forked or exec'd
- *   under it.  A forked child inherits a copy of the parent's state; the
+ *   under it (traces-PID-2.otf2... for the next images of that pid: a
+ *   forked child that execs keeps its pid).  A forked child inherits a copy of the parent's state; the
  *   first call in the child sees the pid change and starts afresh,
  *   leaving the copy (and the parent's buffers in it) untouched.
  * - The archive is opened at the first event (not at create_location)
@@ -35,6 +36,7 @@
  *   than the location's last is written as that last one.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <dirent.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -149,6 +151,33 @@ static void remove_old_archive(const char *name)
 	rmdir(path);
 }
 
+/* Names the archive of a process image that is not the first: the first
+ * of traces-PID, traces-PID-2, traces-PID-3... whose anchor file this
+ * call creates (O_EXCL), as a forked child and the program it execs have
+ * the same pid.  0, or -1 with errno set. */
+static int claim_name(void)
+{
+	for (int n = 1; n < 1000; n++) {
+		char path[4200];
+		if (n == 1)
+			snprintf(otf2_st.name, sizeof(otf2_st.name), "%s-%ld",
+				 ARCHIVE_BASE, (long)getpid());
+		else
+			snprintf(otf2_st.name, sizeof(otf2_st.name), "%s-%ld-%d",
+				 ARCHIVE_BASE, (long)getpid(), n);
+		snprintf(path, sizeof(path), "%s/%s.otf2", otf2_st.dir, otf2_st.name);
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 /* Opens this image's archive if it is not open yet: 0, or -1 (said once
  * on stderr) when it cannot be.  Lock held. */
 static int open_archive(void)
@@ -157,12 +186,18 @@ static int open_archive(void)
 		return 0;
 	if (otf2_st.open_failed || !otf2_st.dir)
 		return -1;
-	if (!otf2_st.execd && !otf2_st.first_has_parent)
+	if (!otf2_st.execd && !otf2_st.first_has_parent) {
 		snprintf(otf2_st.name, sizeof(otf2_st.name), "%s", ARCHIVE_BASE);
-	else
-		snprintf(otf2_st.name, sizeof(otf2_st.name), "%s-%ld", ARCHIVE_BASE,
-			 (long)getpid());
-	remove_old_archive(otf2_st.name);
+		remove_old_archive(otf2_st.name);
+	} else if (claim_name() < 0) {
+		otf2_st.open_failed = 1;
+		fprintf(stderr, "mapsample: otf2 substrate: %s: cannot create "
+			"an anchor file %s-%ld*.otf2 there: %s; check that the "
+			"folder is writable; the log is written without this "
+			"process's trace\n", otf2_st.dir, ARCHIVE_BASE,
+			(long)getpid(), strerror(errno));
+		return -1;
+	}
 	otf2_st.ar = OTF2_Archive_Open(otf2_st.dir, otf2_st.name, OTF2_FILEMODE_WRITE,
 				  1024 * 1024, 4 * 1024 * 1024,
 				  OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);

@@ -12,7 +12,9 @@
 #   and the same number of values per metric, counting the records of
 #   mapreport --dump up to the trace's ProgramEnd (where the host ends its
 #   plugins; a sample taken on the way out after it is in the log only);
-#   phase1 and phase2 entered as often as mapreport --json says.
+#   phase1 and phase2 entered as often as mapreport --json says;
+# - test/programs/forkexec (three process images) leaves three archives,
+#   each read without error, with the log's samples between them.
 # Skipped while mapsample has no --substrate option (the substrate host,
 # mapsample-substrate(3), is not in this build) and when configure found
 # no libotf2; runs as soon as both are there.
@@ -144,5 +146,27 @@ while read -r kind id n; do
 		fail "$kind $id: mapreport counts $n, the trace $(grep "^$kind $id " "$tmp/got" || echo none)"
 	}
 done <"$tmp/want"
-echo "ok - trace agrees with mapreport: $(cat "$tmp/want.s"), $(grep "^metric" "$tmp/want" | tr '\n' ' ')$(grep "^after" "$tmp/want") samples after the end"
+# test/programs/forkexec: three process images (the program, its forked
+# child, the program the child execs), three archives, each read without
+# error; together they hold the log's samples but for at most one per
+# image taken after the image's end
+need_programs forkexec
+sample f --substrate "$plugin" -- "$programs/forkexec" 100
+[ "$rc" = 4 ] || { show "$tmp/f.err"; fail "forkexec under mapsample --substrate otf2 exited $rc, not 4"; }
+n=0
+total=0
+for a in "$tmp"/f.log.otf2/traces*.otf2; do
+	[ -f "$a" ] || continue
+	n=$((n + 1))
+	otf2-print -Werror "$a" >"$tmp/f.events" 2>"$tmp/f.print.err" ||
+		{ show "$tmp/f.print.err"; fail "otf2-print -Werror failed on $(basename "$a")"; }
+	total=$((total + $(grep -c '^CALLING_CONTEXT_SAMPLE' "$tmp/f.events" || true)))
+done
+[ "$n" = 3 ] || { ls "$tmp/f.log.otf2" >&2; fail "forkexec: $n archives, not one per process image (3)"; }
+report f --json
+want=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["samples"])' "$tmp/f.report")
+[ "$total" -le "$want" ] && [ "$total" -ge $((want - 3)) ] ||
+	fail "forkexec: $total samples in the archives, $want in the log"
+
+echo "ok - trace agrees with mapreport: $(cat "$tmp/want.s"), $(grep "^metric" "$tmp/want" | tr '\n' ' ')($(grep "^after" "$tmp/want") samples after the end); forkexec: $total of $want samples in 3 archives"
 exit 0
