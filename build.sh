@@ -21,6 +21,9 @@ mode=${1:-}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 deps="autoconf automake libtool pkg-config make gcc libc6-dev libexpat1-dev libunwind-dev check libdw-dev libelf-dev libiberty-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev"
+# libotf2 for the otf2 substrate plugin (optional to configure, built
+# whenever it is installed, so build.sh installs it)
+deps="$deps libotf2-trace-dev"
 # what the tests use besides: python3 checks the JSON report, mandoc
 # lints the man pages (test/integration/man-lint.sh), python3-jsonschema
 # validates every JSON output against the installed schema,
@@ -35,6 +38,8 @@ testdeps="$testdeps openmpi-bin libopenmpi-dev mpich libmpich-dev slurm-wlm mung
 # nodejs: the JIT-names test (node --perf-basic-prof); binutils: objdump
 # for --disasm
 testdeps="$testdeps nodejs binutils"
+# otf2-print (otf2-tools) reads the otf2 plugin's traces back
+testdeps="$testdeps otf2-tools"
 
 die() {
 	echo "build.sh: $*" >&2

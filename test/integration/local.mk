@@ -291,3 +291,11 @@ EXTRA_DIST += test/integration/substrate-host.sh
 # compiles as the page says and runs
 TESTS += test/integration/substrate-man-example.sh
 EXTRA_DIST += test/integration/substrate-man-example.sh
+
+# The otf2 substrate plugin: driven by test/plugins/substrate-driver, its
+# archive read back by otf2-print; and under mapsample --substrate otf2,
+# its counts against mapreport's on the same log.
+TESTS += test/integration/substrate-otf2-driver.sh \
+	test/integration/substrate-otf2.sh
+EXTRA_DIST += test/integration/substrate-otf2-driver.sh \
+	test/integration/substrate-otf2.sh

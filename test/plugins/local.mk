@@ -77,3 +77,8 @@ test_plugins_libmapsample_substrate_subundecl_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSUBTEST_NAME=subundecl -DSUBTEST_UNDECLARED
 test_plugins_libmapsample_substrate_subundecl_la_CFLAGS = $(WARN_CFLAGS)
 test_plugins_libmapsample_substrate_subundecl_la_LDFLAGS = $(subtest_ldflags)
+
+# A fake substrate host: drives a substrate plugin through the documented
+# call order without mapsample (test/integration/substrate-otf2-driver.sh).
+check_PROGRAMS += test/plugins/substrate-driver
+test_plugins_substrate_driver_SOURCES = test/plugins/substrate-driver.c

@@ -1,0 +1,172 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The otf2 substrate plugin under mapsample: test/programs/marks (two
+# threads, regions phase1 and phase2, a point mark) sampled at 1 kHz
+# with the cpu.user metric and --substrate PATH-OF-THE-OTF2-PLUGIN.
+# - the program runs as without it (exit 0, its output);
+# - LOG.otf2/traces.otf2 reads without error or warning (otf2-print
+#   -Werror, also unwinding every calling context);
+# - the trace agrees with mapreport on the same log: per thread the same
+#   number of samples (the sorted lists of per-thread counts are equal)
+#   and the same number of values per metric, counting the records of
+#   mapreport --dump up to the trace's ProgramEnd (where the host ends its
+#   plugins; a sample taken on the way out after it is in the log only);
+#   phase1 and phase2 entered as often as mapreport --json says;
+# - test/programs/forkexec (three process images) leaves three archives,
+#   each read without error, with the log's samples between them.
+# Skipped while mapsample has no --substrate option (the substrate host,
+# mapsample-substrate(3), is not in this build) and when configure found
+# no libotf2; runs as soon as both are there.
+set -eu
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+plugin=$top_builddir/plugins/substrate-otf2/.libs/libmapsample_substrate_otf2.so
+metric=com.mapsample.metrics.cpu.user
+
+if [ "${HAVE_OTF2:-}" = no ]; then
+	echo "SKIP: configure found no libotf2 (apt-get install libotf2-trace-dev), the otf2 plugin is not built"
+	exit 77
+fi
+"$mapsample" --help 2>&1 | grep -q -e '--substrate' || {
+	echo "SKIP: this mapsample has no --substrate option yet (no substrate plugin host); the test runs once it has"
+	exit 77
+}
+[ -f "$plugin" ] || fail "$plugin missing: run make first"
+command -v otf2-print >/dev/null 2>&1 ||
+	fail "otf2-print not found: apt-get install otf2-tools"
+command -v python3 >/dev/null 2>&1 || fail "python3 not found: apt-get install python3"
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+need_programs marks
+
+sample m -F 1000 --metrics "none,$metric" --substrate "$plugin" -- \
+	"$programs/marks" 100
+[ "$rc" = 0 ] || { show "$tmp/m.err"; fail "marks under mapsample --substrate otf2 exited $rc"; }
+[ "$(cat "$tmp/m.out")" = "marks: done" ] ||
+	{ show "$tmp/m.out" "$tmp/m.err"; fail "marks' output changed under the otf2 plugin"; }
+anchor=$tmp/m.log.otf2/traces.otf2
+[ -f "$anchor" ] || { show "$tmp/m.err"; ls -R "$tmp" >&2; fail "no trace $anchor"; }
+
+otf2-print -Werror "$anchor" >"$tmp/events" 2>"$tmp/print.err" ||
+	{ show "$tmp/print.err"; fail "otf2-print -Werror failed on the trace"; }
+otf2-print -Werror --unwind-calling-context "$anchor" >/dev/null 2>"$tmp/unwind.err" ||
+	{ show "$tmp/unwind.err"; fail "otf2-print --unwind-calling-context failed on the trace"; }
+otf2-print -I "$anchor" >"$tmp/info" 2>&1 || true
+
+# The program's end in the trace: the host ends its plugins there, and a
+# sample the sampler takes later, on the way out, is in the log only.
+end=$(awk '$1 == "PROGRAM_END" && $2 ~ /^[0-9]+$/ { print $3; exit }' "$tmp/events")
+[ -n "$end" ] || fail "no ProgramEnd in the trace"
+
+report m --json
+cp "$tmp/m.report" "$tmp/m.json"
+report m --dump
+# mapreport's counts up to the end: per-thread samples (sorted), values
+# per metric (--dump); entries per region (--json)
+python3 - "$tmp/m.report" "$tmp/m.json" "$end" >"$tmp/want" <<'PY'
+import collections, json, sys
+end = int(sys.argv[3])
+samples = collections.Counter()
+values = collections.Counter()
+after = 0
+ids = {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) < 5:
+        continue
+    sec, frac = f[1].split(".")
+    ts = int(sec) * 1000000000 + int(frac.ljust(9, "0")[:9])
+    if f[3] == "metric-def":
+        ids[f[4]] = f[5]
+    elif ts > end:
+        after += f[3] == "sample"
+    elif f[3] == "sample":
+        samples[f[2].split("/")[1]] += 1
+    elif f[3] == "metric-value" and "(no value)" not in line:
+        values[ids.get(f[4], f[4])] += 1
+print("samples", " ".join(map(str, sorted(samples.values()))))
+for m in sorted(values):
+    print("metric", m, values[m])
+d = json.load(open(sys.argv[2]))
+for r in sorted(d["regions"], key=lambda r: r["name"]):
+    print("region", r["name"], r["count"])
+print("after", after)
+PY
+# the same from the trace
+awk '
+	$1 == "CALLING_CONTEXT_SAMPLE" && $2 ~ /^[0-9]+$/ { s[$2]++ }
+	$1 == "METRIC" && $2 ~ /^[0-9]+$/ {
+		if (match($0, /Value: \("[^"]*"/)) {
+			id = substr($0, RSTART + 8, RLENGTH - 9); m[id]++
+		}
+	}
+	$1 == "ENTER" && $2 ~ /^[0-9]+$/ {
+		if (match($0, /Region: "[^"]*"/)) {
+			r = substr($0, RSTART + 9, RLENGTH - 10); e[r]++
+		}
+	}
+	END {
+		n = 0
+		for (l in s) c[++n] = s[l]
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && c[j - 1] > c[j]; j--) {
+				t = c[j]; c[j] = c[j - 1]; c[j - 1] = t
+			}
+		line = "samples"
+		for (i = 1; i <= n; i++) line = line " " c[i]
+		print line
+		for (id in m) print "metric", id, m[id] | "sort"
+		close("sort")
+		for (r in e) print "region", r, e[r] | "sort"
+		close("sort")
+	}' "$tmp/events" >"$tmp/got"
+
+grep '^samples' "$tmp/want" >"$tmp/want.s"
+grep '^samples' "$tmp/got" >"$tmp/got.s"
+cmp -s "$tmp/want.s" "$tmp/got.s" || {
+	show "$tmp/want.s" "$tmp/got.s" "$tmp/info"
+	fail "samples per thread differ between mapreport (first) and the trace (second)"
+}
+[ "$(wc -w <"$tmp/want.s")" -ge 3 ] || { show "$tmp/want.s"; fail "fewer than two threads with samples"; }
+grep -q "^metric $metric [1-9]" "$tmp/want" ||
+	{ show "$tmp/want"; fail "mapreport shows no value of $metric"; }
+while read -r kind id n; do
+	case $kind in
+	metric) ;;
+	region) [ "$id" = phase1 ] || [ "$id" = phase2 ] || continue ;;
+	*) continue ;;
+	esac
+	grep -qx "$kind $id $n" "$tmp/got" || {
+		show "$tmp/want" "$tmp/got"
+		fail "$kind $id: mapreport counts $n, the trace $(grep "^$kind $id " "$tmp/got" || echo none)"
+	}
+done <"$tmp/want"
+# test/programs/forkexec: three process images (the program, its forked
+# child, the program the child execs), three archives, each read without
+# error; together they hold the log's samples but for at most one per
+# image taken after the image's end
+need_programs forkexec
+sample f --substrate "$plugin" -- "$programs/forkexec" 100
+[ "$rc" = 4 ] || { show "$tmp/f.err"; fail "forkexec under mapsample --substrate otf2 exited $rc, not 4"; }
+n=0
+total=0
+for a in "$tmp"/f.log.otf2/traces*.otf2; do
+	[ -f "$a" ] || continue
+	n=$((n + 1))
+	otf2-print -Werror "$a" >"$tmp/f.events" 2>"$tmp/f.print.err" ||
+		{ show "$tmp/f.print.err"; fail "otf2-print -Werror failed on $(basename "$a")"; }
+	total=$((total + $(grep -c '^CALLING_CONTEXT_SAMPLE' "$tmp/f.events" || true)))
+done
+[ "$n" = 3 ] || { ls "$tmp/f.log.otf2" >&2; fail "forkexec: $n archives, not one per process image (3)"; }
+report f --json
+want=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["samples"])' "$tmp/f.report")
+[ "$total" -le "$want" ] && [ "$total" -ge $((want - 3)) ] ||
+	fail "forkexec: $total samples in the archives, $want in the log"
+
+echo "ok - trace agrees with mapreport: $(cat "$tmp/want.s"), $(grep "^metric" "$tmp/want" | tr '\n' ' ')($(grep "^after" "$tmp/want") samples after the end); forkexec: $total of $want samples in 3 archives"
+exit 0
