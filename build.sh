@@ -8,7 +8,8 @@
 #   ./build.sh check      install what is missing, build, run the test suite
 #   ./build.sh asan       the test suite under AddressSanitizer + UBSan
 #   ./build.sh fuzz [N]   libFuzzer on the log parser, N runs (default 1000000),
-#                         and on the two XML parsers, N/4 runs each
+#                         on the two XML parsers and the perf map parser,
+#                         N/4 runs each, and on the rule parser, N/16
 #   ./build.sh distcheck  make distcheck (tarball builds and passes its tests)
 #
 # Builds go to build/<mode>/ (out of tree), so the modes never mix.
@@ -109,7 +110,8 @@ fuzz)
 	install_deps $deps clang libclang-rt-14-dev
 	configure_in "$top/build/fuzz" CC=clang --enable-fuzzing CFLAGS="-O1 -g"
 	make -C "$top/build/fuzz" -j"$jobs" test/fuzz/fuzz_maplog \
-		test/fuzz/fuzz_metricdef test/fuzz/fuzz_partial test/fuzz/fuzz_rules
+		test/fuzz/fuzz_metricdef test/fuzz/fuzz_partial test/fuzz/fuzz_rules \
+		test/fuzz/fuzz_perfmap
 	# N runs of the log parser, N/4 of each XML parser, N/16 of the
 	# one-line --compare rule parser
 	n=${2:-1000000}
@@ -117,6 +119,7 @@ fuzz)
 	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" $(((n + 3) / 4)) metricdef
 	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" $(((n + 3) / 4)) partial
 	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" $(((n + 15) / 16)) rules
+	"$top/test/fuzz/run-fuzz.sh" "$top/build/fuzz" $(((n + 3) / 4)) perfmap
 	;;
 distcheck)
 	install_deps $deps $testdeps $testdeps

@@ -14,11 +14,14 @@
 #include <mapsample/substrate.h>
 
 #include "cmd/mapsample/substrates.h"
+#include "common/trust.h"
 
 #define PRE "libmapsample_substrate_"
 
-/* The search directories, in order, into dirs (up to 4). */
-static size_t search_dirs(char dirs[4][PATH_MAX])
+#define NDIRS 5
+
+/* The search directories, in order, into dirs (up to NDIRS). */
+static size_t search_dirs(char dirs[NDIRS][PATH_MAX])
 {
 	size_t n = 0;
 	const char *c = getenv("MAPSAMPLE_CONFIG_DIR");
@@ -37,10 +40,14 @@ static size_t search_dirs(char dirs[4][PATH_MAX])
 			char probe[PATH_MAX + 64];
 			snprintf(probe, sizeof(probe),
 				 "%s/../../lib/sampler/libmapsampler.la", self);
-			if (access(probe, F_OK) == 0)
+			if (access(probe, F_OK) == 0) {
 				snprintf(dirs[n++], PATH_MAX,
 					 "%.4000s/../../plugins/substrates/.libs",
 					 self);
+				snprintf(dirs[n++], PATH_MAX,
+					 "%.4000s/../../plugins/substrate-otf2/.libs",
+					 self);
+			}
 		}
 	}
 	snprintf(dirs[n++], PATH_MAX, "%s/substrates", PKGLIBDIR);
@@ -54,7 +61,7 @@ static int find(const char *item, char *out, size_t len)
 			return -1;
 		return 0;
 	}
-	char dirs[4][PATH_MAX];
+	char dirs[NDIRS][PATH_MAX];
 	size_t n = search_dirs(dirs);
 	for (size_t i = 0; i < n; i++) {
 		char cand[PATH_MAX + 128];
@@ -69,6 +76,14 @@ static int find(const char *item, char *out, size_t len)
 static int add(char **list, const char *item)
 {
 	char path[PATH_MAX];
+	char why[PATH_MAX + 256];
+	if (find(item, path, sizeof(path)) == 0 &&
+	    trust_path(path, why, sizeof(why))) {
+		/* code another user could have written: never loaded */
+		fprintf(stderr, "mapsample: --substrate %s: refusing to load "
+				"%s: %s\n", item, path, why);
+		return -1;
+	}
 	if (find(item, path, sizeof(path))) {
 		if (strchr(item, '/'))
 			fprintf(stderr, "mapsample: --substrate %s: no such "
@@ -125,7 +140,7 @@ int substrates_resolve(const char **opts, size_t n)
 
 int substrates_list(void)
 {
-	char dirs[4][PATH_MAX];
+	char dirs[NDIRS][PATH_MAX];
 	size_t n = search_dirs(dirs);
 	int found = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -146,6 +161,12 @@ int substrates_list(void)
 			snprintf(path, sizeof(path), "%s/%s", dirs[i], e->d_name);
 			if (!realpath(path, real))
 				continue;
+			char why[PATH_MAX + 256];
+			if (trust_path(real, why, sizeof(why))) {
+				printf("%-20s %-9s %s (not loaded: %s)\n", name,
+				       "-", real, why);
+				continue;
+			}
 			void *h = dlopen(real, RTLD_NOW | RTLD_LOCAL);
 			char entry[300];
 			snprintf(entry, sizeof(entry),

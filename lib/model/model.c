@@ -303,43 +303,6 @@ const struct rmap *model_find_map(const struct model *m, uint32_t pid,
 	return NULL;
 }
 
-const char *model_clock_name(uint32_t clock)
-{
-	return clock == MAPLOG_CLOCK_WALL ? "wall-clock time" : "CPU time";
-}
-
-const char *model_clock_id(uint32_t clock)
-{
-	return clock == MAPLOG_CLOCK_WALL ? "wall" : "cpu";
-}
-
-const char *model_clock_unit(uint32_t clock)
-{
-	return clock == MAPLOG_CLOCK_WALL ? "wall" : "CPU";
-}
-
-const char *model_timer_name(uint32_t timer)
-{
-	switch (timer) {
-	case MAPLOG_TIMER_PERF_TASK_CLOCK: return "perf task-clock event";
-	case MAPLOG_TIMER_POSIX_THREAD_CPU: return "POSIX thread CPU timer";
-	case MAPLOG_TIMER_POSIX_MONOTONIC: return "POSIX monotonic timer";
-	case MAPLOG_TIMER_ITIMER_PROF: return "setitimer(ITIMER_PROF)";
-	}
-	return "unknown timer";
-}
-
-const char *model_timer_id(uint32_t timer)
-{
-	switch (timer) {
-	case MAPLOG_TIMER_PERF_TASK_CLOCK: return "perf-task-clock";
-	case MAPLOG_TIMER_POSIX_THREAD_CPU: return "posix-thread-cpu";
-	case MAPLOG_TIMER_POSIX_MONOTONIC: return "posix-monotonic";
-	case MAPLOG_TIMER_ITIMER_PROF: return "itimer-prof";
-	}
-	return "unknown";
-}
-
 const char *model_proc_name(const struct model *m, uint32_t pid,
 			    uint32_t image)
 {
@@ -997,22 +960,4 @@ int model_load(struct model *m, const char *path,
 		rc = LOGREAD_UNREADABLE;
 	}
 	return rc;
-}
-
-const char *model_note_str(const struct rnote *n, char *buf, size_t len)
-{
-	struct logread_problem p = {.lp_kind = (enum logread_kind)n->kind,
-				    .lp_file = n->file,
-				    .lp_offset = n->offset,
-				    .lp_length = n->length,
-				    .lp_code = n->code,
-				    .lp_errno = (int)n->length,
-				    .lp_records = n->records_before};
-	p.lp_loss = n->loss;
-	p.lp_pid = n->pid;
-	p.lp_image = n->image;
-	p.lp_tid = n->tid;
-	p.lp_count = n->count;
-	p.lp_total = n->total;
-	return logread_problem_str(&p, buf, len);
 }

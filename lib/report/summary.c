@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/shorten.h"
 #include "report/summary.h"
 
 const char *summary_kind_id(enum summary_kind k)
@@ -175,9 +176,14 @@ void summary_make(struct summary *s, const struct ranks *rk, double wall,
 	advise_imbalance(s, rk);
 	advise_mpi(s, rk);
 	advise_io(s, rk);
-	if (s->kind == SUMMARY_COMPUTE && top && top_share > 0)
+	if (s->kind == SUMMARY_COMPUTE && top && top_share > 0) {
+		/* a C++ name shortened and cut, as the tables show it */
+		char sh[512], el[80];
+		name_shorten(top, sh, sizeof(sh));
 		advise(s,
 		       "Compute is %.1f%% of the time; the hottest function, "
 		       "%s, has %.1f%% of the samples: start there",
-		       s->compute * 100, top, top_share * 100);
+		       s->compute * 100, name_elide(sh, 60, el, sizeof(el)),
+		       top_share * 100);
+	}
 }

@@ -174,3 +174,25 @@ FUZZ_RULES_CORPUS = \
 	test/fuzz/corpus/rules/names.rules \
 	test/fuzz/corpus/rules/valid-all.rules
 EXTRA_DIST += test/fuzz/replay-rules.sh $(FUZZ_RULES_CORPUS)
+
+# The perf map parser (lib/report/perfmap.c; the file a JIT program
+# writes in /tmp, copied into the log): test/fuzz/replay_perfmap runs
+# fuzz_perfmap.c over test/fuzz/corpus/perfmap in every make check; with
+# --enable-fuzzing, test/fuzz/fuzz_perfmap is its libFuzzer binary.
+check_PROGRAMS += test/fuzz/replay_perfmap
+TESTS += test/fuzz/replay-perfmap.sh
+test_fuzz_replay_perfmap_SOURCES = test/fuzz/replay.c test/fuzz/fuzz_perfmap.c
+test_fuzz_replay_perfmap_LDADD = lib/report/libreport.la -lm
+if FUZZING
+noinst_PROGRAMS += test/fuzz/fuzz_perfmap
+test_fuzz_fuzz_perfmap_SOURCES = test/fuzz/fuzz_perfmap.c \
+	lib/report/perfmap.c lib/common/mem.c
+test_fuzz_fuzz_perfmap_CFLAGS = $(AM_CFLAGS) -g -fno-omit-frame-pointer \
+	-fsanitize=fuzzer-no-link $(FUZZ_SAN)
+test_fuzz_fuzz_perfmap_LDFLAGS = -fsanitize=fuzzer $(FUZZ_SAN)
+endif
+FUZZ_PERFMAP_CORPUS = \
+	test/fuzz/corpus/perfmap/crlf-nul \
+	test/fuzz/corpus/perfmap/errors \
+	test/fuzz/corpus/perfmap/valid-node
+EXTRA_DIST += test/fuzz/replay-perfmap.sh $(FUZZ_PERFMAP_CORPUS)

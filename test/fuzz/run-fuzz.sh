@@ -3,7 +3,8 @@
 # run-fuzz.sh: fuzzes a parser of untrusted input for CI.  Runs BUILD_DIR's
 # libFuzzer binary test/fuzz/fuzz_TARGET (TARGET: maplog, the default, the
 # log parser; metricdef, metric definition XML; partial, partial report
-# XML; rules, mapreport --compare's rules; configure CC=clang
+# XML; rules, mapreport --compare's rules; perfmap, a JIT's perf map;
+# configure CC=clang
 # --enable-fuzzing; make test/fuzz/fuzz_TARGET)
 # for RUNS inputs over a copy of the seed corpus in a temporary directory,
 # so nothing is ever written into the source tree, and prints one summary
@@ -21,14 +22,14 @@
 set -eu
 
 usage() {
-	echo "usage: run-fuzz.sh BUILD_DIR RUNS [maplog|metricdef|partial|rules]" >&2
+	echo "usage: run-fuzz.sh BUILD_DIR RUNS [maplog|metricdef|partial|rules|perfmap]" >&2
 	exit 2
 }
 
 [ $# -eq 2 ] || [ $# -eq 3 ] || usage
 runs=$2
 target=${3:-maplog}
-case $target in maplog | metricdef | partial | rules) ;; *) usage ;; esac
+case $target in maplog | metricdef | partial | rules | perfmap) ;; *) usage ;; esac
 case $runs in '' | *[!0-9]*) usage ;; esac
 if ! build=$(cd "$1" 2>/dev/null && pwd); then
 	echo "run-fuzz.sh: $1: no such build directory" >&2

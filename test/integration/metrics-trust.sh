@@ -78,6 +78,22 @@ grep -qF "mapsample: $tmp/m: warning: not searched: $tmp/m is writable by others
 grep -q 'not searched' "$tmp/list" || { show "$tmp/list"; fail "--list-metrics: no line for the folder"; }
 [ ! -s "$CTORMARK_FILE" ] || fail "--list-metrics loaded a plugin from a world-writable folder"
 
+# ---- a substrate plugin in a folder writable by others ----
+sub=$top_builddir/plugins/substrates/.libs/libmapsample_substrate_print_events.so
+if [ -f "$sub" ]; then
+	mkdir "$tmp/s"
+	cp "$sub" "$tmp/s/"
+	chmod 777 "$tmp/s"
+	set +e
+	"$mapsample" -q -o "$tmp/s.log" --substrate "$tmp/s/libmapsample_substrate_print_events.so" \
+		-- /bin/true </dev/null >/dev/null 2>"$tmp/err"
+	rc=$?
+	set -e
+	grep -qF "refusing to load $tmp/s/libmapsample_substrate_print_events.so: $tmp/s is writable by others" "$tmp/err" ||
+		{ show "$tmp/err"; fail "substrate plugin in a world-writable folder: no line naming it"; }
+	[ "$rc" != 0 ] || fail "substrate plugin in a world-writable folder: the run went on with it"
+fi
+
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: the cases that change owners need root"
 	echo "PASS: metrics-trust (as $(id -un): owner cases skipped)"

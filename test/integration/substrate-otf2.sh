@@ -102,7 +102,7 @@ awk '
 	$1 == "CALLING_CONTEXT_SAMPLE" && $2 ~ /^[0-9]+$/ { s[$2]++ }
 	$1 == "METRIC" && $2 ~ /^[0-9]+$/ {
 		if (match($0, /Value: \("[^"]*"/)) {
-			id = substr($0, RSTART + 8, RLENGTH - 9); m[id]++
+			id = substr($0, RSTART + 9, RLENGTH - 10); m[id]++
 		}
 	}
 	$1 == "ENTER" && $2 ~ /^[0-9]+$/ {

@@ -168,7 +168,10 @@ typedef void (*mapsample_event_sample_cb)(
 	const mapsample_location *location, uint64_t ts, uint64_t weight_ns,
 	uint32_t npc, const uint64_t *pc, int wall);
 /* A metric value as recorded: metric is a METRIC handle; is_double says
- * which of u64/dbl holds it; has_value 0 when the getter had none. */
+ * which of u64/dbl holds it; has_value 0 when the getter had none.  A
+ * value taken for the whole process (on the sampler's own thread while
+ * the program was idle, or the last one) comes on the location of the
+ * process's main thread. */
 typedef void (*mapsample_event_metric_cb)(
 	const mapsample_location *location, uint64_t ts,
 	mapsample_handle metric, int has_value, int is_double,
