@@ -73,7 +73,8 @@ fuzz-seeds: test/fuzz/mkseeds$(EXEEXT)
 
 # lib/defs' XML-checking core and colours, compiled into both XML fuzzers
 # so that they carry coverage instrumentation too.
-FUZZ_DEFS_CORE = lib/defs/xmlcheck.c lib/defs/colour.c lib/common/mem.c
+FUZZ_DEFS_CORE = lib/defs/xmlcheck.c lib/defs/colour.c lib/common/mem.c \
+	lib/common/trust.c
 
 # The metric definition parser (lib/defs): test/fuzz/replay_metricdef
 # runs fuzz_metricdef.c over test/fuzz/corpus/metricdef in every make check
@@ -128,7 +129,9 @@ test_fuzz_fuzz_partial_SOURCES = test/fuzz/fuzz_partial.c \
 test_fuzz_fuzz_partial_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS) -g \
 	-fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)
 test_fuzz_fuzz_partial_LDFLAGS = -fsanitize=fuzzer $(FUZZ_SAN)
-test_fuzz_fuzz_partial_LDADD = lib/log/libmaplog_core.la $(EXPAT_LIBS) -lm
+# the rest of the model (model_reread() and what it calls), uninstrumented
+test_fuzz_fuzz_partial_LDADD = lib/model/libmodel.la lib/log/libmaplog_core.la \
+	$(EXPAT_LIBS) -lm
 endif
 FUZZ_PARTIAL_CORPUS = \
 	test/fuzz/corpus/partial/colours.xml \
