@@ -539,6 +539,18 @@ static int job(struct rproc *p, const struct maplog_ev_job *j)
 
 /* Whether m's filter keeps the sample ev of process p: 1, 0, or
  * MAPS_ENOMEM. */
+/* Does m's filter keep sample ev of thread t in process p? */
+static int proc_keeps(const struct model *m, const struct rproc *p,
+		      const struct rthread *t, const struct maplog_ev *ev)
+{
+	const char *prog = p->exe ? strrchr(p->exe, '/') : NULL;
+	if (!filter_keep_rank(m->filter, p->rank >= 0 ? p->rank
+						      : (int32_t)p->seq))
+		return 0;
+	return filter_keep(m->filter, p->os_pid, prog ? prog + 1 : p->exe,
+			   ev->ev_u.sample.sa_tid, t->name, ev->ev_ts);
+}
+
 static int sample_passes(struct model *m, struct rproc *p,
 			 const struct maplog_ev *ev, struct rthread **tcache)
 {
@@ -549,12 +561,18 @@ static int sample_passes(struct model *m, struct rproc *p,
 		t = *tcache = thread_get(m, ev->ev_pid, ev->ev_image, tid);
 	if (!t)
 		return MAPS_ENOMEM;
-	const char *prog = p->exe ? strrchr(p->exe, '/') : NULL;
-	if (!filter_keep_rank(m->filter, p->rank >= 0 ? p->rank
-						      : (int32_t)p->seq))
+	return proc_keeps(m, p, t, ev);
+}
+
+int model_sample_kept(const struct model *m, const struct maplog_ev *ev,
+		      size_t thread)
+{
+	if (!m->filter)
+		return 1;
+	const struct rproc *p = model_find_proc(m, ev->ev_pid, ev->ev_image);
+	if (!p || thread >= m->nthreads)
 		return 0;
-	return filter_keep(m->filter, p->os_pid,
-			   prog ? prog + 1 : p->exe, tid, t->name, ev->ev_ts);
+	return proc_keeps(m, p, &m->threads[thread], ev);
 }
 
 /* The (pid, image) index of m's processes, after the array changed. */
@@ -668,6 +686,8 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		m->first_ts = ev->ev_ts;
 	if (ev->ev_ts > m->last_ts)
 		m->last_ts = ev->ev_ts;
+	if (ev->ev_type == MAPLOG_TYPE_SAMPLE)
+		m->samples_read++;
 	if (ev->ev_type == MAPLOG_TYPE_SAMPLE && p->is_launcher &&
 	    !m->launchers_on) {
 		m->launcher_samples++; /* not the application's */

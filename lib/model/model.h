@@ -194,6 +194,8 @@ struct model {
 				   * totals; 0: they are left out (counted in
 				   * launcher_samples) */
 	uint64_t launcher_samples;/* samples of launchers left out */
+	uint64_t samples_read;    /* sample records read, whatever the
+				   * filters and --launchers kept */
 	struct rpidmap *pidmap;   /* the pids keyed under another number */
 	size_t npidmap, cappidmap;
 	struct keymap pidkeys;    /* (log, os_pid) -> index in pidmap */
@@ -242,6 +244,13 @@ int model_reread(const struct model *m, size_t log, const char *path,
  * NULL. */
 const struct rproc *model_find_proc(const struct model *m, uint32_t pid,
 				    uint32_t image);
+
+/* Does sample ev of thread m->threads[thread] pass m's filter
+ * (--pid/--tid/--comm/--time/--rank; not --region, whose state only a
+ * reading in order has)?  1 when m has no filter.  For the tools that
+ * read the logs again (report/out/rescan.c). */
+int model_sample_kept(const struct model *m, const struct maplog_ev *ev,
+		      size_t thread);
 
 /* After the last model_load, unless m->launchers_on: leaves the
  * launcher processes (rproc.is_launcher) and their threads out of the

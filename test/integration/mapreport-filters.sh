@@ -183,7 +183,32 @@ test_none() {
 		fail "--tid 1: the report counts samples"
 }
 
+# The exports (they read the logs again) keep what the filters keep:
+# before, any filter made them fail ("write failed; the speedscope file
+# is incomplete", exit 1).
+test_exports() {
+	t=$worker
+	want=$(dump_count "tid == $t")
+	"$mapreport" --tid "$t" --speedscope "$tmp/f.speedscope" \
+		--pprof "$tmp/f.pb.gz" --trace "$tmp/f.trace" "$tmp/fw.log" \
+		>/dev/null 2>"$tmp/exp.err" ||
+		{ show "$tmp/exp.err"; fail "--tid $t with the exports: exit status $?"; }
+	/usr/bin/python3 - "$tmp/f.speedscope" "$t" "$want" <<'PY' ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+tid, want = sys.argv[2], int(sys.argv[3])
+names = [p["name"] for p in d["profiles"]]
+if len(names) != 1 or ("tid %s " % tid) not in names[0] + " ":
+    sys.exit("profiles %r, want only thread %s's" % (names, tid))
+p = d["profiles"][0]
+if len(p["samples"]) == 0:
+    sys.exit("no samples in thread %s's profile" % tid)
+PY
+		fail "--tid $t --speedscope: not the thread's samples alone"
+}
+
 test_tid
+test_exports
 test_none
 test_pid_comm
 test_time

@@ -104,8 +104,9 @@ static int on_sample(void *ctx, const struct maplog_ev *ev)
 	struct scan *s = ctx;
 	s->samples++;
 	size_t th = find_thread(s, ev), st = find_stack(s, ev);
-	if (th == SIZE_MAX || st == SIZE_MAX)
-		return 0;
+	if (th == SIZE_MAX || st == SIZE_MAX ||
+	    !model_sample_kept(s->m, ev, th))
+		return 0; /* left out of the report (filters, --launchers) */
 	return s->t->rt_sample(s->ctx, ev, th, st);
 }
 
@@ -139,8 +140,7 @@ int rescan_logs(const struct output_in *in, const struct rescan_tool *t,
 			rc = 0; /* damage was said when the model read it */
 	}
 	/* a log that cannot be read twice (a pipe) */
-	if (!rc && t->rt_sample &&
-	    s.samples != in->oi_model->samples + in->oi_model->launcher_samples)
+	if (!rc && t->rt_sample && s.samples != in->oi_model->samples_read)
 		rc = MAPS_EIO;
 	free(s.idx);
 	return rc;
