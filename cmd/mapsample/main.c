@@ -400,13 +400,17 @@ int main(int argc, char **argv)
 		return EXIT_OWN;
 	}
 
-	if (substrates_resolve(subs, nsubs))
+	if (substrates_resolve(subs, nsubs)) {
+		free(builtin);
+		free(mselect);
 		return EXIT_OWN;
+	}
 	struct plan plan;
-	if (plan_prepare(&mo, &plan))
-		return EXIT_OWN;
+	int prc = plan_prepare(&mo, &plan);
 	free(builtin);
 	free(mselect);
+	if (prc)
+		return EXIT_OWN;
 
 	char want[PATH_MAX], logname[PATH_MAX], logabs[PATH_MAX];
 	/* a rank of an MPI or Slurm job: its rank, the job's id and size */
@@ -455,6 +459,7 @@ int main(int argc, char **argv)
 		else
 			fprintf(stderr, "mapsample: %s: cannot create the log: "
 					"%s\n", want, strerror(errno));
+		plan_free(&plan);
 		return EXIT_OWN;
 	}
 	if (strcmp(want, logname))
