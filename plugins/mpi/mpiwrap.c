@@ -167,9 +167,19 @@ static __attribute__((noinline)) struct mpiw_thread *self_new(void)
 	return t;
 }
 
+/* The substrate host's MPI events (mapsample_mpi_call of the sampler),
+ * once MPI_Init has returned and when the sampler has them: substrate
+ * plugins get each call's enter and exit (mapsample-substrate(3)). */
+typedef void (*mpi_call_fn)(int enter, const char *function, uint64_t sent,
+			    uint64_t received, int32_t peer);
+static mpi_call_fn tell_call;
+
 /* A call of function f starts: returns its start time. */
 static inline uint64_t enter(int f)
 {
+	mpi_call_fn tc = __atomic_load_n(&tell_call, __ATOMIC_RELAXED);
+	if (tc)
+		tc(1, names[f], 0, 0, -1);
 	uint64_t t = now_ns();
 	struct mpiw_thread *me = self ? self : self_new();
 	if (me) {
@@ -195,6 +205,9 @@ static inline void leave(int f, uint64_t t0, uint64_t sent, uint64_t recv)
 		add(&c->f_sent, sent);
 	if (recv)
 		add(&c->f_received, recv);
+	mpi_call_fn tc = __atomic_load_n(&tell_call, __ATOMIC_RELAXED);
+	if (tc)
+		tc(0, names[f], sent, recv, -1);
 }
 
 /* The sum over the threads of field off of function f's counters. */
@@ -387,14 +400,19 @@ static void after_init(void)
 	atexit(report);
 	job_rank_fn tell = (job_rank_fn)dlsym(RTLD_DEFAULT,
 					      "mapsample_job_rank");
-	if (!tell)
-		return;
+	/* the substrate host: MPI is up (init_mpp), then every call */
+	job_rank_fn done = (job_rank_fn)dlsym(RTLD_DEFAULT,
+					      "mapsample_mpi_init_done");
+	mpi_call_fn tc = (mpi_call_fn)dlsym(RTLD_DEFAULT, "mapsample_mpi_call");
 	mpiw_h world = comm_world();
-	if (!world)
-		return;
-	int rank = comm_rank(world), size = comm_size(world);
-	if (rank >= 0 && size > 0)
+	int rank = world ? comm_rank(world) : -1;
+	int size = world ? comm_size(world) : 0;
+	if (tell && rank >= 0 && size > 0)
 		tell(rank, size);
+	if (done)
+		done(rank, size);
+	if (tc)
+		__atomic_store_n(&tell_call, tc, __ATOMIC_RELAXED);
 }
 
 /* ---- the wrappers ---- */

@@ -10,8 +10,9 @@
 # rank has samples counted as in MPI (in the MPI library's modules), they end at
 # the MPI call in the top functions (mapreport's default fold), the
 # metrics of the plugin are in the logs, --json and --html hold the same
-# statistics, and a run that exits without MPI_Finalize still writes its
-# totals.  An MPI whose compiler and
+# statistics, a run that exits without MPI_Finalize still writes its
+# totals, and a substrate plugin (print_events) gets each MPI call's enter
+# and exit with its bytes.  An MPI whose compiler and
 # mpirun are not installed is skipped with a message; with neither, the
 # test is skipped.
 set -eu
@@ -176,6 +177,17 @@ EOP
 		{ grep mpi-calls "$tmp/$mpi.exit.dump" >&2 || true; fail "$mpi: no MPI_Allreduce totals at exit without MPI_Finalize"; }
 	grep -q "mpi-calls *MPI_Finalize" "$tmp/$mpi.exit.dump" &&
 		fail "$mpi: an MPI_Finalize that was never called"
+	# substrate plugins get the MPI calls from the wrapper (print_events):
+	# each call's enter and exit, the exit with its bytes
+	MAPSAMPLE_PRINT_EVENTS_FILE=$tmp/$mpi.ev "$mapsample" -q \
+		--metrics-dir "$metrics" --metrics default,mpi \
+		--substrate print_events -o "$tmp/$mpi.ev.log" -- \
+		"$tmp/mpiwork-$mpi" 2 1000 >"$tmp/$mpi.ev.out" 2>"$tmp/$mpi.ev.err" ||
+		{ show "$tmp/$mpi.ev.out" "$tmp/$mpi.ev.err"; fail "$mpi: mpiwork with print_events failed"; }
+	n=$(grep -c " MPI_ENTER MPI_Allreduce\$" "$tmp/$mpi.ev" || true)
+	x=$(grep -c " MPI_EXIT MPI_Allreduce sent=$ALLRED received=$ALLRED " "$tmp/$mpi.ev" || true)
+	[ "$n" = 2 ] && [ "$x" = 2 ] ||
+		{ grep MPI_ "$tmp/$mpi.ev" | head -20 >&2 || true; fail "$mpi: substrate events: $n MPI_ENTER and $x MPI_EXIT of MPI_Allreduce with its bytes, want 2 and 2"; }
 	echo "$mpi: ok"
 	return 0
 }
