@@ -267,6 +267,7 @@ int main(int argc, char **argv)
 	static char *mselect;
 	unsigned long metric_ms = DEFAULT_METRIC_MS;
 	int list_metrics = 0;
+	int list_substrates = 0; /* after every option was read */
 	const char *subs[64];
 	size_t nsubs = 0;
 	/* '+': stop at the program name, its options are its own */
@@ -342,7 +343,8 @@ int main(int argc, char **argv)
 			subs[nsubs++] = optarg;
 			break;
 		case 'Y':
-			return substrates_list();
+			list_substrates = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -358,6 +360,11 @@ int main(int argc, char **argv)
 	static char *builtin;
 	builtin = builtin_metrics_dir();
 	struct plan_opts mo = {mdirs, nmdirs, mselect, builtin, quiet};
+	if (list_substrates) {
+		free(builtin);
+		free(mselect);
+		return substrates_list();
+	}
 	if (list_metrics) {
 		char slib[PATH_MAX];
 		if (find_library(slib, sizeof(slib))) {

@@ -16,7 +16,8 @@
 #     samples taken;
 #   - print_events: as many SAMPLE lines as mapreport counts samples,
 #     METRIC lines, region entries and exits as mapreport counts regions;
-#   - --list-substrates names print_events; an unknown name is refused.
+#   - --list-substrates names print_events, after reading the options
+#     that follow it (a bad one is said); an unknown name is refused.
 set -eu
 
 top_builddir=${top_builddir:-.}
@@ -89,6 +90,13 @@ case_refused() {
 		fail "unknown name: $(cat "$tmp/err")"
 	"$mapsample" --list-substrates | grep -q '^print_events ' ||
 		fail "--list-substrates does not name print_events"
+	# the options after it are read, and a bad one is said
+	set +e
+	"$mapsample" --list-substrates --no-such-option >/dev/null 2>"$tmp/ls.err"
+	lrc=$?
+	set -e
+	[ "$lrc" = 125 ] && grep -q 'unknown option --no-such-option' "$tmp/ls.err" ||
+		{ show "$tmp/ls.err"; fail "--list-substrates --no-such-option: exit $lrc, the bad option not said"; }
 }
 
 wall() {
