@@ -55,4 +55,17 @@ assert len(d["names"][i]) > 1000, len(d["names"][i])
 assert d["short"][i] == "Engine<...>::spin_hot(...)", d["short"][i]
 assert len(d["short"]) == len(d["names"])
 PY
+python3 - "$tmp/ln.html" <<'PY' || fail "the HTML function tables do not show the short name with the whole one in the tooltip"
+import html as h, re, sys
+page = open(sys.argv[1]).read()
+cells = re.findall(r'<td class="f" data-fn="([^"]*)" title="([^"]*)">([^<]*)</td>', page)
+hot = [c for c in cells if "::spin_hot(" in h.unescape(c[0])]
+assert hot, "no function-table cell with data-fn for spin_hot"
+full, title, text = (h.unescape(x) for x in hot[0])
+assert full == title and len(full) > 1000, len(full)
+assert text == "Engine<...>::spin_hot(...)", text
+PY
+"$mapreport" --full-names --html "$tmp/lnf.html" "$tmp/ln.log" >/dev/null 2>&1 ||
+	fail "mapreport --full-names --html failed"
+! grep -q 'data-fn=' "$tmp/lnf.html" || fail "--full-names: the HTML tables still shorten"
 echo "ok: $pct% in Engine<...>::spin_hot(...), full name kept for --full-names, JSON and tooltips"

@@ -36,6 +36,7 @@
 #include "report/out/job.h"
 #include "report/out/html_i.h"
 #include "report/partial_eval.h"
+#include "report/shorten.h"
 
 extern const char html_css[];
 extern const char html_js[];
@@ -223,7 +224,8 @@ static void summary(FILE *out, const struct model *m,
 /* ---- top functions ---- */
 
 static void func_table(FILE *out, const struct analysis *a,
-		       const struct model *m, unsigned top, int by_total)
+		       const struct model *m, unsigned top, int by_total,
+		       int full_names)
 {
 	const uint32_t *ord = by_total ? a->top_total : a->top_self;
 	size_t n = by_total ? a->ntop_total : a->ntop_self;
@@ -240,8 +242,23 @@ static void func_table(FILE *out, const struct analysis *a,
 		html_pct_cell(out, html_pct(f->self, m->samples));
 		fprintf(out, "<td class=\"n\">%" PRIu64 "</td>", f->total);
 		html_pct_cell(out, html_pct(f->total, m->samples));
-		fputs("<td class=\"f\">", out);
-		H(f->name);
+		/* a long C++ name shortened (report/shorten.h), the whole
+		 * name in the tooltip and in data-fn, which report.js takes
+		 * for the function view */
+		char sh[512] = "";
+		if (!full_names)
+			name_shorten(f->name, sh, sizeof(sh));
+		if (!full_names && strcmp(sh, f->name)) {
+			fputs("<td class=\"f\" data-fn=\"", out);
+			H(f->name);
+			fputs("\" title=\"", out);
+			H(f->name);
+			fputs("\">", out);
+			H(sh);
+		} else {
+			fputs("<td class=\"f\">", out);
+			H(f->name);
+		}
 		fputs("</td><td class=\"loc\">", out);
 		if (f->file) {
 			fputs("<span title=\"", out);
@@ -259,7 +276,7 @@ static void func_table(FILE *out, const struct analysis *a,
 }
 
 static void functions(FILE *out, const struct analysis *a,
-		      const struct model *m, unsigned top)
+		      const struct model *m, unsigned top, int full_names)
 {
 	fputs("<section id=\"functions\">\n<h2>Top functions</h2>\n", out);
 	if (!m->samples || !top) {
@@ -272,8 +289,8 @@ static void functions(FILE *out, const struct analysis *a,
 	      "source lines, callers and callees.</p>\n"
 	      "<div id=\"fn-narrowed\" hidden></div>\n",
 	      out);
-	func_table(out, a, m, top, 0);
-	func_table(out, a, m, top, 1);
+	func_table(out, a, m, top, 0, full_names);
+	func_table(out, a, m, top, 1, full_names);
 	fputs("</section>\n", out);
 }
 
@@ -538,7 +555,7 @@ int html_emit(const struct output_in *in, FILE *out)
 		rc = html_flame_section(out, m, in->oi_calltree,
 					in->oi_full_names);
 	if (!rc) {
-		functions(out, a, m, in->oi_top);
+		functions(out, a, m, in->oi_top, in->oi_full_names);
 		rc = function_view(out, in);
 	}
 	if (!rc)

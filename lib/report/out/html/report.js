@@ -448,7 +448,7 @@
 			var t = ev.target.closest ? ev.target.closest('td.f') : null;
 			if (!t || !t.closest('table.funcs, table.calls'))
 				return;
-			show(t.textContent, true);
+			show(t.getAttribute('data-fn') || t.textContent, true);
 		});
 		this.show = show;
 	}
@@ -753,7 +753,7 @@
 				/* as a click on the function in a table */
 				var cells = document.querySelectorAll('table.funcs td.f'), hit = null;
 				for (var j = 0; j < cells.length && !hit; j++)
-					if (cells[j].textContent === v)
+					if ((cells[j].getAttribute('data-fn') || cells[j].textContent) === v)
 						hit = cells[j];
 				if (hit)
 					hit.click();
