@@ -136,6 +136,7 @@ static const char *const type_names[MAPLOG_TYPE_MAX_] = {
 	[MAPLOG_TYPE_CLOSE] = "close",
 	[MAPLOG_TYPE_JOB] = "job",
 	[MAPLOG_TYPE_MPI_CALLS] = "mpi-calls",
+	[MAPLOG_TYPE_MANIFEST] = "manifest",
 	[MAPLOG_TYPE_FILE] = "file",
 };
 

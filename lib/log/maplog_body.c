@@ -218,6 +218,11 @@ int maplog_decode_body(maplog *p, int type, struct in *r,
 		ev->ev_u.mpi.mc_sent = get_u(r);
 		ev->ev_u.mpi.mc_received = get_u(r);
 		break;
+	case MAPLOG_TYPE_MANIFEST:
+		ev->ev_u.manifest.mf_plugin = get_str(p, r);
+		ev->ev_u.manifest.mf_path = get_str(p, r);
+		ev->ev_u.manifest.mf_description = get_str(p, r);
+		break;
 	case MAPLOG_TYPE_FILE: {
 		struct maplog_ev_file *b = &ev->ev_u.file;
 		b->fi_pid = get_u32(r);

@@ -547,6 +547,11 @@ int mapw_event(struct mapw_chunk *c, const struct maplog_ev *ev)
 		put_u(&w, ev->ev_u.mpi.mc_sent);
 		put_u(&w, ev->ev_u.mpi.mc_received);
 		break;
+	case MAPLOG_TYPE_MANIFEST:
+		put_str(&w, ev->ev_u.manifest.mf_plugin);
+		put_str(&w, ev->ev_u.manifest.mf_path);
+		put_str(&w, ev->ev_u.manifest.mf_description);
+		break;
 	case MAPLOG_TYPE_FILE:
 		put_u(&w, ev->ev_u.file.fi_pid);
 		put_u(&w, ev->ev_u.file.fi_flags);

@@ -111,6 +111,12 @@ struct rmpicall {
 	uint64_t calls, time_ns, sent, received;
 };
 
+/* A file a substrate plugin wrote (MANIFEST records). */
+struct rmanifest {
+	uint32_t pid, image;
+	char *plugin, *path, *description;
+};
+
 /* A problem found in a log (model/logread.h), kept for the report. */
 enum rnote_kind {
 	RNOTE_DAMAGE = LOGREAD_DAMAGE,
@@ -194,6 +200,8 @@ struct model {
 				   * totals; 0: they are left out (counted in
 				   * launcher_samples) */
 	uint64_t launcher_samples;/* samples of launchers left out */
+	struct rmanifest *manifests; /* files substrate plugins wrote */
+	size_t nmanifests, capmanifests;
 	uint64_t samples_read;    /* sample records read, whatever the
 				   * filters and --launchers kept */
 	struct rpidmap *pidmap;   /* the pids keyed under another number */

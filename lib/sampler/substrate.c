@@ -719,7 +719,8 @@ int substrate_owns(int tid)
 }
 
 /* dump_manifest: the lines the plugin writes ("PATH<TAB>DESCRIPTION"),
- * each shown on stderr naming the plugin. */
+ * each shown on stderr naming the plugin and kept in the log as a
+ * MANIFEST record (mapreport lists them). */
 static void substrate_manifest(struct sub_plugin *p)
 {
 	char dir[4096];
@@ -744,6 +745,14 @@ static void substrate_manifest(struct sub_plugin *p)
 			*tab++ = 0;
 		fprintf(stderr, "mapsample: substrate plugin %s wrote %s%s%s\n",
 			p->name, line, tab ? ": " : "", tab ? tab : "");
+		struct maplog_ev ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.ev_type = MAPLOG_TYPE_MANIFEST;
+		ev.ev_ts = now_ns();
+		ev.ev_u.manifest.mf_plugin = p->name;
+		ev.ev_u.manifest.mf_path = line;
+		ev.ev_u.manifest.mf_description = tab ? tab : "";
+		stream_proc_put(&ev);
 	}
 	free(text);
 }

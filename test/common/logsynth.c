@@ -797,6 +797,15 @@ int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 			if ((rc = put(&s, ps, &ev)))
 				goto out;
 		}
+		/* a file a substrate plugin wrote (MANIFEST) */
+		memset(&ev, 0, sizeof(ev));
+		ev.ev_type = MAPLOG_TYPE_MANIFEST;
+		ev.ev_ts = tend + 5;
+		ev.ev_u.manifest.mf_plugin = "otf2";
+		ev.ev_u.manifest.mf_path = "/tmp/run.maplog.otf2/traces.otf2";
+		ev.ev_u.manifest.mf_description = "OTF2 trace";
+		if ((rc = put(&s, ps, &ev)))
+			goto out;
 		/* a perf map copied at the end (mapsample-log(5), FILE) */
 		static const uint8_t pmap[] = "7f0000001000 40 jit_fn\n";
 		memset(&ev, 0, sizeof(ev));

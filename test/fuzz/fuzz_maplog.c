@@ -236,6 +236,32 @@ static uint64_t digest_record(const struct maplog_ev *ev)
 		h = h_u64(h, ev->ev_u.mpi.mc_sent);
 		h = h_u64(h, ev->ev_u.mpi.mc_received);
 		break;
+	case MAPLOG_TYPE_JOB:
+		CHECK(ev->ev_u.job.jb_rank >= -1);
+		h = h_u64(h, (uint64_t)(int64_t)ev->ev_u.job.jb_rank);
+		h = h_u64(h, ev->ev_u.job.jb_size);
+		h = h_u64(h, ev->ev_u.job.jb_role);
+		h = h_str(h, ev->ev_u.job.jb_job_id);
+		h = h_str(h, ev->ev_u.job.jb_launcher);
+		h = h_str(h, ev->ev_u.job.jb_source);
+		break;
+	case MAPLOG_TYPE_MANIFEST:
+		h = h_str(h, ev->ev_u.manifest.mf_plugin);
+		h = h_str(h, ev->ev_u.manifest.mf_path);
+		h = h_str(h, ev->ev_u.manifest.mf_description);
+		break;
+	case MAPLOG_TYPE_FILE:
+		h = h_u64(h, ev->ev_u.file.fi_pid);
+		h = h_u64(h, ev->ev_u.file.fi_flags);
+		h = h_u64(h, ev->ev_u.file.fi_offset);
+		h = h_str(h, ev->ev_u.file.fi_kind);
+		h = h_str(h, ev->ev_u.file.fi_name);
+		h = h_u64(h, ev->ev_u.file.fi_len);
+		CHECK(ev->ev_u.file.fi_len == 0 || ev->ev_u.file.fi_data != NULL);
+		if (ev->ev_u.file.fi_len)
+			h = h_bytes(h, ev->ev_u.file.fi_data,
+				    ev->ev_u.file.fi_len);
+		break;
 	default:
 		/* NONE, STACK and unknown types are never returned */
 		CHECK(!"OK event with a type the parser must not return");

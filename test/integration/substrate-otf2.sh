@@ -65,6 +65,22 @@ end=$(awk '$1 == "PROGRAM_END" && $2 ~ /^[0-9]+$/ { print $3; exit }' "$tmp/even
 
 report m --json
 cp "$tmp/m.report" "$tmp/m.json"
+# the files the plugin wrote are in the log (MANIFEST records): listed
+# by the text report and in the JSON, which the installed schema accepts
+/usr/bin/python3 - "$tmp/m.json" "$top_srcdir/share/mapsample/mapreport.schema.json" <<'PY' ||
+import json, sys
+import jsonschema
+r = json.load(open(sys.argv[1]))
+jsonschema.validate(r, json.load(open(sys.argv[2])))
+files = r.get("substrate_files", [])
+assert any(f["plugin"] == "otf2" and f["path"].endswith(".otf2/traces.otf2")
+           for f in files), files
+PY
+	fail "the JSON does not list the trace the otf2 plugin wrote (substrate_files)"
+report m
+grep -q '^  otf2: .*\.otf2/traces\.otf2 (' "$tmp/m.report" ||
+	{ show "$tmp/m.report"; fail "the text report does not list the trace under Substrate plugin files"; }
+report m --json
 report m --dump
 # mapreport's counts up to the end: per-thread samples (sorted), values
 # per metric (--dump); entries per region (--json)

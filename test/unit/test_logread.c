@@ -81,6 +81,7 @@ ON_TYPE(MARK)
 ON_TYPE(CLOSE)
 ON_TYPE(JOB)
 ON_TYPE(MPI_CALLS)
+ON_TYPE(MANIFEST)
 ON_TYPE(FILE)
 
 static void on_problem(void *ctx, const struct logread_problem *p)
@@ -124,6 +125,7 @@ static const struct logread_tool every_type = {
 		[MAPLOG_TYPE_CLOSE] = on_CLOSE,
 		[MAPLOG_TYPE_JOB] = on_JOB,
 		[MAPLOG_TYPE_MPI_CALLS] = on_MPI_CALLS,
+		[MAPLOG_TYPE_MANIFEST] = on_MANIFEST,
 		[MAPLOG_TYPE_FILE] = on_FILE,
 	},
 	.lt_problem = on_problem,

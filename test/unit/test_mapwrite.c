@@ -1128,11 +1128,11 @@ START_TEST(mapwrite_file_record)
 	ev.ev_u.file.fi_data = data;
 	ev.ev_u.file.fi_len = sizeof(data);
 	ck_assert_int_eq(mapw_event(&c, &ev), 0);
-	/* a MARK whose type byte becomes 20, a number no type has yet */
+	/* a MARK whose type byte becomes 42, a number no type has yet */
 	uint32_t at = c.used;
 	struct maplog_ev mk = mark(120, "reserved");
 	ck_assert_int_eq(mapw_event(&c, &mk), 0);
-	log[FH + CH_HDR + at] = 20;
+	log[FH + CH_HDR + at] = 42;
 	ev.ev_ts = 130;
 	ev.ev_u.file.fi_offset = sizeof(data);
 	ev.ev_u.file.fi_flags = MAPLOG_FILE_CUT;

@@ -60,7 +60,7 @@ enum maplog_type {
 	MAPLOG_TYPE_CLOSE = 17,
 	MAPLOG_TYPE_JOB = 18,   /* the process's place in a parallel job */
 	MAPLOG_TYPE_MPI_CALLS = 19, /* one MPI function's call statistics */
-	/* 20: reserved for a record type being added */
+	MAPLOG_TYPE_MANIFEST = 20, /* a file a substrate plugin wrote */
 	MAPLOG_TYPE_FILE = 21, /* a file the sampler copied into the log */
 	MAPLOG_TYPE_MAX_ = 22
 };
@@ -283,6 +283,14 @@ struct maplog_ev_mpi_calls {
 	uint64_t mc_received;    /* bytes the calls received */
 };
 
+/* A file a substrate plugin wrote (its dump_manifest, at the end of the
+ * process image; mapsample-substrate(3)). */
+struct maplog_ev_manifest {
+	const char *mf_plugin;      /* the plugin's name */
+	const char *mf_path;        /* the file */
+	const char *mf_description; /* what it holds; "" if not said */
+};
+
 struct maplog_ev_close {
 	uint64_t cl_samples;
 	uint64_t cl_dropped;
@@ -349,6 +357,7 @@ struct maplog_ev {
 		struct maplog_ev_close close;
 		struct maplog_ev_job job;
 		struct maplog_ev_mpi_calls mpi;
+		struct maplog_ev_manifest manifest;
 		struct maplog_ev_file file;
 		struct maplog_ev_eof eof;
 		struct maplog_ev_error error;

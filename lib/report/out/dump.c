@@ -122,6 +122,11 @@ static int dump_record(void *ctx, const struct maplog_ev *ev)
 			ev->ev_u.mpi.mc_time_ns, ev->ev_u.mpi.mc_sent,
 			ev->ev_u.mpi.mc_received);
 		break;
+	case MAPLOG_TYPE_MANIFEST:
+		fprintf(f, " plugin '%s' path '%s' description '%s'",
+			ev->ev_u.manifest.mf_plugin, ev->ev_u.manifest.mf_path,
+			ev->ev_u.manifest.mf_description);
+		break;
 	case MAPLOG_TYPE_FILE:
 		fprintf(f, " pid %u %s %s offset %" PRIu64 " bytes %u%s",
 			ev->ev_u.file.fi_pid, ev->ev_u.file.fi_kind,

@@ -452,6 +452,26 @@ static void functions(struct jsonw *w, const struct model *m,
 }
 
 /* The MPI call statistics (report/mpi.h).  Returns 0 or MAPS_ENOMEM. */
+/* "substrate_files": what substrate plugins wrote (MANIFEST records);
+ * only when there are some. */
+static void substrate_files(struct jsonw *w, const struct model *m)
+{
+	if (!m->nmanifests)
+		return;
+	jsonw_key(w, "substrate_files");
+	jsonw_array(w);
+	for (size_t i = 0; i < m->nmanifests; i++) {
+		const struct rmanifest *r = &m->manifests[i];
+		jsonw_object(w);
+		k_str(w, "plugin", r->plugin);
+		k_str(w, "path", r->path);
+		k_str(w, "description", r->description);
+		k_u64(w, "pid", r->pid);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}
+
 static int mpi_calls(struct jsonw *w, const struct model *m)
 {
 	static const char *const key[MPI_NQTY] = {"calls", "time_ns", "sent",
@@ -903,6 +923,7 @@ int json_emit(const struct output_in *in, FILE *out)
 	metrics(&w, &m->metrics);
 	if (mpi_calls(&w, m))
 		return MAPS_ENOMEM;
+	substrate_files(&w, m);
 	partial(&w, in);
 	job(&w, in);
 	notes(&w, m, a);

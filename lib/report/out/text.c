@@ -231,6 +231,35 @@ static void functions(const struct analysis *a, const struct model *m,
 			a->own_samples, pct(a->own_samples, m->samples));
 }
 
+/* s with control characters shown as '?' (text from a log). */
+static void put_plain(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
+/* "Substrate plugin files": what substrate plugins wrote (MANIFEST
+ * records), when they wrote any. */
+static void substrate_files(const struct model *m, FILE *out)
+{
+	if (!m->nmanifests)
+		return;
+	fprintf(out, "\nSubstrate plugin files\n");
+	for (size_t i = 0; i < m->nmanifests; i++) {
+		const struct rmanifest *r = &m->manifests[i];
+		fputs("  ", out);
+		put_plain(out, r->plugin);
+		fputs(": ", out);
+		put_plain(out, r->path);
+		if (r->description[0]) {
+			fputs(" (", out);
+			put_plain(out, r->description);
+			fputc(')', out);
+		}
+		fprintf(out, ", process %u\n", r->pid);
+	}
+}
+
 int text_emit(const struct output_in *in, FILE *out)
 {
 	const struct model *m = in->oi_model;
@@ -254,5 +283,7 @@ int text_emit(const struct output_in *in, FILE *out)
 		rc = text_lines(in, out);
 	if (!rc)
 		rc = text_mpi(m, out);
+	if (!rc)
+		substrate_files(m, out);
 	return rc;
 }
