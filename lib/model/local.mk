@@ -4,7 +4,7 @@
 # lib/log and lib/common only.
 noinst_LTLIBRARIES += lib/model/libmodel.la
 lib_model_libmodel_la_SOURCES = lib/model/model.c lib/model/model.h \
-	lib/model/model_names.c \
+	lib/model/model_names.c lib/model/manifests.c \
 	lib/model/metrics.c lib/model/metrics.h \
 	lib/model/timeline.c lib/model/timeline.h \
 	lib/model/units.c lib/model/units.h \

@@ -55,12 +55,7 @@ static void proc_free(struct rproc *p)
 
 void model_free(struct model *m)
 {
-	for (size_t i = 0; i < m->nmanifests; i++) {
-		free(m->manifests[i].plugin);
-		free(m->manifests[i].path);
-		free(m->manifests[i].description);
-	}
-	free(m->manifests);
+	model_manifests_free(m);
 	for (size_t i = 0; i < m->nprocs; i++)
 		proc_free(&m->procs[i]);
 	for (size_t i = 0; i < m->nthreads; i++)
@@ -675,30 +670,6 @@ static int mpi_calls(struct model *m, const struct rproc *p,
 	return 0;
 }
 
-/* Keeps a file a substrate plugin wrote.  0 or MAPS_ENOMEM. */
-static int manifest(struct model *m, const struct rproc *p,
-		    const struct maplog_ev_manifest *mf)
-{
-	if (mem_grow(&m->manifests, &m->capmanifests, m->nmanifests,
-		     sizeof(*m->manifests)))
-		return MAPS_ENOMEM;
-	struct rmanifest *r = &m->manifests[m->nmanifests];
-	r->pid = p->pid;
-	r->image = p->image;
-	r->plugin = strdup(mf->mf_plugin ? mf->mf_plugin : "");
-	r->path = strdup(mf->mf_path ? mf->mf_path : "");
-	r->description = strdup(mf->mf_description ? mf->mf_description
-						   : "");
-	if (!r->plugin || !r->path || !r->description) {
-		free(r->plugin);
-		free(r->path);
-		free(r->description);
-		return MAPS_ENOMEM;
-	}
-	m->nmanifests++;
-	return 0;
-}
-
 /* Folds one record into m.  Returns 0 or MAPS_ENOMEM. */
 static int fold(struct model *m, const struct maplog_ev *ev,
 		struct rthread **tcache, struct rproc **pcache)
@@ -759,7 +730,8 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 	case MAPLOG_TYPE_FILE:
 		return file_piece(p, &ev->ev_u.file);
 	case MAPLOG_TYPE_MANIFEST:
-		return manifest(m, p, &ev->ev_u.manifest);
+		return model_manifest_add(m, p->pid, p->image,
+					  &ev->ev_u.manifest);
 	case MAPLOG_TYPE_PROC_EXIT:
 		p->exited = 1;
 		p->exit_how = ev->ev_u.exit.px_how;

@@ -260,6 +260,12 @@ const struct rproc *model_find_proc(const struct model *m, uint32_t pid,
 int model_sample_kept(const struct model *m, const struct maplog_ev *ev,
 		      size_t thread);
 
+/* manifests.c: keeps a MANIFEST record of process image (pid, image);
+ * 0 or MAPS_ENOMEM.  Frees them all. */
+int model_manifest_add(struct model *m, uint32_t pid, uint32_t image,
+		       const struct maplog_ev_manifest *mf);
+void model_manifests_free(struct model *m);
+
 /* After the last model_load, unless m->launchers_on: leaves the
  * launcher processes (rproc.is_launcher) and their threads out of the
  * tables, as their samples were left out of the totals. */
