@@ -423,6 +423,8 @@ MAPS_HIDDEN int guard_catches(int sig);
 MAPS_HIDDEN void guard_fault(int sig) __attribute__((noreturn));
 
 /* ---- slot.c: the thread-slot table ---- */
+/* The slot of thread tid, or NULL.  Async-signal-safe. */
+MAPS_HIDDEN struct tslot *slot_find(int tid);
 /* The calling thread's slot, or NULL.  Async-signal-safe. */
 MAPS_HIDDEN struct tslot *slot_self(void);
 /* Claims a free slot for tid and sets up its stream; NULL if none. */

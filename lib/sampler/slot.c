@@ -14,7 +14,7 @@
 static __thread struct tslot *my_slot __attribute__((tls_model("initial-exec")));
 
 /* Finds the slot of tid, or NULL.  Async-signal-safe. */
-static struct tslot *slot_find(int tid)
+struct tslot *slot_find(int tid)
 {
 	for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
 		if (__atomic_load_n(&S.slots[i].tid, __ATOMIC_ACQUIRE) == tid)

@@ -576,13 +576,8 @@ void substrate_metric(struct tslot *t, const struct maplog_ev *ev,
 		return;
 	/* a value of the process stream (an idle tick on the sampler's own
 	 * thread, the last tick): the main thread's location carries it */
-	if (t == &S.proc) {
-		t = NULL;
-		for (int i = 0; i < SAMPLER_MAX_THREADS && !t; i++)
-			if (__atomic_load_n(&S.slots[i].tid, __ATOMIC_ACQUIRE) ==
-			    (int)S.pid)
-				t = &S.slots[i];
-	}
+	if (t == &S.proc)
+		t = slot_find((int)S.pid);
 	if (!t || t < S.slots || t >= S.slots + SAMPLER_MAX_THREADS)
 		return;
 	struct mapsample_location *l =

@@ -231,13 +231,6 @@ static void functions(const struct analysis *a, const struct model *m,
 			a->own_samples, pct(a->own_samples, m->samples));
 }
 
-/* s with control characters shown as '?' (text from a log). */
-static void put_plain(FILE *out, const char *s)
-{
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
-}
-
 /* "Substrate plugin files": what substrate plugins wrote (MANIFEST
  * records), when they wrote any. */
 static void substrate_files(const struct model *m, FILE *out)
@@ -248,12 +241,12 @@ static void substrate_files(const struct model *m, FILE *out)
 	for (size_t i = 0; i < m->nmanifests; i++) {
 		const struct rmanifest *r = &m->manifests[i];
 		fputs("  ", out);
-		put_plain(out, r->plugin);
+		text_put_clean(out, r->plugin);
 		fputs(": ", out);
-		put_plain(out, r->path);
+		text_put_clean(out, r->path);
 		if (r->description[0]) {
 			fputs(" (", out);
-			put_plain(out, r->description);
+			text_put_clean(out, r->description);
 			fputc(')', out);
 		}
 		fprintf(out, ", process %u\n", r->pid);

@@ -18,7 +18,7 @@
 
 /* Prints s with control characters as spaces: messages come from
  * plugins. */
-static void put_clean(FILE *out, const char *s)
+void text_put_clean(FILE *out, const char *s)
 {
 	for (; *s; s++)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, out);
@@ -143,9 +143,9 @@ int text_metrics(const struct rmetrics *x, FILE *out)
 		fprintf(out, "\nMetric plugin errors\n");
 		for (size_t i = 0; i < x->npe; i++) {
 			fputs("  ", out);
-			put_clean(out, x->pe[i].plugin);
+			text_put_clean(out, x->pe[i].plugin);
 			fputs(": ", out);
-			put_clean(out, x->pe[i].message);
+			text_put_clean(out, x->pe[i].message);
 			fprintf(out, " (%" PRIu64 " process%s)\n", x->pe[i].count,
 				x->pe[i].count == 1 ? "" : "es");
 		}
@@ -156,7 +156,7 @@ int text_metrics(const struct rmetrics *x, FILE *out)
 			fprintf(out, "  %s: %" PRIu64 " error%s, first: ",
 				rows[i + 1].c[C_NAME], r->errors,
 				r->errors == 1 ? "" : "s");
-			put_clean(out, r->err_msg ? r->err_msg : "");
+			text_put_clean(out, r->err_msg ? r->err_msg : "");
 			fputc('\n', out);
 		}
 		for (size_t k = 0; k < x->ns; k++) {
@@ -167,7 +167,7 @@ int text_metrics(const struct rmetrics *x, FILE *out)
 				     "%" PRIu64 " error%s, first: ",
 				s->index, s->pid, s->errors,
 				s->errors == 1 ? "" : "s");
-			put_clean(out, s->err_msg ? s->err_msg : "");
+			text_put_clean(out, s->err_msg ? s->err_msg : "");
 			fputc('\n', out);
 		}
 	}
