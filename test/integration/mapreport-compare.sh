@@ -10,9 +10,13 @@
 #     rules.txt broken at the default 3 sigma (the noise model holds);
 #   - test/programs/cmpjitter, whose shares vary from run to run by
 #     several times the sampling noise, and visibly so within a run,
-#     CMP_REPS pairs: no rule on its two functions broken at 3 sigma
-#     (the within-run estimate, blocks of time, holds; the binomial one
-#     alone broke a rule in 32 of 90 ordered pairs of 10 runs);
+#     CMP_REPS pairs sampled at 2000 Hz: no rule on its two functions
+#     broken at 4 sigma (the within-run estimate, blocks of time, holds),
+#     and at least one pair 2 binomial sigma apart (the runs do jitter).
+#     At 2000 Hz a run has about 2000 samples, so a change of 6.3pp is
+#     4 binomial sigma: the binomial estimate alone broke a rule in 13 of
+#     20 pairs, the within-run one in none.  (At 3 sigma a perfect
+#     estimate still breaks 1 pair in 370: too often for a test of 5.)
 #   - a damaged log on one side, and a missing one: exit 1,
 #     the log named;
 #   - an invalid rule, on the command line and in a rules file: exit 2,
@@ -133,11 +137,15 @@ test_no_false_alarm() {
 test_jitter() {
 	i=0
 	broken=0
+	zmax=0
 	while [ "$i" -lt "$reps" ]; do
-		sample "$tmp/ja$i.log" "$jitter"
-		sample "$tmp/jb$i.log" "$jitter"
+		for side in ja jb; do
+			"$mapsample" -q -F 2000 -o "$tmp/$side$i.log" -- "$jitter" \
+				</dev/null >/dev/null 2>"$tmp/ms.err" ||
+				{ cat "$tmp/ms.err" >&2; fail "mapsample cmpjitter: exit $?"; }
+		done
 		set +e
-		"$mapreport" --compare "$tmp/ja$i.log" "$tmp/jb$i.log" \
+		"$mapreport" --compare "$tmp/ja$i.log" "$tmp/jb$i.log" --sigma 4 \
 			--fail-if 'self(jitter_a) > +2pp' \
 			--fail-if 'self(jitter_a) < -2pp' \
 			--fail-if 'self(jitter_b) > +2pp' \
@@ -149,11 +157,31 @@ test_jitter() {
 		3) broken=$((broken + 1)); cat "$tmp/jit$i.out" >&2 ;;
 		*) cat "$tmp/jit$i.out" >&2; fail "cmpjitter: exit $rc" ;;
 		esac
+		# the change of jitter_a's share in binomial sigma (the noise
+		# of sampling alone), from the shares and sample counts shown
+		z=$(awk '
+			/^  BASE / { for (f = 1; f <= NF; f++) if ($f == "samples,") nb = $(f - 1) }
+			/^  NEW / { for (f = 1; f <= NF; f++) if ($f == "samples,") nn = $(f - 1) }
+			/jitter_a \(cmpjitter\)/ && !done {
+				a = $1 / 100; b = $2 / 100; done = 1
+			}
+			END {
+				p = (a * nb + b * nn) / (nb + nn)
+				v = p * (1 - p) * (1 / nb + 1 / nn)
+				d = b - a; if (d < 0) d = -d
+				printf "%.1f\n", (v > 0 ? d / sqrt(v) : 0)
+			}' "$tmp/jit$i.out")
+		zmax=$(awk -v a="$zmax" -v b="$z" 'BEGIN { print (b > a ? b : a) }')
 		rm -f "$tmp/ja$i.log" "$tmp/jb$i.log"
 		i=$((i + 1))
 	done
-	echo "cmpjitter: $broken of $reps pairs broke a rule at 3 sigma"
+	echo "cmpjitter: $broken of $reps pairs broke a rule at 4 sigma;" \
+		"largest change $zmax binomial sigma"
 	[ "$broken" = 0 ] || fail "cmpjitter twice: a rule broken ($broken of $reps)"
+	# the runs must differ by more than sampling noise, or this test
+	# shows nothing (a pair under 2 binomial sigma: 1 in 4; all five: 1 in 1000)
+	awk -v z="$zmax" 'BEGIN { exit !(z >= 2) }' ||
+		fail "cmpjitter: no pair differed by 2 binomial sigma (largest $zmax): the program no longer jitters"
 }
 
 test_damaged() {
