@@ -41,13 +41,6 @@ static char *one_line(const char *s)
 	return t;
 }
 
-/* Prints s with control characters as spaces. */
-static void put_clean(FILE *out, const char *s)
-{
-	for (; s && *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, out);
-}
-
 /* Prints text wrapped at WRAP columns, each line after indent spaces. */
 static void put_wrapped(FILE *out, const char *text, int indent)
 {
@@ -161,9 +154,9 @@ int text_partial(const struct partial_result *r, FILE *out)
 	for (size_t i = 0; i < r->rs_nreports; i++) {
 		const struct partial_report *pr = &r->rs_reports[i];
 		fputc('\n', out);
-		put_clean(out, pr->pr_name);
+		text_put_clean(out, pr->pr_name);
 		fputs(" (", out);
-		put_clean(out, pr->pr_file);
+		text_put_clean(out, pr->pr_file);
 		fputs(")\n", out);
 		for (size_t j = 0; j < pr->pr_nsubsections; j++) {
 			int rc = put_subsection(out, &pr->pr_subsections[j]);

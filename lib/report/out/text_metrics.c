@@ -16,11 +16,11 @@
 
 /* ---- the text section ---- */
 
-/* Prints s with control characters as spaces: messages come from
- * plugins. */
+/* Prints s (nothing for NULL) with control characters as spaces:
+ * messages come from plugins and names from user files. */
 void text_put_clean(FILE *out, const char *s)
 {
-	for (; *s; s++)
+	for (; s && *s; s++)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, out);
 }
 
