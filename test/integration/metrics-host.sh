@@ -79,8 +79,18 @@ grep -q 'metric-def.*org.mapsample.test.initfail' "$tmp/h.dump" &&
 ticks=$(idx "$tmp/h.dump" org.mapsample.test.ticks)
 [ -n "$ticks" ] || fail "no metric-def for the ticks metric"
 n=$(vals "$tmp/h.dump" "$ticks" | wc -l)
-# 10 s at 10 ms: 1000 ticks at most; busy threads take nearly all
-[ "$n" -ge 500 ] && [ "$n" -le 1010 ] || fail "ticks: $n values in 10 s at 10 ms"
+# 10 s at 10 ms: 1000 ticks at most; busy threads take nearly all.  On a
+# machine loaded far past its cores (other jobs, parallel test runs) the
+# sampler's thread waits its turn behind them all, so the floor there
+# only asks that the values kept coming (the span check below).
+least=500
+load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+cores=$(nproc 2>/dev/null || echo 1)
+if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > 4 * c) }'; then
+	least=100
+	echo "# load $load on $cores cores: asking for $least ticks, not 500"
+fi
+[ "$n" -ge "$least" ] && [ "$n" -le 1010 ] || fail "ticks: $n values in 10 s at 10 ms (load $load)"
 echo "ok - 16 threads for 10 s: $n metric samples, no hang"
 # the values keep coming until the end: one in the last second
 last=$(vals "$tmp/h.dump" "$ticks" | tail -1 | cut -d' ' -f1)
