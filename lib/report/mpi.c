@@ -165,7 +165,8 @@ void mpi_stats_free(struct mpi_stats *s)
 int mpi_module(const char *path)
 {
 	static const char *const prefix[] = {
-		"libmpi", "libmpich", "libopen-pal", "libopen-rte", "libpmix",
+		"libmpi", "libmpich", "libpmpi", "libopen-pal", "libopen-rte",
+		"libpmix", "libmca_",
 		"libucp", "libuct", "libucs", "libucm", "libfabric", "libpsm",
 		"libinfinipath", "libmapsample-mpiwrap", "mca_",
 	};

@@ -18,6 +18,7 @@
 #include <mapsample/maps_error.h>
 
 #include "model/keymap.h"
+#include "report/mpi.h"
 #include "report/ranks.h"
 
 static int prefix(const char *s, const char *p)
@@ -27,12 +28,8 @@ static int prefix(const char *s, const char *p)
 
 int ranks_is_mpi(const char *module, const char *func)
 {
-	static const char *const mods[] = {"libmpi", "libmpich", "libopen-pal",
-					   "libopen-rte", "libpmpi", "libmca_"};
-	if (module)
-		for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
-			if (prefix(module, mods[i]))
-				return 1;
+	if (mpi_module(module))
+		return 1;
 	return func && (prefix(func, "MPI_") || prefix(func, "PMPI_") ||
 			prefix(func, "mpi_") || prefix(func, "pmpi_"));
 }

@@ -92,7 +92,8 @@ void ranks_free(struct ranks *rk);
 /* The row of rank (or process index) rank, or NULL. */
 const struct rank_row *ranks_find(const struct ranks *rk, int32_t rank);
 
-/* Whether a frame of module (base name) or function name is inside the
+/* Whether a frame of module (base name or path; mpi_module()) or function
+ * name (MPI_*, PMPI_*, mpi_*, pmpi_*) is inside the
  * MPI library; whether it is a collective MPI call; whether it is a
  * read/write-family call (read, write, pread, fwrite, fsync ...). */
 int ranks_is_mpi(const char *module, const char *func);
