@@ -349,7 +349,7 @@ static const struct addrent *addr_get(struct analysis *a,
  * job sample the same stacks, each in a process of its own, and each
  * is expanded here once for all of them.  Its keys are
  * memo.keys[key .. key + npc), its functions a->exp[exp_off ..
- * exp_off + exp_n). */
+ * exp_off + exp_n) once expanded. */
 struct stackent {
 	uint64_t hash;
 	size_t key;
@@ -358,12 +358,14 @@ struct stackent {
 	const char *leaf_file;
 	int leaf_line;
 	uint8_t own;        /* the sampler's own work */
-	uint8_t used;
+	uint8_t expanded;
 };
 
 struct stackmemo {
-	struct stackent *t;
+	struct stackent *e; /* in order of first sight */
 	size_t n, cap;
+	uint32_t *idx;      /* index + 1 of e, open addressing */
+	size_t capidx;
 	struct akey *keys;
 	size_t nkeys, capkeys;
 };
@@ -380,43 +382,86 @@ static uint64_t keys_hash(const struct akey *k, uint32_t n)
 	return h ^ (h >> 32);
 }
 
-/* The slot of the stack of keys k[0 .. n) with hash h in the memo, or
- * the empty slot where it goes; NULL when out of memory. */
-static struct stackent *memo_slot(struct stackmemo *mo, const struct akey *k,
-				  uint32_t n, uint64_t h)
+/* The index in the memo of the stack of keys k[0 .. n) into *ix, added
+ * (not expanded) if new; 0 or MAPS_ENOMEM. */
+static int memo_get(struct stackmemo *mo, const struct akey *k, uint32_t n,
+		    uint32_t *ix)
 {
-	if ((mo->n + 1) * 2 > mo->cap) {
-		size_t cap = mo->cap ? mo->cap * 2 : 1024;
-		struct stackent *t = calloc(cap, sizeof(*t));
+	if ((mo->n + 1) * 2 > mo->capidx) {
+		size_t cap = mo->capidx ? mo->capidx * 2 : 1024;
+		uint32_t *t = calloc(cap, sizeof(*t));
 		if (!t)
-			return NULL;
-		for (size_t i = 0; i < mo->cap; i++) {
-			if (!mo->t[i].used)
-				continue;
-			size_t j = mo->t[i].hash & (cap - 1);
-			while (t[j].used)
+			return MAPS_ENOMEM;
+		for (size_t i = 0; i < mo->n; i++) {
+			size_t j = mo->e[i].hash & (cap - 1);
+			while (t[j])
 				j = (j + 1) & (cap - 1);
-			t[j] = mo->t[i];
+			t[j] = (uint32_t)i + 1;
 		}
-		free(mo->t);
-		mo->t = t;
-		mo->cap = cap;
+		free(mo->idx);
+		mo->idx = t;
+		mo->capidx = cap;
 	}
-	size_t mask = mo->cap - 1;
+	uint64_t h = keys_hash(k, n);
+	size_t mask = mo->capidx - 1;
 	size_t j = h & mask;
-	while (mo->t[j].used) {
-		struct stackent *e = &mo->t[j];
+	for (; mo->idx[j]; j = (j + 1) & mask) {
+		const struct stackent *e = &mo->e[mo->idx[j] - 1];
 		if (e->hash == h && e->npc == n) {
 			const struct akey *ek = mo->keys + e->key;
 			uint32_t i = 0;
 			while (i < n && key_eq(&ek[i], &k[i]))
 				i++;
-			if (i == n)
-				return e;
+			if (i == n) {
+				*ix = mo->idx[j] - 1;
+				return 0;
+			}
 		}
-		j = (j + 1) & mask;
 	}
-	return &mo->t[j];
+	if ((mo->n == mo->cap &&
+	     mem_reserve(&mo->e, &mo->cap, mo->n + 1, sizeof(*mo->e), 1024)) ||
+	    (mo->nkeys + n > mo->capkeys &&
+	     mem_reserve(&mo->keys, &mo->capkeys, mo->nkeys + n,
+			 sizeof(*mo->keys), 4096)))
+		return MAPS_ENOMEM;
+	memcpy(mo->keys + mo->nkeys, k, n * sizeof(*k));
+	mo->e[mo->n] = (struct stackent){h, mo->nkeys, n, 0, 0, NULL, 0, 0, 0};
+	mo->nkeys += n;
+	mo->idx[j] = (uint32_t)mo->n + 1;
+	*ix = (uint32_t)mo->n++;
+	return 0;
+}
+
+/* The used slots of m's stack table in the order the stacks were first
+ * read (their frames lie in that order in spc, and a log's stacks
+ * together), into a new array of m->nstacks; NULL when out of memory,
+ * or when the stacks' seq numbers are not 0 .. nstacks - 1 (then *bad
+ * is set). */
+static uint32_t *read_order(const struct model *m, int *bad)
+{
+	*bad = 0;
+	uint32_t *ord = malloc((m->nstacks ? m->nstacks : 1) * sizeof(*ord));
+	if (!ord)
+		return NULL;
+	memset(ord, 0xff, (m->nstacks ? m->nstacks : 1) * sizeof(*ord));
+	size_t n = 0;
+	for (size_t si = 0; si < m->capstacks; si++) {
+		const struct rstack *s = &m->stacks[si];
+		if (!s->used)
+			continue;
+		if (s->seq >= m->nstacks || ord[s->seq] != UINT32_MAX) {
+			*bad = 1;
+			break;
+		}
+		ord[s->seq] = (uint32_t)si;
+		n++;
+	}
+	if (*bad || n != m->nstacks) {
+		*bad = 1;
+		free(ord);
+		return NULL;
+	}
+	return ord;
 }
 
 /* ---- functions by self and by total samples ---- */
@@ -527,6 +572,28 @@ static int expand(struct analysis *a, struct addrcache *cache,
 	return 0;
 }
 
+/* The keys of stack s of m into k and its mappings into mps (grown to
+ * fit), and its process image into *pp; 0 or MAPS_ENOMEM. */
+static int keys_of(struct analysis *a, struct addrcache *c,
+		   const struct model *m, const struct rstack *s,
+		   struct akey **k, size_t *capk, const struct rmap ***mps,
+		   size_t *capmps, const struct rproc **pp)
+{
+	if ((s->npc > *capk &&
+	     mem_reserve(k, capk, s->npc, sizeof(**k), 64)) ||
+	    (s->npc > *capmps &&
+	     mem_reserve(mps, capmps, s->npc, sizeof(**mps), 64)))
+		return MAPS_ENOMEM;
+	const struct rproc *p = model_find_proc(m, s->pid, s->image);
+	long pi = p ? (long)(p - m->procs) : -1;
+	const uint64_t *pc = m->spc + s->off;
+	for (uint32_t i = 0; i < s->npc; i++)
+		if (key_of(a, c, p, pi, pc[i], &(*k)[i], &(*mps)[i]))
+			return MAPS_ENOMEM;
+	*pp = p;
+	return 0;
+}
+
 int analysis_run(struct analysis *a, const struct model *m)
 {
 	memset(a, 0, sizeof(*a));
@@ -544,42 +611,52 @@ int analysis_run(struct analysis *a, const struct model *m)
 	struct stackmemo memo = {0};
 	struct akey *keys = NULL;            /* one stack's, scratch */
 	const struct rmap **mps = NULL;
+	const struct rproc *p;
 	size_t capkeys = 0, capmps = 0;
+	uint32_t *ord = NULL;
+	int bad;
 	if (!a->st || !a->exp_off || !a->exp_n || !a->own)
 		goto out;
+	/* first each stack's entry in the memo (in exp_off for now), the
+	 * stacks taken in the order they were read: their frames, and
+	 * their processes' mappings, are then read from memory in order */
+	ord = read_order(m, &bad);
+	if (!ord && !bad)
+		goto out;
+	for (size_t o = 0; o < m->capstacks; o++) {
+		size_t si = o;
+		if (ord && o >= m->nstacks)
+			break;
+		if (ord) {
+			si = ord[o];
+			/* the slots are all over the table: asked for early,
+			 * the slot is in the cache when its turn comes */
+			if (o + 16 < m->nstacks)
+				__builtin_prefetch(&m->stacks[ord[o + 16]]);
+		}
+		const struct rstack *s = &m->stacks[si];
+		if (!s->used)
+			continue;
+		if (keys_of(a, &cache, m, s, &keys, &capkeys, &mps, &capmps,
+			    &p) ||
+		    memo_get(&memo, keys, s->npc, &a->exp_off[si]))
+			goto out;
+	}
+	/* then, in the table's order (the order functions are numbered
+	 * in), each distinct stack expanded at its first slot, and every
+	 * stack counted */
 	for (size_t si = 0; si < m->capstacks; si++) {
 		const struct rstack *s = &m->stacks[si];
 		if (!s->used)
 			continue;
-		const uint64_t *pc = m->spc + s->off;
-		if ((s->npc > capkeys &&
-		     mem_reserve(&keys, &capkeys, s->npc, sizeof(*keys), 64)) ||
-		    (s->npc > capmps &&
-		     mem_reserve(&mps, &capmps, s->npc, sizeof(*mps), 64)))
-			goto out;
-		const struct rproc *p = model_find_proc(m, s->pid, s->image);
-		long pi = p ? (long)(p - m->procs) : -1;
-		for (uint32_t i = 0; i < s->npc; i++)
-			if (key_of(a, &cache, p, pi, pc[i], &keys[i], &mps[i]))
+		struct stackent *se = &memo.e[a->exp_off[si]];
+		if (!se->expanded) {
+			if (keys_of(a, &cache, m, s, &keys, &capkeys, &mps,
+				    &capmps, &p) ||
+			    expand(a, &cache, p, m->spc + s->off, s->npc, keys,
+				   mps, se))
 				goto out;
-		uint64_t h = keys_hash(keys, s->npc);
-		struct stackent *se = memo_slot(&memo, keys, s->npc, h);
-		if (!se)
-			goto out;
-		if (!se->used) {
-			struct stackent e = {h, memo.nkeys, s->npc, 0, 0, NULL,
-					     0, 0, 1};
-			if ((memo.nkeys + s->npc > memo.capkeys &&
-			     mem_reserve(&memo.keys, &memo.capkeys,
-					 memo.nkeys + s->npc, sizeof(*keys),
-					 4096)) ||
-			    expand(a, &cache, p, pc, s->npc, keys, mps, &e))
-				goto out;
-			memcpy(memo.keys + memo.nkeys, keys,
-			       s->npc * sizeof(*keys));
-			memo.nkeys += s->npc;
-			*se = e;
-			memo.n++;
+			se->expanded = 1;
 		}
 		if (se->own) {
 			a->own[si] = 1;
@@ -636,8 +713,10 @@ out:
 	free(cache.t);
 	free(cache.fids);
 	free(cache.mm);
-	free(memo.t);
+	free(memo.e);
+	free(memo.idx);
 	free(memo.keys);
+	free(ord);
 	free(keys);
 	free(mps);
 	if (rc)
