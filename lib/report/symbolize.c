@@ -210,7 +210,7 @@ static void bid_hex(const uint8_t *b, size_t n, char *out)
  * anonymous memory file), or -1.  The vDSO of a run is not in the log,
  * only its build-id; the kernel maps the same image into every process,
  * so when mapreport runs on the kernel of the run, its own vDSO
- * (getauxval(AT_SYSINFO_EHDR)) is that image, and module_get uses it
+ * (getauxval(AT_SYSINFO_EHDR)) is that image, and module_open uses it
  * only when the build-ids are equal.  The image is the ELF file as the
  * kernel built it, headers and section table included, from its start
  * to the last of its program headers' contents and its section headers.
@@ -373,16 +373,6 @@ static int module_open(struct symtab *st, uint32_t mi)
 		return problem(st, fmt, path);
 	}
 	return 0;
-}
-
-/* The index of the module of (path, build-id) into *mi, opened if new
- * (see module_open); 0 or MAPS_ENOMEM. */
-static int module_get(struct symtab *st, const char *path, const uint8_t *bid,
-		      size_t bidlen, uint32_t *mi)
-{
-	if (module_find(st, path, bid, bidlen, mi))
-		return MAPS_ENOMEM;
-	return module_open(st, *mi);
 }
 
 static const char *die_name(Dwarf_Die *die)
@@ -905,7 +895,7 @@ int sym_lookup(struct symtab *st, const char *path, const uint8_t *bid,
 	       uint64_t pc, int leaf, struct symframe *out, int max)
 {
 	uint32_t mi;
-	if (module_get(st, path, bid, bidlen, &mi))
+	if (module_find(st, path, bid, bidlen, &mi) || module_open(st, mi))
 		return MAPS_ENOMEM;
 	uint64_t a = leaf ? pc : pc - 1;
 	uint64_t rel = a - bias;
@@ -989,7 +979,7 @@ int sym_func_range(struct symtab *st, const char *path, const uint8_t *bid,
 		   size_t bidlen, uint64_t rel, uint64_t *lo, uint64_t *hi)
 {
 	uint32_t mi;
-	if (module_get(st, path, bid, bidlen, &mi))
+	if (module_find(st, path, bid, bidlen, &mi) || module_open(st, mi))
 		return -1;
 	struct smod *m = &st->mods[mi];
 	if (m->state != M_OK || !m->mod)
