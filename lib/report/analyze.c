@@ -637,11 +637,28 @@ int analysis_run(struct analysis *a, const struct model *m)
 		const struct rstack *s = &m->stacks[si];
 		if (!s->used)
 			continue;
+		if (m->nprocs <= 1) {
+			/* one process: its stacks differ in their addresses,
+			 * and so in their keys but where one file is mapped
+			 * twice, whose addresses the cache shares anyway, so
+			 * each stack is an entry of its own, without keys */
+			if (memo.n == memo.cap &&
+			    mem_reserve(&memo.e, &memo.cap, memo.n + 1,
+					sizeof(*memo.e), 1024))
+				goto out;
+			memo.e[memo.n] = (struct stackent){0};
+			a->exp_off[si] = (uint32_t)memo.n++;
+			continue;
+		}
 		if (keys_of(a, &cache, m, s, &keys, &capkeys, &mps, &capmps,
 			    &p) ||
 		    memo_get(&memo, keys, s->npc, &a->exp_off[si]))
 			goto out;
 	}
+	free(memo.keys); /* only the first pass compares keys */
+	memo.keys = NULL;
+	free(memo.idx);
+	memo.idx = NULL;
 	/* then, in the table's order (the order functions are numbered
 	 * in), each distinct stack expanded at its first slot, and every
 	 * stack counted */
