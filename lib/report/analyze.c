@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * analyze: from distinct stacks to functions.  Every distinct stack of the
- * model is expanded once into functions (inline frames included, leaf
- * first) with the symbolizer, which itself looks each address up once.
+ * model is expanded into functions (inline frames included, leaf first)
+ * with the symbolizer, which itself looks each address up once; stacks
+ * of different processes that are the same code (the same files at the
+ * same offsets, wherever each process loaded them: the ranks of a job)
+ * are expanded once for all of them.
  * A function's self count is the samples whose innermost frame it is; its
  * total count the samples whose stack holds it at least once (recursion
  * counted once).  Samples of the sampler's own work on the program's
