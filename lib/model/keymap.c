@@ -10,11 +10,18 @@
 #include "common/mem.h"
 #include "model/keymap.h"
 
+/* Every bit of the key moves every bit of the slot: pids are often
+ * multiples of a power of two apart (one launcher's ranks), and a hash
+ * whose low bits came from the image alone put them all in one run. */
 static uint64_t key_hash(uint32_t pid, uint32_t image, uint32_t id)
 {
-	uint64_t h = ((uint64_t)pid << 32 | image) * 0x9e3779b97f4a7c15ull;
-	h ^= id * 0xff51afd7ed558ccdull;
-	return h ^ (h >> 29);
+	uint64_t h = ((uint64_t)pid << 32 | image) ^
+		     (uint64_t)id * 0x9e3779b97f4a7c15ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
 }
 
 /* The slot of (pid, image, id) in k, or the empty slot where it goes. */

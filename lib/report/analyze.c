@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * analyze: from distinct stacks to functions.  Every distinct stack of the
- * model is expanded once into functions (inline frames included, leaf
- * first) with the symbolizer, which itself looks each address up once.
+ * model is expanded into functions (inline frames included, leaf first)
+ * with the symbolizer, which itself looks each address up once; stacks
+ * of different processes that are the same code (the same files at the
+ * same offsets, wherever each process loaded them: the ranks of a job)
+ * are expanded once for all of them.
  * A function's self count is the samples whose innermost frame it is; its
  * total count the samples whose stack holds it at least once (recursion
  * counted once).  Samples of the sampler's own work on the program's
@@ -140,14 +143,30 @@ static int is_loader(const char *path)
 	       !strncmp(b, "ld-musl", 7) || !strncmp(b, "ld.so", 5);
 }
 
-/* What one address of one process image expands into, worked out once:
- * stacks repeat their addresses, so most frames of most stacks are found
- * here without looking up the mapping, the symbolizer's cache and the
- * function table again.  Its functions are fids[first .. first + n). */
+/* An address as the analysis keys it.  An address in a file: the
+ * symbolizer's module of the file (path and build-id) and where in it the
+ * address falls (its file offset, and the address less the load bias),
+ * not the process: the same library loaded at different addresses by
+ * 1024 ranks is one key.  An address in no file (JIT code, named from the
+ * process's perf map): its process image and the address. */
+struct akey {
+	uint64_t off;       /* file offset; the address when mod is ANON */
+	uint64_t rel;       /* address less the load bias; 0 when ANON */
+	uint32_t mod;       /* the symbolizer's module, or ANON */
+	uint32_t proc;      /* ANON: index + 1 of the process image in the
+			     * model (0: none); else 0 */
+};
+
+#define ANON UINT32_MAX
+
+/* What one address expands into (looked up as a leaf or not), worked
+ * out once for the whole report: stacks repeat their addresses, and the
+ * processes of a job run the same code, so most frames are found here
+ * without looking up the symbolizer's cache and the function table
+ * again.  Its functions are fids[first .. first + n). */
 struct addrent {
-	uint64_t pc;
+	struct akey k;
 	const char *file;   /* innermost frame's file and line */
-	uint32_t pid, image;
 	uint32_t first;
 	int line;
 	uint8_t n;          /* at most SYM_MAX_FRAMES */
@@ -158,26 +177,117 @@ struct addrent {
 	uint8_t used;
 };
 
+/* A mapping of the model and the symbolizer's module of its file. */
+struct mapmod {
+	const struct rmap *map;
+	uint32_t mod;
+};
+
 struct addrcache {
 	struct addrent *t;
 	size_t n, cap;
 	uint32_t *fids;
 	size_t nfids, capfids;
+	struct mapmod *mm;  /* open addressing, by map */
+	size_t nmm, capmm;
+	const struct rmap *last_map; /* the map of the last map_mod */
+	uint32_t last_mod;
 };
 
-static uint64_t addr_hash(uint64_t pc, uint32_t pid, uint32_t image, int leaf)
+static uint64_t key_hash(const struct akey *k, int leaf)
 {
-	uint64_t h = (pc ^ ((uint64_t)pid << 32 | image)) * 0x9e3779b97f4a7c15ull;
-	h ^= (uint64_t)leaf * 0xc2b2ae3d27d4eb4full;
-	return h ^ (h >> 31);
+	uint64_t h = k->off ^
+		     ((uint64_t)k->mod << 32 | k->proc) * 0x9e3779b97f4a7c15ull;
+	h ^= (k->rel ^ (uint64_t)leaf) * 0xc2b2ae3d27d4eb4full;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 33);
 }
 
-/* The entry of (pid, image, pc, leaf), filled if new; NULL when out of
+static int key_eq(const struct akey *x, const struct akey *y)
+{
+	return x->off == y->off && x->rel == y->rel && x->mod == y->mod &&
+	       x->proc == y->proc;
+}
+
+/* The symbolizer's module of map mp into *mod (known by its path and
+ * build-id; the file is opened by the first sym_lookup); 0 or
+ * MAPS_ENOMEM. */
+static int map_mod(struct analysis *a, struct addrcache *c,
+		   const struct rmap *mp, uint32_t *mod)
+{
+	if (mp == c->last_map) {
+		*mod = c->last_mod;
+		return 0;
+	}
+	if ((c->nmm + 1) * 2 > c->capmm) {
+		size_t cap = c->capmm ? c->capmm * 2 : 256;
+		struct mapmod *t = calloc(cap, sizeof(*t));
+		if (!t)
+			return MAPS_ENOMEM;
+		for (size_t i = 0; i < c->capmm; i++) {
+			if (!c->mm[i].map)
+				continue;
+			size_t j = ptr_hash(c->mm[i].map, NULL) & (cap - 1);
+			while (t[j].map)
+				j = (j + 1) & (cap - 1);
+			t[j] = c->mm[i];
+		}
+		free(c->mm);
+		c->mm = t;
+		c->capmm = cap;
+	}
+	size_t mask = c->capmm - 1;
+	size_t j = ptr_hash(mp, NULL) & mask;
+	while (c->mm[j].map && c->mm[j].map != mp)
+		j = (j + 1) & mask;
+	if (!c->mm[j].map) {
+		if (sym_module(a->st, mp->path, mp->buildid, mp->buildid_len,
+			       &c->mm[j].mod))
+			return MAPS_ENOMEM;
+		c->mm[j].map = mp;
+		c->nmm++;
+	}
+	c->last_map = mp;
+	*mod = c->last_mod = c->mm[j].mod;
+	return 0;
+}
+
+/* The key of address pc of process image p (index pi in the model; NULL
+ * and -1: not known) into *k, and its mapping into *mpp (NULL: in no
+ * file); 0 or MAPS_ENOMEM. */
+static int key_of(struct analysis *a, struct addrcache *c,
+		  const struct rproc *p, long pi, uint64_t pc,
+		  struct akey *k, const struct rmap **mpp)
+{
+	const struct rmap *mp = NULL;
+	/* latest mapping first: addresses can be reused after dlclose (as
+	 * model_find_map) */
+	for (size_t j = p ? p->nmaps : 0; j-- > 0;)
+		if (pc >= p->maps[j].start && pc < p->maps[j].end) {
+			mp = &p->maps[j];
+			break;
+		}
+	*mpp = mp;
+	if (!mp) {
+		*k = (struct akey){pc, 0, ANON, (uint32_t)(pi + 1)};
+		return 0;
+	}
+	k->off = pc - mp->start + mp->offset;
+	k->rel = pc - mp->bias;
+	k->proc = 0;
+	return map_mod(a, c, mp, &k->mod);
+}
+
+/* The entry of key k (address pc of process image p, in mapping mp or
+ * in none) looked up as a leaf or not, filled if new; NULL when out of
  * memory. */
 static const struct addrent *addr_get(struct analysis *a,
 				      struct addrcache *c,
-				      const struct model *m, uint32_t pid,
-				      uint32_t image, uint64_t pc, int leaf)
+				      const struct akey *k,
+				      const struct rmap *mp,
+				      const struct rproc *p, uint64_t pc,
+				      int leaf)
 {
 	if ((c->n + 1) * 2 > c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 4096;
@@ -188,8 +298,7 @@ static const struct addrent *addr_get(struct analysis *a,
 			const struct addrent *e = &c->t[i];
 			if (!e->used)
 				continue;
-			size_t j = addr_hash(e->pc, e->pid, e->image, e->leaf) &
-				   (cap - 1);
+			size_t j = key_hash(&e->k, e->leaf) & (cap - 1);
 			while (t[j].used)
 				j = (j + 1) & (cap - 1);
 			t[j] = *e;
@@ -199,35 +308,30 @@ static const struct addrent *addr_get(struct analysis *a,
 		c->cap = cap;
 	}
 	size_t mask = c->cap - 1;
-	size_t j = addr_hash(pc, pid, image, leaf) & mask;
+	size_t j = key_hash(k, leaf) & mask;
 	while (c->t[j].used) {
 		const struct addrent *e = &c->t[j];
-		if (e->pc == pc && e->pid == pid && e->image == image &&
-		    e->leaf == leaf)
+		if (key_eq(&e->k, k) && e->leaf == leaf)
 			return e;
 		j = (j + 1) & mask;
 	}
 	struct symframe fr[SYM_MAX_FRAMES];
-	const struct rmap *mp = model_find_map(m, pid, image, pc);
 	int n;
 	if (mp)
 		n = sym_lookup(a->st, mp->path, mp->buildid, mp->buildid_len,
 			       mp->bias, mp->start, mp->offset, pc, leaf, fr,
 			       SYM_MAX_FRAMES);
 	else
-		n = sym_anon(a->st, model_find_proc(m, pid, image), pc,
-			     leaf, fr);
+		n = sym_anon(a->st, p, pc, leaf, fr);
 	if (n < 0 || (c->nfids + (size_t)n > c->capfids &&
 		      mem_reserve(&c->fids, &c->capfids, c->nfids + (size_t)n,
 				  sizeof(*c->fids), 65536)))
 		return NULL;
-	for (int k = 0; k < n; k++)
-		if (func_get(a, &fr[k], &c->fids[c->nfids + (size_t)k]))
+	for (int i = 0; i < n; i++)
+		if (func_get(a, &fr[i], &c->fids[c->nfids + (size_t)i]))
 			return NULL;
 	struct addrent *e = &c->t[j];
-	e->pc = pc;
-	e->pid = pid;
-	e->image = image;
+	e->k = *k;
 	e->leaf = (uint8_t)leaf;
 	e->used = 1;
 	/* the sampler's own frames (its wrapper around main, thread
@@ -242,6 +346,125 @@ static const struct addrent *addr_get(struct analysis *a,
 	c->nfids += (size_t)n;
 	c->n++;
 	return e;
+}
+
+/* A distinct stack of keys (struct akey), expanded once: the ranks of a
+ * job sample the same stacks, each in a process of its own, and each
+ * is expanded here once for all of them.  Its keys are
+ * memo.keys[key .. key + npc), its functions a->exp[exp_off ..
+ * exp_off + exp_n) once expanded. */
+struct stackent {
+	uint64_t hash;
+	size_t key;
+	uint32_t npc;
+	uint32_t exp_off, exp_n;
+	const char *leaf_file;
+	int leaf_line;
+	uint8_t own;        /* the sampler's own work */
+	uint8_t expanded;
+};
+
+struct stackmemo {
+	struct stackent *e; /* in order of first sight */
+	size_t n, cap;
+	uint32_t *idx;      /* index + 1 of e, open addressing */
+	size_t capidx;
+	struct akey *keys;
+	size_t nkeys, capkeys;
+};
+
+static uint64_t keys_hash(const struct akey *k, uint32_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+	for (uint32_t i = 0; i < n; i++) {
+		h = (h ^ k[i].off) * 0xff51afd7ed558ccdull;
+		h = (h ^ k[i].rel ^ ((uint64_t)k[i].mod << 32 | k[i].proc)) *
+		    0xc4ceb9fe1a85ec53ull;
+		h ^= h >> 29;
+	}
+	return h ^ (h >> 32);
+}
+
+/* The index in the memo of the stack of keys k[0 .. n) into *ix, added
+ * (not expanded) if new; 0 or MAPS_ENOMEM. */
+static int memo_get(struct stackmemo *mo, const struct akey *k, uint32_t n,
+		    uint32_t *ix)
+{
+	if ((mo->n + 1) * 2 > mo->capidx) {
+		size_t cap = mo->capidx ? mo->capidx * 2 : 1024;
+		uint32_t *t = calloc(cap, sizeof(*t));
+		if (!t)
+			return MAPS_ENOMEM;
+		for (size_t i = 0; i < mo->n; i++) {
+			size_t j = mo->e[i].hash & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = (uint32_t)i + 1;
+		}
+		free(mo->idx);
+		mo->idx = t;
+		mo->capidx = cap;
+	}
+	uint64_t h = keys_hash(k, n);
+	size_t mask = mo->capidx - 1;
+	size_t j = h & mask;
+	for (; mo->idx[j]; j = (j + 1) & mask) {
+		const struct stackent *e = &mo->e[mo->idx[j] - 1];
+		if (e->hash == h && e->npc == n) {
+			const struct akey *ek = mo->keys + e->key;
+			uint32_t i = 0;
+			while (i < n && key_eq(&ek[i], &k[i]))
+				i++;
+			if (i == n) {
+				*ix = mo->idx[j] - 1;
+				return 0;
+			}
+		}
+	}
+	if ((mo->n == mo->cap &&
+	     mem_reserve(&mo->e, &mo->cap, mo->n + 1, sizeof(*mo->e), 1024)) ||
+	    (mo->nkeys + n > mo->capkeys &&
+	     mem_reserve(&mo->keys, &mo->capkeys, mo->nkeys + n,
+			 sizeof(*mo->keys), 4096)))
+		return MAPS_ENOMEM;
+	memcpy(mo->keys + mo->nkeys, k, n * sizeof(*k));
+	mo->e[mo->n] = (struct stackent){h, mo->nkeys, n, 0, 0, NULL, 0, 0, 0};
+	mo->nkeys += n;
+	mo->idx[j] = (uint32_t)mo->n + 1;
+	*ix = (uint32_t)mo->n++;
+	return 0;
+}
+
+/* The used slots of m's stack table in the order the stacks were first
+ * read (their frames lie in that order in spc, and a log's stacks
+ * together), into a new array of m->nstacks; NULL when out of memory,
+ * or when the stacks' seq numbers are not 0 .. nstacks - 1 (then *bad
+ * is set). */
+static uint32_t *read_order(const struct model *m, int *bad)
+{
+	*bad = 0;
+	uint32_t *ord = malloc((m->nstacks ? m->nstacks : 1) * sizeof(*ord));
+	if (!ord)
+		return NULL;
+	memset(ord, 0xff, (m->nstacks ? m->nstacks : 1) * sizeof(*ord));
+	size_t n = 0;
+	for (size_t si = 0; si < m->capstacks; si++) {
+		const struct rstack *s = &m->stacks[si];
+		if (!s->used)
+			continue;
+		if (s->seq >= m->nstacks || ord[s->seq] != UINT32_MAX) {
+			*bad = 1;
+			break;
+		}
+		ord[s->seq] = (uint32_t)si;
+		n++;
+	}
+	if (*bad || n != m->nstacks) {
+		*bad = 1;
+		free(ord);
+		return NULL;
+	}
+	return ord;
 }
 
 /* ---- functions by self and by total samples ---- */
@@ -305,6 +528,75 @@ static int line_before(const char *file, int line, const char *rfile,
 	return c < 0 || (c == 0 && line < rline);
 }
 
+/* Expands the stack pc[0 .. npc) of process image p, whose keys are
+ * k and mappings mps, into a->exp and fills *se (but its key); 0 or
+ * MAPS_ENOMEM. */
+static int expand(struct analysis *a, struct addrcache *cache,
+		  const struct rproc *p, const uint64_t *pc, uint32_t npc,
+		  const struct akey *k, const struct rmap *const *mps,
+		  struct stackent *se)
+{
+	uint32_t start = (uint32_t)a->nexp;
+	int prev_sampler = 0;
+	se->own = 0;
+	se->leaf_file = NULL;
+	se->leaf_line = 0;
+	for (uint32_t i = 0; i < npc && a->nexp - start < MAX_EXP; i++) {
+		const struct addrent *e = addr_get(a, cache, &k[i], mps[i], p,
+						   pc[i], i == 0);
+		if (!e)
+			return MAPS_ENOMEM;
+		/* the sampler's own work: its code at the leaf, or its
+		 * constructor or destructor, called by the dynamic loader,
+		 * anywhere in the stack */
+		if ((i == 0 && e->sampler) || (prev_sampler && e->loader)) {
+			se->own = 1;
+			break;
+		}
+		prev_sampler = e->sampler;
+		if (e->skip)
+			continue;
+		if (i == 0) {
+			se->leaf_file = e->file;
+			se->leaf_line = e->line;
+		}
+		if (a->nexp + e->n > a->capexp &&
+		    mem_reserve(&a->exp, &a->capexp, a->nexp + e->n,
+				sizeof(uint32_t), 65536))
+			return MAPS_ENOMEM;
+		memcpy(a->exp + a->nexp, cache->fids + e->first,
+		       e->n * sizeof(uint32_t));
+		a->nexp += e->n;
+	}
+	if (se->own)
+		a->nexp = start;
+	se->exp_off = start;
+	se->exp_n = (uint32_t)a->nexp - start;
+	return 0;
+}
+
+/* The keys of stack s of m into k and its mappings into mps (grown to
+ * fit), and its process image into *pp; 0 or MAPS_ENOMEM. */
+static int keys_of(struct analysis *a, struct addrcache *c,
+		   const struct model *m, const struct rstack *s,
+		   struct akey **k, size_t *capk, const struct rmap ***mps,
+		   size_t *capmps, const struct rproc **pp)
+{
+	if ((s->npc > *capk &&
+	     mem_reserve(k, capk, s->npc, sizeof(**k), 64)) ||
+	    (s->npc > *capmps &&
+	     mem_reserve(mps, capmps, s->npc, sizeof(**mps), 64)))
+		return MAPS_ENOMEM;
+	const struct rproc *p = model_find_proc(m, s->pid, s->image);
+	long pi = p ? (long)(p - m->procs) : -1;
+	const uint64_t *pc = m->spc + s->off;
+	for (uint32_t i = 0; i < s->npc; i++)
+		if (key_of(a, c, p, pi, pc[i], &(*k)[i], &(*mps)[i]))
+			return MAPS_ENOMEM;
+	*pp = p;
+	return 0;
+}
+
 int analysis_run(struct analysis *a, const struct model *m)
 {
 	memset(a, 0, sizeof(*a));
@@ -319,53 +611,80 @@ int analysis_run(struct analysis *a, const struct model *m)
 	size_t nlines = 0, caplines = 0;
 	uint32_t gen = 0;
 	struct addrcache cache = {0};
+	struct stackmemo memo = {0};
+	struct akey *keys = NULL;            /* one stack's, scratch */
+	const struct rmap **mps = NULL;
+	const struct rproc *p;
+	size_t capkeys = 0, capmps = 0;
+	uint32_t *ord = NULL;
+	int bad;
 	if (!a->st || !a->exp_off || !a->exp_n || !a->own)
 		goto out;
+	/* first each stack's entry in the memo (in exp_off for now), the
+	 * stacks taken in the order they were read: their frames, and
+	 * their processes' mappings, are then read from memory in order */
+	ord = read_order(m, &bad);
+	if (!ord && !bad)
+		goto out;
+	for (size_t o = 0; o < m->capstacks; o++) {
+		size_t si = o;
+		if (ord && o >= m->nstacks)
+			break;
+		if (ord) {
+			si = ord[o];
+			/* the slots are all over the table: asked for early,
+			 * the slot is in the cache when its turn comes */
+			if (o + 16 < m->nstacks)
+				__builtin_prefetch(&m->stacks[ord[o + 16]]);
+		}
+		const struct rstack *s = &m->stacks[si];
+		if (!s->used)
+			continue;
+		if (m->nprocs <= 1) {
+			/* one process: its stacks differ in their addresses,
+			 * and so in their keys but where one file is mapped
+			 * twice, whose addresses the cache shares anyway, so
+			 * each stack is an entry of its own, without keys */
+			if (memo.n == memo.cap &&
+			    mem_reserve(&memo.e, &memo.cap, memo.n + 1,
+					sizeof(*memo.e), 1024))
+				goto out;
+			memo.e[memo.n] = (struct stackent){0};
+			a->exp_off[si] = (uint32_t)memo.n++;
+			continue;
+		}
+		if (keys_of(a, &cache, m, s, &keys, &capkeys, &mps, &capmps,
+			    &p) ||
+		    memo_get(&memo, keys, s->npc, &a->exp_off[si]))
+			goto out;
+	}
+	free(memo.keys); /* only the first pass compares keys */
+	memo.keys = NULL;
+	free(memo.idx);
+	memo.idx = NULL;
+	/* then, in the table's order (the order functions are numbered
+	 * in), each distinct stack expanded at its first slot, and every
+	 * stack counted */
 	for (size_t si = 0; si < m->capstacks; si++) {
 		const struct rstack *s = &m->stacks[si];
 		if (!s->used)
 			continue;
-		const uint64_t *pc = m->spc + s->off;
-		uint32_t start = (uint32_t)a->nexp;
-		const char *leaf_file = NULL;
-		int leaf_line = 0;
-		int own = 0, prev_sampler = 0;
-		for (uint32_t i = 0; i < s->npc && a->nexp - start < MAX_EXP; i++) {
-			const struct addrent *e = addr_get(a, &cache, m, s->pid,
-							   s->image, pc[i],
-							   i == 0);
-			if (!e)
+		struct stackent *se = &memo.e[a->exp_off[si]];
+		if (!se->expanded) {
+			if (keys_of(a, &cache, m, s, &keys, &capkeys, &mps,
+				    &capmps, &p) ||
+			    expand(a, &cache, p, m->spc + s->off, s->npc, keys,
+				   mps, se))
 				goto out;
-			/* the sampler's own work: its code at the leaf, or
-			 * its constructor or destructor, called by the
-			 * dynamic loader, anywhere in the stack */
-			if ((i == 0 && e->sampler) || (prev_sampler && e->loader)) {
-				own = 1;
-				break;
-			}
-			prev_sampler = e->sampler;
-			if (e->skip)
-				continue;
-			if (i == 0) {
-				leaf_file = e->file;
-				leaf_line = e->line;
-			}
-			if (a->nexp + e->n > a->capexp &&
-			    mem_reserve(&a->exp, &a->capexp, a->nexp + e->n,
-					sizeof(uint32_t), 65536))
-				goto out;
-			memcpy(a->exp + a->nexp, cache.fids + e->first,
-			       e->n * sizeof(uint32_t));
-			a->nexp += e->n;
+			se->expanded = 1;
 		}
-		if (own) {
-			a->nexp = start;
+		if (se->own) {
 			a->own[si] = 1;
 			a->own_samples += s->count;
 		}
-		a->exp_off[si] = start;
-		a->exp_n[si] = (uint32_t)a->nexp - start;
-		if (a->exp_n[si] == 0)
+		a->exp_off[si] = se->exp_off;
+		a->exp_n[si] = se->exp_n;
+		if (se->exp_n == 0)
 			continue;
 		if (a->nfuncs > capmark) {
 			size_t had = capmark;
@@ -375,11 +694,12 @@ int analysis_run(struct analysis *a, const struct model *m)
 			memset(mark + had, 0, (capmark - had) * sizeof(*mark));
 		}
 		gen++;
+		uint32_t start = se->exp_off, end = start + se->exp_n;
 		a->funcs[a->exp[start]].self += s->count;
-		if (line_add(a->exp[start], leaf_file, leaf_line, s->count,
-			     &lines, &nlines, &caplines))
+		if (line_add(a->exp[start], se->leaf_file, se->leaf_line,
+			     s->count, &lines, &nlines, &caplines))
 			goto out;
-		for (uint32_t k = start; k < a->nexp; k++) {
+		for (uint32_t k = start; k < end; k++) {
 			uint32_t f = a->exp[k];
 			if (mark[f] == gen)
 				continue;
@@ -387,6 +707,8 @@ int analysis_run(struct analysis *a, const struct model *m)
 			a->funcs[f].total += s->count;
 		}
 	}
+	a->naddrs = cache.n;
+	a->nexpanded = memo.n;
 	/* each function's location: its hottest leaf line; of lines with as
 	 * many samples, the first by file name and line (the table's order
 	 * follows addresses, which change from run to run) */
@@ -410,6 +732,13 @@ out:
 	free(mark);
 	free(cache.t);
 	free(cache.fids);
+	free(cache.mm);
+	free(memo.e);
+	free(memo.idx);
+	free(memo.keys);
+	free(ord);
+	free(keys);
+	free(mps);
 	if (rc)
 		analysis_free(a);
 	return rc;

@@ -40,6 +40,10 @@ struct analysis {
 	 * samples, most first, then by total (self) samples and name */
 	uint32_t *top_self, *top_total;
 	size_t ntop_self, ntop_total;
+	/* distinct addresses expanded (one per loaded file, file offset
+	 * and leaf or not, whichever processes sampled it) and distinct
+	 * stacks of them expanded (a stack the ranks of a job share, once) */
+	size_t naddrs, nexpanded;
 };
 
 /*

@@ -56,6 +56,8 @@ struct smod {
 	uint32_t *byname;   /* their indexes by name (NULL: none) */
 	size_t nsyms;
 	int syms_read;      /* syms read (or found missing) */
+	int opened;         /* module_open done: state says how it went */
+	uint64_t hash;      /* of path and build-id (module_find) */
 };
 
 struct centry {             /* one looked-up address */
@@ -69,6 +71,8 @@ struct centry {             /* one looked-up address */
 struct symtab {
 	struct smod *mods;
 	size_t nmods, capmods;
+	uint32_t *modidx;         /* index + 1 of mods, open addressing */
+	size_t capmodidx;
 	struct centry *cache;
 	size_t ncache, capcache;  /* open addressing */
 	struct symframe *frames;
@@ -161,6 +165,7 @@ void sym_free(struct symtab *st)
 	free(st->jit);
 	free(st->strs);
 	free(st->mods);
+	free(st->modidx);
 	free(st->cache);
 	free(st->frames);
 	free(st);
@@ -205,7 +210,7 @@ static void bid_hex(const uint8_t *b, size_t n, char *out)
  * anonymous memory file), or -1.  The vDSO of a run is not in the log,
  * only its build-id; the kernel maps the same image into every process,
  * so when mapreport runs on the kernel of the run, its own vDSO
- * (getauxval(AT_SYSINFO_EHDR)) is that image, and module_get uses it
+ * (getauxval(AT_SYSINFO_EHDR)) is that image, and module_open uses it
  * only when the build-ids are equal.  The image is the ELF file as the
  * kernel built it, headers and section table included, from its start
  * to the last of its program headers' contents and its section headers.
@@ -246,21 +251,48 @@ static int own_vdso(void)
 	return fd;
 }
 
-/* The index of the module of (path, build-id) into *mi, opened if new
- * (a problem noted when it cannot be read or is not the run's); 0 or
- * MAPS_ENOMEM. */
-static int module_get(struct symtab *st, const char *path, const uint8_t *bid,
-		      size_t bidlen, uint32_t *mi)
+static uint64_t mod_hash(const char *path, const uint8_t *bid, size_t bidlen)
+{
+	uint64_t h = hash_str(path);
+	for (size_t i = 0; i < bidlen; i++)
+		h = (h ^ bid[i]) * 1099511628211ull;
+	return h ^ (h >> 29);
+}
+
+/* The index of the module of (path, build-id) into *mi, added (not
+ * opened) if new; 0 or MAPS_ENOMEM. */
+static int module_find(struct symtab *st, const char *path,
+		       const uint8_t *bid, size_t bidlen, uint32_t *mi)
 {
 	if (bidlen > sizeof(st->mods[0].bid))
 		bidlen = sizeof(st->mods[0].bid);
-	for (size_t i = 0; i < st->nmods; i++)
-		if (strcmp(st->mods[i].path, path) == 0 &&
-		    st->mods[i].bidlen == bidlen &&
-		    (!bidlen || memcmp(st->mods[i].bid, bid, bidlen) == 0)) {
-			*mi = (uint32_t)i;
+	uint64_t h = mod_hash(path, bid, bidlen);
+	if ((st->nmods + 1) * 2 > st->capmodidx) {
+		size_t cap = st->capmodidx ? st->capmodidx * 2 : 64;
+		uint32_t *t = calloc(cap, sizeof(*t));
+		if (!t)
+			return MAPS_ENOMEM;
+		for (size_t i = 0; i < st->nmods; i++) {
+			size_t j = st->mods[i].hash & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = (uint32_t)i + 1;
+		}
+		free(st->modidx);
+		st->modidx = t;
+		st->capmodidx = cap;
+	}
+	size_t mask = st->capmodidx - 1;
+	size_t j = h & mask;
+	for (; st->modidx[j]; j = (j + 1) & mask) {
+		const struct smod *m = &st->mods[st->modidx[j] - 1];
+		if (m->hash == h && strcmp(m->path, path) == 0 &&
+		    m->bidlen == bidlen &&
+		    (!bidlen || memcmp(m->bid, bid, bidlen) == 0)) {
+			*mi = st->modidx[j] - 1;
 			return 0;
 		}
+	}
 	if (mem_grow(&st->mods, &st->capmods, st->nmods, sizeof(*st->mods)))
 		return MAPS_ENOMEM;
 	struct smod *m = &st->mods[st->nmods];
@@ -275,7 +307,23 @@ static int module_get(struct symtab *st, const char *path, const uint8_t *bid,
 	if (bidlen) /* bid may be NULL then */
 		memcpy(m->bid, bid, bidlen);
 	m->bidlen = bidlen;
+	m->hash = h;
+	st->modidx[j] = (uint32_t)st->nmods + 1;
 	*mi = (uint32_t)st->nmods++;
+	return 0;
+}
+
+/* Opens module mi's file when not yet tried (a problem noted when it
+ * cannot be read or is not the run's); 0 or MAPS_ENOMEM. */
+static int module_open(struct symtab *st, uint32_t mi)
+{
+	struct smod *m = &st->mods[mi];
+	if (m->opened)
+		return 0;
+	m->opened = 1;
+	const char *path = m->path;
+	const uint8_t *bid = m->bid;
+	size_t bidlen = m->bidlen;
 	/* the vDSO: this process's own, when the run's build-id says it is
 	 * the same (see own_vdso) */
 	int vdso = strncmp(path, "linux-vdso", 10) == 0;
@@ -826,6 +874,12 @@ static uint64_t hash_key(uint32_t mod, uint64_t rel, int leaf)
 	return h ^ (h >> 31);
 }
 
+int sym_module(struct symtab *st, const char *path, const uint8_t *bid,
+	       size_t bidlen, uint32_t *mod)
+{
+	return module_find(st, path, bid, bidlen, mod);
+}
+
 int sym_unknown(struct symtab *st, uint64_t pc, struct symframe *out)
 {
 	(void)pc;
@@ -841,7 +895,7 @@ int sym_lookup(struct symtab *st, const char *path, const uint8_t *bid,
 	       uint64_t pc, int leaf, struct symframe *out, int max)
 {
 	uint32_t mi;
-	if (module_get(st, path, bid, bidlen, &mi))
+	if (module_find(st, path, bid, bidlen, &mi) || module_open(st, mi))
 		return MAPS_ENOMEM;
 	uint64_t a = leaf ? pc : pc - 1;
 	uint64_t rel = a - bias;
@@ -925,7 +979,7 @@ int sym_func_range(struct symtab *st, const char *path, const uint8_t *bid,
 		   size_t bidlen, uint64_t rel, uint64_t *lo, uint64_t *hi)
 {
 	uint32_t mi;
-	if (module_get(st, path, bid, bidlen, &mi))
+	if (module_find(st, path, bid, bidlen, &mi) || module_open(st, mi))
 		return -1;
 	struct smod *m = &st->mods[mi];
 	if (m->state != M_OK || !m->mod)

@@ -55,6 +55,17 @@ int sym_lookup(struct symtab *st, const char *path, const uint8_t *bid,
 	       size_t bidlen, uint64_t bias, uint64_t start, uint64_t offset,
 	       uint64_t pc, int leaf, struct symframe *out, int max);
 
+/*
+ * The module of the file loaded from path whose build-id during the run
+ * was bid[0..bidlen) into *mod: one number per distinct (path, build-id),
+ * whichever processes mapped it and wherever, opened (and any problem
+ * with it noted) on first sight.  Two addresses of one module at the
+ * same file offset, less the same load bias, give the same frames from
+ * sym_lookup.  Returns 0 or MAPS_ENOMEM.
+ */
+int sym_module(struct symtab *st, const char *path, const uint8_t *bid,
+	       size_t bidlen, uint32_t *mod);
+
 /* One frame for an address in no known mapping: "[unknown]".  Returns 1,
  * or MAPS_ENOMEM. */
 int sym_unknown(struct symtab *st, uint64_t pc, struct symframe *out);

@@ -191,11 +191,102 @@ START_TEST(analyze_sampler_own_work)
 }
 END_TEST
 
+/* Process image i of a model made here: the file /nonexistent/libshared.so
+ * mapped at base, with build-id bid (one byte). */
+static void shared_proc(struct rproc *p, uint32_t pid, uint64_t base,
+			uint8_t bid)
+{
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->maps = calloc(1, sizeof(*p->maps));
+	ck_assert_ptr_nonnull(p->maps);
+	p->nmaps = p->capmaps = 1;
+	p->maps[0] = (struct rmap){.start = base, .end = base + 0x100000,
+				   .offset = 0, .bias = base,
+				   .path = "/nonexistent/libshared.so",
+				   .buildid_len = 1};
+	p->maps[0].buildid[0] = bid;
+}
+
+/* The function ids of stack slot si, as a string of numbers. */
+static void fids_of(const struct analysis *a, size_t si, char *buf, size_t n)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (uint32_t k = 0; k < a->exp_n[si] && used < n; k++)
+		used += (size_t)snprintf(buf + used, n - used, "%u ",
+					 a->exp[a->exp_off[si] + k]);
+}
+
+/* Three processes load the same file: two at different addresses with
+ * the same build-id (ranks of one job under ASLR), one with another
+ * build-id (another build at that path).  The first two's addresses at
+ * the same file offsets are one entry each and give the same functions;
+ * the third's are entries of their own. */
+START_TEST(analyze_same_file_other_address)
+{
+	const uint64_t b1 = 0x7f1111000000ull, b2 = 0x7f2222000000ull,
+		       b3 = 0x7f3333000000ull;
+	struct rproc procs[3];
+	shared_proc(&procs[0], 101, b1, 0xaa);
+	shared_proc(&procs[1], 102, b2, 0xaa);
+	shared_proc(&procs[2], 103, b3, 0xbb);
+	uint64_t spc[6] = {b1 + 0x1100, b1 + 0x1200, b2 + 0x1100,
+			   b2 + 0x1200, b3 + 0x1100, b3 + 0x1200};
+	struct rstack stacks[8];
+	memset(stacks, 0, sizeof(stacks));
+	/* slots as a hash table leaves them: not in order, some empty */
+	stacks[1] = (struct rstack){.pid = 101, .npc = 2, .off = 0,
+				    .count = 3, .used = 1, .seq = 0};
+	stacks[6] = (struct rstack){.pid = 102, .npc = 2, .off = 2,
+				    .count = 5, .used = 1, .seq = 1};
+	stacks[3] = (struct rstack){.pid = 103, .npc = 2, .off = 4,
+				    .count = 7, .used = 1, .seq = 2};
+	struct model m;
+	memset(&m, 0, sizeof(m));
+	m.procs = procs;
+	m.nprocs = m.capprocs = 3;
+	m.stacks = stacks;
+	m.nstacks = 3;
+	m.capstacks = 8;
+	m.spc = spc;
+	m.nspc = m.capspc = 6;
+	struct analysis a;
+	ck_assert_int_eq(analysis_run(&a, &m), 0);
+	/* a leaf and a return address, for each of the two builds */
+	ck_assert_uint_eq(a.naddrs, 4);
+	ck_assert_uint_eq(a.nexpanded, 2);
+	char s1[64], s2[64], s3[64];
+	fids_of(&a, 1, s1, sizeof(s1));
+	fids_of(&a, 6, s2, sizeof(s2));
+	fids_of(&a, 3, s3, sizeof(s3));
+	ck_assert_str_eq(s1, s2);
+	ck_assert_str_eq(s1, s3); /* same names: see below */
+	ck_assert_uint_eq(a.exp_n[1], 2);
+	ck_assert_str_eq(a.funcs[a.exp[a.exp_off[6]]].name,
+			 "libshared.so+0x1100");
+	ck_assert_str_eq(a.funcs[a.exp[a.exp_off[6] + 1]].name,
+			 "libshared.so+0x1200");
+	/* both builds' functions have these names, and the two builds are
+	 * one module name: one function each, with all the samples */
+	ck_assert_int_eq(total_of(&a, "libshared.so+0x1100"), 15);
+	ck_assert_int_eq(total_of(&a, "libshared.so+0x1200"), 15);
+	ck_assert_uint_eq(a.nfuncs, 2);
+	/* the file is missing: said once per build */
+	const char *const *lines;
+	ck_assert_uint_eq(sym_problems(a.st, &lines), 2);
+	analysis_free(&a);
+	for (int i = 0; i < 3; i++)
+		free(procs[i].maps);
+}
+END_TEST
+
 static Suite *analyze_suite(void)
 {
 	Suite *s = suite_create("analyze");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, analyze_sampler_own_work);
+	tcase_add_test(tc, analyze_same_file_other_address);
 	suite_add_tcase(s, tc);
 	return s;
 }
