@@ -102,6 +102,7 @@ struct sub_plugin {
 	pthread_mutex_t qlock;  /* never taken in signal context */
 	struct sub_msg *q;
 	size_t qn, qcap, qdone;
+	size_t qdelivered;      /* of qdone, delivered (a fork waits) */
 	uint64_t told_defs;     /* new_definition_handle given up to here */
 	uint64_t behind;        /* events dropped: the plugin fell behind */
 	/* locations this dispatcher delivers (created, not yet deleted) */

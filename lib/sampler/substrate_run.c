@@ -59,6 +59,8 @@
 #include "sampler/sampler_i.h"
 
 #define FORK_WAIT_MS 50
+/* before a fork, the most the queued messages are waited for */
+#define FORK_QUEUE_WAIT_MS 1000
 /* An idle dispatcher waits this long for a wake-up before it looks at
  * the rings anyway: the longest a deferred event waits (a ring half
  * full wakes it at once) */
@@ -570,6 +572,7 @@ static int pass(struct sub_plugin *p)
 			break;
 		idle = 0;
 		deliver_msg(p, &m, hurry);
+		__atomic_fetch_add(&p->qdelivered, 1, __ATOMIC_RELEASE);
 	}
 	for (size_t i = 0; i < p->nlive; i++)
 		if (drain(p, p->live[i], hurry))
@@ -652,8 +655,8 @@ void subrun_stop(int wait_ms)
 		__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
 		subrun_wake(p);
 		if (__atomic_load_n(&p->tid, __ATOMIC_ACQUIRE) == self) {
-			/* process_watch() ended the process from this very
-			 * dispatcher: finish its queue here */
+			/* the process is ended from this very dispatcher (a
+			 * plugin called exit): finish its queue here */
 			__atomic_store_n(&p->stop, 2, __ATOMIC_RELEASE);
 			while (!pass(p))
 				;
@@ -720,6 +723,28 @@ int subrun_owns(int tid)
 
 void subrun_fork_prepare(void)
 {
+	/* the messages queued so far delivered first (bounded): the child
+	 * starts with an empty queue, and its first location names the
+	 * forking thread's as parent, which its plugin must have created */
+	uint64_t qt = now_ns() + FORK_QUEUE_WAIT_MS * 1000000ull;
+	for (int i = 0; i < SUB.n; i++) {
+		struct sub_plugin *p = &SUB.p[i];
+		if (!p->running || p->off ||
+		    __atomic_load_n(&p->tid, __ATOMIC_ACQUIRE) == (int)sys_gettid())
+			continue;
+		subrun_wake(p);
+		for (;;) {
+			pthread_mutex_lock(&p->qlock);
+			size_t queued = p->qn;
+			pthread_mutex_unlock(&p->qlock);
+			int left = __atomic_load_n(&p->qdelivered,
+						   __ATOMIC_ACQUIRE) < queued;
+			if (!left || now_ns() >= qt)
+				break;
+			struct timespec us = {0, 200000L};
+			nanosleep(&us, NULL);
+		}
+	}
 	for (int i = 0; i < SUB.n; i++) {
 		struct sub_plugin *p = &SUB.p[i];
 		__atomic_store_n(&p->hold, 1, __ATOMIC_SEQ_CST);
@@ -767,7 +792,7 @@ void subrun_fork_child(void)
 		p->tid = 0;
 		p->wake = 0;
 		/* the parent's messages and locations are the parent's */
-		p->qn = p->qdone = 0;
+		p->qn = p->qdone = p->qdelivered = 0;
 		p->nlive = 0;
 		p->behind = 0;
 	}
