@@ -420,7 +420,8 @@ static int quick_status;
 static void quick_exit_done(void)
 {
 	if (!foreign_child())
-		process_finish(MAPLOG_EXIT_NORMAL, quick_status & 0xff, 1);
+		process_finish(MAPLOG_EXIT_NORMAL, quick_status & 0xff,
+			       SIGCTX_EXIT);
 }
 
 MAPS_EXPORT void quick_exit(int status)
@@ -439,14 +440,14 @@ MAPS_EXPORT void quick_exit(int status)
 MAPS_EXPORT void _exit(int status)
 {
 	if (!foreign_child())
-		process_finish(MAPLOG_EXIT_NORMAL, status & 0xff, 1);
+		process_finish(MAPLOG_EXIT_NORMAL, status & 0xff, SIGCTX_EXIT);
 	real__exit(status);
 }
 
 MAPS_EXPORT void _Exit(int status)
 {
 	if (!foreign_child())
-		process_finish(MAPLOG_EXIT_NORMAL, status & 0xff, 1);
+		process_finish(MAPLOG_EXIT_NORMAL, status & 0xff, SIGCTX_EXIT);
 	real__Exit(status);
 }
 

@@ -806,6 +806,7 @@ void mhost_start(void)
 		d->md_group = m->group;
 		d->md_plugin = m->p->id;
 		stream_put(&S.proc, &ev);
+		substrate_metric_units(m->id, m->units);
 		if (!m->active && m->errors)
 			metric_error_record(&S.proc, m, ev.ev_ts);
 	}

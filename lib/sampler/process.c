@@ -137,8 +137,10 @@ void process_adopt_threads(uint32_t self)
  * where only async-signal-safe steps are taken. */
 static void close_all(int how, int code, int sigctx, const char *exec_path)
 {
-	substrate_finish(how, code, sigctx);
+	/* no sample enters the log after this; substrate_finish() waits
+	 * for those under way, so its plugins get every sample the log has */
 	__atomic_store_n(&S.stopping, 1, __ATOMIC_SEQ_CST);
+	substrate_finish(how, code, sigctx);
 	int proc_ok = sigctx ? pthread_mutex_trylock(&S.proc_lock) == 0
 			     : pthread_mutex_lock(&S.proc_lock) == 0;
 	if (proc_ok)

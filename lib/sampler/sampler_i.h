@@ -558,7 +558,9 @@ MAPS_HIDDEN const char *process_exe(void);
 MAPS_HIDDEN void process_adopt_threads(uint32_t self);
 /* Closes every stream once; how/code: the exit if known (how < 0:
  * unknown); sigctx: only async-signal-safe steps (signal handler,
- * _exit). */
+ * _exit); SIGCTX_EXIT when the program called _exit, _Exit or
+ * quick_exit (substrate plugins are still ended, on their own threads). */
+#define SIGCTX_EXIT 2
 MAPS_HIDDEN void process_finish(int how, int code, int sigctx);
 /* In a fork child (fork wrapper): forgets the parent's slots, chunks,
  * timers and writer without sealing, and starts afresh. */

@@ -35,18 +35,27 @@
  * the end of start-up, and when they are set but MPI_Init never
  * reported, at the end of the process image before PROGRAM_END.
  *
- * The end of an image (exit, exec; not a fatal signal, where nothing is
- * delivered): every location's THREAD_END, deactivate and delete, then
- * PROGRAM_END on the first, pre_unify, write_data (on the dispatcher);
- * then, on the ending thread, dump_manifest and finalize.  A backlog the
- * plugin has not taken within SUB_END_WAIT_MS is dropped and counted; a
- * plugin that fell behind is named on stderr with the count.
+ * The end of an image (exit, exec, _exit; not a fatal signal, where
+ * nothing is delivered): sampling has stopped (S.stopping) and the
+ * samples under way are waited for (quiesce()), so every sample in the
+ * log reaches the rings; every other location's THREAD_END, deactivate
+ * and delete, then PROGRAM_END on the first, its deactivate and delete,
+ * pre_unify, write_data (on the dispatcher); then, on the ending thread,
+ * dump_manifest and finalize.  After _exit (SIGCTX_EXIT, perhaps in a
+ * signal handler) the ending thread only raises SUB.end_req and waits,
+ * bounded: each dispatcher makes every call itself (end_here()).  A
+ * backlog the plugin has not taken within SUB_END_WAIT_MS is dropped and
+ * counted; a plugin that fell behind is named on stderr with the count.
+ * Samples a thread's handler takes before its location exists (the main
+ * thread's timer starts before its thread_begin) are counted in
+ * SUB.early and told by a DROP event after the location's begin.
  *
  * Calls substrate_run.c, substrate_defs.c, slot.c and real.c below it.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +64,9 @@
 #include "sampler/sampler_i.h"
 
 #define SUB_END_WAIT_MS 200
+/* after _exit, the most the plugins' last calls (write_data,
+ * dump_manifest, finalize) are waited for, past the backlog's time */
+#define SUB_EXIT_WAIT_MS 1000
 /* plugin_version since which a member is known (all: 1) */
 #define KNOWS(p, since) ((p)->info.plugin_version >= (since))
 
@@ -132,6 +144,36 @@ static const char *cb_handle_name(mapsample_handle h)
 static enum mapsample_handle_type cb_handle_type(mapsample_handle h)
 {
 	return subdefs_type(h);
+}
+
+/* The units of the metrics (substrate_metric_units): appended, never
+ * changed, published by the count (release), so lock-free to read. */
+#define SUB_UNITS_MAX 256
+static struct {
+	const char *id, *units;
+} units_of[SUB_UNITS_MAX];
+static uint32_t nunits;
+
+void substrate_metric_units(const char *id, const char *units)
+{
+	uint32_t n = __atomic_load_n(&nunits, __ATOMIC_ACQUIRE);
+	if (!id || n == SUB_UNITS_MAX)
+		return;
+	units_of[n].id = id;
+	units_of[n].units = units ? units : "";
+	__atomic_store_n(&nunits, n + 1, __ATOMIC_RELEASE);
+}
+
+static const char *cb_handle_units(mapsample_handle h)
+{
+	if (subdefs_type(h) != MAPSAMPLE_HANDLE_TYPE_METRIC)
+		return NULL;
+	const char *name = subdefs_name(h);
+	uint32_t n = __atomic_load_n(&nunits, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; name && i < n; i++)
+		if (strcmp(units_of[i].id, name) == 0)
+			return units_of[i].units;
+	return "";
 }
 
 /* Async-signal-safe (the vDSO clock). */
@@ -260,6 +302,7 @@ static const mapsample_substrate_callbacks callbacks = {
 	.address_name = cb_address_name,
 	.log_path = cb_log_path,
 	.set_error = cb_set_error,
+	.handle_get_units = cb_handle_units,
 };
 
 /* ---- loading ---- */
@@ -417,6 +460,12 @@ static void load_one(const char *item)
 					       sizeof(*ev));
 		}
 	}
+	if (p->ev && p->ev[MAPSAMPLE_EVENT_SAMPLE]) {
+		if (p->in_handler)
+			SUB.sample_in_handler++;
+		else
+			SUB.sample_deferred++;
+	}
 	SUB.n++;
 }
 
@@ -456,9 +505,11 @@ void substrate_start(void)
 
 static struct mapsample_location *loc_new(struct tslot *t)
 {
-	struct mapsample_location *l = calloc(1, sizeof(*l));
-	if (!l)
+	/* its rings' members are cache-line aligned */
+	void *mem = NULL;
+	if (posix_memalign(&mem, 64, sizeof(struct mapsample_location)))
 		return NULL;
+	struct mapsample_location *l = memset(mem, 0, sizeof(*l));
 	l->id = __atomic_fetch_add(&SUB.next_id, 1, __ATOMIC_RELAXED);
 	l->pid = S.pid;
 	l->tid = (uint32_t)t->tid;
@@ -516,9 +567,19 @@ void substrate_thread_begin(struct tslot *t, uint32_t creator)
 			__atomic_fetch_add(&par->refs, 1, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&cur_lock);
 	}
+	/* samples the thread's handler took before (its timer may run
+	 * already): counted in SUB.early until the location is published;
+	 * on the thread itself, its busy flag keeps the handler out while
+	 * the two change hands (a sample then is a drop of the log's) */
+	int own = t == slot_self();
+	if (own)
+		__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&SUB.cur[idx], l, __ATOMIC_RELEASE);
+	l->early = __atomic_exchange_n(&SUB.early[idx], 0, __ATOMIC_ACQ_REL);
+	if (own)
+		__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
 	struct sub_msg m = {.type = SUB_MSG_BEGIN, .loc = l, .ts = now_ns()};
 	subrun_msg(&m);
-	__atomic_store_n(&SUB.cur[idx], l, __ATOMIC_RELEASE);
 }
 
 void substrate_thread_end(struct tslot *t)
@@ -544,14 +605,24 @@ void substrate_thread_end(struct tslot *t)
 void substrate_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 		      uint32_t npc, const uint64_t *pc, int wall)
 {
-	if (!SUB.n)
+	/* no plugin takes samples: one test */
+	if (!SUB.sample_deferred && !SUB.sample_in_handler)
 		return;
 	struct mapsample_location *l =
 		__atomic_load_n(&SUB.cur[t - S.slots], __ATOMIC_ACQUIRE);
-	if (!l || __atomic_load_n(&SUB.finishing, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&SUB.finishing, __ATOMIC_ACQUIRE))
 		return;
-	subrun_put(l, MAPSAMPLE_EVENT_SAMPLE, ts, weight, 0, 0, wall, npc, pc,
-		   NULL);
+	if (!l) {
+		/* before the thread's location: told after its creation */
+		__atomic_fetch_add(&SUB.early[t - S.slots], 1,
+				   __ATOMIC_RELAXED);
+		return;
+	}
+	if (SUB.sample_deferred)
+		subrun_put(l, MAPSAMPLE_EVENT_SAMPLE, ts, weight, 0, 0, wall,
+			   npc, pc, NULL);
+	if (!SUB.sample_in_handler)
+		return;
 	/* in-handler delivery: async-signal-safe code only, as the plugin
 	 * promised by asking for it */
 	for (int i = 0; i < SUB.n; i++) {
@@ -623,7 +694,8 @@ static void put_self(uint16_t type, uint64_t a, uint64_t b, int64_t d,
 		return;
 	struct mapsample_location *l =
 		__atomic_load_n(&SUB.cur[t - S.slots], __ATOMIC_ACQUIRE);
-	if (l && !__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST))
+	if (l && !__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST) &&
+	    !__atomic_load_n(&SUB.finishing, __ATOMIC_SEQ_CST))
 		subrun_put(l, type, now_ns(), a, b, 0, d, 0, NULL, text);
 	__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
 }
@@ -691,8 +763,10 @@ void substrate_after_fork_child(void)
 	/* the parent's threads are gone: their locations stay allocated
 	 * (another thread may have held them), unreachable */
 	memset(SUB.cur, 0, sizeof(SUB.cur));
+	memset(SUB.early, 0, sizeof(SUB.early));
 	SUB.next_id = 0;
 	SUB.finishing = 0;
+	SUB.end_req = 0;
 	if (fork_parent)
 		__atomic_fetch_add(&fork_parent->refs, 1, __ATOMIC_RELAXED);
 	subrun_start();
@@ -752,11 +826,65 @@ static void substrate_manifest(struct sub_plugin *p)
 	free(text);
 }
 
+/* S.stopping is set: waits (bounded) for the samples, marks and MPI
+ * calls under way on other threads (their slot's busy flag), which may
+ * still put into the rings and the log, so that every sample in the
+ * log reaches the rings before PROGRAM_END.  Async-signal-safe. */
+static void quiesce(void)
+{
+	struct tslot *self = slot_self();
+	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
+		struct tslot *t = &S.slots[i];
+		if (t == self || __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) <= 0)
+			continue;
+		for (int k = 0; k < 10000 &&
+				__atomic_load_n(&t->busy, __ATOMIC_SEQ_CST);
+		     k++)
+			sched_yield();
+	}
+}
+
+/* A plugin's last calls, once its dispatcher delivered PROGRAM_END,
+ * pre_unify and write_data: dump_manifest, finalize; the plugin is off
+ * after, named on stderr if it fell behind.  On the ending thread, or
+ * (after _exit) on the plugin's dispatcher. */
+static void end_plugin(struct sub_plugin *p)
+{
+	if (p->info.dump_manifest)
+		substrate_manifest(p);
+	if (p->info.finalize)
+		p->info.finalize();
+	__atomic_store_n(&p->off, 1, __ATOMIC_RELEASE);
+	if (p->behind)
+		fprintf(stderr, "mapsample: substrate plugin %s fell behind "
+				"in pid %u: %llu of its events dropped\n",
+			p->name, S.pid, (unsigned long long)p->behind);
+}
+
 void substrate_finish(int how, int code, int sigctx)
 {
-	if (!SUB.n || sigctx ||
-	    __atomic_exchange_n(&SUB.finishing, 1, __ATOMIC_ACQ_REL))
+	if (!SUB.n || (sigctx && sigctx != SIGCTX_EXIT))
 		return;
+	quiesce();
+	if (__atomic_exchange_n(&SUB.finishing, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (sigctx) {
+		/* _exit, maybe from a signal handler: no lock, no
+		 * allocation here; the dispatchers end their plugins
+		 * (end_here() in substrate_run.c) while this thread waits,
+		 * bounded */
+		SUB.end_mpp = !SUB.mpi_done;
+		SUB.mpi_done = 1;
+		SUB.end_how = how == MAPLOG_EXIT_SIGNALED ? 1 : 0;
+		SUB.end_code = how < 0 ? 0 : code;
+		SUB.end_ts = now_ns();
+		SUB.end_plugin = end_plugin;
+		__atomic_store_n(&SUB.end_req, 1, __ATOMIC_RELEASE);
+		subrun_end_wait(SUB_END_WAIT_MS, SUB_EXIT_WAIT_MS);
+		for (int i = 0; i < SUB.n; i++)
+			__atomic_store_n(&SUB.p[i].off, 1, __ATOMIC_RELEASE);
+		return;
+	}
 	if (!SUB.mpi_done) {
 		struct sub_msg m = {.type = SUB_MSG_INIT_MPP, .ts = now_ns()};
 		SUB.mpi_done = 1;
@@ -768,19 +896,7 @@ void substrate_finish(int how, int code, int sigctx)
 	subrun_msg(&m);
 	subrun_start(); /* none ran (solo): the queue still gets delivered */
 	subrun_stop(SUB_END_WAIT_MS);
-	for (int i = 0; i < SUB.n; i++) {
-		struct sub_plugin *p = &SUB.p[i];
-		if (p->off)
-			continue;
-		if (p->info.dump_manifest)
-			substrate_manifest(p);
-		if (p->info.finalize)
-			p->info.finalize();
-		p->off = 1;
-		if (p->behind)
-			fprintf(stderr, "mapsample: substrate plugin %s fell "
-					"behind in pid %u: %llu of its events "
-					"dropped\n", p->name, S.pid,
-				(unsigned long long)p->behind);
-	}
+	for (int i = 0; i < SUB.n; i++)
+		if (!SUB.p[i].off)
+			end_plugin(&SUB.p[i]);
 }

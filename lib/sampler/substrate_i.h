@@ -33,11 +33,15 @@ struct tslot;
  * call of the thread); the consumer is the plugin's dispatcher.  head and
  * tail only grow; a record never wraps (a pad record fills the end). */
 struct sub_ring {
-	uint64_t head;          /* bytes written (producer, release) */
-	uint64_t tail;          /* bytes consumed (dispatcher, release) */
+	/* the producer's cache line */
+	_Alignas(64) uint64_t head; /* bytes written (producer, release) */
+	uint64_t tail_seen;     /* tail as the producer last read it */
 	uint64_t lost;          /* records the ring had no room for */
-	uint64_t lost_told;     /* of those, told by a DROP event */
 	uint8_t *buf;           /* SUBSTRATE_RING bytes, mmap */
+	/* the dispatcher's: written once per batch, read by the producer
+	 * only when the ring looks half full */
+	_Alignas(64) uint64_t tail; /* bytes consumed (dispatcher, release) */
+	uint64_t lost_told;     /* of lost, told by a DROP event */
 };
 
 struct mapsample_location {
@@ -50,6 +54,9 @@ struct mapsample_location {
 	uint32_t fork_seq;      /* the parent's fork count at our fork */
 	int first;              /* the process image's first location */
 	int forked;             /* first location of a fork child */
+	uint32_t early;         /* samples of the thread taken before this
+				   location existed (told by a DROP event
+				   after create_location) */
 	char name[32];
 	void *data[SUBSTRATE_MAX];
 	struct sub_ring ring[SUBSTRATE_MAX];
@@ -81,16 +88,21 @@ struct sub_plugin {
 	mapsample_substrates_callback *ev; /* NUM_EVENTS entries, or NULL */
 	int in_handler;         /* SAMPLE events in the signal handler */
 	int off;                /* refused or gone: no more calls */
-	/* the dispatcher */
-	pthread_t thread;
+	/* the dispatcher (its own cache lines: the handler reads the
+	 * members above for every sample) */
+	_Alignas(64) pthread_t thread;
 	int running;
 	int stop;               /* leave once the queue is empty */
 	int hold, held;         /* fork: pause between calls / paused */
 	int tid;
 	int done;               /* the dispatcher has left its loop */
+	uint32_t wake;          /* futex word: 1 when there is work to
+				   look at (set by producers, cleared by
+				   the dispatcher before each pass) */
 	pthread_mutex_t qlock;  /* never taken in signal context */
 	struct sub_msg *q;
 	size_t qn, qcap, qdone;
+	size_t qdelivered;      /* of qdone, delivered (a fork waits) */
 	uint64_t told_defs;     /* new_definition_handle given up to here */
 	uint64_t behind;        /* events dropped: the plugin fell behind */
 	/* locations this dispatcher delivers (created, not yet deleted) */
@@ -104,10 +116,26 @@ struct sub_host {
 	/* the location of each thread slot (index into S.slots), read by
 	 * the signal handler */
 	struct mapsample_location *cur[4096];
+	/* samples of each slot's thread taken before its location was
+	 * made (the main thread's timer runs before its thread_begin) */
+	uint32_t early[4096];
 	int finishing;          /* the process image is ending */
 	int mpi_expected;       /* an MPI launcher's variables are set */
 	int mpi_done;           /* init_mpp asked for */
+	/* plugins that take SAMPLE events deferred / in the handler: with
+	 * neither, a sample costs the handler one test */
+	int sample_deferred, sample_in_handler;
 	uint32_t next_id;
+	/* the end of an image that called _exit (substrate_finish with
+	 * SIGCTX_EXIT): no message can be queued there, so each
+	 * dispatcher, once its queue is empty, ends its plugin itself */
+	int end_req;            /* set last (release) */
+	int end_mpp;            /* init_mpp still owed */
+	int end_how, end_code;
+	uint64_t end_ts;
+	/* dump_manifest, finalize and what follows for one plugin
+	 * (substrate.c); called by the dispatcher on end_req */
+	void (*end_plugin)(struct sub_plugin *p);
 };
 
 extern struct sub_host SUB __attribute__((visibility("hidden")));
@@ -141,6 +169,9 @@ void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
 		uint64_t a, uint64_t b, uint64_t c, int64_t d,
 		uint32_t npc, const uint64_t *pc, const char *text)
 	__attribute__((visibility("hidden")));
+/* Wakes p's dispatcher (once until it has looked).  Async-signal-safe
+ * (an atomic exchange and at most one futex(2) call). */
+void subrun_wake(struct sub_plugin *p) __attribute__((visibility("hidden")));
 /* Queues a management message for every plugin.  Not in signal context. */
 void subrun_msg(const struct sub_msg *m)
 	__attribute__((visibility("hidden")));
@@ -148,6 +179,12 @@ void subrun_msg(const struct sub_msg *m)
  * plugin's backlog) every dispatcher. */
 void subrun_start(void) __attribute__((visibility("hidden")));
 void subrun_stop(int wait_ms) __attribute__((visibility("hidden")));
+/* After SUB.end_req: wakes the dispatchers and waits until each has
+ * ended its plugin, backlog_ms for the backlog (then dropped, counted)
+ * and last_ms more for the last calls; then gives up on it.
+ * Async-signal-safe (nanosleep, the vDSO clock). */
+void subrun_end_wait(int backlog_ms, int last_ms)
+	__attribute__((visibility("hidden")));
 /* 1 if tid is a dispatcher of this process. */
 int subrun_owns(int tid) __attribute__((visibility("hidden")));
 /* Fork: pause the dispatchers between calls and hold the queue locks /
@@ -186,8 +223,10 @@ void substrate_metric(struct tslot *t, const struct maplog_ev *ev,
 /* A mark of t (t->busy held): kind MAPLOG_MARK_*.  Async-signal-safe. */
 void substrate_mark(struct tslot *t, uint64_t ts, uint64_t kind,
 		    const char *name) __attribute__((visibility("hidden")));
-/* The process image ends (close_all): every location ends, PROGRAM_END
- * and the last management calls.  sigctx: nothing is delivered. */
+/* The process image ends (close_all, S.stopping set): every location
+ * ends, PROGRAM_END and the last management calls.  sigctx
+ * SIGCTX_EXIT (_exit): async-signal-safe, the dispatchers make the
+ * calls; any other sigctx: nothing is delivered. */
 void substrate_finish(int how, int code, int sigctx)
 	__attribute__((visibility("hidden")));
 /* The fork wrapper: before, in the parent after (pid < 0: failed), and
@@ -203,6 +242,11 @@ void mapsample_mpi_init_done(int rank, int size)
 void mapsample_mpi_call(int enter, const char *function, uint64_t bytes_sent,
 			uint64_t bytes_received, int32_t peer)
 	__attribute__((visibility("default")));
+/* A metric the sampler records (its METRIC_DEF): id and units, kept
+ * for the handle_get_units callback; the strings must outlive the
+ * process image.  Normal context. */
+void substrate_metric_units(const char *id, const char *units)
+	__attribute__((visibility("hidden")));
 /* 1 if tid is one of the host's own threads. */
 int substrate_owns(int tid) __attribute__((visibility("hidden")));
 

@@ -26,15 +26,21 @@
  *     of the process image) go to a queue per plugin under its qlock,
  *     from normal context only.
  *   - Each plugin has a dispatcher thread of its own, so a plugin that
- *     blocks delays only itself.  Every pass it delivers the queued
+ *     blocks delays only itself.  It sleeps on a futex word (wake) until
+ *     a management message comes, a ring gets half full (one wake-up
+ *     per half ring, from the handler: an exchange and at most one
+ *     futex(2) call), the end asks, or IDLE_WAIT_NS passes; so samples
+ *     cost no system call each and an idle run no polling.  It enters
+ *     the plugin once per BATCH records, not per record.  Every pass it delivers the queued
  *     messages in order (a location's end drains its ring first, so no
  *     event follows delete_location), then drains the rings of the
  *     locations it has created, so create_location comes before any event
  *     of a location; per location, events come in the order they were
  *     recorded.  Before an event that names a handle the plugin has not
  *     seen, it gets new_definition_handle for every newer handle.
- *   - The dispatchers block every signal, are not sampled, run the
- *     sampler's process_watch (S.watch), stop around process_solo_begin/
+ *   - The dispatchers block every signal, are not sampled, leave the
+ *     sampler's process_watch to its writer thread (both running it
+ *     doubled its reads of /proc), stop around process_solo_begin/
  *     end, pause between calls before a fork (a child must not call into
  *     a plugin that another thread left in the middle of a call: a plugin
  *     that does not pause within FORK_WAIT_MS is off in the child, said
@@ -46,12 +52,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #include "sampler/sampler_i.h"
 
 #define FORK_WAIT_MS 50
-#define PASS_SLEEP_NS 2000000L /* between passes: 2 ms */
+/* before a fork, the most the queued messages are waited for */
+#define FORK_QUEUE_WAIT_MS 1000
+/* An idle dispatcher waits this long for a wake-up before it looks at
+ * the rings anyway: the longest a deferred event waits (a ring half
+ * full wakes it at once) */
+#define IDLE_WAIT_NS 200000000L /* 200 ms */
+/* Records delivered between two checks for a fork's hold */
+#define BATCH 64
 
 struct sub_rec {
 	uint32_t size;          /* bytes, with what follows, multiple of 8 */
@@ -73,22 +88,31 @@ struct sub_plugin *subrun_current(void)
 
 /* ---- the producer side (async-signal-safe) ---- */
 
-static void ring_put(struct sub_ring *r, const struct sub_rec *h,
-		     const uint64_t *pc, const char *text)
+static void ring_put(struct sub_plugin *p, struct sub_ring *r,
+		     const struct sub_rec *h, const uint64_t *pc,
+		     const char *text)
 {
 	uint32_t need = h->size;
 	uint64_t head = r->head;
-	uint64_t tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
 	uint64_t off = head % SUBSTRATE_RING;
 	uint64_t pad = off + need > SUBSTRATE_RING ? SUBSTRATE_RING - off : 0;
-	if (!r->buf || head + pad + need - tail > SUBSTRATE_RING) {
+	/* the dispatcher's tail is read only when the ring looks half full
+	 * by the last tail seen (its cache line stays where it is written):
+	 * then, still half full, the dispatcher is woken, once per half
+	 * ring; it otherwise looks every IDLE_WAIT_NS */
+	if (head + pad + need - r->tail_seen >= SUBSTRATE_RING / 2) {
+		r->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+		if (head + pad + need - r->tail_seen >= SUBSTRATE_RING / 2)
+			subrun_wake(p);
+	}
+	if (!r->buf || head + pad + need - r->tail_seen > SUBSTRATE_RING) {
 		__atomic_fetch_add(&r->lost, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	if (pad) {
-		struct sub_rec *p = (struct sub_rec *)(r->buf + off);
-		p->size = (uint32_t)pad;
-		p->type = SUB_REC_PAD;
+		struct sub_rec *pr = (struct sub_rec *)(r->buf + off);
+		pr->size = (uint32_t)pad;
+		pr->type = SUB_REC_PAD;
 		head += pad;
 		off = 0;
 	}
@@ -99,6 +123,13 @@ static void ring_put(struct sub_ring *r, const struct sub_rec *h,
 	if (h->tlen)
 		memcpy(at + sizeof(*h) + (size_t)h->npc * 8, text, h->tlen);
 	__atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
+}
+
+void subrun_wake(struct sub_plugin *p)
+{
+	if (!__atomic_exchange_n(&p->wake, 1, __ATOMIC_SEQ_CST))
+		syscall(SYS_futex, &p->wake, FUTEX_WAKE_PRIVATE, 1, NULL,
+			NULL, 0);
 }
 
 void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
@@ -124,7 +155,7 @@ void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
 		    !p->ev[type] ||
 		    (type == MAPSAMPLE_EVENT_SAMPLE && p->in_handler))
 			continue;
-		ring_put(&loc->ring[i], &h, pc, text);
+		ring_put(p, &loc->ring[i], &h, pc, text);
 	}
 }
 
@@ -147,6 +178,7 @@ void subrun_msg(const struct sub_msg *m)
 		}
 		p->q[p->qn++] = *m;
 		pthread_mutex_unlock(&p->qlock);
+		subrun_wake(p);
 	}
 }
 
@@ -324,25 +356,43 @@ static size_t drain(struct sub_plugin *p, struct mapsample_location *loc,
 	uint64_t tail = r->tail;
 	uint64_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
 	size_t n = 0;
+	/* inside the plugin (enter) for up to BATCH records at a time; a
+	 * fork's hold is looked at between any two (a plain load) */
+	int in = 0, on = 1, batch = 0;
 	while (tail < head) {
 		const struct sub_rec *h =
 			(const struct sub_rec *)(r->buf + tail % SUBSTRATE_RING);
 		/* the end of the image stopped waiting for this backlog */
 		hurry |= __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE) > 1;
 		if (h->type != SUB_REC_PAD) {
+			if (in && (batch == BATCH ||
+				   __atomic_load_n(&p->hold, __ATOMIC_SEQ_CST))) {
+				leave(p);
+				in = 0;
+			}
 			if (hurry) {
 				__atomic_fetch_add(&r->lost, 1,
 						   __ATOMIC_RELAXED);
-			} else if (enter(p)) {
-				running_plugin = p;
-				deliver_rec(p, loc, h);
-				leave(p);
+			} else {
+				if (!in) {
+					on = enter(p);
+					in = 1;
+					batch = 0;
+					running_plugin = p;
+				}
+				if (on)
+					deliver_rec(p, loc, h);
+				batch++;
 			}
 			n++;
 		}
 		tail += h->size;
-		__atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
+		if (batch == BATCH)
+			__atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
 	}
+	if (in)
+		leave(p);
+	__atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
 	uint64_t lost = __atomic_load_n(&r->lost, __ATOMIC_RELAXED);
 	if (lost > r->lost_told) {
 		uint64_t d = lost - r->lost_told;
@@ -439,6 +489,10 @@ static void deliver_msg(struct sub_plugin *p, const struct sub_msg *m,
 			if (f)
 				f(loc, m->ts);
 		}
+		mapsample_event_drop_cb d =
+			EV(p, mapsample_event_drop_cb, MAPSAMPLE_EVENT_DROP);
+		if (loc->early && d && p->ev[MAPSAMPLE_EVENT_SAMPLE])
+			d(loc, m->ts, MAPSAMPLE_DROP_BEFORE_LOCATION, loc->early);
 		leave(p);
 		break;
 	}
@@ -518,11 +572,30 @@ static int pass(struct sub_plugin *p)
 			break;
 		idle = 0;
 		deliver_msg(p, &m, hurry);
+		__atomic_fetch_add(&p->qdelivered, 1, __ATOMIC_RELEASE);
 	}
 	for (size_t i = 0; i < p->nlive; i++)
 		if (drain(p, p->live[i], hurry))
 			idle = 0;
 	return idle;
+}
+
+/* The image ended through _exit (SUB.end_req): the calls the ending
+ * thread could not make, made here, where any code may run. */
+static void end_here(struct sub_plugin *p)
+{
+	int hurry = __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE) > 1;
+	if (SUB.end_mpp) {
+		struct sub_msg m = {.type = SUB_MSG_INIT_MPP, .ts = SUB.end_ts};
+		deliver_msg(p, &m, hurry);
+	}
+	struct sub_msg m = {.type = SUB_MSG_PROGRAM_END, .ts = SUB.end_ts,
+			    .how = SUB.end_how, .code = SUB.end_code};
+	deliver_msg(p, &m, hurry);
+	if (SUB.end_plugin && enter(p)) {
+		SUB.end_plugin(p);
+		leave(p);
+	}
 }
 
 static void *disp_main(void *arg)
@@ -534,15 +607,21 @@ static void *disp_main(void *arg)
 	__atomic_store_n(&p->tid, (int)sys_gettid(), __ATOMIC_RELEASE);
 	running_plugin = p;
 	for (;;) {
+		__atomic_store_n(&p->wake, 0, __ATOMIC_SEQ_CST);
 		int idle = pass(p);
+		if (idle && __atomic_load_n(&SUB.end_req, __ATOMIC_ACQUIRE)) {
+			end_here(p);
+			break;
+		}
 		if (idle && __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE))
 			break;
 		if (idle) {
-			struct timespec ts = {0, PASS_SLEEP_NS};
-			nanosleep(&ts, NULL);
+			/* until a producer wakes us (a message, a ring half
+			 * full, the end) or IDLE_WAIT_NS passed */
+			struct timespec ts = {0, IDLE_WAIT_NS};
+			syscall(SYS_futex, &p->wake, FUTEX_WAIT_PRIVATE, 0, &ts,
+				NULL, 0);
 		}
-		if (S.watch && p == &SUB.p[0])
-			S.watch();
 	}
 	__atomic_store_n(&p->tid, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
@@ -574,9 +653,10 @@ void subrun_stop(int wait_ms)
 		if (!p->running)
 			continue;
 		__atomic_store_n(&p->stop, 1, __ATOMIC_RELEASE);
+		subrun_wake(p);
 		if (__atomic_load_n(&p->tid, __ATOMIC_ACQUIRE) == self) {
-			/* process_watch() ended the process from this very
-			 * dispatcher: finish its queue here */
+			/* the process is ended from this very dispatcher (a
+			 * plugin called exit): finish its queue here */
 			__atomic_store_n(&p->stop, 2, __ATOMIC_RELEASE);
 			while (!pass(p))
 				;
@@ -596,8 +676,40 @@ void subrun_stop(int wait_ms)
 			nanosleep(&ms, NULL);
 		}
 		__atomic_store_n(&p->stop, 2, __ATOMIC_RELEASE);
+		subrun_wake(p);
 		pthread_join(p->thread, NULL);
 		p->running = 0;
+	}
+}
+
+void subrun_end_wait(int backlog_ms, int last_ms)
+{
+	int self = (int)sys_gettid();
+	for (int i = 0; i < SUB.n; i++)
+		if (SUB.p[i].running)
+			subrun_wake(&SUB.p[i]);
+	uint64_t t0 = now_ns();
+	for (int round = 0; round < 2; round++) {
+		uint64_t until = t0 + (uint64_t)backlog_ms * 1000000u +
+				 (round ? (uint64_t)last_ms * 1000000u : 0);
+		for (int i = 0; i < SUB.n; i++) {
+			struct sub_plugin *p = &SUB.p[i];
+			if (!p->running ||
+			    __atomic_load_n(&p->tid, __ATOMIC_ACQUIRE) == self)
+				continue;
+			while (!__atomic_load_n(&p->done, __ATOMIC_ACQUIRE) &&
+			       now_ns() < until) {
+				struct timespec ms = {0, 1000000L};
+				nanosleep(&ms, NULL);
+			}
+			if (!round &&
+			    !__atomic_load_n(&p->done, __ATOMIC_ACQUIRE)) {
+				/* the backlog's time is up: the rest is
+				 * dropped, counted */
+				__atomic_store_n(&p->stop, 2, __ATOMIC_RELEASE);
+				subrun_wake(p);
+			}
+		}
 	}
 }
 
@@ -611,6 +723,28 @@ int subrun_owns(int tid)
 
 void subrun_fork_prepare(void)
 {
+	/* the messages queued so far delivered first (bounded): the child
+	 * starts with an empty queue, and its first location names the
+	 * forking thread's as parent, which its plugin must have created */
+	uint64_t qt = now_ns() + FORK_QUEUE_WAIT_MS * 1000000ull;
+	for (int i = 0; i < SUB.n; i++) {
+		struct sub_plugin *p = &SUB.p[i];
+		if (!p->running || p->off ||
+		    __atomic_load_n(&p->tid, __ATOMIC_ACQUIRE) == (int)sys_gettid())
+			continue;
+		subrun_wake(p);
+		for (;;) {
+			pthread_mutex_lock(&p->qlock);
+			size_t queued = p->qn;
+			pthread_mutex_unlock(&p->qlock);
+			int left = __atomic_load_n(&p->qdelivered,
+						   __ATOMIC_ACQUIRE) < queued;
+			if (!left || now_ns() >= qt)
+				break;
+			struct timespec us = {0, 200000L};
+			nanosleep(&us, NULL);
+		}
+	}
 	for (int i = 0; i < SUB.n; i++) {
 		struct sub_plugin *p = &SUB.p[i];
 		__atomic_store_n(&p->hold, 1, __ATOMIC_SEQ_CST);
@@ -656,8 +790,9 @@ void subrun_fork_child(void)
 		p->running = 0;
 		p->stop = 0;
 		p->tid = 0;
+		p->wake = 0;
 		/* the parent's messages and locations are the parent's */
-		p->qn = p->qdone = 0;
+		p->qn = p->qdone = p->qdelivered = 0;
 		p->nlive = 0;
 		p->behind = 0;
 	}

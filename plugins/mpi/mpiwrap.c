@@ -37,6 +37,10 @@
  *   address of ompi_mpi_comm_world in Open MPI, 0x44000000 in the MPICH
  *   ABI (whose library version string is checked first); under any other
  *   MPI the rank is not told.
+ *   The one field of a status read is MPI_SOURCE (the peer of a receive
+ *   from MPI_ANY_SOURCE, for the substrate host's MPI_EXIT events): at
+ *   byte 0 of Open MPI's MPI_Status and byte 8 of the MPICH ABI's, told
+ *   apart as MPI_COMM_WORLD is; under any other MPI it is not read.
  *
  *   Bytes are those the call's buffers hold, as the application asked:
  *   a send counts count * size of its type, a receive what its status
@@ -190,8 +194,10 @@ static inline uint64_t enter(int f)
 }
 
 /* The call of f that started at t0 ended, having sent and received
- * those bytes. */
-static inline void leave(int f, uint64_t t0, uint64_t sent, uint64_t recv)
+ * those bytes; peer: the other rank of a point-to-point call (in the
+ * call's communicator), -1 for collectives and when unknown. */
+static inline void leave_peer(int f, uint64_t t0, uint64_t sent,
+			      uint64_t recv, int32_t peer)
 {
 	uint64_t t = now_ns();
 	struct mpiw_thread *me = self;
@@ -207,7 +213,12 @@ static inline void leave(int f, uint64_t t0, uint64_t sent, uint64_t recv)
 		add(&c->f_received, recv);
 	mpi_call_fn tc = __atomic_load_n(&tell_call, __ATOMIC_RELAXED);
 	if (tc)
-		tc(0, names[f], sent, recv, -1);
+		tc(0, names[f], sent, recv, peer < 0 ? -1 : peer);
+}
+
+static inline void leave(int f, uint64_t t0, uint64_t sent, uint64_t recv)
+{
+	leave_peer(f, t0, sent, recv, -1);
 }
 
 /* The sum over the threads of field off of function f's counters. */
@@ -332,6 +343,28 @@ static inline int ignored(const void *status)
 	return (uintptr_t)status < 4096;
 }
 
+/* Where MPI_SOURCE lies in the program's MPI_Status, in bytes: 0 in
+ * Open MPI (MPI_SOURCE is its first member), 8 in the MPICH ABI (after
+ * count_lo and count_hi_and_cancelled); -1 under another MPI, whose
+ * statuses are then not read.  Set by after_init(). */
+static int status_source_off = -1;
+
+/* The peer of a receive from src: src itself when it names a rank; for
+ * MPI_ANY_SOURCE (negative in every MPI, as MPI_PROC_NULL is) the
+ * source the completed call's status gives, when it has a real one and
+ * the MPI is known; else -1. */
+static int32_t source_of(int src, int rc, const void *status)
+{
+	if (src >= 0)
+		return src;
+	if (rc || ignored(status) || status_source_off < 0)
+		return -1;
+	int s;
+	memcpy(&s, (const unsigned char *)status + status_source_off,
+	       sizeof(s));
+	return s >= 0 ? s : -1;
+}
+
 /* MPI_IN_PLACE (1 in Open MPI, -1 in MPICH). */
 static inline int in_place(const void *buf)
 {
@@ -377,8 +410,10 @@ static void report(void)
 static mpiw_h comm_world(void)
 {
 	void *ompi = dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world");
-	if (ompi)
+	if (ompi) {
+		status_source_off = 0;
 		return (mpiw_h)ompi;
+	}
 	libver_fn ver = (libver_fn)dlsym(RTLD_DEFAULT,
 					 "PMPI_Get_library_version");
 	static char v[16384]; /* MPI_MAX_LIBRARY_VERSION_STRING: 8192 */
@@ -386,8 +421,10 @@ static mpiw_h comm_world(void)
 	if (ver && ver(v, &len) == 0 && len > 0 && len < (int)sizeof(v)) {
 		v[len] = '\0';
 		if (strstr(v, "MPICH") || strstr(v, "Intel(R) MPI") ||
-		    strstr(v, "MVAPICH"))
+		    strstr(v, "MVAPICH")) {
+			status_source_off = 8;
 			return (mpiw_h)0x44000000;
+		}
 	}
 	return 0;
 }
@@ -459,7 +496,7 @@ EXPORT int MPI_Finalize(void)
 				 mpiw_h));                                 \
 		uint64_t t0 = enter(W_##fn);                               \
 		int rc = fn##_p(buf, count, dt, dest, tag, comm);          \
-		leave(W_##fn, t0, rc ? 0 : bytes(count, dt), 0);           \
+		leave_peer(W_##fn, t0, rc ? 0 : bytes(count, dt), 0, dest); \
 		return rc;                                                 \
 	}
 SEND(Send)
@@ -476,7 +513,7 @@ SEND(Rsend)
 				 mpiw_h, void *));                         \
 		uint64_t t0 = enter(W_##fn);                               \
 		int rc = fn##_p(buf, count, dt, dest, tag, comm, req);     \
-		leave(W_##fn, t0, rc ? 0 : bytes(count, dt), 0);           \
+		leave_peer(W_##fn, t0, rc ? 0 : bytes(count, dt), 0, dest); \
 		return rc;                                                 \
 	}
 ISEND(Isend)
@@ -492,7 +529,8 @@ EXPORT int MPI_Recv(void *buf, int count, mpiw_h dt, int src, int tag,
 	void *st = ignored(status) ? (void *)&own : status;
 	uint64_t t0 = enter(W_Recv);
 	int rc = Recv_p(buf, count, dt, src, tag, comm, st);
-	leave(W_Recv, t0, 0, rc ? 0 : received(st, dt));
+	leave_peer(W_Recv, t0, 0, rc ? 0 : received(st, dt),
+		   source_of(src, rc, st));
 	return rc;
 }
 
@@ -502,7 +540,7 @@ EXPORT int MPI_Irecv(void *buf, int count, mpiw_h dt, int src, int tag,
 	REAL(Irecv, int (*)(void *, int, mpiw_h, int, int, mpiw_h, void *));
 	uint64_t t0 = enter(W_Irecv);
 	int rc = Irecv_p(buf, count, dt, src, tag, comm, req);
-	leave(W_Irecv, t0, 0, rc ? 0 : bytes(count, dt));
+	leave_peer(W_Irecv, t0, 0, rc ? 0 : bytes(count, dt), src);
 	return rc;
 }
 
@@ -517,8 +555,9 @@ EXPORT int MPI_Sendrecv(const void *sbuf, int scount, mpiw_h sdt, int dest,
 	uint64_t t0 = enter(W_Sendrecv);
 	int rc = Sendrecv_p(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt,
 			    src, rtag, comm, st);
-	leave(W_Sendrecv, t0, rc ? 0 : bytes(scount, sdt),
-	      rc ? 0 : received(st, rdt));
+	leave_peer(W_Sendrecv, t0, rc ? 0 : bytes(scount, sdt),
+		   rc ? 0 : received(st, rdt),
+		   dest >= 0 ? dest : source_of(src, rc, st));
 	return rc;
 }
 
@@ -533,8 +572,9 @@ EXPORT int MPI_Sendrecv_replace(void *buf, int count, mpiw_h dt, int dest,
 	uint64_t t0 = enter(W_Sendrecv_replace);
 	int rc = Sendrecv_replace_p(buf, count, dt, dest, stag, src, rtag,
 				    comm, st);
-	leave(W_Sendrecv_replace, t0, rc ? 0 : bytes(count, dt),
-	      rc ? 0 : received(st, dt));
+	leave_peer(W_Sendrecv_replace, t0, rc ? 0 : bytes(count, dt),
+		   rc ? 0 : received(st, dt),
+		   dest >= 0 ? dest : source_of(src, rc, st));
 	return rc;
 }
 
@@ -543,7 +583,7 @@ EXPORT int MPI_Probe(int src, int tag, mpiw_h comm, void *status)
 	REAL(Probe, int (*)(int, int, mpiw_h, void *));
 	uint64_t t0 = enter(W_Probe);
 	int rc = Probe_p(src, tag, comm, status);
-	leave(W_Probe, t0, 0, 0);
+	leave_peer(W_Probe, t0, 0, 0, source_of(src, rc, status));
 	return rc;
 }
 
@@ -553,7 +593,9 @@ EXPORT int MPI_Iprobe(int src, int tag, mpiw_h comm, int *flag,
 	REAL(Iprobe, int (*)(int, int, mpiw_h, int *, void *));
 	uint64_t t0 = enter(W_Iprobe);
 	int rc = Iprobe_p(src, tag, comm, flag, status);
-	leave(W_Iprobe, t0, 0, 0);
+	leave_peer(W_Iprobe, t0, 0, 0,
+		   src >= 0 ? src
+			    : source_of(src, rc || !flag || !*flag, status));
 	return rc;
 }
 

@@ -17,6 +17,7 @@
 #include <mapsample/substrate.h>
 
 static const mapsample_substrate_callbacks *host;
+static size_t host_size;
 static int out = 2;
 
 static void line(const mapsample_location *loc, uint64_t ts,
@@ -90,13 +91,21 @@ static void metric(const mapsample_location *loc, uint64_t ts,
 		   mapsample_handle m, int has_value, int is_double,
 		   uint64_t u64, double dbl)
 {
+	/* units: a callback newer than the first hosts had */
+	const char *u = NULL;
+	if (MAPSAMPLE_SUBSTRATE_HAS_CALLBACK(host_size, handle_get_units))
+		u = host->handle_get_units(m);
+	const char *sp = u && *u ? " " : "";
+	if (!u)
+		u = "";
 	if (!has_value)
 		line(loc, ts, "METRIC", " %s none", host->handle_get_name(m));
 	else if (is_double)
-		line(loc, ts, "METRIC", " %s %g", host->handle_get_name(m), dbl);
+		line(loc, ts, "METRIC", " %s %g%s%s", host->handle_get_name(m),
+		     dbl, sp, u);
 	else
-		line(loc, ts, "METRIC", " %s %" PRIu64,
-		     host->handle_get_name(m), u64);
+		line(loc, ts, "METRIC", " %s %" PRIu64 "%s%s",
+		     host->handle_get_name(m), u64, sp, u);
 }
 
 static void mark(const mapsample_location *loc, uint64_t ts,
@@ -141,8 +150,8 @@ static void drop(const mapsample_location *loc, uint64_t ts,
 static void set_callbacks(const mapsample_substrate_callbacks *cb,
 			  size_t size)
 {
-	(void)size;
 	host = cb;
+	host_size = size;
 }
 
 static int init(void)

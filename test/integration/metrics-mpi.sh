@@ -12,7 +12,7 @@
 # metrics of the plugin are in the logs, --json and --html hold the same
 # statistics, a run that exits without MPI_Finalize still writes its
 # totals, and a substrate plugin (print_events) gets each MPI call's enter
-# and exit with its bytes.  An MPI whose compiler and
+# and exit with its bytes and, for sends and receives, the peer rank.  An MPI whose compiler and
 # mpirun are not installed is skipped with a message; with neither, the
 # test is skipped.
 set -eu
@@ -67,7 +67,9 @@ run_mpi() {
 		fail "$mpi: $cc cannot build mpiwork.c"
 	cat >"$tmp/rank-$mpi.sh" <<EOS
 #!/bin/sh
-exec "$mapsample" -q --metrics-dir "$metrics" --metrics default,mpi \
+MAPSAMPLE_PRINT_EVENTS_FILE=$tmp/$mpi.peers exec "$mapsample" -q \
+	--metrics-dir "$metrics" --metrics default,mpi \
+	--substrate print_events \
 	-o "$tmp/$mpi.\$$rankvar.log" -- "$tmp/mpiwork-$mpi" $ROUNDS 8000000
 EOS
 	chmod +x "$tmp/rank-$mpi.sh"
@@ -88,6 +90,19 @@ EOS
 		{ show "$tmp/$mpi.txt"; fail "$mpi: no MPI call statistics"; }
 
 	others=$((NP - 1))
+	# substrate MPI_EXIT events name the peer: every rank but 0 sends
+	# to 0 and receives from 0 ROUNDS times; rank 0 sends to each other
+	# rank and receives from each (MPI_ANY_SOURCE: the peer from the
+	# status) ROUNDS times
+	for f in MPI_Send MPI_Recv; do
+		for p in 0 1 2 3; do
+			want=$ROUNDS
+			[ $p = 0 ] && want=$((ROUNDS * others))
+			got=$(grep -c " MPI_EXIT $f .* peer=$p\$" "$tmp/$mpi.peers" || true)
+			[ "$got" = "$want" ] ||
+				{ grep "MPI_EXIT $f" "$tmp/$mpi.peers" | head -20 >&2 || true; fail "$mpi: $got MPI_EXIT events of $f with peer=$p, want $want"; }
+		done
+	done
 	s0=$((ROUNDS * others * SEND)) s1=$((ROUNDS * SEND))
 	a0=$((ROUNDS * others * ANSWER)) a1=$((ROUNDS * ANSWER))
 	mean_sent=$(((s0 + others * a1) / NP))

@@ -4,9 +4,13 @@
  * (test/integration/substrate-host.sh).  SUBTEST_MODE picks what it does:
  *   order    checks the call order and the per-location data slots: init
  *            before anything, locations created before their events and
- *            not used after delete, write_data before dump_manifest and
- *            finalize, finalize last; every event finds in its location's
- *            data slot what create_location put there
+ *            not used after delete, PROGRAM_END on the image's first
+ *            location before its delete_location and after every other
+ *            location's, no event after PROGRAM_END but that first
+ *            location's deactivate/delete, every location deleted before
+ *            write_data, write_data before dump_manifest and finalize,
+ *            finalize last; every event finds in its location's data slot
+ *            what create_location put there
  *   initfail init fails with a message
  *   sleep    sleeps 20 ms in every SAMPLE event (deferred)
  *   handler  takes SAMPLE events in the signal handler (atomics only)
@@ -39,13 +43,15 @@ static char mode[32] = "order";
 /* 0 nothing yet, 1 id, 2 callbacks, 3 init done, 4 write_data,
  * 5 manifest, 6 finalized */
 static int stage;
-static unsigned long errors, locations, samples, drops;
+static unsigned long errors, locations, samples, drops, deleted;
+static int program_ended;
 static char first[200];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct lstate {
 	uint32_t tid;
 	int deleted;
+	int first;      /* the process image's first location */
 };
 
 static void error(const char *what)
@@ -74,6 +80,10 @@ static void check_loc(const mapsample_location *loc, const char *ev)
 	} else if (s->tid != host->location_get_tid(loc)) {
 		snprintf(msg, sizeof(msg), "%s_wrong_data_slot", ev);
 		error(msg);
+	} else if (program_ended && !(s->first && (strcmp(ev, "deactivate") == 0 ||
+						   strcmp(ev, "delete") == 0))) {
+		snprintf(msg, sizeof(msg), "%s_after_program_end", ev);
+		error(msg);
 	}
 }
 
@@ -94,6 +104,13 @@ static void set_callbacks(const mapsample_substrate_callbacks *cb,
 	stage = 2;
 }
 
+/* A fork child counts its own locations (the parent's are not its). */
+static void forked_child(void)
+{
+	locations = deleted = 0;
+	program_ended = 0;
+}
+
 static int init(void)
 {
 	const char *m = getenv("SUBTEST_MODE");
@@ -101,6 +118,7 @@ static int init(void)
 		snprintf(mode, sizeof(mode), "%s", m);
 	if (stage != 2)
 		error("init_order");
+	pthread_atfork(NULL, NULL, forked_child);
 	if (strcmp(mode, "initfail") == 0) {
 		host->set_error("subtest was told to fail (SUBTEST_MODE)");
 		return 1;
@@ -122,6 +140,8 @@ static void create_location(const mapsample_location *loc,
 		error("parent_differs");
 	struct lstate *s = calloc(1, sizeof(*s));
 	s->tid = host->location_get_tid(loc);
+	s->first = !parent || host->location_get_pid(parent) !=
+				      host->location_get_pid(loc);
 	host->location_set_data(loc, my_id, s);
 	pthread_mutex_lock(&lock);
 	locations++;
@@ -149,8 +169,16 @@ static void delete_location(const mapsample_location *loc)
 {
 	check_loc(loc, "delete");
 	struct lstate *s = host->location_get_data(loc, my_id);
-	if (s)
+	if (s) {
+		if (s->first && !program_ended)
+			error("first_location_deleted_before_program_end");
+		if (!s->first && program_ended)
+			error("thread_deleted_after_program_end");
 		s->deleted = 1;
+	}
+	pthread_mutex_lock(&lock);
+	deleted++;
+	pthread_mutex_unlock(&lock);
 }
 
 static void ev_thread(const mapsample_location *loc, uint64_t ts)
@@ -177,6 +205,12 @@ static void ev_end(const mapsample_location *loc, uint64_t ts, int how,
 	(void)how;
 	(void)code;
 	check_loc(loc, "program_end");
+	struct lstate *s = host->location_get_data(loc, my_id);
+	if (s && !s->first)
+		error("program_end_not_on_first_location");
+	if (program_ended)
+		error("program_end_twice");
+	program_ended = 1;
 }
 
 static void ev_fork(const mapsample_location *loc, uint64_t ts, uint32_t pid)
@@ -236,6 +270,10 @@ static void write_data(void)
 {
 	if (stage != 3)
 		error("write_data_order");
+	if (strcmp(mode, "order") == 0 && !program_ended)
+		error("write_data_without_program_end");
+	if (deleted != locations)
+		error("location_not_deleted_before_write_data");
 	stage = 4;
 }
 

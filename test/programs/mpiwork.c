@@ -10,7 +10,7 @@
  * the others), then MPI_Barrier, then one MPI_Allreduce of 1000
  * doubles, then rank 0 sends 4096 bytes (MPI_BYTE) to every other
  * rank, which receives them with MPI_Recv and answers with 512 ints
- * (MPI_INT) that rank 0 receives with MPI_Recv.  So per round, rank 0
+ * (MPI_INT) that rank 0 receives with MPI_Recv from MPI_ANY_SOURCE.  So per round, rank 0
  * sends 4096 * (size - 1) bytes with MPI_Send and receives 2048 *
  * (size - 1) with MPI_Recv; every other rank receives 4096 and sends
  * 2048; every rank gives and gets 8000 bytes in MPI_Allreduce.  The
@@ -63,9 +63,13 @@ int main(int argc, char **argv)
 			for (int p = 1; p < size; p++)
 				MPI_Send(msg, SEND_BYTES, MPI_BYTE, p, 1,
 					 MPI_COMM_WORLD);
-			for (int p = 1; p < size; p++)
-				MPI_Recv(answer, ANSWER_INTS, MPI_INT, p, 2,
-					 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			/* from whoever answers first: the substrate events
+			 * name the peer from the status */
+			for (int p = 1; p < size; p++) {
+				MPI_Status st;
+				MPI_Recv(answer, ANSWER_INTS, MPI_INT,
+					 MPI_ANY_SOURCE, 2, MPI_COMM_WORLD, &st);
+			}
 		} else {
 			MPI_Status st;
 			MPI_Recv(msg, SEND_BYTES, MPI_BYTE, 0, 1,

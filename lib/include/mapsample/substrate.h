@@ -34,8 +34,12 @@
  * new_definition_handle for each definition as it becomes known, events,
  * create_location/activate_cpu_location and deactivate_cpu_location/
  * delete_location around each thread's life; init_mpp after MPI_Init
- * (or at start when the program does not use MPI); at the end the
- * PROGRAM_END event, pre_unify, write_data, dump_manifest, finalize.
+ * (or at start when the program does not use MPI); at the end (exit,
+ * _exit, exec) the other threads' THREAD_END, deactivate_cpu_location
+ * and delete_location, then the PROGRAM_END event on the image's first
+ * location and only then its deactivate_cpu_location and
+ * delete_location (no event of a location follows its
+ * delete_location), pre_unify, write_data, dump_manifest, finalize.
  *
  * Where events run: unless the plugin asks otherwise through
  * get_requirement(MAPSAMPLE_SUBSTRATES_REQUIREMENT_SAMPLES_IN_HANDLER),
@@ -184,8 +188,10 @@ typedef void (*mapsample_event_region_cb)(
 typedef void (*mapsample_event_mpi_enter_cb)(
 	const mapsample_location *location, uint64_t ts,
 	mapsample_handle function, mapsample_handle comm);
-/* peer: the other rank of a point-to-point call, -1 for collectives and
- * when unknown; bytes as sent and received by this rank in this call. */
+/* peer: the other rank of a point-to-point call in its communicator
+ * (a send's destination, a receive's source; for MPI_ANY_SOURCE the
+ * source its status gives), -1 for collectives and when unknown; bytes
+ * as sent and received by this rank in this call. */
 typedef void (*mapsample_event_mpi_exit_cb)(
 	const mapsample_location *location, uint64_t ts,
 	mapsample_handle function, uint64_t bytes_sent,
@@ -194,6 +200,10 @@ typedef void (*mapsample_event_mpi_exit_cb)(
  * enum maplog_drop_reason, or MAPSAMPLE_DROP_PLUGIN_BEHIND when this
  * plugin fell behind and the host dropped its own events. */
 #define MAPSAMPLE_DROP_PLUGIN_BEHIND 1000u
+/* count samples of the thread were taken before its location was made
+ * (the main thread's first ones, as the sampler starts): right after
+ * the location's create_location, activate and begin event. */
+#define MAPSAMPLE_DROP_BEFORE_LOCATION 1001u
 typedef void (*mapsample_event_drop_cb)(
 	const mapsample_location *location, uint64_t ts, uint32_t reason,
 	uint64_t count);
@@ -247,7 +257,19 @@ typedef struct mapsample_substrate_callbacks {
 	/* The reason init is about to fail, shown by the host with the
 	 * plugin's name (the text is copied). */
 	void (*set_error)(const char *message);
+	/* Added after the first release: use it only when set_callbacks'
+	 * size reaches past it (MAPSAMPLE_SUBSTRATE_HAS_CALLBACK).  The
+	 * units of a METRIC handle as its metric plugin defines them ("%",
+	 * "bytes"); "" when it gives none; NULL for a handle that is not a
+	 * metric's. */
+	const char *(*handle_get_units)(mapsample_handle handle);
 } mapsample_substrate_callbacks;
+
+/* 1 when a callbacks struct of size bytes (as set_callbacks gave it)
+ * holds member. */
+#define MAPSAMPLE_SUBSTRATE_HAS_CALLBACK(size, member) \
+	((size) >= offsetof(mapsample_substrate_callbacks, member) + \
+			   sizeof(((mapsample_substrate_callbacks *)0)->member))
 
 /*
  * The plugin's description, returned by its entry function.  The
@@ -276,7 +298,8 @@ typedef struct mapsample_substrate_plugin_info {
 	 * thread); parent as location_get_parent says. */
 	void (*create_location)(const mapsample_location *location,
 				const mapsample_location *parent);
-	/* A location ends; no event for it follows. */
+	/* A location ends; no event for it follows.  The image's first
+	 * location is deleted after its PROGRAM_END event. */
 	void (*delete_location)(const mapsample_location *location);
 	/* A location starts to run and be sampled (after
 	 * create_location); fork_sequence_count counts the forks of
