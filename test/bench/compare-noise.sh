@@ -7,8 +7,10 @@
 # pure-Python loop and for xz compressing fixed data: PAIRS (default 20)
 # pairs of runs, each compared one run a side with rules on the five top
 # functions (self, +-2pp) and, apart, on the whole-run time (+-5%), all
-# at 3 sigma; then PAIRS comparisons of 3 runs a side drawn from the same
-# runs.  Prints, per program and form, how many comparisons broke a
+# at 3 sigma, as mapreport judges them (one run a side: not judged) and
+# with --steady (judged against the noise within the runs); then PAIRS
+# comparisons of 3 runs a side, and of 3 runs against 1, drawn from the
+# same runs.  Prints, per program and form, how many comparisons broke a
 # rule.  A benchmark: exits 0 whatever the counts (1 only when a run or
 # a comparison fails).  About 2 x 2 x PAIRS runs of a second or so.
 set -eu
@@ -41,8 +43,8 @@ done
 import json, random, subprocess, sys
 mr, tmp, pairs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 
-def compare(prog, base, new, rules):
-    args = [mr, "--compare", "--json"]
+def compare(prog, base, new, rules, extra):
+    args = [mr, "--compare", "--json"] + extra
     for r in rules:
         args += ["--fail-if", r]
     for x in base:
@@ -63,16 +65,19 @@ for prog in ("py", "xz"):
     funcs = [f["name"] for f in top["top_self"][:5]]
     share = [f'self("{f}") {op}' for f in funcs for op in ("> +2pp", "< -2pp")]
     total = ["total > +5%", "total < -5%"]
-    for form, side in (("1 run a side", 1), ("3 runs a side", 3)):
+    for form, nb, nn, extra in (("1 run a side", 1, 1, []),
+                                ("1 run a side, --steady", 1, 1, ["--steady"]),
+                                ("3 runs a side", 3, 3, []),
+                                ("3 runs against 1", 3, 1, [])):
         for name, rules in (("shares", share), ("total", total)):
             bad = []
             for i in range(pairs):
-                if side == 1:
+                if nb == 1:
                     b, n = [2 * i], [2 * i + 1]
                 else:
-                    pick = rng.sample(range(2 * pairs), 6)
-                    b, n = pick[:3], pick[3:]
-                broken = compare(prog, b, n, rules)
+                    pick = rng.sample(range(2 * pairs), nb + nn)
+                    b, n = pick[:nb], pick[nb:]
+                broken = compare(prog, b, n, rules, extra)
                 if broken:
                     bad.append(broken[0])
             print(f"{prog}, {form}, {name}: {len(bad)} of {pairs} "
