@@ -305,7 +305,6 @@ static void summary(struct jsonw *w, const struct model *m)
 	k_u64(w, "threads", m->nthreads);
 	k_u64(w, "samples", m->samples);
 	k_u64(w, "dropped", m->dropped);
-	k_u64(w, "marks_lost", m->marks_lost);
 	k_str(w, "clock", model_clock_id((uint32_t)model_clock(m)));
 	k_str(w, "timer", first ? model_timer_id(first->timer) : NULL);
 	jsonw_key(w, "signal");
@@ -326,6 +325,7 @@ static void summary(struct jsonw *w, const struct model *m)
 	k_u64(w, "open_chunks", m->open_chunks);
 	k_u64(w, "distinct_stacks", m->nstacks);
 	k_bool(w, "complete", m->nnotes == 0);
+	k_u64(w, "marks_lost", m->marks_lost);
 	jsonw_object_end(w);
 }
 
