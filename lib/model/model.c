@@ -495,6 +495,10 @@ static int thread_record(struct model *m, struct rproc *p,
 			free(t->name);
 			t->name = name;
 		}
+	} else if (ev->ev_type == MAPLOG_TYPE_DROP &&
+		   ev->ev_u.drop.dr_reason == MAPLOG_DROP_MARK) {
+		/* marks, not samples */
+		m->marks_lost += ev->ev_u.drop.dr_count;
 	} else if (ev->ev_type == MAPLOG_TYPE_DROP) {
 		t->dropped += ev->ev_u.drop.dr_count;
 		p->dropped += ev->ev_u.drop.dr_count;

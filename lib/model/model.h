@@ -170,6 +170,8 @@ struct model {
 	int c_valid;
 	uint64_t samples, records, dropped, bytes;
 	uint64_t chunks, open_chunks;
+	uint64_t marks_lost;      /* marks and region calls the sampler
+				   * could not record (MAPLOG_DROP_MARK) */
 	uint64_t first_ts, last_ts;
 	int files;
 	struct rmetrics metrics;  /* metric plugin values and errors */

@@ -583,12 +583,31 @@ static double welch_df(double va, double dfa, double vb, double dfb)
 	return (va + vb) * (va + vb) / q;
 }
 
+/* With one run on a side and several on the other, the lone run's
+ * variance vx (degrees of freedom dfx) is at least the other side's
+ * variance of one run: its spread squared, with its runs less one. */
+static void pool_runs(size_t nx, double *vx, double *dfx, size_t ny,
+		      double spread_y)
+{
+	if (nx != 1 || ny < 2 || !isfinite(spread_y))
+		return;
+	double v = spread_y * spread_y;
+	if (isnan(*vx) || v > *vx) {
+		*vx = v;
+		*dfx = (double)(ny - 1);
+	}
+}
+
 static void finish_row(struct comparison *c, struct cmp_row *r)
 {
 	size_t nb = c->base.nruns, nn = c->new.nruns;
 	double dfb, dfn;
 	double vb = side_value(c, r, 0, nb, &c->base, 0, &r->base, &dfb);
 	double vn = side_value(c, r, nb, nn, &c->new, 0, &r->new, &dfn);
+	if (!is_metric(r->kind)) {
+		pool_runs(nb, &vb, &dfb, nn, r->new.spread);
+		pool_runs(nn, &vn, &dfn, nb, r->base.spread);
+	}
 	double df = welch_df(vb, dfb, vn, dfn);
 	double b = r->base.present ? r->base.value : 0.0;
 	double n = r->new.present ? r->new.value : 0.0;
@@ -626,6 +645,8 @@ static void finish_row(struct comparison *c, struct cmp_row *r)
 		struct cmp_val xb = r->base, xn = r->new;
 		vb = side_value(c, r, 0, nb, &c->base, lev, &xb, &dfb);
 		vn = side_value(c, r, nb, nn, &c->new, lev, &xn, &dfn);
+		pool_runs(nb, &vb, &dfb, nn, xn.spread);
+		pool_runs(nn, &vn, &dfn, nb, xb.spread);
 		double sg = sigma_of(d, vb + vn, welch_df(vb, dfb, vn, dfn));
 		if (fabs(sg) < fabs(r->sigma))
 			r->sigma = sg;
@@ -729,7 +750,8 @@ static int side_notes(struct comparison *c)
 }
 
 int compare_run(struct comparison *c, const struct cmp_run *base,
-		size_t nbase, const struct cmp_run *new, size_t nnew)
+		size_t nbase, const struct cmp_run *new, size_t nnew,
+		int steady)
 {
 	memset(c, 0, sizeof(*c));
 	c->ncols = nbase + nnew;
@@ -771,6 +793,14 @@ int compare_run(struct comparison *c, const struct cmp_run *base,
 	c->idx = NULL;
 	c->capidx = 0;
 	if (side_notes(c))
+		goto fail;
+	c->runs_unseen = nbase == 1 && nnew == 1 && !steady;
+	if (c->runs_unseen &&
+	    add_note(c, "one run a side: variation between runs of one "
+			"build (hash seeds, address layout, a busy machine) "
+			"is not seen, so rules on samples and time are not "
+			"judged; give several runs a side (--base, --new), or "
+			"--steady for a program whose runs do not vary"))
 		goto fail;
 	return 0;
 fail:

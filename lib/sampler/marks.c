@@ -12,9 +12,13 @@
  * taking the slot's busy flag; if the flag is already held (the call
  * came from a signal handler that interrupted the sampler or another
  * mark on this thread) the mark is lost, never waited for; so is one
- * that finds no chunk space.  Lost marks are not counted in the log
- * (there is no drop reason for them yet): a lost region end shows as a
- * region never ended.
+ * that finds no chunk space (once the log cannot grow, marks open no
+ * chunk, as samples do not: the last ones are for the end records).
+ * Lost marks are counted in the slot's
+ * dropped[MAPLOG_DROP_MARK] (atomically: the call that lost it may have
+ * interrupted another that is counting) and written as DROP records of
+ * that reason with the slot's other drops; a lost region end still
+ * shows as a region never ended.
  * A sampling signal that lands while a mark is written finds the flag
  * held and drops its sample (counted, as any signal inside the sampler).
  * Threads without a slot, and calls before the sampler started or once
@@ -30,6 +34,13 @@
 
 #include "sampler/sampler_i.h"
 
+/* Counts a mark of slot t that could not be written.  Async-signal-safe
+ * (one atomic add). */
+static void mark_lost(struct tslot *t)
+{
+	__atomic_fetch_add(&t->dropped[MAPLOG_DROP_MARK], 1, __ATOMIC_RELAXED);
+}
+
 /* Writes a MARK record of kind for name on the calling thread's stream.
  * Async-signal-safe. */
 static void mark_put(uint64_t kind, const char *name)
@@ -40,8 +51,10 @@ static void mark_put(uint64_t kind, const char *name)
 	struct tslot *t = slot_self();
 	if (!t)
 		return;
-	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST))
+	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST)) {
+		mark_lost(t);
 		return;
+	}
 	if (!__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST) &&
 	    !__atomic_load_n(&S.stopping, __ATOMIC_ACQUIRE)) {
 		/* the program may change or free name once we return, and a
@@ -57,7 +70,8 @@ static void mark_put(uint64_t kind, const char *name)
 		ev.ev_u.mark.mk_tid = (uint32_t)t->tid;
 		ev.ev_u.mark.mk_value = kind;
 		ev.ev_u.mark.mk_text = text;
-		(void)stream_put(t, &ev);
+		if (stream_put_data(t, &ev) != 0)
+			mark_lost(t);
 		substrate_mark(t, ev.ev_ts, kind, text);
 	}
 	__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);

@@ -160,7 +160,7 @@ static void close_all(int how, int code, int sigctx, const char *exec_path)
 			continue;
 		thread_close(t, proc_ok);
 		samples += t->samples;
-		for (int r = 0; r < 6; r++)
+		for (int r = 0; r < MAPLOG_DROP_MARK; r++) /* samples, not marks */
 			dropped += t->dropped[r];
 		threads++;
 	}

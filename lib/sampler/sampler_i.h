@@ -129,8 +129,10 @@ struct tslot {
 	void *stabmem;
 	size_t stabsize;
 	uint64_t samples;
-	uint64_t dropped[6];     /* by enum maplog_drop_reason */
-	uint64_t dropped_done[6];/* of those, written as DROP records */
+	uint64_t dropped[7];     /* by enum maplog_drop_reason; [0, 6)
+				    lose samples, MAPLOG_DROP_MARK marks
+				    (added to atomically: marks.c) */
+	uint64_t dropped_done[7];/* of those, written as DROP records */
 	uint64_t start_ts;
 	uint64_t cpu_start_ns;
 	uint32_t creator;
@@ -359,6 +361,10 @@ MAPS_HIDDEN void *stream_new_chunk(void);
 MAPS_HIDDEN int stream_put(struct tslot *t, const struct maplog_ev *ev);
 MAPS_HIDDEN int stream_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 			      uint32_t npc, const uint64_t *pc);
+/* stream_put for the program's own records (marks, marks.c): like
+ * samples, they open no chunk once the log cannot grow, leaving the last
+ * chunks to the end records.  Async-signal-safe, as stream_put. */
+MAPS_HIDDEN int stream_put_data(struct tslot *t, const struct maplog_ev *ev);
 /* Writes pending drop counts of t as DROP records.  Async-signal-safe. */
 MAPS_HIDDEN void stream_flush_drops(struct tslot *t);
 /* Seals t's chunk.  Async-signal-safe. */

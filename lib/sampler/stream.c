@@ -346,6 +346,37 @@ int stream_put(struct tslot *t, const struct maplog_ev *ev)
 	return rc;
 }
 
+/* Bytes a chunk keeps free for its slot's end records (a DROP record of
+ * each reason, a few dozen bytes each) once the log cannot grow: data
+ * (samples, marks) goes elsewhere or is counted lost, so that the counts
+ * of what was lost reach the log. */
+#define END_RESERVE 512
+
+/* Whether data may go into t's open chunk: always while the log grows;
+ * once it cannot (full), only while END_RESERVE bytes stay free.
+ * Async-signal-safe. */
+static int data_fits(const struct tslot *t, int full)
+{
+	return !full || mapw_chunk_room(&t->chunk) > END_RESERVE;
+}
+
+int stream_put_data(struct tslot *t, const struct maplog_ev *ev)
+{
+	int full = __atomic_load_n(&grow_errno, __ATOMIC_RELAXED) != 0;
+	if (!t->have_chunk && (full || open_next(t, ev->ev_ts)))
+		return MAPS_ENOMEM;
+	if (!data_fits(t, full))
+		return MAPS_ENOMEM;
+	int rc = mapw_event(&t->chunk, ev);
+	if (rc == MAPS_ENOSPC) {
+		stream_seal(t);
+		if (full || open_next(t, ev->ev_ts))
+			return MAPS_ENOMEM;
+		rc = mapw_event(&t->chunk, ev);
+	}
+	return rc;
+}
+
 int stream_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 		  uint32_t npc, const uint64_t *pc)
 {
@@ -353,6 +384,8 @@ int stream_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 	 * records (drops, thread ends, close) */
 	int full = __atomic_load_n(&grow_errno, __ATOMIC_RELAXED) != 0;
 	if (!t->have_chunk && (full || open_next(t, ts)))
+		return MAPS_ENOMEM;
+	if (!data_fits(t, full))
 		return MAPS_ENOMEM;
 	int rc = mapw_sample(&t->chunk, ts, 0, weight, npc, pc);
 	if (rc == MAPS_ENOSPC) {
@@ -366,8 +399,9 @@ int stream_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 
 void stream_flush_drops(struct tslot *t)
 {
-	for (int r = 0; r < 6; r++) {
-		uint64_t n = t->dropped[r] - t->dropped_done[r];
+	for (int r = 0; r <= MAPLOG_DROP_MARK; r++) {
+		uint64_t n = __atomic_load_n(&t->dropped[r], __ATOMIC_RELAXED) -
+			     t->dropped_done[r];
 		if (!n)
 			continue;
 		struct maplog_ev ev;

@@ -82,7 +82,7 @@ void thread_close(struct tslot *t, int proc_ok)
 	ev.ev_u.tend.te_samples = t->samples;
 	__atomic_fetch_add(&S.samples_closed, t->samples, __ATOMIC_RELAXED);
 	uint64_t d = 0;
-	for (int r = 0; r < 6; r++)
+	for (int r = 0; r < MAPLOG_DROP_MARK; r++) /* samples, not marks */
 		d += t->dropped[r];
 	ev.ev_u.tend.te_dropped = d;
 	struct timespec cpu;

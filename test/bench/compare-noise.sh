@@ -1,25 +1,36 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# compare-noise.sh [BUILDDIR [PAIRS]]: how often mapreport --compare
-# raises a false alarm on real programs with no change (mapreport(1),
-# COMPARING RUNS, Noise).  For Debian's /usr/bin/python3 running a fixed
-# pure-Python loop and for xz compressing fixed data: PAIRS (default 20)
+# compare-noise.sh [BUILDDIR [PAIRS [PROGRAMS]]]: how often mapreport
+# --compare raises a false alarm on real programs with no change
+# (mapreport(1), COMPARING RUNS, Noise).  PROGRAMS (default "py xz cw"):
+# py, Debian's /usr/bin/python3 running a fixed pure-Python loop; xz
+# compressing fixed data; cw, the test program test/programs/cmpwork of
+# BUILDDIR (built by make check; the issue's "same build twice, 20
+# repetitions of the pair", which make check's mapreport-compare.sh
+# runs 5 times).  For each: PAIRS (default 20)
 # pairs of runs, each compared one run a side with rules on the five top
 # functions (self, +-2pp) and, apart, on the whole-run time (+-5%), all
-# at 3 sigma; then PAIRS comparisons of 3 runs a side drawn from the same
-# runs.  Prints, per program and form, how many comparisons broke a
+# at 3 sigma, as mapreport judges them (one run a side: not judged) and
+# with --steady (judged against the noise within the runs); then PAIRS
+# comparisons of 3 runs a side, and of 3 runs against 1, drawn from the
+# same runs.  Prints, per program and form, how many comparisons broke a
 # rule.  A benchmark: exits 0 whatever the counts (1 only when a run or
-# a comparison fails).  About 2 x 2 x PAIRS runs of a second or so.
+# a comparison fails).  About 2 x PAIRS runs of a second or so a program.
 set -eu
 
 b=${1:-.}
 pairs=${2:-20}
+progs=${3:-py xz cw}
 ms=$b/cmd/mapsample/mapsample
 mr=$b/cmd/mapreport/mapreport
 py=/usr/bin/python3
 [ -x "$py" ] || { echo "compare-noise: $py missing (Debian's python3)" >&2; exit 1; }
 command -v xz >/dev/null || { echo "compare-noise: xz missing" >&2; exit 1; }
+cw=$b/test/programs/cmpwork
+case " $progs " in
+*" cw "*) [ -x "$cw" ] || { echo "compare-noise: $cw missing: run make check in $b" >&2; exit 1; } ;;
+esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -32,17 +43,25 @@ print(s)'
 runs=$((2 * pairs))
 k=0
 while [ "$k" -lt "$runs" ]; do
-	"$ms" -q -F 1000 -o "$tmp/py$k.log" -- "$py" -c "$loop" >/dev/null
-	"$ms" -q -F 1000 -o "$tmp/xz$k.log" -- xz -T1 -6 -c "$tmp/data.txt" >/dev/null
+	for p in $progs; do
+		case $p in
+		py) set -- "$py" -c "$loop" ;;
+		xz) set -- xz -T1 -6 -c "$tmp/data.txt" ;;
+		cw) set -- "$cw" ;;
+		*) echo "compare-noise: unknown program $p (py, xz, cw)" >&2; exit 1 ;;
+		esac
+		"$ms" -q -F 1000 -o "$tmp/$p$k.log" -- "$@" </dev/null >/dev/null
+	done
 	k=$((k + 1))
 done
 
-"$py" - "$mr" "$tmp" "$pairs" <<'PY'
+"$py" - "$mr" "$tmp" "$pairs" "$progs" <<'PY'
 import json, random, subprocess, sys
 mr, tmp, pairs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+progs = sys.argv[4].split()
 
-def compare(prog, base, new, rules):
-    args = [mr, "--compare", "--json"]
+def compare(prog, base, new, rules, extra):
+    args = [mr, "--compare", "--json"] + extra
     for r in rules:
         args += ["--fail-if", r]
     for x in base:
@@ -57,22 +76,25 @@ def compare(prog, base, new, rules):
             for r in j["rules"] if r["verdict"] == "broken"]
 
 rng = random.Random(16)
-for prog in ("py", "xz"):
+for prog in progs:
     top = json.loads(subprocess.run([mr, "--json", f"{tmp}/{prog}0.log"],
                                     capture_output=True, text=True).stdout)
     funcs = [f["name"] for f in top["top_self"][:5]]
     share = [f'self("{f}") {op}' for f in funcs for op in ("> +2pp", "< -2pp")]
     total = ["total > +5%", "total < -5%"]
-    for form, side in (("1 run a side", 1), ("3 runs a side", 3)):
+    for form, nb, nn, extra in (("1 run a side", 1, 1, []),
+                                ("1 run a side, --steady", 1, 1, ["--steady"]),
+                                ("3 runs a side", 3, 3, []),
+                                ("3 runs against 1", 3, 1, [])):
         for name, rules in (("shares", share), ("total", total)):
             bad = []
             for i in range(pairs):
-                if side == 1:
+                if nb == 1:
                     b, n = [2 * i], [2 * i + 1]
                 else:
-                    pick = rng.sample(range(2 * pairs), 6)
-                    b, n = pick[:3], pick[3:]
-                broken = compare(prog, b, n, rules)
+                    pick = rng.sample(range(2 * pairs), nb + nn)
+                    b, n = pick[:nb], pick[nb:]
+                broken = compare(prog, b, n, rules, extra)
                 if broken:
                     bad.append(broken[0])
             print(f"{prog}, {form}, {name}: {len(bad)} of {pairs} "

@@ -19,10 +19,10 @@
 # on the same pure-Python loop, three a side (--base, --new), compared
 # with rules on its five top functions (self > +2pp) and on total
 # (> +5%) at the default 3 sigma: no rule broken, exit 0.  One run a
-# side is not enough for this program on a busy machine: the share of
-# one interpreter function moves by up to 17pp from run to run while it
-# holds steady within a run, which no within-run estimate can see
-# (mapreport(1), COMPARING RUNS, Noise; test/bench/compare-noise.sh
+# side is not enough for this program: its hash seed, drawn per run,
+# moves the share of its dictionary lookup by up to 15pp from run to run
+# while it holds steady within a run, which no within-run estimate can
+# see (mapreport(1), COMPARING RUNS, Noise; test/bench/compare-noise.sh
 # counts such false alarms).
 set -eu
 

@@ -23,6 +23,9 @@
 #   marks, sampled at 10 kHz: the log reads cleanly and both regions are
 #   entered exactly 80000 times, none left open, no end unmatched (no
 #   region record lost to the sampler's own signal or the handler's).
+# - Marks lost for want of room are counted ("Marks lost: N" in the
+#   report, summary.marks_lost in the JSON): markstorm under a file size
+#   limit, every region call recorded or counted.
 # - The header works from C++ (marks.c built by the C++ compiler, with the
 #   library and with weak references) and the Fortran example of
 #   mapsample_mark(3) (BIND(C) interfaces, linked with the library) runs
@@ -221,9 +224,45 @@ test_storm() {
 	}
 }
 
+# Marks lost are counted (drop reason 6, MAPLOG_DROP_MARK): markstorm's
+# 4 x 20000 x 4 region calls under a file size limit the log reaches
+# early (1 MiB in dash's 512-byte blocks, 2 MiB in bash's KiB, 64 KiB
+# chunks), so most calls find no room.  Each region call is either in
+# the log or counted: the recorded begins and ends plus the report's
+# "Marks lost" are at least 320000, and at most that plus the point marks
+# the SIGALRM handler (every millisecond) can have set.
+test_lost_marks() {
+	(
+		ulimit -f 2048
+		MAPSAMPLE_CHUNK_SIZE=65536
+		export MAPSAMPLE_CHUNK_SIZE
+		sample lost -F 100 -- "$programs/markstorm" 4 20000
+		echo "$rc" >"$tmp/lost.rc"
+	)
+	[ "$(cat "$tmp/lost.rc")" = 0 ] || { show "$tmp/lost.err"; fail "markstorm under a file size limit exited $(cat "$tmp/lost.rc")"; }
+	grep -q "(EFBIG); pid [0-9]* records no more samples" "$tmp/lost.err" ||
+		{ show "$tmp/lost.err"; fail "lost marks: the log did not reach its limit"; }
+	report lost
+	lost=$(sed -n 's/^  Samples: .*Marks lost: \([0-9]*\)$/\1/p' "$tmp/lost.report")
+	[ -n "$lost" ] && check "$lost > 0" ||
+		{ show "$tmp/lost.report"; fail "lost marks: no 'Marks lost: N' in the run header"; }
+	"$mapreport" --json "$tmp/lost.log" >"$tmp/lost.json"
+	python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+assert s["marks_lost"] == int(sys.argv[2]), (s["marks_lost"], sys.argv[2])
+print(int(s["duration_s"] * 1000) + 1)' "$tmp/lost.json" "$lost" >"$tmp/lost.ms" ||
+		fail "lost marks: the JSON's summary.marks_lost is not the report's"
+	recorded=$("$mapreport" -D "$tmp/lost.log" |
+		awk '$4 == "mark" && $8 != 0 { n++ } END { print n + 0 }')
+	ms=$(cat "$tmp/lost.ms")
+	check "$recorded + $lost >= 320000" || fail "lost marks: $recorded region records and $lost counted lost: calls went uncounted (320000 made)"
+	check "$recorded + $lost <= 320000 + $ms + 100" || fail "lost marks: $recorded region records and $lost counted lost: more than the calls made (320000 and at most $ms alarms)"
+}
+
 test_unchanged_without_mapsample
 test_regions
 test_storm
+test_lost_marks
 test_cplusplus
 test_fortran
 test_region_filter

@@ -116,6 +116,9 @@ enum maplog_drop_reason {
 	MAPLOG_DROP_SIGNAL_BLOCKED = 3,/* thread blocked the sampling signal */
 	MAPLOG_DROP_OVERRUN = 4,       /* timer overran (si_overrun) */
 	MAPLOG_DROP_OTHER = 5,
+	MAPLOG_DROP_MARK = 6,          /* a mark or region call lost: no
+					* buffer, or the thread's slot busy
+					* (dr_count counts calls, not samples) */
 };
 
 struct maplog_ev_initialize {

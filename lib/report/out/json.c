@@ -325,6 +325,7 @@ static void summary(struct jsonw *w, const struct model *m)
 	k_u64(w, "open_chunks", m->open_chunks);
 	k_u64(w, "distinct_stacks", m->nstacks);
 	k_bool(w, "complete", m->nnotes == 0);
+	k_u64(w, "marks_lost", m->marks_lost);
 	jsonw_object_end(w);
 }
 

@@ -36,8 +36,11 @@ static void run_header(const struct model *m, FILE *out)
 	fprintf(out, "  Duration:   %.3f s\n", model_run_seconds(m));
 	fprintf(out, "  Processes:  %zu    Threads: %zu\n", m->nprocs,
 		m->nthreads);
-	fprintf(out, "  Samples:    %" PRIu64 "    Dropped: %" PRIu64 "\n",
+	fprintf(out, "  Samples:    %" PRIu64 "    Dropped: %" PRIu64,
 		m->samples, m->dropped);
+	if (m->marks_lost)
+		fprintf(out, "    Marks lost: %" PRIu64, m->marks_lost);
+	fputc('\n', out);
 	if (m->filter && filter_active(m->filter)) {
 		char f[512];
 		fprintf(out, "  Filter:     %s (%" PRIu64 " samples left out)\n",

@@ -35,7 +35,8 @@ TOP = ["schema", "version", "generator", "logs", "summary", "processes",
 SUMMARY = ["command", "host", "start", "start_unix", "duration_s",
            "processes", "threads", "samples", "dropped", "clock", "timer",
            "signal", "rate_asked_hz", "rate_achieved_hz", "logs", "bytes",
-           "records", "chunks", "open_chunks", "distinct_stacks", "complete"]
+           "records", "chunks", "open_chunks", "distinct_stacks", "complete",
+           "marks_lost"]
 FUNC = ["name", "module", "file", "line", "self", "self_share", "total",
         "total_share", "self_s", "total_s"]
 METRIC = ["id", "name", "units", "plugin", "divided_by_sample_time", "min",
