@@ -42,7 +42,6 @@ struct args {
 	int mpi_internals;          /* --mpi-internals */
 	int full_names;             /* --full-names */
 	int disasm;                 /* --disasm */
-	int steady;                 /* --steady: one run a side is judged */
 };
 
 #endif

@@ -258,8 +258,7 @@ int run_compare(const struct args *a, struct output *outs)
 				!nb ? "BASE" : "NEW");
 		status = 1;
 	} else {
-		if (compare_run(&cmp, st.runs, nb, st.runs + a->nbase, nn,
-				a->steady))
+		if (compare_run(&cmp, st.runs, nb, st.runs + a->nbase, nn))
 			goto oom;
 		have_cmp = 1;
 		for (size_t k = 0; k < cmp.nnotes; k++)

@@ -76,8 +76,6 @@ static void usage(FILE *f)
 		"                       'self(parse) > +2pp', 'total > +5%%'\n"
 		"      --rules FILE     rules, one a line (repeatable)\n"
 		"      --sigma N        significance a rule asks by default (3)\n"
-		"      --steady         the program's runs vary by sampling noise\n"
-		"                       only: judge rules with one run a side\n"
 		"      --markdown[=FILE] a Markdown table for a pull request\n"
 		"      --junit FILE     JUnit XML, one test case per rule\n"
 		"      --github         GitHub Actions ::error:: and ::notice::\n"
@@ -126,7 +124,6 @@ static void usage(FILE *f)
 #define OPT_MERGE 0x199
 #define OPT_LAUNCHERS 0x19b
 #define OPT_REGION 0x19a
-#define OPT_STEADY 0x19c
 /* the sample filters (model/filter.h) */
 #define OPT_PID 0x1c0
 #define OPT_TID 0x1c1
@@ -282,7 +279,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"html-sources", required_argument, NULL, OPT_HTML_SOURCES},
 		{"full-names", no_argument, NULL, OPT_FULL_NAMES},
 		{"disasm", no_argument, NULL, OPT_DISASM},
-		{"steady", no_argument, NULL, OPT_STEADY},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -335,9 +331,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_MERGE:
 			a->merge = 1;
-			break;
-		case OPT_STEADY:
-			a->steady = 1;
 			break;
 		case OPT_LAUNCHERS:
 			a->launchers = 1;
@@ -457,10 +450,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (a->compare || a->nbase || a->nnew)
 		return compare_args(argc, argv, a);
 	if (a->nfail_if || a->nrules_files || a->markdown || a->junit_path ||
-	    a->github || a->steady) {
-		fprintf(stderr, "mapreport: --fail-if, --rules, --steady, "
-				"--markdown, --junit and --github go with "
-				"--compare\n");
+	    a->github) {
+		fprintf(stderr, "mapreport: --fail-if, --rules, --markdown, "
+				"--junit and --github go with --compare\n");
 		return 2;
 	}
 	if (a->folded && !a->folded_path && a->json && !a->json_path) {

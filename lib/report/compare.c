@@ -750,8 +750,7 @@ static int side_notes(struct comparison *c)
 }
 
 int compare_run(struct comparison *c, const struct cmp_run *base,
-		size_t nbase, const struct cmp_run *new, size_t nnew,
-		int steady)
+		size_t nbase, const struct cmp_run *new, size_t nnew)
 {
 	memset(c, 0, sizeof(*c));
 	c->ncols = nbase + nnew;
@@ -794,13 +793,12 @@ int compare_run(struct comparison *c, const struct cmp_run *base,
 	c->capidx = 0;
 	if (side_notes(c))
 		goto fail;
-	c->runs_unseen = nbase == 1 && nnew == 1 && !steady;
-	if (c->runs_unseen &&
-	    add_note(c, "one run a side: variation between runs of one "
-			"build (hash seeds, address layout, a busy machine) "
-			"is not seen, so rules on samples and time are not "
-			"judged; give several runs a side (--base, --new), or "
-			"--steady for a program whose runs do not vary"))
+	if (nbase == 1 && nnew == 1 &&
+	    add_note(c, "one run a side: the noise is the sampling noise "
+			"within the runs; variation between runs of one "
+			"build (a hash seed, address layout, a busy machine) "
+			"is not measured: for a program whose runs vary, give "
+			"several runs a side (--base, --new)"))
 		goto fail;
 	return 0;
 fail:

@@ -34,9 +34,7 @@
  *   one on the other, the lone run's variance is at least the other
  *   side's variance of one run (its spread squared; the same program's
  *   runs vary alike), with that side's degrees of freedom.  With one run
- *   on both sides nothing shows it: unless the caller says the runs are
- *   steady, the comparison says so (runs_unseen, and a note) and rules
- *   on samples and time are not judged significant.
+ *   on both sides nothing shows it, and a note says so.
  */
 #ifndef MAPSAMPLE_REPORT_COMPARE_H
 #define MAPSAMPLE_REPORT_COMPARE_H
@@ -139,24 +137,18 @@ struct comparison {
 				 * blocks of n*n */
 	size_t *col_nblk;       /* per run and block length: blocks with
 				 * samples (0: none) */
-	/* one run on both sides, not said to be steady: variation between
-	 * runs is not seen, so rules on samples and time are not judged
-	 * significant (report/rules.h) */
-	int runs_unseen;
 };
 
 /*
  * Compares the runs base[0..nbase) with new[0..nnew) (both at least
- * one) into c; steady: the program's runs differ by sampling noise only
- * (mapreport --steady), so one run a side may be judged.  Functions are matched by name across builds (names are
+ * one) into c.  Functions are matched by name across builds (names are
  * demangled); code without symbols ("module+0xOFFSET") only when its
  * module has the same build-id on both sides.  The models and analyses
  * may be freed afterwards: c keeps its own copies.  Returns 0, or
  * MAPS_ENOMEM with c empty.
  */
 int compare_run(struct comparison *c, const struct cmp_run *base,
-		size_t nbase, const struct cmp_run *new, size_t nnew,
-		int steady);
+		size_t nbase, const struct cmp_run *new, size_t nnew);
 
 /* Frees what c holds (an empty or failed comparison too). */
 void compare_free(struct comparison *c);

@@ -468,7 +468,7 @@ static int past(enum rule_op o, double x, double limit)
 
 /* Judges rule r on row w into res. */
 static void judge(const struct rule *r, const struct cmp_row *w,
-		  double sigma, int runs_unseen, struct rule_result *res)
+		  double sigma, struct rule_result *res)
 {
 	res->rr_row = w;
 	res->rr_change = change_of(w, r->ru_unit);
@@ -478,13 +478,6 @@ static void judge(const struct rule *r, const struct cmp_row *w,
 		       past(r->ru_op, res->rr_change, r->ru_limit);
 	res->rr_significant = res->rr_sigma_min <= 0 || isnan(w->sigma) ||
 			      fabs(w->sigma) >= res->rr_sigma_min;
-	/* samples and time vary between runs more than within one (a
-	 * metric or partial value has no noise estimate here anyway) */
-	res->rr_unseen = runs_unseen && res->rr_sigma_min > 0 &&
-			 w->kind != CMP_METRIC_MEAN &&
-			 w->kind != CMP_METRIC_MAX && w->kind != CMP_PARTIAL;
-	if (res->rr_unseen)
-		res->rr_significant = 0;
 	res->rr_verdict = res->rr_over && res->rr_significant ? RULE_BROKEN
 							       : RULE_PASS;
 }
@@ -509,7 +502,7 @@ size_t rules_eval(const struct rule_set *set, const struct comparison *c,
 				continue;
 			struct rule_result t;
 			t.rr_rule = r;
-			judge(r, w, sigma, c->runs_unseen, &t);
+			judge(r, w, sigma, &t);
 			int better =
 				!res->rr_row ||
 				(t.rr_verdict == RULE_BROKEN &&

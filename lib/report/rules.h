@@ -31,10 +31,7 @@
  * asks "at 0 sigma", the change is significant: at least the rule's
  * sigma (default: the caller's, mapreport's --sigma) standard errors
  * of the sampling noise (a change with no noise estimate, a metric with
- * one run a side or a partial report value, counts as significant).
- * When the comparison cannot see variation between runs (one run on
- * both sides, runs_unseen in report/compare.h), a change of samples or
- * time is never significant, unless the rule asks "at 0 sigma".  In
+ * one run a side or a partial report value, counts as significant).  In
  * a rules file, blank lines and lines starting with # are skipped, and
  * a rule may end with "# comment".
  */
@@ -110,8 +107,6 @@ struct rule_result {
 	double rr_sigma_min;  /* the significance asked */
 	int rr_over;          /* the change is past the limit */
 	int rr_significant;   /* ... and large enough against the noise */
-	int rr_unseen;        /* not judged significant: one run a side
-			       * (comparison.runs_unseen) */
 };
 
 /*

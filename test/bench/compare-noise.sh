@@ -3,16 +3,18 @@
 #
 # compare-noise.sh [BUILDDIR [PAIRS [PROGRAMS]]]: how often mapreport
 # --compare raises a false alarm on real programs with no change
-# (mapreport(1), COMPARING RUNS, Noise).  PROGRAMS (default "py xz cw"):
-# py, Debian's /usr/bin/python3 running a fixed pure-Python loop; xz
+# (mapreport(1), COMPARING RUNS, Noise).  PROGRAMS (default
+# "py pyseed xz cw"): py, Debian's /usr/bin/python3 running a fixed
+# pure-Python loop; pyseed, the same with PYTHONHASHSEED=0 (Python draws
+# a new string-hash seed each run, and a run's dictionary lookups cost
+# more or less with it, all through the run); xz
 # compressing fixed data; cw, the test program test/programs/cmpwork of
 # BUILDDIR (built by make check; the issue's "same build twice, 20
 # repetitions of the pair", which make check's mapreport-compare.sh
 # runs 5 times).  For each: PAIRS (default 20)
 # pairs of runs, each compared one run a side with rules on the five top
 # functions (self, +-2pp) and, apart, on the whole-run time (+-5%), all
-# at 3 sigma, as mapreport judges them (one run a side: not judged) and
-# with --steady (judged against the noise within the runs); then PAIRS
+# at 3 sigma (one run a side: against the noise within the runs); then PAIRS
 # comparisons of 3 runs a side, and of 3 runs against 1, drawn from the
 # same runs.  Prints, per program and form, how many comparisons broke a
 # rule.  A benchmark: exits 0 whatever the counts (1 only when a run or
@@ -21,7 +23,7 @@ set -eu
 
 b=${1:-.}
 pairs=${2:-20}
-progs=${3:-py xz cw}
+progs=${3:-py pyseed xz cw}
 ms=$b/cmd/mapsample/mapsample
 mr=$b/cmd/mapreport/mapreport
 py=/usr/bin/python3
@@ -46,9 +48,10 @@ while [ "$k" -lt "$runs" ]; do
 	for p in $progs; do
 		case $p in
 		py) set -- "$py" -c "$loop" ;;
+		pyseed) set -- env PYTHONHASHSEED=0 "$py" -c "$loop" ;;
 		xz) set -- xz -T1 -6 -c "$tmp/data.txt" ;;
 		cw) set -- "$cw" ;;
-		*) echo "compare-noise: unknown program $p (py, xz, cw)" >&2; exit 1 ;;
+		*) echo "compare-noise: unknown program $p (py, pyseed, xz, cw)" >&2; exit 1 ;;
 		esac
 		"$ms" -q -F 1000 -o "$tmp/$p$k.log" -- "$@" </dev/null >/dev/null
 	done
@@ -83,7 +86,6 @@ for prog in progs:
     share = [f'self("{f}") {op}' for f in funcs for op in ("> +2pp", "< -2pp")]
     total = ["total > +5%", "total < -5%"]
     for form, nb, nn, extra in (("1 run a side", 1, 1, []),
-                                ("1 run a side, --steady", 1, 1, ["--steady"]),
                                 ("3 runs a side", 3, 3, []),
                                 ("3 runs against 1", 3, 1, [])):
         for name, rules in (("shares", share), ("total", total)):

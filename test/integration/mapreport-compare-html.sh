@@ -40,7 +40,7 @@ fail() {
 "$mapsample" -q -o "$tmp/slow.log" -- "$slow" </dev/null >/dev/null 2>&1 ||
 	fail "mapsample slow cmpwork"
 set +e
-"$mapreport" --compare --steady --html "$tmp/c.html" --fail-if 'self(work_solve) > +2pp' \
+"$mapreport" --compare --html "$tmp/c.html" --fail-if 'self(work_solve) > +2pp' \
 	"$tmp/base.log" "$tmp/slow.log" >"$tmp/c.out" 2>"$tmp/c.err"
 rc=$?
 set -e

@@ -6,9 +6,8 @@
 # work_solve (test/programs/slow/cmpwork):
 #   - BASE against the slow build: work_solve heads the table of
 #     functions by self samples, its rule is broken, exit 3;
-#   - the same build twice, CMP_REPS pairs (default 5), --steady (one
-#     run a side judged): no rule of rules.txt broken at the default 3
-#     sigma (the noise model holds);
+#   - the same build twice, CMP_REPS pairs (default 5): no rule of
+#     rules.txt broken at the default 3 sigma (the noise model holds);
 #   - test/programs/cmpjitter, whose shares vary from run to run by
 #     several times the sampling noise, and visibly so within a run,
 #     CMP_REPS pairs sampled at 2000 Hz: no rule on its two functions
@@ -18,10 +17,10 @@
 #     4 binomial sigma: the binomial estimate alone broke a rule in 13 of
 #     20 pairs, the within-run one in none.  (At 3 sigma a perfect
 #     estimate still breaks 1 pair in 370: too often for a test of 5.)
-#   - one run a side without --steady: the slow build's rule is not
-#     judged (exit 0, a note, the rule's line says why), unless it asks
-#     "at 0 sigma"; three runs of BASE against one of NEW: the slow
-#     build breaks its rule (exit 3), the same build breaks none;
+#   - one run a side: judged (exit 3) with a note that variation
+#     between runs is not measured; three runs of BASE against one of
+#     NEW: the slow build breaks its rule (exit 3), the same build
+#     breaks none, and no one-run note;
 #   - a damaged log on one side, and a missing one: exit 1,
 #     the log named;
 #   - an invalid rule, on the command line and in a rules file: exit 2,
@@ -97,7 +96,7 @@ RULES
 test_regression() {
 	sample "$tmp/base.log" "$work"
 	sample "$tmp/slow.log" "$slow"
-	compare 3 regression --compare --steady "$tmp/base.log" "$tmp/slow.log" \
+	compare 3 regression --compare "$tmp/base.log" "$tmp/slow.log" \
 		--fail-if 'self(work_solve) > +2pp'
 	first=$(awk '/^Functions by self samples/ { getline; getline;
 		print $NF == "(cmpwork)" ? $(NF - 1) : $NF; exit }' \
@@ -110,10 +109,10 @@ test_regression() {
 		fail "regression: no count of broken rules"
 	# the same logs with the rules file: exit 3 too, the other
 	# phases' shares fall, which no "> +2pp" rule minds
-	compare 3 regression-file --compare --steady "$tmp/base.log" \
+	compare 3 regression-file --compare "$tmp/base.log" \
 		"$tmp/slow.log" --rules "$tmp/rules.txt"
 	# and the --base/--new form, with a rule it does not break
-	compare 0 regression-pass --steady --base "$tmp/base.log" \
+	compare 0 regression-pass --base "$tmp/base.log" \
 		--new "$tmp/slow.log" --fail-if 'self(work_solve) > +50pp'
 }
 
@@ -124,7 +123,7 @@ test_no_false_alarm() {
 		sample "$tmp/a$i.log" "$work"
 		sample "$tmp/b$i.log" "$work"
 		set +e
-		"$mapreport" --compare --steady "$tmp/a$i.log" "$tmp/b$i.log" \
+		"$mapreport" --compare "$tmp/a$i.log" "$tmp/b$i.log" \
 			--rules "$tmp/rules.txt" >"$tmp/same$i.out" 2>&1
 		rc=$?
 		set -e
@@ -150,7 +149,7 @@ test_jitter() {
 				{ cat "$tmp/ms.err" >&2; fail "mapsample cmpjitter: exit $?"; }
 		done
 		set +e
-		"$mapreport" --compare --steady "$tmp/ja$i.log" "$tmp/jb$i.log" --sigma 4 \
+		"$mapreport" --compare "$tmp/ja$i.log" "$tmp/jb$i.log" --sigma 4 \
 			--fail-if 'self(jitter_a) > +2pp' \
 			--fail-if 'self(jitter_a) < -2pp' \
 			--fail-if 'self(jitter_b) > +2pp' \
@@ -190,18 +189,14 @@ test_jitter() {
 }
 
 test_one_run() {
-	# one run a side, not said to be steady: the change is reported,
-	# the rule not judged, a note says why, exit 0
-	compare 0 one-run --compare "$tmp/base.log" "$tmp/slow.log" \
+	# one run a side: judged against the noise within the runs, with a
+	# note that variation between runs is not measured
+	compare 3 one-run --compare "$tmp/base.log" "$tmp/slow.log" \
 		--fail-if 'self(work_solve) > +2pp'
-	grep -q '^mapreport: note: one run a side: variation between runs .* is not seen' \
+	grep -q '^mapreport: note: one run a side: .*variation between runs .* is not measured' \
 		"$tmp/one-run.err" || { cat "$tmp/one-run.err" >&2; fail "one run a side: no note"; }
-	grep -q '^  pass    self(work_solve) > +2pp$' "$tmp/one-run.out" &&
-		grep -q 'not judged: one run a side' "$tmp/one-run.out" ||
-		{ cat "$tmp/one-run.out" >&2; fail "one run a side: rule not shown as not judged"; }
-	# "at 0 sigma" asks for the size alone: judged
-	compare 3 one-run-0 --compare "$tmp/base.log" "$tmp/slow.log" \
-		--fail-if 'self(work_solve) > +2pp at 0 sigma'
+	grep -q '^  BROKEN  self(work_solve) > +2pp$' "$tmp/one-run.out" ||
+		{ cat "$tmp/one-run.out" >&2; fail "one run a side: rule not broken"; }
 	# three runs of BASE against one of NEW: BASE's spread stands for
 	# NEW's too; the slow build is flagged, the same build is not
 	compare 3 three-one --base "$tmp/base.log" --base "$tmp/a0.log" \

@@ -86,11 +86,7 @@ const char *compare_fmt_result(const struct rule_result *res, char *buf,
 		    res->rr_change, rules_unit_str(ru->ru_unit));
 	ADD(" (limit %s %+g%s)", rules_op_str(ru->ru_op), ru->ru_limit,
 	    rules_unit_str(ru->ru_unit));
-	if (res->rr_unseen && !isnan(res->rr_sigma))
-		ADD(" at %.1f sigma of sampling noise; not judged: one run "
-		    "a side hides the variation between runs (give several "
-		    "runs, or --steady)", fabs(res->rr_sigma));
-	else if (isnan(res->rr_sigma))
+	if (isnan(res->rr_sigma))
 		ADD(", no noise estimate");
 	else
 		ADD(" at %.1f sigma (%g asked%s)", fabs(res->rr_sigma),
