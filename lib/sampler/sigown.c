@@ -29,6 +29,14 @@
  * thread with a slot has blocked (/proc/self/task/TID/status, SigBlk).
  * The move says so in one line on standard error.
  *
+ * Limits: after a move, a thread other than the mover puts the old
+ * signal back in its mask as the program left it at its next sample; a
+ * thread that sleeps through the move keeps it unblocked until then, so
+ * a signal the program sends the whole process may reach it meanwhile.
+ * When no signal is free the two share one: a thread of the program's
+ * that blocks it (or waits for it with sigwaitinfo) then gets no samples,
+ * and may take a queued sample as its own.
+ *
  * Everything here but sigown_start() is async-signal-safe (raw system
  * calls, reads of /proc with open/read, no locks waited for without a
  * bound): the program may call sigaction() from a handler.
@@ -120,6 +128,40 @@ static uint64_t slots_masks(const char *key, int skip)
 			m |= status_mask(tid, key);
 	}
 	return m;
+}
+
+/* Whether a thread without a slot (one of the sampler's, in the moment
+ * after it starts and before it blocks every signal) has sig unblocked:
+ * the kernel could give it the program's signal. */
+static int unslotted_open(int sig)
+{
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/task",
+			      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	char buf[4096];
+	int open_ = 0;
+	long n;
+	while (!open_ && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n && !open_;) {
+			struct {
+				uint64_t ino;
+				int64_t off;
+				unsigned short reclen;
+				unsigned char type;
+				char name[];
+			} *d = (void *)(buf + off);
+			int tid = 0;
+			for (const char *c = d->name; *c >= '0' && *c <= '9'; c++)
+				tid = tid * 10 + (*c - '0');
+			if (tid > 0 && !slot_find(tid) &&
+			    !(status_mask(tid, "SigBlk:") & bit(sig)))
+				open_ = 1;
+			off += d->reclen;
+		}
+	}
+	syscall(SYS_close, fd);
+	return open_;
 }
 
 /* ---- choosing a signal ---- */
@@ -233,7 +275,8 @@ static void sleep_ms(long ms)
 }
 
 /* Hands old (no longer the sampling signal) to the program once no
- * sample of it is queued: its action becomes the program's.  Returns 1
+ * sample of it is queued and no thread of the sampler's has it
+ * unblocked: its action becomes the program's.  Returns 1
  * when done, 0 when samples stay queued (the handler then passes on the
  * program's signals: foreign()). */
 static int release(int old)
@@ -243,7 +286,7 @@ static int release(int old)
 	for (int i = 0; i < 50; i++) {
 		uint64_t pend = slots_masks("SigPnd:", 0) |
 				status_mask((int)syscall(SYS_getpid), "ShdPnd:");
-		if (!(pend & bit(old))) {
+		if (!(pend & bit(old)) && !unslotted_open(old)) {
 			owned[old] = 0;
 			real_sigaction(old, &app[old], NULL);
 			return 1;
