@@ -37,9 +37,10 @@
  * raw execve system call.
  *
  * The top of the sampler but for the constructor: it calls the process
- * and thread life (process.c, thread.c), fatal.c, slot.c, sample.c's
- * warm-ups, objects.c, stream.c, dlsearch.c and real.c, and nothing
- * calls it but the program (and sampler.c's interpose_init()).
+ * and thread life (process.c, thread.c), sigown.c, secure.c, fatal.c,
+ * slot.c, sample.c's warm-ups, objects.c, stream.c, dlsearch.c and
+ * real.c, and nothing calls it but the program (and sampler.c's
+ * interpose_init()).
  */
 #include <dlfcn.h>
 #include <errno.h>

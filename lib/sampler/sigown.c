@@ -465,7 +465,7 @@ int sigown_mask(int how, const sigset_t *set, sigset_t *old,
 		}
 	}
 	int rc = fn(how, use, old);
-	if (rc == 0 || (fn == real_pthread_sigmask && rc == 0)) {
+	if (rc == 0) {
 		if (old) {
 			if (was)
 				sigaddset(old, sig);
