@@ -12,7 +12,9 @@
  *     handler for it, waits for it with sigwait*() or signalfd(), sends
  *     it), samples move to a free signal first (move()): every thread's
  *     timer is pointed at the new signal, and once no sample of the old
- *     one is still queued, the old one gets the program's own action;
+ *     one is still queued, a handler the program set for the old one
+ *     becomes its real action (SIG_DFL and SIG_IGN stay with foreign(),
+ *     which takes them as the kernel would on any thread);
  *   - until then, and for any signal of the number the sampler did not
  *     send (handler.c tells them apart), foreign() takes the program's
  *     action as the kernel would: SIG_IGN drops it, SIG_DFL does the
@@ -283,6 +285,12 @@ static int release(int old)
 {
 	if (!owned[old] || old == S.cfg.signo)
 		return 0;
+	/* SIG_DFL and SIG_IGN are taken by foreign() as the kernel would,
+	 * whichever thread the kernel gives the signal to (one of the
+	 * sampler's, about to block everything, passes it on): only a
+	 * handler of the program's needs the action itself */
+	if (app[old].sa_handler == SIG_DFL || app[old].sa_handler == SIG_IGN)
+		return 0;
 	for (int i = 0; i < 50; i++) {
 		uint64_t pend = slots_masks("SigPnd:", 0) |
 				status_mask((int)syscall(SYS_getpid), "ShdPnd:");
@@ -483,10 +491,13 @@ void sigown_before_exec(void)
 	/* the new image inherits what the program set: an ignored signal
 	 * stays ignored, a blocked one blocked (samples stop here: the
 	 * streams are closed) */
-	if (!S.enabled || !owned[sig])
+	if (!S.enabled)
 		return;
-	if (app[sig].sa_handler == SIG_IGN)
-		real_sigaction(sig, &app[sig], NULL);
+	for (int s = 1; s < NSIG; s++)
+		if (owned[s] && app[s].sa_handler == SIG_IGN)
+			real_sigaction(s, &app[s], NULL);
+	if (!owned[sig])
+		return;
 	if (handler_mask_sig == sig && handler_app_blocked) {
 		sigset_t one;
 		sigemptyset(&one);
