@@ -99,7 +99,7 @@ static int parse_signal(const char *s)
 	char *e;
 	long n = strtol(s, &e, 10);
 	if (*s && !*e)
-		return n > 0 && n < NSIG ? (int)n : -1;
+		return n > 0 && n <= SIGRTMAX ? (int)n : -1;
 	if (strncasecmp(s, "SIG", 3) == 0)
 		s += 3;
 	if (strncasecmp(s, "RTMIN", 5) == 0) {
@@ -117,6 +117,36 @@ static int parse_signal(const char *s)
 		if (strcasecmp(s, names[i].name) == 0)
 			return names[i].sig;
 	return -1;
+}
+
+/* Why signal sig cannot carry samples, or NULL when it can. */
+static const char *signal_unusable(int sig)
+{
+	switch (sig) {
+	case SIGKILL:
+	case SIGSTOP:
+		return "cannot be caught";
+	case SIGSEGV:
+	case SIGBUS:
+	case SIGILL:
+	case SIGFPE:
+		return "the program's faults arrive on it (a crash would hang)";
+	case SIGTRAP:
+		return "debuggers and breakpoints use it";
+	case SIGCHLD:
+		return "child processes end with it (waits would hang)";
+	case SIGTSTP:
+	case SIGCONT:
+	case SIGTTIN:
+	case SIGTTOU:
+		return "job control uses it (it stops or continues the "
+		       "program)";
+	default:
+		break;
+	}
+	if (sig > SIGSYS && sig < SIGRTMIN)
+		return "reserved by the C library for its threads";
+	return NULL;
 }
 
 static unsigned long parse_num(const char *opt, const char *s,
@@ -288,10 +318,14 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			signo = parse_signal(optarg);
-			if (signo < 0 || signo == SIGKILL || signo == SIGSTOP) {
-				fprintf(stderr, "mapsample: --signal %s: not a "
-						"usable signal; give a number, "
-						"RTMIN+N or PROF\n", optarg);
+			if (signo < 0 || signal_unusable(signo)) {
+				fprintf(stderr, "mapsample: --signal %s: %s; "
+						"give a real-time signal "
+						"(RTMIN+N, 34 to %d) or PROF\n",
+					optarg,
+					signo < 0 ? "not a signal"
+						  : signal_unusable(signo),
+					SIGRTMAX);
 				return EXIT_OWN;
 			}
 			break;

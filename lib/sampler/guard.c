@@ -52,6 +52,8 @@ static struct {
 	volatile int sig;      /* the crash's signal */
 	int timer;             /* kernel timer id */
 	uint32_t timer_tid, timer_pid;
+	int timer_sig;         /* the signal it sends (the sampling signal
+				  may move: sigown.c) */
 	int have_timer;
 	uint64_t deadline_ns;
 	sigset_t saved;
@@ -77,7 +79,9 @@ uint64_t guard_timeout_ms(void)
 /* A timer that signals this thread; 0 or -1.  Async-signal-safe. */
 static int timer_for(uint32_t tid, uint32_t pid)
 {
-	if (G.have_timer && G.timer_tid == tid && G.timer_pid == pid)
+	int signo = __atomic_load_n(&S.cfg.signo, __ATOMIC_ACQUIRE);
+	if (G.have_timer && G.timer_tid == tid && G.timer_pid == pid &&
+	    G.timer_sig == signo)
 		return 0;
 	if (G.have_timer && G.timer_pid == pid)
 		syscall(SYS_timer_delete, G.timer);
@@ -85,7 +89,7 @@ static int timer_for(uint32_t tid, uint32_t pid)
 	struct sigevent sev;
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_THREAD_ID;
-	sev.sigev_signo = S.cfg.signo;
+	sev.sigev_signo = signo;
 	sev.sigev_value.sival_ptr = &G;
 	sev._sigev_un._tid = (pid_t)tid;
 	int id;
@@ -94,6 +98,7 @@ static int timer_for(uint32_t tid, uint32_t pid)
 	G.timer = id;
 	G.timer_tid = tid;
 	G.timer_pid = pid;
+	G.timer_sig = signo;
 	G.have_timer = 1;
 	return 0;
 }

@@ -23,6 +23,21 @@
  * A getter's deadline timer (guard.c) sends the same signal; guard.c
  * takes it first.
  *
+ * Not every signal of that number is ours: the program may send it, or
+ * arm a timer of its own with it.  Ours are told apart by how they were
+ * sent: a POSIX timer's carries a slot's address (SI_TIMER), a perf
+ * event's the event's descriptor (POLL_IN..POLL_HUP, si_fd; timer.c
+ * knows which descriptors are ours).  Any other goes to the callback
+ * handler_set_foreign() gave (sigown.c: the program's action, as the
+ * kernel would take it) and is never a sample.
+ *
+ * The program's view of its mask: the sampler keeps the sampling signal
+ * unblocked, and remembers per thread whether the program asked for it
+ * blocked (handler_app_blocked, about signal handler_mask_sig).  When
+ * the sampling signal moved (sigown.c) since a thread last looked, the
+ * first sample on the new signal puts the old one back as the program
+ * left it, in the mask the thread returns to (uc_sigmask).
+ *
  * Calls guard.c, slot.c and timer.c below it, and the callbacks through
  * pointers.
  */
@@ -35,6 +50,54 @@
 
 static handler_fn callbacks[HANDLER_MAX_CALLBACKS];
 static int ncallbacks;
+static handler_foreign_fn foreign;
+
+__thread int handler_app_blocked __attribute__((tls_model("initial-exec")));
+__thread int handler_mask_sig __attribute__((tls_model("initial-exec")));
+
+void handler_set_foreign(handler_foreign_fn fn)
+{
+	__atomic_store_n(&foreign, fn, __ATOMIC_RELEASE);
+}
+
+/* Was this signal sent by the sampler's own timers?  Async-signal-safe. */
+static int ours(const siginfo_t *si)
+{
+	if (si->si_code == SI_TIMER) {
+		const char *p = si->si_value.sival_ptr;
+		const char *lo = (const char *)&S.slots[0];
+		const char *hi = (const char *)&S.slots[SAMPLER_MAX_THREADS];
+		return p >= lo && p < hi &&
+		       (size_t)(p - lo) % sizeof(struct tslot) == 0;
+	}
+	if (si->si_code >= POLL_IN && si->si_code <= POLL_HUP)
+		return timer_fd_ours(si->si_fd);
+	return 0;
+}
+
+/*
+ * The calling thread's mask after a move of the sampling signal: the
+ * old one as the program left it (blocked if it asked for that), the new
+ * one unblocked, the thread's view now about the new one.  mask is the
+ * mask to change (the thread's own, or the one a handler returns to).
+ * Async-signal-safe.
+ */
+void handler_fix_mask(sigset_t *mask)
+{
+	int now = __atomic_load_n(&S.cfg.signo, __ATOMIC_ACQUIRE);
+	int was = handler_mask_sig;
+	if (was == now)
+		return;
+	if (was > 0 && was < NSIG) {
+		if (handler_app_blocked)
+			sigaddset(mask, was);
+		else
+			sigdelset(mask, was);
+	}
+	handler_app_blocked = sigismember(mask, now) == 1;
+	sigdelset(mask, now);
+	handler_mask_sig = now;
+}
 
 int handler_register(handler_fn fn)
 {
@@ -62,6 +125,17 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 		errno = saved_errno;
 		return;
 	}
+	if (!ours(si)) {
+		/* the program's own: never a sample */
+		handler_foreign_fn fn = __atomic_load_n(&foreign,
+						       __ATOMIC_ACQUIRE);
+		if (fn)
+			fn(sig, si, ucv);
+		errno = saved_errno;
+		return;
+	}
+	if (handler_mask_sig != __atomic_load_n(&S.cfg.signo, __ATOMIC_ACQUIRE))
+		handler_fix_mask(&((ucontext_t *)ucv)->uc_sigmask);
 	struct tslot *t = slot_self();
 	if (!t || !__atomic_load_n(&S.enabled, __ATOMIC_ACQUIRE)) {
 		__atomic_fetch_add(&S.unregistered, 1, __ATOMIC_RELAXED);
@@ -108,7 +182,7 @@ out:
 	errno = saved_errno;
 }
 
-void handler_install(void)
+void handler_install(int signo)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -118,7 +192,7 @@ void handler_install(void)
 	 * goroutine's small stack */
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
-	real_sigaction(S.cfg.signo, &sa, NULL);
+	real_sigaction(signo, &sa, NULL);
 }
 
 void handler_unblock(void)
@@ -127,4 +201,5 @@ void handler_unblock(void)
 	sigemptyset(&one);
 	sigaddset(&one, S.cfg.signo);
 	real_pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	handler_mask_sig = S.cfg.signo;
 }

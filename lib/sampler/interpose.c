@@ -11,11 +11,20 @@
  *   exit, _exit, _Exit, quick_exit, return from main (__libc_start_main)
  *                       streams closed with the exit status
  *   dlopen, dlclose     map-in / map-out records, handler snapshot rebuilt
- *   sigaction, signal   our sampling signal stays ours; the program sees
- *                       the handler it set; so do fatal signals whose
- *                       default action we hold (fatal_sigaction())
+ *   sigaction, signal   the program sees the action it set for our
+ *                       sampling signal (a handler moves the samples
+ *                       to a free signal: sigown.c); so do fatal
+ *                       signals whose default action we hold
+ *                       (fatal_sigaction())
  *   sigprocmask, pthread_sigmask
- *                       our sampling signal is never blocked
+ *                       our sampling signal is never blocked; the
+ *                       program reads the mask it set (sigown.c)
+ *   sigwait, sigwaitinfo, sigtimedwait, signalfd, kill, raise, killpg,
+ *   sigqueue, tgkill, pthread_kill, pthread_sigqueue
+ *                       the program waits for or sends a signal: when
+ *                       it is our sampling signal, samples move first
+ *   exec* of a set-user-ID (or -group-ID, or capability) program
+ *                       said on one line (secure.c): it runs unsampled
  *   msync, mincore      libunwind's address checks in the handler are
  *                       kept out of the I/O accounting (io.c)
  *   setuid and the other credential calls, setgroups, initgroups,
@@ -28,9 +37,10 @@
  * raw execve system call.
  *
  * The top of the sampler but for the constructor: it calls the process
- * and thread life (process.c, thread.c), fatal.c, slot.c, sample.c's
- * warm-ups, objects.c, stream.c, dlsearch.c and real.c, and nothing
- * calls it but the program (and sampler.c's interpose_init()).
+ * and thread life (process.c, thread.c), sigown.c, secure.c, fatal.c,
+ * slot.c, sample.c's warm-ups, objects.c, stream.c, dlsearch.c and
+ * real.c, and nothing calls it but the program (and sampler.c's
+ * interpose_init()).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -41,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #define UNW_LOCAL_ONLY
@@ -70,7 +81,6 @@ static const char *our_value(size_t j)
 }
 
 static pthread_key_t slot_key;
-static struct sigaction app_action; /* what the program set for our signal */
 
 static void slot_key_done(void *p)
 {
@@ -78,16 +88,17 @@ static void slot_key_done(void *p)
 }
 
 static void quick_exit_done(void);
+static void sends_init(void);
 
 void interpose_init(void)
 {
+	sends_init();
 	pthread_key_create(&slot_key, slot_key_done);
 	for (size_t j = 0; j < NOURS; j++) {
 		const char *v = getenv(ours[j]);
 		if (v && !ours_saved[j])
 			ours_saved[j] = strdup(v);
 	}
-	app_action.sa_handler = SIG_DFL;
 	at_quick_exit(quick_exit_done);
 }
 
@@ -97,12 +108,16 @@ struct start {
 	void *(*fn)(void *);
 	void *arg;
 	uint32_t creator;
+	int app_blocked, mask_sig; /* the creator's view of its mask, which
+				      the new thread inherits */
 };
 
 static void *trampoline(void *p)
 {
 	struct start st = *(struct start *)p;
 	free(p);
+	handler_app_blocked = st.app_blocked;
+	handler_mask_sig = st.mask_sig;
 	if (__atomic_load_n(&S.enabled, __ATOMIC_ACQUIRE) &&
 	    !__atomic_load_n(&S.stopping, __ATOMIC_ACQUIRE)) {
 		sample_thread_warm_up();
@@ -126,6 +141,8 @@ MAPS_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	st->fn = fn;
 	st->arg = arg;
 	st->creator = sys_gettid();
+	st->app_blocked = handler_app_blocked;
+	st->mask_sig = handler_mask_sig;
 	int rc = real_pthread_create(th, attr, trampoline, st);
 	if (rc)
 		free(st);
@@ -277,14 +294,17 @@ MAPS_EXPORT int execve(const char *path, char *const argv[],
 {
 	if (!S.enabled)
 		return real_execve(path, argv, envp);
+	secure_exec_note(path, 0);
 	if (foreign_child()) {
 		WITH_ENV(envp, NULL, env);
 		return real_execve(path, argv, use_env);
 	}
 	process_before_exec(path);
+	sigown_before_exec();
 	WITH_ENV(envp, process_exec_image(), env);
 	int rc = real_execve(path, argv, use_env);
 	int e = errno;
+	sigown_exec_failed();
 	process_exec_failed();
 	errno = e;
 	return rc;
@@ -295,14 +315,17 @@ MAPS_EXPORT int execvpe(const char *file, char *const argv[],
 {
 	if (!S.enabled)
 		return real_execvpe(file, argv, envp);
+	secure_exec_note(file, 1);
 	if (foreign_child()) {
 		WITH_ENV(envp, NULL, env);
 		return real_execvpe(file, argv, use_env);
 	}
 	process_before_exec(file);
+	sigown_before_exec();
 	WITH_ENV(envp, process_exec_image(), env);
 	int rc = real_execvpe(file, argv, use_env);
 	int e = errno;
+	sigown_exec_failed();
 	process_exec_failed();
 	errno = e;
 	return rc;
@@ -327,9 +350,11 @@ MAPS_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 		return real_fexecve(fd, argv, use_env);
 	}
 	process_before_exec("(fexecve)");
+	sigown_before_exec();
 	WITH_ENV(envp, process_exec_image(), env);
 	int rc = real_fexecve(fd, argv, use_env);
 	int e = errno;
+	sigown_exec_failed();
 	process_exec_failed();
 	errno = e;
 	return rc;
@@ -378,6 +403,7 @@ MAPS_EXPORT int posix_spawn(pid_t *pid, const char *path,
 {
 	if (!S.enabled)
 		return real_posix_spawn(pid, path, fa, at, argv, envp);
+	secure_exec_note(path, 0);
 	WITH_ENV(envp, NULL, env);
 	return real_posix_spawn(pid, path, fa, at, argv, use_env);
 }
@@ -389,6 +415,7 @@ MAPS_EXPORT int posix_spawnp(pid_t *pid, const char *file,
 {
 	if (!S.enabled)
 		return real_posix_spawnp(pid, file, fa, at, argv, envp);
+	secure_exec_note(file, 1);
 	WITH_ENV(envp, NULL, env);
 	return real_posix_spawnp(pid, file, fa, at, argv, use_env);
 }
@@ -532,19 +559,9 @@ MAPS_EXPORT int mincore(void *addr, size_t len, unsigned char *vec)
 MAPS_EXPORT int sigaction(int sig, const struct sigaction *act,
 			  struct sigaction *old)
 {
-	if (S.cfg.signo && sig == S.cfg.signo && S.enabled) {
-		/* ours: the program keeps its view, we keep the signal */
-		if (old)
-			*old = app_action;
-		if (act) {
-			app_action = *act;
-			if (act->sa_handler != SIG_DFL &&
-			    act->sa_handler != SIG_IGN)
-				__atomic_store_n(&S.app_wants_signal, 1,
-						 __ATOMIC_RELAXED);
-		}
+	/* ours: the program keeps its view (sigown.c) */
+	if (sigown_sigaction(sig, act, old))
 		return 0;
-	}
 	if (fatal_sigaction(sig, act, old))
 		return 0;
 	return real_sigaction(sig, act, old);
@@ -564,30 +581,80 @@ MAPS_EXPORT sighandler_t signal(int sig, sighandler_t h)
 	return old.sa_handler;
 }
 
-/* A copy of set without our signal, in buf; set itself if it lacks it. */
-static const sigset_t *strip(int how, const sigset_t *set, sigset_t *buf)
-{
-	/* inside our handler, libunwind saves and restores the mask, which
-	 * then blocks our signal as the kernel set it: leave that alone, or
-	 * the signal would nest inside its own handler */
-	if (!set || !S.enabled || how == SIG_UNBLOCK || in_handler ||
-	    !sigismember(set, S.cfg.signo))
-		return set;
-	*buf = *set;
-	sigdelset(buf, S.cfg.signo);
-	return buf;
-}
-
 MAPS_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-	sigset_t buf;
-	return real_sigprocmask(how, strip(how, set, &buf), old);
+	return sigown_mask(how, set, old, real_sigprocmask);
 }
 
 MAPS_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
-	sigset_t buf;
-	return real_pthread_sigmask(how, strip(how, set, &buf), old);
+	return sigown_mask(how, set, old, real_pthread_sigmask);
+}
+
+/*
+ * Calls with which the program waits for or sends a signal: when it is
+ * the sampling signal, the samples move to a free one first, and the
+ * call then works on a signal that is the program's alone.  WAITS(ret,
+ * name, params, set, args) and SENDS(name, params, sig, args) define the
+ * wrapper of libc's name; ENOSYS when libc has none.
+ */
+#define WAITS(ret, name, params, set, args)                                 \
+	static ret(*real_##name##_) params;                                 \
+	MAPS_EXPORT ret name params                                         \
+	{                                                                   \
+		sigown_uses_set(set, "waits for");                          \
+		if (!real_##name##_)                                        \
+			real_##name##_ = (ret(*) params)real_sym(#name);    \
+		if (!real_##name##_) {                                      \
+			errno = ENOSYS;                                     \
+			return -1;                                          \
+		}                                                           \
+		return real_##name##_ args;                                 \
+	}
+/* looked up by interpose_init(): the program may send a signal from a
+ * signal handler, where dlsym must not run */
+#define SENDS(name, params, sig, args)                                      \
+	static int(*real_##name##_) params;                                 \
+	MAPS_EXPORT int name params                                         \
+	{                                                                   \
+		sigown_uses(sig, "sends");                                  \
+		if (!real_##name##_) /* the sampler is off */               \
+			real_##name##_ = (int(*) params)real_sym(#name);    \
+		if (!real_##name##_) {                                      \
+			errno = ENOSYS;                                     \
+			return -1;                                          \
+		}                                                           \
+		return real_##name##_ args;                                 \
+	}
+
+WAITS(int, sigwait, (const sigset_t *s, int *sig), s, (s, sig))
+WAITS(int, sigwaitinfo, (const sigset_t *s, siginfo_t *i), s, (s, i))
+WAITS(int, sigtimedwait,
+      (const sigset_t *s, siginfo_t *i, const struct timespec *t), s,
+      (s, i, t))
+WAITS(int, signalfd, (int fd, const sigset_t *s, int flags), s,
+      (fd, s, flags))
+SENDS(kill, (pid_t pid, int sig), sig, (pid, sig))
+SENDS(killpg, (pid_t pg, int sig), sig, (pg, sig))
+SENDS(raise, (int sig), sig, (sig))
+SENDS(sigqueue, (pid_t pid, int sig, const union sigval v), sig,
+      (pid, sig, v))
+SENDS(tgkill, (pid_t tgid, pid_t tid, int sig), sig, (tgid, tid, sig))
+SENDS(pthread_kill, (pthread_t th, int sig), sig, (th, sig))
+SENDS(pthread_sigqueue, (pthread_t th, int sig, const union sigval v), sig,
+      (th, sig, v))
+
+static void sends_init(void)
+{
+#define LOOK_UP(name) real_##name##_ = (__typeof__(real_##name##_))real_sym(#name)
+	LOOK_UP(kill);
+	LOOK_UP(killpg);
+	LOOK_UP(raise);
+	LOOK_UP(sigqueue);
+	LOOK_UP(tgkill);
+	LOOK_UP(pthread_kill);
+	LOOK_UP(pthread_sigqueue);
+#undef LOOK_UP
 }
 
 /*

@@ -7,7 +7,8 @@
 pkglib_LTLIBRARIES += lib/sampler/libmapsampler.la
 # Sources from the top of the sampler's layers down (sampler_i.h).
 lib_sampler_libmapsampler_la_SOURCES = lib/sampler/sampler_i.h \
-	lib/sampler/sampler.c lib/sampler/interpose.c lib/sampler/fatal.c \
+	lib/sampler/sampler.c lib/sampler/interpose.c lib/sampler/sigown.c \
+	lib/sampler/fatal.c \
 	lib/sampler/process.c lib/sampler/thread.c lib/sampler/writer.c \
 	lib/sampler/offcpu.c \
 	lib/sampler/mhost.c lib/sampler/sample.c lib/sampler/handler.c \
@@ -41,3 +42,6 @@ lib_sampler_libmapsampler_la_LIBADD = lib/pluginapi/libpluginapi.la \
 lib_sampler_libmapsampler_la_LIBADD += -lunwind-generic
 lib_sampler_libmapsampler_la_LDFLAGS = -module -avoid-version -shared \
 	-no-undefined -Wl,-z,nodelete
+
+# execs in secure-execution mode (set-user-ID programs): said, unsampled
+lib_sampler_libmapsampler_la_SOURCES += lib/sampler/secure.c

@@ -146,13 +146,6 @@ static void close_all(int how, int code, int sigctx, const char *exec_path)
 	if (proc_ok)
 		mhost_end(sigctx);
 	sample_walk_report(sigctx);
-	if (!sigctx && __atomic_load_n(&S.app_wants_signal, __ATOMIC_RELAXED))
-		pluginapi_warn("warning: pid %u set a handler of its own "
-			       "for signal %d, which carries mapsample's "
-			       "samples; it never ran: leave --signal at its "
-			       "default (RTMIN+4) or pick a signal the program "
-			       "does not use",
-			       S.pid, S.cfg.signo);
 	uint64_t samples = 0, dropped = 0, threads = 0;
 	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
 		struct tslot *t = &S.slots[i];

@@ -50,6 +50,16 @@ static int read_config(void)
 					 SAMPLER_MAX_DEPTH);
 	S.cfg.signo = (int)env_u64("MAPSAMPLE_SIGNAL", (uint64_t)SIGRTMIN + 4,
 				   1, (uint64_t)SIGRTMAX);
+	/* signals that cannot carry samples (mapsample refuses them with
+	 * the reason): the default instead */
+	static const int unusable[] = {SIGKILL, SIGSTOP, SIGSEGV, SIGBUS,
+				       SIGILL,  SIGFPE,  SIGTRAP, SIGCHLD,
+				       SIGTSTP, SIGCONT, SIGTTIN, SIGTTOU};
+	for (size_t i = 0; i < sizeof(unusable) / sizeof(unusable[0]); i++)
+		if (S.cfg.signo == unusable[i])
+			S.cfg.signo = SIGRTMIN + 4;
+	if (S.cfg.signo > SIGSYS && S.cfg.signo < SIGRTMIN)
+		S.cfg.signo = SIGRTMIN + 4;
 	uint64_t cs = env_u64("MAPSAMPLE_CHUNK_SIZE", SAMPLER_DEFAULT_CHUNK,
 			      64 << 10, 16 << 20);
 	S.cfg.chunk_size = (uint32_t)((cs + 4095) & ~4095ull);
@@ -152,7 +162,8 @@ __attribute__((constructor)) static void sampler_init(int argc, char **argv,
 	 * is cached by libunwind's fast trace as an untraceable frame, and
 	 * every later walk on that thread then takes the slow step walk. */
 	objects_snapshot();
-	handler_install();
+	sigown_start();
+	handler_install(S.cfg.signo);
 	fatal_install();
 	handler_unblock();
 	sample_warm_up();

@@ -39,6 +39,8 @@
  *   profile-handler.
  *     sampler.c    constructor, destructor: reads the plan, wires the rest
  *     interpose.c  the wrapped libc calls
+ *     sigown.c     whose signal the sampling signal is: the choice at
+ *                  start, moves, the program's action and mask view
  *     fatal.c      fatal signals held for the program
  *     marks.c      the program's marks and regions (<mapsample/mark.h>)
  *     process.c    process life: start, exit, exec, fork child
@@ -60,6 +62,7 @@
  *     stream.c     the log file, chunks, record streams
  *     io.c         I/O accounting (mapsample_io_bytes)
  *     dlsearch.c   dlopen on behalf of a caller
+ *     secure.c     execs in secure-execution mode (set-user-ID): said
  *     real.c       libc's functions behind our wrappers
  *     state.c      the shared state (data only)
  *   Callbacks: handler.c runs, in the order registered, sample_stack()
@@ -173,10 +176,6 @@ struct sampler {
 	uint64_t samples_closed; /* samples of threads already ended */
 	uint64_t exit_status_known;
 	int exit_how, exit_code;
-	/* 1 once the program set a handler of its own for the sampling
-	 * signal (it never gets it: interpose.c); told at the end of the
-	 * process (process.c) */
-	int app_wants_signal;
 	/* process_watch(), called through this by the sampler's own
 	 * threads (writer.c, offcpu.c), which name no module above them */
 	void (*watch)(void);
@@ -407,6 +406,12 @@ MAPS_HIDDEN void timer_rearm(struct tslot *t);
 /* Drops t's timer without disarming it (a fork child: the parent's
  * timers are not the child's; closes a perf event's descriptor). */
 MAPS_HIDDEN void timer_forget(struct tslot *t);
+/* Points t's timer at the sampling signal cfg.signo now is (after a
+ * move: sigown.c).  Async-signal-safe (raw system calls). */
+MAPS_HIDDEN void timer_resignal(struct tslot *t);
+/* Whether descriptor fd is (or was) one of our perf events, whose
+ * signals are samples.  Async-signal-safe. */
+MAPS_HIDDEN int timer_fd_ours(int fd);
 /* From the writer thread: when the program closed t's perf event
  * descriptor or put a file on its number (the event is gone with it, and
  * no sample comes any more), forgets the number and arms a new event.
@@ -462,10 +467,25 @@ typedef void (*handler_fn)(struct tslot *t, const struct handler_tick *tick);
  * there.  Returns 0, or -1 when HANDLER_MAX_CALLBACKS are there.  From
  * the constructor, before handler_install(); not async-signal-safe. */
 MAPS_HIDDEN int handler_register(handler_fn fn);
-/* Makes the handler the action of cfg.signo (real_sigaction). */
-MAPS_HIDDEN void handler_install(void);
-/* Unblocks cfg.signo on the calling thread. */
+/* Makes the handler the action of signal signo (real_sigaction).
+ * Async-signal-safe. */
+MAPS_HIDDEN void handler_install(int signo);
+/* Unblocks cfg.signo on the calling thread (its view: not blocked). */
 MAPS_HIDDEN void handler_unblock(void);
+/* What the handler does with a signal of its number that the sampler did
+ * not send (the program's): set once by sigown.c.  Async-signal-safe. */
+typedef void (*handler_foreign_fn)(int sig, siginfo_t *si, void *uc);
+MAPS_HIDDEN void handler_set_foreign(handler_foreign_fn fn);
+/* The calling thread's view of its mask: whether the program asked for
+ * signal handler_mask_sig (the sampling signal when the thread last
+ * looked) blocked, which the sampler keeps unblocked. */
+MAPS_HIDDEN extern __thread int handler_app_blocked
+	__attribute__((tls_model("initial-exec")));
+MAPS_HIDDEN extern __thread int handler_mask_sig
+	__attribute__((tls_model("initial-exec")));
+/* After the sampling signal moved: the old one in mask as the program
+ * left it, the new one out of it.  Async-signal-safe. */
+MAPS_HIDDEN void handler_fix_mask(sigset_t *mask);
 
 /* ---- sample.c: the stack sample ---- */
 /* The handler callback that walks the interrupted stack and writes the
@@ -619,6 +639,35 @@ MAPS_HIDDEN int fatal_sigaction(int sig, const struct sigaction *act,
 /* The thread key that ends threads, the saved variables (constructor,
  * after real_init()). */
 MAPS_HIDDEN void interpose_init(void);
+
+/* ---- sigown.c: whose signal the sampling signal is ---- */
+/* Picks the sampling signal (a free one when the program already uses
+ * the configured one) and takes its action over; before
+ * handler_install() (constructor). */
+MAPS_HIDDEN void sigown_start(void);
+/* sigaction() of the program: 1 when sig is ours (old and act handled:
+ * the program's view), 0 when the caller passes it on.  A handler set
+ * for the sampling signal moves the samples to a free signal. */
+MAPS_HIDDEN int sigown_sigaction(int sig, const struct sigaction *act,
+				 struct sigaction *old);
+/* The program waits for or sends sig (why: "waits for", "sends"): when
+ * it is the sampling signal, the samples move to a free one. */
+MAPS_HIDDEN void sigown_uses(int sig, const char *why);
+MAPS_HIDDEN void sigown_uses_set(const sigset_t *set, const char *why);
+/* sigprocmask()/pthread_sigmask() of the program through fn: the
+ * sampling signal never blocked, old as the program set it. */
+MAPS_HIDDEN int sigown_mask(int how, const sigset_t *set, sigset_t *old,
+			    int (*fn)(int, const sigset_t *, sigset_t *));
+/* Around an exec: the new image inherits the action and mask the program
+ * set for the sampling signal; put back when the exec failed. */
+MAPS_HIDDEN void sigown_before_exec(void);
+MAPS_HIDDEN void sigown_exec_failed(void);
+
+/* ---- secure.c: execs the loader will not preload into ---- */
+/* When executing file (searched on PATH when search_path) runs in
+ * secure-execution mode, says on one line that it runs unsampled and
+ * returns 1; else 0.  Safe in a vfork child. */
+MAPS_HIDDEN int secure_exec_note(const char *file, int search_path);
 
 /* ---- substrate.c: substrate plugins (substrate_i.h) ---- */
 #include "sampler/substrate_i.h"

@@ -43,6 +43,29 @@
 #define F_SETSIG 10
 #endif
 
+/* Descriptors our perf events were ever opened on: a signal that names
+ * one (si_fd) is a sample, also one still queued after the event was
+ * closed.  Bits are set, never cleared. */
+#define FD_BITS 65536
+static unsigned long perf_fds[FD_BITS / (8 * sizeof(unsigned long))];
+
+static void fd_mark(int fd)
+{
+	if (fd >= 0 && fd < FD_BITS)
+		__atomic_fetch_or(&perf_fds[fd / (8 * sizeof(unsigned long))],
+				  1ul << (fd % (8 * sizeof(unsigned long))),
+				  __ATOMIC_RELEASE);
+}
+
+int timer_fd_ours(int fd)
+{
+	if (fd < 0 || fd >= FD_BITS)
+		return 0;
+	return (__atomic_load_n(&perf_fds[fd / (8 * sizeof(unsigned long))],
+				__ATOMIC_ACQUIRE) >>
+		(fd % (8 * sizeof(unsigned long)))) & 1;
+}
+
 static int arm_perf(struct tslot *t)
 {
 	struct perf_event_attr pe;
@@ -82,6 +105,7 @@ static int arm_perf(struct tslot *t)
 	}
 	t->perf_dev = (uint64_t)st.st_dev;
 	t->perf_ino = (uint64_t)st.st_ino;
+	fd_mark(fd);
 	struct f_owner_ex own = {F_OWNER_TID, t->tid};
 	if (fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) ||
 	    fcntl(fd, F_SETSIG, S.cfg.signo) ||
@@ -184,6 +208,47 @@ void timer_disarm(struct tslot *t)
 		timer_delete(t->timer);
 	}
 	t->tk = TK_NONE;
+}
+
+/*
+ * After a move of the sampling signal (sigown.c): a perf event is told
+ * the new signal (F_SETSIG, from any thread); a POSIX timer cannot be,
+ * so a new one is made for the thread first and the old one deleted.
+ * Raw system calls only: async-signal-safe.
+ */
+void timer_resignal(struct tslot *t)
+{
+	if (!__atomic_load_n(&t->armed, __ATOMIC_ACQUIRE))
+		return;
+	int signo = __atomic_load_n(&S.cfg.signo, __ATOMIC_ACQUIRE);
+	if (t->tk == TK_PERF) {
+		if (fd_still(t->perf_fd, t->perf_dev, t->perf_ino))
+			syscall(SYS_fcntl, t->perf_fd, F_SETSIG, signo);
+		return;
+	}
+	if (t->tk != TK_POSIX)
+		return;
+	struct sigevent sev;
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = signo;
+	sev.sigev_value.sival_ptr = t;
+	sev._sigev_un._tid = t->tid;
+	int id;
+	if (syscall(SYS_timer_create, thread_cpu_clock(t->tid), &sev, &id))
+		return;
+	struct itimerspec its;
+	its.it_interval.tv_sec = (time_t)(S.period_ns / 1000000000u);
+	its.it_interval.tv_nsec = (long)(S.period_ns % 1000000000u);
+	its.it_value = its.it_interval;
+	if (syscall(SYS_timer_settime, id, 0, &its, NULL)) {
+		syscall(SYS_timer_delete, id);
+		return;
+	}
+	/* glibc's timer_t of a SIGEV_THREAD_ID timer is the kernel's id */
+	timer_t old = t->timer;
+	t->timer = (timer_t)(intptr_t)id;
+	syscall(SYS_timer_delete, (int)(intptr_t)old);
 }
 
 void timer_rearm(struct tslot *t)

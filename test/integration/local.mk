@@ -299,3 +299,12 @@ TESTS += test/integration/substrate-otf2-driver.sh \
 	test/integration/substrate-otf2.sh
 EXTRA_DIST += test/integration/substrate-otf2-driver.sh \
 	test/integration/substrate-otf2.sh
+
+# a program that uses the sampling signal itself; --signal values that
+# cannot work (test/programs/sigself)
+TESTS += test/integration/mapsample-sigown.sh
+EXTRA_DIST += test/integration/mapsample-sigown.sh
+
+# an exec of a set-user-ID or set-group-ID program in the child chain
+TESTS += test/integration/mapsample-setuid.sh
+EXTRA_DIST += test/integration/mapsample-setuid.sh

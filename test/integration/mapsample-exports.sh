@@ -42,6 +42,9 @@ fexecve posix_spawn posix_spawnp exit _exit _Exit quick_exit __libc_start_main d
 dlclose dl_iterate_phdr sigaction signal sigprocmask pthread_sigmask
 msync mincore setuid setgid seteuid setegid setreuid setregid setresuid
 setresgid setgroups initgroups unshare setns $api"
+# the program waits for or sends a signal (lib/sampler/sigown.c)
+allowed="$allowed sigwait sigwaitinfo sigtimedwait signalfd kill killpg raise
+sigqueue tgkill pthread_kill pthread_sigqueue"
 
 # without these, threads, processes or the handler's unwinding go wrong
 required="pthread_create fork execve exit _exit __libc_start_main dlopen

@@ -283,3 +283,10 @@ check_PROGRAMS += test/programs/jitmap
 test_programs_jitmap_SOURCES = test/programs/jitmap.c
 test_programs_jitmap_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_jitmap_LDFLAGS =
+
+# a program that uses SIGRTMIN+4, the default sampling signal, itself
+# (test/integration/mapsample-sigown.sh)
+check_PROGRAMS += test/programs/sigself
+test_programs_sigself_SOURCES = test/programs/sigself.c
+test_programs_sigself_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_sigself_LDFLAGS =
