@@ -167,10 +167,23 @@ test_quick_exit() {
 	echo "ok - quick_exit(6): the log has the exit, status 6"
 }
 
+# exit_group(2) made directly: no exit function of the C library runs,
+# so the sampler never sees it; the exit column must still say it.
+test_exit_group() {
+	sample eg -- "$programs/quickexit" group
+	[ "$rc" = 6 ] || { show "$tmp/eg.err"; fail "exit_group: exit $rc, not 6"; }
+	report eg
+	got=$(processes eg | awk '{ print $4, $5 }')
+	[ "$got" = "status 6" ] ||
+		{ show "$tmp/eg.report"; fail "exit_group: exit column '$got', not 'status 6'"; }
+	echo "ok - exit_group(6) from a raw system call: the log has the exit, status 6"
+}
+
 need_programs forkexec outerr quickexit
 test_forkexec
 test_transparent
 test_env_cleared
 test_shell_exec
 test_quick_exit
+test_exit_group
 echo "mapsample-processes: all cases passed"
