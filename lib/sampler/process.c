@@ -22,11 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "log/maplog_format.h"
 #include "pluginapi/pluginapi.h"
 #include "sampler/sampler_i.h"
 
@@ -79,6 +81,32 @@ void process_init(int argc, char **argv)
 	start_process();
 }
 
+/* Arguments a process's initialize record keeps: fewer than readers
+ * accept (MAPLOG_MAX_ARGC), in at most half a chunk with their length
+ * fields, so that the record fits in one chunk (64 KiB at least) beside
+ * the path of the executable (4 KiB at most), the host name and a
+ * marker.  Returns how many of the argc arguments in argv fit; *bytes
+ * gets the bytes of those left out. */
+static int args_kept(int argc, char **argv, size_t *bytes)
+{
+	size_t budget = S.cfg.chunk_size / 2 - 128, used = 0;
+	int keep = 0;
+	*bytes = 0;
+	for (int i = 0; i < argc; i++) {
+		size_t n = argv[i] ? strlen(argv[i]) : 0;
+		size_t enc = n + 1 + (n >= 128) + (n >= 16384) + (n >= 2097152);
+		/* one more for the marker that says what was left out */
+		if (keep == i && (uint32_t)i + 1 < MAPLOG_MAX_ARGC &&
+		    used + enc <= budget) {
+			used += enc; /* the string and its varint length */
+			keep++;
+		} else {
+			*bytes += n + 1;
+		}
+	}
+	return keep;
+}
+
 void process_write_initialize(void)
 {
 	struct maplog_ev ev;
@@ -107,7 +135,37 @@ void process_write_initialize(void)
 	in->in_exe = exe_path;
 	in->in_argc = (uint32_t)saved_argc;
 	in->in_argv = (const char *const *)saved_argv;
+	/* A command line too long for the record (more arguments than
+	 * readers accept, or more bytes than a chunk holds) would lose the
+	 * whole record: keep its first arguments and a last one that says
+	 * what was left out. */
+	size_t cut_bytes;
+	int keep = args_kept(saved_argc, saved_argv, &cut_bytes);
+	char **cut = NULL;
+	size_t cut_size = ((size_t)keep + 2) * sizeof(char *);
+	static char marker[96];
+	if (keep < saved_argc) {
+		cut = mmap(NULL, cut_size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (cut == MAP_FAILED) {
+			cut = NULL;
+			keep = 0; /* no arguments rather than no record */
+			in->in_argc = 0;
+		} else {
+			memcpy(cut, saved_argv, (size_t)keep * sizeof(char *));
+			snprintf(marker, sizeof(marker),
+				 "[mapsample: %d more arguments, %zu bytes, "
+				 "not recorded]",
+				 saved_argc - keep, cut_bytes);
+			cut[keep] = marker;
+			cut[keep + 1] = NULL;
+			in->in_argc = (uint32_t)keep + 1;
+			in->in_argv = (const char *const *)cut;
+		}
+	}
 	stream_proc_put(&ev);
+	if (cut)
+		munmap(cut, cut_size);
 }
 
 const char *process_exe(void)
