@@ -299,3 +299,7 @@ TESTS += test/integration/substrate-otf2-driver.sh \
 	test/integration/substrate-otf2.sh
 EXTRA_DIST += test/integration/substrate-otf2-driver.sh \
 	test/integration/substrate-otf2.sh
+
+# threads renamed after they began keep their last name (test/programs/rename)
+TESTS += test/integration/mapsample-threadnames.sh
+EXTRA_DIST += test/integration/mapsample-threadnames.sh

@@ -283,3 +283,11 @@ check_PROGRAMS += test/programs/jitmap
 test_programs_jitmap_SOURCES = test/programs/jitmap.c
 test_programs_jitmap_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_jitmap_LDFLAGS =
+
+# rename: threads renamed after they began, by prctl(PR_SET_NAME),
+# pthread_setname_np and a write to /proc/self/task/TID/comm
+# (mapsample-threadnames.sh).
+check_PROGRAMS += test/programs/rename
+test_programs_rename_SOURCES = test/programs/rename.c test/programs/spin.h
+test_programs_rename_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_rename_LDFLAGS = -pthread

@@ -24,7 +24,7 @@
 #include "log/maplog_format.h"
 #include "model/logread.h"
 
-/* Record types 19 to 21 are reserved (maplog.h): none is written */
+/* Every record type up to MAPLOG_TYPE_MAX_ is written by logsynth */
 
 /* What a tool was told. */
 struct seen {
@@ -84,6 +84,7 @@ ON_TYPE(JOB)
 ON_TYPE(MPI_CALLS)
 ON_TYPE(MANIFEST)
 ON_TYPE(FILE)
+ON_TYPE(THREAD_NAME)
 
 static void on_problem(void *ctx, const struct logread_problem *p)
 {
@@ -128,6 +129,7 @@ static const struct logread_tool every_type = {
 		[MAPLOG_TYPE_MPI_CALLS] = on_MPI_CALLS,
 		[MAPLOG_TYPE_MANIFEST] = on_MANIFEST,
 		[MAPLOG_TYPE_FILE] = on_FILE,
+		[MAPLOG_TYPE_THREAD_NAME] = on_THREAD_NAME,
 	},
 	.lt_problem = on_problem,
 	.lt_progress = on_progress,
