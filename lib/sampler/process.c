@@ -210,7 +210,7 @@ static void close_all(int how, int code, int sigctx, const char *exec_path)
 			       "does not use",
 			       S.pid, S.cfg.signo);
 	uint64_t samples = 0, dropped = 0, threads = 0;
-	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
+	for (int i = 0, n = slot_limit(); i < n; i++) {
 		struct tslot *t = &S.slots[i];
 		if (__atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) <= 0)
 			continue;
@@ -283,7 +283,7 @@ void process_exec_failed(void)
 	if (!S.enabled || __atomic_load_n(&S.finished, __ATOMIC_ACQUIRE))
 		return;
 	/* the old image goes on: new chunks, timers back on */
-	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
+	for (int i = 0, n = slot_limit(); i < n; i++) {
 		struct tslot *t = &S.slots[i];
 		if (__atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) <= 0)
 			continue;
@@ -350,7 +350,7 @@ void process_fork_prepare(void)
 	uint64_t give_up = now_ns() + 500000000u;
 	for (;;) {
 		int busy = __atomic_load_n(&S.offcpu_walking, __ATOMIC_SEQ_CST);
-		for (int i = 0; !busy && i < SAMPLER_MAX_THREADS; i++) {
+		for (int i = 0, n = slot_limit(); !busy && i < n; i++) {
 			struct tslot *t = &S.slots[i];
 			int tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
 			busy = tid > 0 && (uint32_t)tid != me &&
@@ -372,7 +372,7 @@ void process_after_fork_child(void)
 	/* Only this thread exists now.  Everything mapped from the parent
 	 * belongs to the parent: forget it without sealing. */
 	slot_forget_self();
-	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
+	for (int i = 0, n = slot_limit(); i < n; i++) {
 		struct tslot *t = &S.slots[i];
 		if (t->tid == 0)
 			continue;

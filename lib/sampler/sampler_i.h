@@ -433,6 +433,11 @@ MAPS_HIDDEN struct tslot *slot_claim(int tid);
 MAPS_HIDDEN void slot_release(struct tslot *t);
 /* Drops the calling thread's cached slot (a fork child starts afresh). */
 MAPS_HIDDEN void slot_forget_self(void);
+/* One past the highest slot index ever claimed in this process: loops
+ * over S.slots stop there, so that a process with few threads never
+ * touches the pages of the thousands of slots it does not use (each
+ * first touch a page fault).  Async-signal-safe. */
+MAPS_HIDDEN int slot_limit(void);
 /* Waits until the owner of t is out of its handler, then keeps it out. */
 MAPS_HIDDEN void slot_quiesce(struct tslot *t);
 

@@ -17,7 +17,10 @@
  * keeps what is mapped for its end records and says so once on stderr.
  * Spares still unused when the writer stops (the process ends or execs)
  * get their blocks back (a punched hole reads as zeros: unused space), so a run of many
- * short processes does not fill the disk with reserved chunks.  Each
+ * short processes does not fill the disk with reserved chunks, and when
+ * they are the last space handed out, alloc_end goes back over them, so
+ * the next process reuses it.  A process keeps one spare until it takes
+ * it, then SAMPLER_SPARES.  Each
  * process holds a shared flock() on the log, which tells a new run that
  * the log is in use (lib/launch/logfile.c).  The writer thread (writer.c) keeps SAMPLER_SPARES chunks mapped
  * ahead through stream_refill(), so the signal handler usually only
@@ -60,6 +63,10 @@ static int sys_munmap(void *a, size_t len)
  * the log, set before the chunk is published. */
 static void *spare[SAMPLER_SPARES];
 static uint64_t spare_off[SAMPLER_SPARES];
+/* A spare was taken: the process fills chunks, keep SAMPLER_SPARES.
+ * Until then one is enough (most short processes never take it), and
+ * each costs an fallocate, a mapping and, at the end, a punched hole. */
+static int spares_needed;
 
 /* Gives the blocks of an unused chunk at off back to the file system
  * (its bytes stay zeros, read as unused space; the size stays).
@@ -74,6 +81,15 @@ static void release_space(uint64_t off)
 	(void)syscall(SYS_fallocate, fd,
 		      FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
 		      (off_t)S.cfg.chunk_size);
+	/* the last space handed out: hand it out again (the next process
+	 * of a script reuses it, and the log does not grow by the spares
+	 * of every process); its bytes are zeros by now */
+	if (S.hdr) {
+		uint64_t *end = (uint64_t *)(S.hdr + MAPLOG_FH_ALLOC_END);
+		uint64_t expect = off + S.cfg.chunk_size;
+		__atomic_compare_exchange_n(end, &expect, off, 0,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	}
 }
 
 int stream_open_file(void)
@@ -143,7 +159,9 @@ static int log_fd(void)
 
 void stream_release_spares(void)
 {
-	for (int i = 0; i < SAMPLER_SPARES; i++) {
+	/* the last filled first: the spares were handed out in order, so
+	 * each can give its space back to the one before */
+	for (int i = SAMPLER_SPARES - 1; i >= 0; i--) {
 		void *c = __atomic_exchange_n(&spare[i], NULL, __ATOMIC_ACQ_REL);
 		if (c) {
 			sys_munmap(c, S.cfg.chunk_size);
@@ -292,6 +310,7 @@ static void *take_chunk(void)
 		void *c = __atomic_exchange_n(&spare[i], NULL,
 					      __ATOMIC_ACQ_REL);
 		if (c) {
+			__atomic_store_n(&spares_needed, 1, __ATOMIC_RELAXED);
 			/* not when the program took its number: the writer
 			 * makes a new one, and wakes by itself meanwhile */
 			if (fd_still(S.wake_fd, S.wake_dev, S.wake_ino)) {
@@ -430,7 +449,10 @@ void stream_proc_put(struct maplog_ev *ev)
 
 void stream_refill(void)
 {
-	for (int i = 0; i < SAMPLER_SPARES; i++) {
+	int want = __atomic_load_n(&spares_needed, __ATOMIC_RELAXED)
+			   ? SAMPLER_SPARES
+			   : 1;
+	for (int i = 0; i < want; i++) {
 		if (__atomic_load_n(&spare[i], __ATOMIC_ACQUIRE))
 			continue;
 		uint64_t off;
@@ -456,4 +478,5 @@ void stream_forget_spares(void)
 			sys_munmap(spare[i], S.cfg.chunk_size);
 		spare[i] = NULL;
 	}
+	spares_needed = 0;
 }
