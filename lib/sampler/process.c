@@ -37,7 +37,6 @@ static char host[256];
 static int saved_argc;
 static char **saved_argv;
 static uint32_t parent_pid;
-
 /* MAPSAMPLE_IMAGE for the image this process execs next, "" before
  * process_before_exec(). */
 static char exec_image[48];
@@ -61,6 +60,7 @@ static uint32_t read_image(void)
 static void start_process(void)
 {
 	S.pid = (uint32_t)getpid();
+	stream_set_log_pid();
 	S.samples_closed = 0;
 	memset(&S.proc, 0, sizeof(S.proc));
 	S.proc.tid = 0;
@@ -127,7 +127,7 @@ void process_write_initialize(void)
 	in->in_period_ns = S.period_ns;
 	in->in_signal = (uint32_t)S.cfg.signo;
 	in->in_max_depth = S.cfg.depth;
-	in->in_pid = S.pid;
+	in->in_pid = stream_log_pid();
 	in->in_ppid = parent_pid;
 	in->in_wall_sec = wall.tv_sec;
 	in->in_wall_nsec = (uint32_t)wall.tv_nsec;
@@ -225,12 +225,12 @@ static void close_all(int how, int code, int sigctx, const char *exec_path)
 	ev.ev_ts = now_ns();
 	if (exec_path) {
 		ev.ev_type = MAPLOG_TYPE_PROC_EXEC;
-		ev.ev_u.exec.ex_pid = S.pid;
+		ev.ev_u.exec.ex_pid = stream_log_pid();
 		ev.ev_u.exec.ex_image = S.image + 1;
 		ev.ev_u.exec.ex_path = exec_path;
 	} else if (how >= 0) {
 		ev.ev_type = MAPLOG_TYPE_PROC_EXIT;
-		ev.ev_u.exit.px_pid = S.pid;
+		ev.ev_u.exit.px_pid = stream_log_pid();
 		ev.ev_u.exit.px_how = (uint32_t)how;
 		ev.ev_u.exit.px_code = code;
 	}
@@ -389,7 +389,7 @@ void process_after_fork_child(void)
 	pthread_mutex_init(&S.proc_lock, NULL);
 	pthread_mutex_init(&solo_lock, NULL);
 	solo_depth = 0;
-	parent_pid = S.pid;
+	parent_pid = stream_log_pid();
 	S.image = 0;
 	S.stopping = 0;
 	start_process();

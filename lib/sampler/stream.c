@@ -37,6 +37,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -326,12 +327,77 @@ static void *take_chunk(void)
 	return stream_new_chunk();
 }
 
+static uint32_t log_pid;	/* stream_log_pid() */
+
+uint32_t stream_log_pid(void)
+{
+	return log_pid ? log_pid : S.pid;
+}
+
+/* The start time of this process (/proc/self/stat field 22, clock ticks
+ * after boot; the same after an exec), or 0. */
+static uint64_t start_ticks(void)
+{
+	char buf[1024];
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/stat",
+			      O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	long n = syscall(SYS_read, fd, buf, sizeof(buf) - 1);
+	syscall(SYS_close, fd);
+	io_own(&io_own_bytes_read, n);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	char *p = strrchr(buf, ')'); /* the name may hold anything */
+	if (!p)
+		return 0;
+	/* fields 3 to 21 follow the name, then the start time */
+	for (int f = 3; f <= 22 && *p; f++) {
+		while (*p && *p != ' ')
+			p++;
+		while (*p == ' ')
+			p++;
+	}
+	uint64_t v = 0;
+	while (*p >= '0' && *p <= '9')
+		v = v * 10 + (uint64_t)(*p++ - '0');
+	return v;
+}
+
+/* The pid this process has in the log.  A process in another pid
+ * namespace than the run's first process (the log header keeps that
+ * namespace) has a pid another process of the run may have too
+ * (unshare -p twice gives two pid 1s): its pid gets bits 22 and up
+ * (pids stay below 2^22) from its namespace and its start time (the
+ * kernel reuses a namespace's number once it is gone), so that the two
+ * are two processes in the log.  Two such processes with one pid still
+ * meet in 1 of 1023. */
+void stream_set_log_pid(void)
+{
+	log_pid = S.pid;
+	struct stat st;
+	if (!S.hdr || stat("/proc/self/ns/pid", &st) != 0)
+		return;
+	uint64_t *first = (uint64_t *)(S.hdr + MAPLOG_FH_PIDNS);
+	uint64_t ns = (uint64_t)st.st_ino, expect = 0;
+	if (__atomic_compare_exchange_n(first, &expect, ns, 0,
+					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST) ||
+	    expect == ns)
+		return;
+	uint64_t h = (ns ^ start_ticks() * 0xff51afd7ed558ccdull) *
+		     0x9e3779b97f4a7c15ull;
+	log_pid = (uint32_t)(1 + (h >> 32) % 1023) << 22 |
+		  (S.pid & ((1u << 22) - 1));
+}
+
 static int open_next(struct tslot *t, uint64_t ts)
 {
 	void *mem = take_chunk();
 	if (!mem)
 		return MAPS_ENOMEM;
-	struct mapw_chunk_id id = {S.pid, (uint32_t)t->tid, S.image, t->seq++};
+	struct mapw_chunk_id id = {stream_log_pid(), (uint32_t)t->tid, S.image,
+				   t->seq++};
 	int rc = mapw_chunk_open(&t->chunk, mem, S.cfg.chunk_size, &id, ts,
 				 t->stabmem ? &t->stab : NULL);
 	if (rc) {

@@ -303,3 +303,7 @@ EXTRA_DIST += test/integration/substrate-otf2-driver.sh \
 # threads renamed after they began keep their last name (test/programs/rename)
 TESTS += test/integration/mapsample-threadnames.sh
 EXTRA_DIST += test/integration/mapsample-threadnames.sh
+
+# two PID namespaces with the same pids are two processes (unshare -p)
+TESTS += test/integration/mapsample-pidns.sh
+EXTRA_DIST += test/integration/mapsample-pidns.sh
