@@ -647,6 +647,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mapsample: %s: cannot record the program's "
 				"exit (signal %d): %s\n",
 			logname, WTERMSIG(status), strerror(errno));
+	/* so did an exit the sampler never saw: exit_group(2) made
+	 * directly, not through exit() or _exit() (launch_note_exit adds
+	 * nothing when the exit is in the log already) */
+	if (WIFEXITED(status) &&
+	    launch_note_exit(logname, (uint32_t)pid, MAPLOG_EXIT_NORMAL,
+			     WEXITSTATUS(status)) < 0)
+		fprintf(stderr, "mapsample: %s: cannot record the program's "
+				"exit (status %d): %s\n",
+			logname, WEXITSTATUS(status), strerror(errno));
 	/* in a job, rank 0 speaks for all: thousands of lines say nothing
 	 * more (a failure is still said by the rank it happens to) */
 	if (!quiet && (!in_job || job.rank <= 0)) {

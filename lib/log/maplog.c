@@ -138,6 +138,7 @@ static const char *const type_names[MAPLOG_TYPE_MAX_] = {
 	[MAPLOG_TYPE_MPI_CALLS] = "mpi-calls",
 	[MAPLOG_TYPE_MANIFEST] = "manifest",
 	[MAPLOG_TYPE_FILE] = "file",
+	[MAPLOG_TYPE_THREAD_NAME] = "thread-name",
 };
 
 const char *maplog_type_name(int type)

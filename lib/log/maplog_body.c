@@ -242,6 +242,10 @@ int maplog_decode_body(maplog *p, int type, struct in *r,
 		r->p += n;
 		break;
 	}
+	case MAPLOG_TYPE_THREAD_NAME:
+		ev->ev_u.tname.tn_tid = get_u32(r);
+		ev->ev_u.tname.tn_name = get_str(p, r);
+		break;
 	default:
 		return MAPS_EINVAL; /* unknown: caller skips */
 	}

@@ -50,6 +50,8 @@
 #define MAPLOG_FH_DATA_OFFSET 16 /* u32: first chunk, multiple of 8 */
 #define MAPLOG_FH_CRC 20        /* u32: CRC32C of bytes 0..19 */
 #define MAPLOG_FH_ALLOC_END 24  /* u64: writers' shared cursor; not in CRC */
+#define MAPLOG_FH_PIDNS 32      /* u64: pid namespace of the first writer;
+				   not in CRC (mapsample-log(5)) */
 #define MAPLOG_MAX_DATA_OFFSET (1u << 20)
 
 /* Chunk header */

@@ -561,6 +561,10 @@ int mapw_event(struct mapw_chunk *c, const struct maplog_ev *ev)
 		put_bytes(&w, ev->ev_u.file.fi_data,
 			  ev->ev_u.file.fi_data ? ev->ev_u.file.fi_len : 0);
 		break;
+	case MAPLOG_TYPE_THREAD_NAME:
+		put_u(&w, ev->ev_u.tname.tn_tid);
+		put_str(&w, ev->ev_u.tname.tn_name);
+		break;
 	default:
 		return MAPS_EINVAL;
 	}

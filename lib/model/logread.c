@@ -61,6 +61,91 @@ static void problem(const struct logread_tool *t, void *ctx,
 	t->lt_problem(ctx, &p);
 }
 
+/* Damage the parser reports within this many bytes of the end of the
+ * damage before it is the same damaged region: one problem, not one per
+ * record that failed to decode (a chunk whose `used` field is damaged
+ * fails every few bytes up to its end). */
+#define LOGREAD_REGION_GAP 4096u
+
+/* The damaged region being gathered, and the regions told so far. */
+struct lr_damage {
+	int open;
+	uint64_t start, end;  /* bytes of the log */
+	uint64_t places;      /* damage reports in it */
+	uint64_t skipped;     /* bytes skipped in it */
+	int code;             /* the first report's MAPS_E* */
+	uint64_t records;     /* records read before it */
+	uint64_t regions, total; /* told so far, and their bytes skipped */
+};
+
+/* Tells the region d gathered, if any, as one LOGREAD_DAMAGE problem:
+ * lp_count its damage reports, lp_total its end (logread.h). */
+static void damage_flush(struct lr_damage *d, const struct logread_tool *t,
+			 void *ctx, const char *name)
+{
+	if (!d->open)
+		return;
+	d->open = 0;
+	d->regions++;
+	d->total += d->skipped;
+	if (!t->lt_problem)
+		return;
+	struct logread_problem p = {.lp_kind = LOGREAD_DAMAGE,
+				    .lp_file = name,
+				    .lp_offset = d->start,
+				    .lp_length = d->skipped,
+				    .lp_code = d->code,
+				    .lp_records = d->records};
+	if (d->places > 1) {
+		p.lp_count = d->places;
+		p.lp_total = d->end;
+	}
+	t->lt_problem(ctx, &p);
+}
+
+/* Adds a damage report (len bytes skipped at off) to the region being
+ * gathered, or tells that region and starts a new one. */
+static void damage_add(struct lr_damage *d, const struct logread_tool *t,
+		       void *ctx, const char *name, uint64_t off,
+		       uint64_t len, int code, uint64_t records)
+{
+	if (d->open && off >= d->start && off <= d->end + LOGREAD_REGION_GAP) {
+		d->places++;
+		d->skipped += len;
+		if (off + len > d->end)
+			d->end = off + len;
+		return;
+	}
+	damage_flush(d, t, ctx, name);
+	d->open = 1;
+	d->start = off;
+	d->end = off + len;
+	d->places = 1;
+	d->skipped = len;
+	d->code = code;
+	d->records = records;
+}
+
+/* Tells the last region, then, when there was more than one, their
+ * number and the bytes skipped in all (LOGREAD_LOSS_REGIONS); a second
+ * call tells nothing more. */
+static void damage_end(struct lr_damage *d, const struct logread_tool *t,
+		       void *ctx, const char *name, uint64_t records)
+{
+	damage_flush(d, t, ctx, name);
+	uint64_t regions = d->regions;
+	d->regions = 0; /* told once */
+	if (regions < 2 || !t->lt_problem)
+		return;
+	struct logread_problem p = {.lp_kind = LOGREAD_DAMAGE,
+				    .lp_file = name,
+				    .lp_records = records,
+				    .lp_loss = LOGREAD_LOSS_REGIONS,
+				    .lp_count = regions,
+				    .lp_total = d->total};
+	t->lt_problem(ctx, &p);
+}
+
 /* What the loss check keeps of one stream (pid, image, tid), and of the
  * thread tid of that process image (tid 0: the process). */
 struct lr_stream {
@@ -314,6 +399,8 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 	int ended = 0, truncated = 0, rc = LOGREAD_CLEAN;
 	struct lr_audit audit;
 	memset(&audit, 0, sizeof(audit));
+	struct lr_damage dmg;
+	memset(&dmg, 0, sizeof(dmg));
 	struct maplog_ev ev;
 	for (;;) {
 		if (maplog_read(lp, &ev) == 0) {
@@ -367,6 +454,10 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 		}
 		if (ev.ev_state == MAPLOG_REQUIRE_DATA)
 			break; /* cannot happen once the end was fed */
+		if (ev.ev_state != MAPLOG_ERROR ||
+		    ev.ev_error == MAPS_EMAGIC || ev.ev_error == MAPS_EVERSION ||
+		    ev.ev_error == MAPS_EIO)
+			damage_end(&dmg, tool, ctx, name, records);
 		if (ev.ev_state == MAPLOG_EOF) {
 			if (ev.ev_u.eof.eof_truncated) {
 				problem(tool, ctx, LOGREAD_TRUNCATED, name,
@@ -399,10 +490,11 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 			rc = LOGREAD_DAMAGED;
 			break;
 		}
-		problem(tool, ctx, LOGREAD_DAMAGE, name, ev.ev_offset,
-			ev.ev_u.error.er_length, ev.ev_error, records);
+		damage_add(&dmg, tool, ctx, name, ev.ev_offset,
+			   ev.ev_u.error.er_length, ev.ev_error, records);
 		rc = LOGREAD_DAMAGED;
 	}
+	damage_end(&dmg, tool, ctx, name, records);
 	if (st)
 		maplog_stats(lp, st);
 	maplog_close(lp);
@@ -447,6 +539,12 @@ static const char *loss_str(const struct logread_problem *p, char *buf,
 			 p->lp_file, who, p->lp_total,
 			 p->lp_total - p->lp_count, p->lp_count);
 		break;
+	case LOGREAD_LOSS_REGIONS:
+		snprintf(buf, len,
+			 "%s: %" PRIu64 " damaged regions in all, %" PRIu64
+			 " bytes skipped",
+			 p->lp_file, p->lp_count, p->lp_total);
+		break;
 	case LOGREAD_LOSS_MORE:
 		snprintf(buf, len,
 			 "%s: %" PRIu64 " more streams with records lost, as "
@@ -470,7 +568,16 @@ const char *logread_problem_str(const struct logread_problem *p, char *buf,
 		return loss_str(p, buf, len);
 	switch (p->lp_kind) {
 	case LOGREAD_DAMAGE:
-		if (p->lp_length)
+		if (p->lp_count > 1)
+			snprintf(buf, len,
+				 "%s: damaged data at bytes %" PRIu64
+				 " to %" PRIu64 " (%" PRIu64
+				 " places, the first: %s), %" PRIu64
+				 " bytes skipped; reading went on after it",
+				 p->lp_file, p->lp_offset, p->lp_total,
+				 p->lp_count, maps_strerror(p->lp_code),
+				 p->lp_length);
+		else if (p->lp_length)
 			snprintf(buf, len,
 				 "%s: damaged data at byte %" PRIu64
 				 " (%s), %" PRIu64

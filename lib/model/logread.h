@@ -48,6 +48,10 @@ enum logread_loss {
 				    no end record */
 	LOGREAD_LOSS_MORE,       /* lp_count more losses of the kinds
 				    above, not told one by one */
+	LOGREAD_LOSS_REGIONS,    /* after the last damaged region, when
+				    there was more than one: lp_count
+				    regions, lp_total bytes skipped in all
+				    (LOGREAD_DAMAGE, lp_length 0) */
 };
 
 struct logread_problem {
@@ -62,6 +66,10 @@ struct logread_problem {
 	enum logread_loss lp_loss;
 	uint32_t lp_pid, lp_image, lp_tid; /* lp_tid 0: the process stream */
 	uint64_t lp_count, lp_total;
+	/* LOGREAD_DAMAGE with lp_loss NONE is one damaged region: from
+	 * lp_offset, lp_length bytes skipped in it; lp_count > 1: that many
+	 * damage reports of the parser, the first lp_code, up to byte
+	 * lp_total */
 };
 
 /* What logread_fd() returns when it read the log to its end. */

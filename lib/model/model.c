@@ -475,21 +475,27 @@ static int sample(struct model *m, struct rproc *p, const struct maplog_ev *ev,
 	return stack_count(m, ev);
 }
 
-/* A thread begin, drop or thread end record of process p. */
+/* A thread begin, drop, thread name or thread end record of process p. */
 static int thread_record(struct model *m, struct rproc *p,
 			 const struct maplog_ev *ev)
 {
 	uint32_t tid = ev->ev_u.tend.te_tid;
-	if (ev->ev_type == MAPLOG_TYPE_THREAD_BEGIN)
+	const char *rename = NULL;
+	if (ev->ev_type == MAPLOG_TYPE_THREAD_BEGIN) {
 		tid = ev->ev_u.tbegin.tb_tid;
-	else if (ev->ev_type == MAPLOG_TYPE_DROP)
+		rename = ev->ev_u.tbegin.tb_name;
+	} else if (ev->ev_type == MAPLOG_TYPE_DROP) {
 		tid = ev->ev_u.drop.dr_tid;
+	} else if (ev->ev_type == MAPLOG_TYPE_THREAD_NAME) {
+		tid = ev->ev_u.tname.tn_tid;
+		rename = ev->ev_u.tname.tn_name; /* the last name wins */
+	}
 	struct rthread *t = thread_get(m, ev->ev_pid, ev->ev_image, tid);
 	if (!t)
 		return MAPS_ENOMEM;
-	if (ev->ev_type == MAPLOG_TYPE_THREAD_BEGIN) {
-		if (ev->ev_u.tbegin.tb_name[0]) {
-			char *name = mem_strdup(ev->ev_u.tbegin.tb_name);
+	if (rename) {
+		if (rename[0]) {
+			char *name = mem_strdup(rename);
 			if (!name)
 				return MAPS_ENOMEM;
 			free(t->name);
@@ -722,6 +728,7 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 	case MAPLOG_TYPE_THREAD_BEGIN:
 	case MAPLOG_TYPE_DROP:
 	case MAPLOG_TYPE_THREAD_END:
+	case MAPLOG_TYPE_THREAD_NAME:
 		*tcache = NULL;
 		return thread_record(m, p, ev);
 	case MAPLOG_TYPE_METRIC_DEF:

@@ -22,11 +22,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "log/maplog_format.h"
 #include "pluginapi/pluginapi.h"
 #include "sampler/sampler_i.h"
 
@@ -35,7 +37,6 @@ static char host[256];
 static int saved_argc;
 static char **saved_argv;
 static uint32_t parent_pid;
-
 /* MAPSAMPLE_IMAGE for the image this process execs next, "" before
  * process_before_exec(). */
 static char exec_image[48];
@@ -59,6 +60,7 @@ static uint32_t read_image(void)
 static void start_process(void)
 {
 	S.pid = (uint32_t)getpid();
+	stream_set_log_pid();
 	S.samples_closed = 0;
 	memset(&S.proc, 0, sizeof(S.proc));
 	S.proc.tid = 0;
@@ -77,6 +79,32 @@ void process_init(int argc, char **argv)
 	S.watch = process_watch;
 	S.image = read_image();
 	start_process();
+}
+
+/* Arguments a process's initialize record keeps: fewer than readers
+ * accept (MAPLOG_MAX_ARGC), in at most half a chunk with their length
+ * fields, so that the record fits in one chunk (64 KiB at least) beside
+ * the path of the executable (4 KiB at most), the host name and a
+ * marker.  Returns how many of the argc arguments in argv fit; *bytes
+ * gets the bytes of those left out. */
+static int args_kept(int argc, char **argv, size_t *bytes)
+{
+	size_t budget = S.cfg.chunk_size / 2 - 128, used = 0;
+	int keep = 0;
+	*bytes = 0;
+	for (int i = 0; i < argc; i++) {
+		size_t n = argv[i] ? strlen(argv[i]) : 0;
+		size_t enc = n + 1 + (n >= 128) + (n >= 16384) + (n >= 2097152);
+		/* one more for the marker that says what was left out */
+		if (keep == i && (uint32_t)i + 1 < MAPLOG_MAX_ARGC &&
+		    used + enc <= budget) {
+			used += enc; /* the string and its varint length */
+			keep++;
+		} else {
+			*bytes += n + 1;
+		}
+	}
+	return keep;
 }
 
 void process_write_initialize(void)
@@ -99,7 +127,7 @@ void process_write_initialize(void)
 	in->in_period_ns = S.period_ns;
 	in->in_signal = (uint32_t)S.cfg.signo;
 	in->in_max_depth = S.cfg.depth;
-	in->in_pid = S.pid;
+	in->in_pid = stream_log_pid();
 	in->in_ppid = parent_pid;
 	in->in_wall_sec = wall.tv_sec;
 	in->in_wall_nsec = (uint32_t)wall.tv_nsec;
@@ -107,7 +135,37 @@ void process_write_initialize(void)
 	in->in_exe = exe_path;
 	in->in_argc = (uint32_t)saved_argc;
 	in->in_argv = (const char *const *)saved_argv;
+	/* A command line too long for the record (more arguments than
+	 * readers accept, or more bytes than a chunk holds) would lose the
+	 * whole record: keep its first arguments and a last one that says
+	 * what was left out. */
+	size_t cut_bytes;
+	int keep = args_kept(saved_argc, saved_argv, &cut_bytes);
+	char **cut = NULL;
+	size_t cut_size = ((size_t)keep + 2) * sizeof(char *);
+	static char marker[96];
+	if (keep < saved_argc) {
+		cut = mmap(NULL, cut_size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (cut == MAP_FAILED) {
+			cut = NULL;
+			keep = 0; /* no arguments rather than no record */
+			in->in_argc = 0;
+		} else {
+			memcpy(cut, saved_argv, (size_t)keep * sizeof(char *));
+			snprintf(marker, sizeof(marker),
+				 "[mapsample: %d more arguments, %zu bytes, "
+				 "not recorded]",
+				 saved_argc - keep, cut_bytes);
+			cut[keep] = marker;
+			cut[keep + 1] = NULL;
+			in->in_argc = (uint32_t)keep + 1;
+			in->in_argv = (const char *const *)cut;
+		}
+	}
 	stream_proc_put(&ev);
+	if (cut)
+		munmap(cut, cut_size);
 }
 
 const char *process_exe(void)
@@ -147,7 +205,7 @@ static void close_all(int how, int code, int sigctx, const char *exec_path)
 		mhost_end(sigctx);
 	sample_walk_report(sigctx);
 	uint64_t samples = 0, dropped = 0, threads = 0;
-	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
+	for (int i = 0, n = slot_limit(); i < n; i++) {
 		struct tslot *t = &S.slots[i];
 		if (__atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) <= 0)
 			continue;
@@ -162,12 +220,12 @@ static void close_all(int how, int code, int sigctx, const char *exec_path)
 	ev.ev_ts = now_ns();
 	if (exec_path) {
 		ev.ev_type = MAPLOG_TYPE_PROC_EXEC;
-		ev.ev_u.exec.ex_pid = S.pid;
+		ev.ev_u.exec.ex_pid = stream_log_pid();
 		ev.ev_u.exec.ex_image = S.image + 1;
 		ev.ev_u.exec.ex_path = exec_path;
 	} else if (how >= 0) {
 		ev.ev_type = MAPLOG_TYPE_PROC_EXIT;
-		ev.ev_u.exit.px_pid = S.pid;
+		ev.ev_u.exit.px_pid = stream_log_pid();
 		ev.ev_u.exit.px_how = (uint32_t)how;
 		ev.ev_u.exit.px_code = code;
 	}
@@ -220,7 +278,7 @@ void process_exec_failed(void)
 	if (!S.enabled || __atomic_load_n(&S.finished, __ATOMIC_ACQUIRE))
 		return;
 	/* the old image goes on: new chunks, timers back on */
-	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
+	for (int i = 0, n = slot_limit(); i < n; i++) {
 		struct tslot *t = &S.slots[i];
 		if (__atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) <= 0)
 			continue;
@@ -287,7 +345,7 @@ void process_fork_prepare(void)
 	uint64_t give_up = now_ns() + 500000000u;
 	for (;;) {
 		int busy = __atomic_load_n(&S.offcpu_walking, __ATOMIC_SEQ_CST);
-		for (int i = 0; !busy && i < SAMPLER_MAX_THREADS; i++) {
+		for (int i = 0, n = slot_limit(); !busy && i < n; i++) {
 			struct tslot *t = &S.slots[i];
 			int tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
 			busy = tid > 0 && (uint32_t)tid != me &&
@@ -309,7 +367,7 @@ void process_after_fork_child(void)
 	/* Only this thread exists now.  Everything mapped from the parent
 	 * belongs to the parent: forget it without sealing. */
 	slot_forget_self();
-	for (int i = 0; i < SAMPLER_MAX_THREADS; i++) {
+	for (int i = 0, n = slot_limit(); i < n; i++) {
 		struct tslot *t = &S.slots[i];
 		if (t->tid == 0)
 			continue;
@@ -326,7 +384,7 @@ void process_after_fork_child(void)
 	pthread_mutex_init(&S.proc_lock, NULL);
 	pthread_mutex_init(&solo_lock, NULL);
 	solo_depth = 0;
-	parent_pid = S.pid;
+	parent_pid = stream_log_pid();
 	S.image = 0;
 	S.stopping = 0;
 	start_process();

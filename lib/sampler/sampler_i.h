@@ -383,6 +383,12 @@ MAPS_HIDDEN void stream_forget_spares(void);
 /* Unmaps the spare chunks and gives their reserved file space back (the
  * writer stopped: later chunks are mapped on demand).  Async-signal-safe. */
 MAPS_HIDDEN void stream_release_spares(void);
+/* Sets the pid of this process in the log from S.pid (start-up, a fork
+ * child): S.pid, with high bits from its pid namespace when that is not
+ * the run's first one (the log header keeps it). */
+MAPS_HIDDEN void stream_set_log_pid(void);
+/* The pid of this process in the log.  Async-signal-safe. */
+MAPS_HIDDEN uint32_t stream_log_pid(void);
 
 /* ---- objects.c: loaded objects ---- */
 /* Writes a MAP_IN record for every loaded object (process start, fork
@@ -444,6 +450,11 @@ MAPS_HIDDEN struct tslot *slot_claim(int tid);
 MAPS_HIDDEN void slot_release(struct tslot *t);
 /* Drops the calling thread's cached slot (a fork child starts afresh). */
 MAPS_HIDDEN void slot_forget_self(void);
+/* One past the highest slot index ever claimed in this process: loops
+ * over S.slots stop there, so that a process with few threads never
+ * touches the pages of the thousands of slots it does not use (each
+ * first touch a page fault).  Async-signal-safe. */
+MAPS_HIDDEN int slot_limit(void);
 /* Waits until the owner of t is out of its handler, then keeps it out. */
 MAPS_HIDDEN void slot_quiesce(struct tslot *t);
 
@@ -579,6 +590,7 @@ MAPS_HIDDEN void process_init(int argc, char **argv);
 MAPS_HIDDEN void process_write_initialize(void);
 /* The path of this process's executable (/proc/self/exe), "" unknown. */
 MAPS_HIDDEN const char *process_exe(void);
+
 /* Threads that existed before the constructor (started by other
  * libraries' constructors), but self: claimed and begun from here. */
 MAPS_HIDDEN void process_adopt_threads(uint32_t self);

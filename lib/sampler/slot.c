@@ -12,11 +12,18 @@
 #include "sampler/sampler_i.h"
 
 static __thread struct tslot *my_slot __attribute__((tls_model("initial-exec")));
+static int slots_hi; /* slot_limit() */
+
+int slot_limit(void)
+{
+	return __atomic_load_n(&slots_hi, __ATOMIC_ACQUIRE);
+}
 
 /* Finds the slot of tid, or NULL.  Async-signal-safe. */
 struct tslot *slot_find(int tid)
 {
-	for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
+	int n = slot_limit();
+	for (int i = 0; i < n; i++)
 		if (__atomic_load_n(&S.slots[i].tid, __ATOMIC_ACQUIRE) == tid)
 			return &S.slots[i];
 	return NULL;
@@ -53,6 +60,13 @@ struct tslot *slot_claim(int tid)
 		if (__atomic_compare_exchange_n(&t->tid, &expect, -1, 0,
 						__ATOMIC_ACQ_REL,
 						__ATOMIC_RELAXED)) {
+			/* below the limit before anyone can find it */
+			int hi = __atomic_load_n(&slots_hi, __ATOMIC_RELAXED);
+			while (hi < i + 1 &&
+			       !__atomic_compare_exchange_n(
+				       &slots_hi, &hi, i + 1, 0,
+				       __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+				;
 			/* owned, not yet visible to slot_find */
 			t->busy = 0;
 			t->closing = 0;

@@ -17,7 +17,10 @@
  * keeps what is mapped for its end records and says so once on stderr.
  * Spares still unused when the writer stops (the process ends or execs)
  * get their blocks back (a punched hole reads as zeros: unused space), so a run of many
- * short processes does not fill the disk with reserved chunks.  Each
+ * short processes does not fill the disk with reserved chunks, and when
+ * they are the last space handed out, alloc_end goes back over them, so
+ * the next process reuses it.  A process keeps one spare until it takes
+ * it, then SAMPLER_SPARES.  Each
  * process holds a shared flock() on the log, which tells a new run that
  * the log is in use (lib/launch/logfile.c).  The writer thread (writer.c) keeps SAMPLER_SPARES chunks mapped
  * ahead through stream_refill(), so the signal handler usually only
@@ -34,6 +37,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -60,6 +64,10 @@ static int sys_munmap(void *a, size_t len)
  * the log, set before the chunk is published. */
 static void *spare[SAMPLER_SPARES];
 static uint64_t spare_off[SAMPLER_SPARES];
+/* A spare was taken: the process fills chunks, keep SAMPLER_SPARES.
+ * Until then one is enough (most short processes never take it), and
+ * each costs an fallocate, a mapping and, at the end, a punched hole. */
+static int spares_needed;
 
 /* Gives the blocks of an unused chunk at off back to the file system
  * (its bytes stay zeros, read as unused space; the size stays).
@@ -74,6 +82,15 @@ static void release_space(uint64_t off)
 	(void)syscall(SYS_fallocate, fd,
 		      FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
 		      (off_t)S.cfg.chunk_size);
+	/* the last space handed out: hand it out again (the next process
+	 * of a script reuses it, and the log does not grow by the spares
+	 * of every process); its bytes are zeros by now */
+	if (S.hdr) {
+		uint64_t *end = (uint64_t *)(S.hdr + MAPLOG_FH_ALLOC_END);
+		uint64_t expect = off + S.cfg.chunk_size;
+		__atomic_compare_exchange_n(end, &expect, off, 0,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	}
 }
 
 int stream_open_file(void)
@@ -143,7 +160,9 @@ static int log_fd(void)
 
 void stream_release_spares(void)
 {
-	for (int i = 0; i < SAMPLER_SPARES; i++) {
+	/* the last filled first: the spares were handed out in order, so
+	 * each can give its space back to the one before */
+	for (int i = SAMPLER_SPARES - 1; i >= 0; i--) {
 		void *c = __atomic_exchange_n(&spare[i], NULL, __ATOMIC_ACQ_REL);
 		if (c) {
 			sys_munmap(c, S.cfg.chunk_size);
@@ -292,6 +311,7 @@ static void *take_chunk(void)
 		void *c = __atomic_exchange_n(&spare[i], NULL,
 					      __ATOMIC_ACQ_REL);
 		if (c) {
+			__atomic_store_n(&spares_needed, 1, __ATOMIC_RELAXED);
 			/* not when the program took its number: the writer
 			 * makes a new one, and wakes by itself meanwhile */
 			if (fd_still(S.wake_fd, S.wake_dev, S.wake_ino)) {
@@ -307,12 +327,77 @@ static void *take_chunk(void)
 	return stream_new_chunk();
 }
 
+static uint32_t log_pid;	/* stream_log_pid() */
+
+uint32_t stream_log_pid(void)
+{
+	return log_pid ? log_pid : S.pid;
+}
+
+/* The start time of this process (/proc/self/stat field 22, clock ticks
+ * after boot; the same after an exec), or 0. */
+static uint64_t start_ticks(void)
+{
+	char buf[1024];
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/stat",
+			      O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	long n = syscall(SYS_read, fd, buf, sizeof(buf) - 1);
+	syscall(SYS_close, fd);
+	io_own(&io_own_bytes_read, n);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	char *p = strrchr(buf, ')'); /* the name may hold anything */
+	if (!p)
+		return 0;
+	/* fields 3 to 21 follow the name, then the start time */
+	for (int f = 3; f <= 22 && *p; f++) {
+		while (*p && *p != ' ')
+			p++;
+		while (*p == ' ')
+			p++;
+	}
+	uint64_t v = 0;
+	while (*p >= '0' && *p <= '9')
+		v = v * 10 + (uint64_t)(*p++ - '0');
+	return v;
+}
+
+/* The pid this process has in the log.  A process in another pid
+ * namespace than the run's first process (the log header keeps that
+ * namespace) has a pid another process of the run may have too
+ * (unshare -p twice gives two pid 1s): its pid gets bits 22 and up
+ * (pids stay below 2^22) from its namespace and its start time (the
+ * kernel reuses a namespace's number once it is gone), so that the two
+ * are two processes in the log.  Two such processes with one pid still
+ * meet in 1 of 1023. */
+void stream_set_log_pid(void)
+{
+	log_pid = S.pid;
+	struct stat st;
+	if (!S.hdr || stat("/proc/self/ns/pid", &st) != 0)
+		return;
+	uint64_t *first = (uint64_t *)(S.hdr + MAPLOG_FH_PIDNS);
+	uint64_t ns = (uint64_t)st.st_ino, expect = 0;
+	if (__atomic_compare_exchange_n(first, &expect, ns, 0,
+					__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST) ||
+	    expect == ns)
+		return;
+	uint64_t h = (ns ^ start_ticks() * 0xff51afd7ed558ccdull) *
+		     0x9e3779b97f4a7c15ull;
+	log_pid = (uint32_t)(1 + (h >> 32) % 1023) << 22 |
+		  (S.pid & ((1u << 22) - 1));
+}
+
 static int open_next(struct tslot *t, uint64_t ts)
 {
 	void *mem = take_chunk();
 	if (!mem)
 		return MAPS_ENOMEM;
-	struct mapw_chunk_id id = {S.pid, (uint32_t)t->tid, S.image, t->seq++};
+	struct mapw_chunk_id id = {stream_log_pid(), (uint32_t)t->tid, S.image,
+				   t->seq++};
 	int rc = mapw_chunk_open(&t->chunk, mem, S.cfg.chunk_size, &id, ts,
 				 t->stabmem ? &t->stab : NULL);
 	if (rc) {
@@ -464,7 +549,10 @@ void stream_proc_put(struct maplog_ev *ev)
 
 void stream_refill(void)
 {
-	for (int i = 0; i < SAMPLER_SPARES; i++) {
+	int want = __atomic_load_n(&spares_needed, __ATOMIC_RELAXED)
+			   ? SAMPLER_SPARES
+			   : 1;
+	for (int i = 0; i < want; i++) {
 		if (__atomic_load_n(&spare[i], __ATOMIC_ACQUIRE))
 			continue;
 		uint64_t off;
@@ -490,4 +578,5 @@ void stream_forget_spares(void)
 			sys_munmap(spare[i], S.cfg.chunk_size);
 		spare[i] = NULL;
 	}
+	spares_needed = 0;
 }

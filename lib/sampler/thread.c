@@ -2,7 +2,8 @@
 /*
  * thread: the life of a sampled thread.  thread_begin() records the
  * thread (THREAD_BEGIN with its name) and arms its timer; thread_close()
- * stops it, writes what is pending and THREAD_END, and seals its chunk;
+ * stops it, writes what is pending, THREAD_NAME when the thread was
+ * renamed since, and THREAD_END, and seals its chunk;
  * thread_end() is thread_close() for a thread that exits while the
  * process goes on (interpose.c's thread-key destructor).  With --wall,
  * the first thread begun in a process also starts the off-CPU sampler
@@ -11,11 +12,51 @@
  */
 #include <fcntl.h>
 #include <sched.h>
-#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sampler/sampler_i.h"
+
+/* The name each slot's thread had at its THREAD_BEGIN, by slot index:
+ * thread_close() compares it with the name the thread has then. */
+static char begin_name[SAMPLER_MAX_THREADS][16];
+
+/* Reads the name of thread tid (/proc/self/task/TID/comm, the kernel's
+ * copy, whatever renamed it: pthread_setname_np, prctl(PR_SET_NAME), a
+ * write to the file) into name[len], "" when it cannot.  Async-signal-
+ * safe: open, read and close, the path formatted by hand. */
+static void read_comm(int tid, char *name, size_t len)
+{
+	char path[48] = "/proc/self/task/";
+	size_t n = strlen(path);
+	char digits[12];
+	int k = 0;
+	unsigned v = (unsigned)tid;
+	do
+		digits[k++] = (char)('0' + v % 10);
+	while ((v /= 10) && k < (int)sizeof(digits));
+	while (k)
+		path[n++] = digits[--k];
+	memcpy(path + n, "/comm", 6);
+	name[0] = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t got = read(fd, name, len - 1);
+	io_own(&io_own_bytes_read, got);
+	name[got > 0 ? got : 0] = 0;
+	char *nl = strchr(name, '\n');
+	if (nl)
+		*nl = 0;
+	close(fd);
+}
+
+/* The slot index of t, or -1 for a slot outside S.slots. */
+static long slot_index(const struct tslot *t)
+{
+	long i = t - S.slots;
+	return i >= 0 && i < SAMPLER_MAX_THREADS ? i : -1;
+}
 
 void thread_begin(struct tslot *t, uint32_t creator)
 {
@@ -39,17 +80,12 @@ void thread_begin(struct tslot *t, uint32_t creator)
 	ev.ev_u.tbegin.tb_tid = (uint32_t)t->tid;
 	ev.ev_u.tbegin.tb_creator = creator;
 	char name[32] = "";
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", t->tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		ssize_t n = read(fd, name, sizeof(name) - 1);
-		io_own(&io_own_bytes_read, n);
-		name[n > 0 ? n : 0] = 0;
-		char *nl = strchr(name, '\n');
-		if (nl)
-			*nl = 0;
-		close(fd);
+	read_comm(t->tid, name, sizeof(name));
+	long i = slot_index(t);
+	if (i >= 0) {
+		size_t n = strnlen(name, sizeof(begin_name[i]) - 1);
+		memcpy(begin_name[i], name, n);
+		begin_name[i][n] = 0;
 	}
 	ev.ev_u.tbegin.tb_name = name;
 	stream_proc_put(&ev);
@@ -75,6 +111,23 @@ void thread_close(struct tslot *t, int proc_ok)
 	timer_disarm(t);
 	stream_flush_drops(t);
 	struct maplog_ev ev;
+	/* a name set after the thread began (the last one): read where it
+	 * is kept rather than caught at each way of setting it */
+	char name[32];
+	read_comm(t->tid, name, sizeof(name));
+	long i = slot_index(t);
+	if (name[0] && i >= 0 && strncmp(name, begin_name[i],
+					 sizeof(begin_name[i]) - 1) != 0) {
+		memset(&ev, 0, sizeof(ev));
+		ev.ev_type = MAPLOG_TYPE_THREAD_NAME;
+		ev.ev_ts = now_ns();
+		ev.ev_u.tname.tn_tid = (uint32_t)t->tid;
+		ev.ev_u.tname.tn_name = name;
+		if (proc_ok)
+			stream_put(&S.proc, &ev);
+		else
+			stream_put(t, &ev);
+	}
 	memset(&ev, 0, sizeof(ev));
 	ev.ev_type = MAPLOG_TYPE_THREAD_END;
 	ev.ev_ts = now_ns();

@@ -77,7 +77,7 @@ static void *writer_main(void *arg)
 		/* a JIT compiler's map of its code, once it appears */
 		perfmap_check();
 		/* perf events whose descriptor the program closed or took */
-		for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
+		for (int i = 0, n = slot_limit(); i < n; i++)
 			if (__atomic_load_n(&S.slots[i].tid, __ATOMIC_ACQUIRE) > 0)
 				timer_check(&S.slots[i]);
 		/* wake for chunks, once per idle interval for the idle

@@ -78,3 +78,7 @@ EXTRA_DIST += test/bench/mpiwrap-cost.sh
 # What a substrate plugin that does nothing costs per sample
 # (substrate-cost.sh; uses test/plugins' subtest in its noop mode).
 EXTRA_DIST += test/bench/substrate-cost.sh
+
+# What each fork and exec costs under mapsample, and the log a script of
+# short commands leaves (execcost.sh).
+EXTRA_DIST += test/bench/execcost.sh

@@ -730,6 +730,16 @@ int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 		for (uint32_t t = 0; t < o->threads; t++) {
 			if (ts[t].ts > tend)
 				tend = ts[t].ts;
+			if (o->all_types && t == 1) {
+				/* the worker renamed itself */
+				memset(&ev, 0, sizeof(ev));
+				ev.ev_type = MAPLOG_TYPE_THREAD_NAME;
+				ev.ev_ts = ts[t].ts + 1;
+				ev.ev_u.tname.tn_tid = pid + t;
+				ev.ev_u.tname.tn_name = "renamed";
+				if ((rc = put(&s, ps, &ev)))
+					goto out;
+			}
 			memset(&ev, 0, sizeof(ev));
 			ev.ev_type = MAPLOG_TYPE_THREAD_END;
 			ev.ev_ts = ts[t].ts + 1;

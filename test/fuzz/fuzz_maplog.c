@@ -262,6 +262,10 @@ static uint64_t digest_record(const struct maplog_ev *ev)
 			h = h_bytes(h, ev->ev_u.file.fi_data,
 				    ev->ev_u.file.fi_len);
 		break;
+	case MAPLOG_TYPE_THREAD_NAME:
+		h = h_u64(h, ev->ev_u.tname.tn_tid);
+		h = h_str(h, ev->ev_u.tname.tn_name);
+		break;
 	default:
 		/* NONE, STACK and unknown types are never returned */
 		CHECK(!"OK event with a type the parser must not return");

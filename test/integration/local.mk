@@ -308,3 +308,11 @@ EXTRA_DIST += test/integration/mapsample-sigown.sh
 # an exec of a set-user-ID or set-group-ID program in the child chain
 TESTS += test/integration/mapsample-setuid.sh
 EXTRA_DIST += test/integration/mapsample-setuid.sh
+
+# threads renamed after they began keep their last name (test/programs/rename)
+TESTS += test/integration/mapsample-threadnames.sh
+EXTRA_DIST += test/integration/mapsample-threadnames.sh
+
+# two PID namespaces with the same pids are two processes (unshare -p)
+TESTS += test/integration/mapsample-pidns.sh
+EXTRA_DIST += test/integration/mapsample-pidns.sh

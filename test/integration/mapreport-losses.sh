@@ -25,11 +25,20 @@ u32() {
 	od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '
 }
 
-# boundaries FILE: the byte offset of every chunk of FILE, and a line
-# "used OFFSET" for those that hold a chunk (the rest is unused space of
-# the sampler's 256 KiB chunks)
+# u64 FILE OFFSET: the little-endian 64-bit number at OFFSET of FILE
+u64() {
+	od -An -tu8 -j "$2" -N8 "$1" | tr -d ' '
+}
+
+# boundaries FILE: the byte offset of every chunk of FILE up to its
+# header's alloc_end, and a line "used OFFSET" for those that hold a
+# chunk (the rest is unused space of the sampler's 256 KiB chunks).
+# Past alloc_end the file holds only space given back (spare chunks a
+# process did not use, punched): a cut there loses nothing.
 boundaries() {
 	size=$(wc -c <"$1")
+	end=$(u64 "$1" 24)
+	[ "$end" -lt "$size" ] && size=$end
 	off=$(u32 "$1" 16)
 	while [ "$off" -lt "$size" ]; do
 		if [ "$(u32 "$1" "$off")" = 827016013 ]; then # "MCK1"

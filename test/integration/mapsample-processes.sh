@@ -167,10 +167,45 @@ test_quick_exit() {
 	echo "ok - quick_exit(6): the log has the exit, status 6"
 }
 
+# exit_group(2) made directly: no exit function of the C library runs,
+# so the sampler never sees it; the exit column must still say it.
+test_exit_group() {
+	sample eg -- "$programs/quickexit" group
+	[ "$rc" = 6 ] || { show "$tmp/eg.err"; fail "exit_group: exit $rc, not 6"; }
+	report eg
+	got=$(processes eg | awk '{ print $4, $5 }')
+	[ "$got" = "status 6" ] ||
+		{ show "$tmp/eg.report"; fail "exit_group: exit column '$got', not 'status 6'"; }
+	echo "ok - exit_group(6) from a raw system call: the log has the exit, status 6"
+}
+
+# More arguments than the initialize record holds (readers take 65536 at
+# most): the record is kept with the first arguments and a last one
+# saying how many were left out, and the report names the command.
+test_many_args() {
+	seq 1 70000 | xargs -x -s 1000000 sh -c '
+		m=$0 d=$1; shift
+		exec "$m" -q -o "$d/args.maplog" -- /bin/true "$@"' \
+		"$mapsample" "$tmp" >"$tmp/args.err" 2>&1 ||
+		{ show "$tmp/args.err"; fail "many arguments: mapsample failed"; }
+	"$mapreport" "$tmp/args.maplog" >"$tmp/args.report" 2>"$tmp/args.rerr" ||
+		{ show "$tmp/args.rerr"; fail "many arguments: mapreport failed"; }
+	got=$(sed -n '/^Processes/,/^$/p' "$tmp/args.report" | awk 'NR == 3 { print $7, $8, $9, $10 }')
+	[ "$got" = "/bin/true 1 2 3" ] ||
+		{ show "$tmp/args.report"; fail "many arguments: command '$got', not '/bin/true 1 2 3'"; }
+	"$mapreport" --dump "$tmp/args.maplog" >"$tmp/args.dump" 2>&1 ||
+		fail "many arguments: mapreport --dump failed"
+	grep -q '\[mapsample: [0-9]* more arguments, [0-9]* bytes, not recorded\]' "$tmp/args.dump" ||
+		fail "many arguments: no marker of the arguments left out in the initialize record"
+	echo "ok - 70000 arguments: the initialize record kept, cut with a marker"
+}
+
 need_programs forkexec outerr quickexit
 test_forkexec
 test_transparent
 test_env_cleared
 test_shell_exec
 test_quick_exit
+test_exit_group
+test_many_args
 echo "mapsample-processes: all cases passed"

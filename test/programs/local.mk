@@ -290,3 +290,11 @@ check_PROGRAMS += test/programs/sigself
 test_programs_sigself_SOURCES = test/programs/sigself.c
 test_programs_sigself_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_sigself_LDFLAGS =
+
+# rename: threads renamed after they began, by prctl(PR_SET_NAME),
+# pthread_setname_np and a write to /proc/self/task/TID/comm
+# (mapsample-threadnames.sh).
+check_PROGRAMS += test/programs/rename
+test_programs_rename_SOURCES = test/programs/rename.c test/programs/spin.h
+test_programs_rename_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_rename_LDFLAGS = -pthread

@@ -2,9 +2,14 @@
 /*
  * quickexit: burns a little CPU in burn_quick(), registers an
  * at_quick_exit() handler that prints "handler", and ends with
- * quick_exit(6), which glibc ends through an _exit of its own.
+ * quick_exit(6), which glibc ends through an _exit of its own.  With
+ * the argument "group" it ends with a direct exit_group(2) system call
+ * instead, which no exit function of the C library sees.
  */
+#define _GNU_SOURCE
 #include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static volatile unsigned long sink;
@@ -21,10 +26,12 @@ static void handler(void)
 		_exit(1);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	if (at_quick_exit(handler))
 		return 1;
 	burn_quick();
+	if (argc > 1 && strcmp(argv[1], "group") == 0)
+		syscall(SYS_exit_group, 6);
 	quick_exit(6);
 }

@@ -21,9 +21,10 @@
 #include <mapsample/maps_error.h>
 
 #include "../common/logsynth.h"
+#include "log/maplog_format.h"
 #include "model/logread.h"
 
-/* Record types 19 to 21 are reserved (maplog.h): none is written */
+/* Every record type up to MAPLOG_TYPE_MAX_ is written by logsynth */
 
 /* What a tool was told. */
 struct seen {
@@ -83,6 +84,7 @@ ON_TYPE(JOB)
 ON_TYPE(MPI_CALLS)
 ON_TYPE(MANIFEST)
 ON_TYPE(FILE)
+ON_TYPE(THREAD_NAME)
 
 static void on_problem(void *ctx, const struct logread_problem *p)
 {
@@ -127,6 +129,7 @@ static const struct logread_tool every_type = {
 		[MAPLOG_TYPE_MPI_CALLS] = on_MPI_CALLS,
 		[MAPLOG_TYPE_MANIFEST] = on_MANIFEST,
 		[MAPLOG_TYPE_FILE] = on_FILE,
+		[MAPLOG_TYPE_THREAD_NAME] = on_THREAD_NAME,
 	},
 	.lt_problem = on_problem,
 	.lt_progress = on_progress,
@@ -344,6 +347,80 @@ START_TEST(logread_damage_reported)
 }
 END_TEST
 
+/* Chunk n (0-based, counted from byte 256) of the small log made a
+ * chunk left open (not sealed) whose second half was never written
+ * (zeros) and whose `used` field is damaged to its whole capacity, so
+ * the parser finds a record it cannot decode every few bytes up to the
+ * chunk's end.  Returns the chunk's offset. */
+static uint64_t damage_used(uint8_t *b, size_t len, int n)
+{
+	uint64_t off = 256;
+	for (int k = 0; off + MAPLOG_CHUNK_HEADER_SIZE <= len; k++) {
+		ck_assert_uint_eq(maplog_ld32(b + off + MAPLOG_CH_MAGIC),
+				  MAPLOG_CHUNK_MAGIC);
+		uint32_t cap = maplog_ld32(b + off + MAPLOG_CH_CAPACITY);
+		uint32_t used = maplog_ld32(b + off + MAPLOG_CH_USED);
+		if (k == n) {
+			ck_assert_uint_gt(used, 1000);
+			maplog_st32(b + off + MAPLOG_CH_FLAGS, 0);
+			memset(b + off + MAPLOG_CHUNK_HEADER_SIZE + used / 2, 0,
+			       cap - MAPLOG_CHUNK_HEADER_SIZE - used / 2);
+			maplog_st32(b + off + MAPLOG_CH_USED,
+				    cap - MAPLOG_CHUNK_HEADER_SIZE);
+			return off;
+		}
+		off += cap;
+	}
+	ck_abort_msg("the log has no chunk %d", n);
+	return 0;
+}
+
+START_TEST(logread_damage_regions)
+{
+	size_t len;
+	struct logsynth_result res;
+	uint8_t *b = small_log(&len, &res);
+	uint64_t first = damage_used(b, len, 0);
+	uint64_t second = damage_used(b, len, 4);
+	ck_assert_uint_gt(second, first);
+	const char *path = put_file("used.log", b, len);
+	struct seen s = {0};
+	ck_assert_int_eq(logread_file(path, &every_type, &s, NULL),
+			 LOGREAD_DAMAGED);
+	/* one problem per damaged chunk, then the total: not one per
+	 * record that failed (hundreds here) */
+	ck_assert_uint_eq(s.nprob, 3);
+	uint64_t bytes = 0;
+	for (int i = 0; i < 2; i++) {
+		const struct logread_problem *p = &s.prob[i];
+		uint64_t at = i ? second : first;
+		uint32_t cap = maplog_ld32(b + at + MAPLOG_CH_CAPACITY);
+		ck_assert_int_eq(p->lp_kind, LOGREAD_DAMAGE);
+		ck_assert_int_eq(p->lp_loss, LOGREAD_LOSS_NONE);
+		ck_assert_uint_gt(p->lp_offset, at);
+		ck_assert_uint_le(p->lp_total, at + cap);
+		ck_assert_uint_gt(p->lp_count, 10);
+		ck_assert_uint_gt(p->lp_length, 0);
+		bytes += p->lp_length;
+		char line[512];
+		logread_problem_str(p, line, sizeof(line));
+		ck_assert_msg(strstr(line, " places, the first: ") != NULL,
+			      "%s", line);
+	}
+	const struct logread_problem *t = &s.prob[2];
+	ck_assert_int_eq(t->lp_kind, LOGREAD_DAMAGE);
+	ck_assert_int_eq(t->lp_loss, LOGREAD_LOSS_REGIONS);
+	ck_assert_uint_eq(t->lp_count, 2);
+	ck_assert_uint_eq(t->lp_total, bytes);
+	ck_assert_uint_eq(t->lp_length, 0);
+	char line[512];
+	logread_problem_str(t, line, sizeof(line));
+	ck_assert_msg(strstr(line, "2 damaged regions in all") != NULL, "%s",
+		      line);
+	free(b);
+}
+END_TEST
+
 START_TEST(logread_callback_stops)
 {
 	size_t len;
@@ -437,6 +514,7 @@ static Suite *logread_suite(void)
 	tcase_add_test(tc, logread_every_type);
 	tcase_add_test(tc, logread_across_blocks);
 	tcase_add_test(tc, logread_damage_reported);
+	tcase_add_test(tc, logread_damage_regions);
 	tcase_add_test(tc, logread_callback_stops);
 	tcase_add_test(tc, logread_unreadable);
 	suite_add_tcase(s, tc);

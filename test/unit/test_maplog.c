@@ -452,6 +452,10 @@ static uint64_t ev_digest(const struct maplog_ev *ev)
 		for (uint32_t i = 0; i < ev->ev_u.file.fi_len; i++)
 			h = mix(h, ev->ev_u.file.fi_data[i]);
 		break;
+	case MAPLOG_TYPE_THREAD_NAME:
+		h = mix(h, ev->ev_u.tname.tn_tid);
+		h = mix_str(h, ev->ev_u.tname.tn_name);
+		break;
 	default:
 		ck_abort_msg("record of type %d returned", (int)ev->ev_type);
 	}
@@ -1180,6 +1184,12 @@ static void check_event(const struct maplog_ev *got,
 				 want->ev_u.file.fi_data,
 				 want->ev_u.file.fi_len) == 0);
 		break;
+	case MAPLOG_TYPE_THREAD_NAME:
+		ck_assert_uint_eq(got->ev_u.tname.tn_tid,
+				  want->ev_u.tname.tn_tid);
+		check_str(got->ev_u.tname.tn_name, want->ev_u.tname.tn_name,
+			  "tn_name");
+		break;
 	default:
 		ck_abort_msg("unexpected type %d", (int)want->ev_type);
 	}
@@ -1451,6 +1461,10 @@ static size_t all_type_events(struct maplog_ev *want)
 	e->ev_u.file.fi_name = "/tmp/perf-4242.map";
 	e->ev_u.file.fi_data = (const uint8_t *)"7f00 10 a\n\0\xff";
 	e->ev_u.file.fi_len = 12;
+	e = &want[n++];
+	*e = ev_make(MAPLOG_TYPE_THREAD_NAME, 7600000000ull);
+	e->ev_u.tname.tn_tid = 4243;
+	e->ev_u.tname.tn_name = "renamed \xe2\x80\x94 io";
 	e = &want[n++];
 	*e = ev_make(MAPLOG_TYPE_CLOSE, 8000000000ull);
 	e->ev_u.close.cl_samples = 123456;

@@ -62,7 +62,8 @@ enum maplog_type {
 	MAPLOG_TYPE_MPI_CALLS = 19, /* one MPI function's call statistics */
 	MAPLOG_TYPE_MANIFEST = 20, /* a file a substrate plugin wrote */
 	MAPLOG_TYPE_FILE = 21, /* a file the sampler copied into the log */
-	MAPLOG_TYPE_MAX_ = 22
+	MAPLOG_TYPE_THREAD_NAME = 22, /* a thread's name changed */
+	MAPLOG_TYPE_MAX_ = 23
 };
 
 /* What clock drives the sampling timer (in_clock). */
@@ -187,6 +188,14 @@ struct maplog_ev_thread_begin {
 	uint32_t tb_tid;
 	uint32_t tb_creator; /* tid that created it, 0 if unknown */
 	const char *tb_name;
+};
+
+/* Thread tn_tid was renamed after its THREAD_BEGIN (pthread_setname_np,
+ * prctl(PR_SET_NAME), a write to its comm file): its name when it
+ * ended, written before its THREAD_END. */
+struct maplog_ev_thread_name {
+	uint32_t tn_tid;
+	const char *tn_name;
 };
 
 struct maplog_ev_thread_end {
@@ -362,6 +371,7 @@ struct maplog_ev {
 		struct maplog_ev_mpi_calls mpi;
 		struct maplog_ev_manifest manifest;
 		struct maplog_ev_file file;
+		struct maplog_ev_thread_name tname;
 		struct maplog_ev_eof eof;
 		struct maplog_ev_error error;
 	} ev_u;

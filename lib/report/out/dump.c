@@ -134,6 +134,10 @@ static int dump_record(void *ctx, const struct maplog_ev *ev)
 			ev->ev_u.file.fi_len,
 			ev->ev_u.file.fi_flags & MAPLOG_FILE_CUT ? " cut" : "");
 		break;
+	case MAPLOG_TYPE_THREAD_NAME:
+		fprintf(f, " tid %u %s", ev->ev_u.tname.tn_tid,
+			ev->ev_u.tname.tn_name);
+		break;
 	default:
 		break;
 	}
