@@ -299,3 +299,5 @@ TESTS += test/integration/substrate-otf2-driver.sh \
 	test/integration/substrate-otf2.sh
 EXTRA_DIST += test/integration/substrate-otf2-driver.sh \
 	test/integration/substrate-otf2.sh
+TESTS += test/integration/mapreport-exports-region.sh
+EXTRA_DIST += test/integration/mapreport-exports-region.sh
