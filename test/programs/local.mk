@@ -283,3 +283,10 @@ check_PROGRAMS += test/programs/jitmap
 test_programs_jitmap_SOURCES = test/programs/jitmap.c
 test_programs_jitmap_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_jitmap_LDFLAGS =
+# regionsplit: the same stacks inside and outside region "odd"
+# (test/integration/mapreport-exports-region.sh).
+check_PROGRAMS += test/programs/regionsplit
+test_programs_regionsplit_SOURCES = test/programs/regionsplit.c
+test_programs_regionsplit_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_regionsplit_LDFLAGS = -no-install
+test_programs_regionsplit_LDADD = lib/mark/libmapsample-mark.la
