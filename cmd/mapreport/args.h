@@ -42,6 +42,8 @@ struct args {
 	int mpi_internals;          /* --mpi-internals */
 	int full_names;             /* --full-names */
 	int disasm;                 /* --disasm */
+	size_t html_source_max;     /* --html-source-max SIZE, bytes */
+	size_t html_sources_max;    /* --html-sources-max SIZE, bytes */
 };
 
 #endif

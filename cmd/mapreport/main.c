@@ -65,6 +65,12 @@ static void usage(FILE *f)
 		"      --trace FILE     also write a Chrome trace (Perfetto's UI)\n"
 		"      --html-sources N  source files embedded in the HTML report\n"
 		"                       (default 10; 0: none)\n"
+		"      --html-source-max SIZE  bytes of each embedded source "
+		"file\n"
+		"                       (default 1M; K, M, G: KiB, MiB, GiB)\n"
+		"      --html-sources-max SIZE  bytes of all embedded source "
+		"files\n"
+		"                       (default 4M)\n"
 		"      --no-progress    no progress line on a terminal\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
@@ -147,8 +153,36 @@ static void usage(FILE *f)
 #define OPT_HTML_SOURCES 0x1d8
 #define OPT_FULL_NAMES 0x1e8
 #define OPT_DISASM 0x1e9
+/* the size caps of the sources embedded in the HTML report */
+#define OPT_HTML_SOURCE_MAX 0x1ea
+#define OPT_HTML_SOURCES_MAX 0x1eb
 
 
+
+/* A size of --html-source-max or --html-sources-max: a whole number of
+ * bytes, or with K, M or G (1024, 1024^2, 1024^3 bytes), from 1 byte to
+ * 1G.  0, or 1 when s is not such a size. */
+static int parse_size(const char *s, size_t *to)
+{
+	char *e;
+	if (*s < '0' || *s > '9')
+		return 1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &e, 10);
+	unsigned shift = 0;
+	if (*e == 'K' || *e == 'k')
+		shift = 10;
+	else if (*e == 'M' || *e == 'm')
+		shift = 20;
+	else if (*e == 'G' || *e == 'g')
+		shift = 30;
+	if (shift)
+		e++;
+	if (errno || *e || !v || v > (1ull << 30) >> shift)
+		return 1;
+	*to = (size_t)(v << shift);
+	return 0;
+}
 
 /*
  * The rest of --compare's command line, after the options: BASE and NEW
@@ -279,6 +313,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"html-sources", required_argument, NULL, OPT_HTML_SOURCES},
 		{"full-names", no_argument, NULL, OPT_FULL_NAMES},
 		{"disasm", no_argument, NULL, OPT_DISASM},
+		{"html-source-max", required_argument, NULL, OPT_HTML_SOURCE_MAX},
+		{"html-sources-max", required_argument, NULL, OPT_HTML_SOURCES_MAX},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -286,6 +322,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->top = 20;
 	a->sigma = 3;
 	a->html_sources = 10;
+	a->html_source_max = OUTPUT_HTML_SOURCE_MAX;
+	a->html_sources_max = OUTPUT_HTML_SOURCES_MAX;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, OPTSTRING, lo, NULL)) != -1) {
 		switch (c) {
@@ -424,6 +462,23 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_TRACE:
 			a->trace_path = optarg;
 			break;
+		case OPT_HTML_SOURCE_MAX:
+		case OPT_HTML_SOURCES_MAX: {
+			size_t *to = c == OPT_HTML_SOURCE_MAX
+					     ? &a->html_source_max
+					     : &a->html_sources_max;
+			if (parse_size(optarg, to)) {
+				fprintf(stderr, "mapreport: %s %s: give a size "
+						"from 1 to 1G (bytes, or with "
+						"K, M or G)\n",
+					c == OPT_HTML_SOURCE_MAX
+						? "--html-source-max"
+						: "--html-sources-max",
+					optarg);
+				return 2;
+			}
+			break;
+		}
 		case OPT_HTML_SOURCES: {
 			char *e;
 			unsigned long k = strtoul(optarg, &e, 10);
@@ -670,7 +725,8 @@ static int write_reports(const struct model *m, const struct args *a,
 		pset, a->logs, a->nlogs, a->top,
 		"mapreport " PACKAGE_VERSION, NULL, a->callers, a->callees,
 		a->lines, a->lines_func, &a->srcpaths, a->html_sources,
-		a->full_names, a->disasm};
+		a->full_names, a->disasm, a->html_source_max,
+		a->html_sources_max};
 	for (size_t i = 0; i < output_nbackends; i++) {
 		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit)
 			continue;

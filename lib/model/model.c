@@ -578,6 +578,8 @@ static int sample_passes(struct model *m, struct rproc *p,
 int model_sample_kept(const struct model *m, const struct maplog_ev *ev,
 		      size_t thread)
 {
+	if (!regions_keeps(m->regions, ev))
+		return 0;
 	if (!m->filter)
 		return 1;
 	const struct rproc *p = model_find_proc(m, ev->ev_pid, ev->ev_image);

@@ -256,9 +256,10 @@ const struct rproc *model_find_proc(const struct model *m, uint32_t pid,
 				    uint32_t image);
 
 /* Does sample ev of thread m->threads[thread] pass m's filter
- * (--pid/--tid/--comm/--time/--rank; not --region, whose state only a
- * reading in order has)?  1 when m has no filter.  For the tools that
- * read the logs again (report/out/rescan.c). */
+ * (--pid/--tid/--comm/--time/--rank) and the --region filter of
+ * m->regions (model/regions.h, ready once the logs were read)?  1 when m
+ * has neither.  For the tools that read the logs again
+ * (report/out/rescan.c). */
 int model_sample_kept(const struct model *m, const struct maplog_ev *ev,
 		      size_t thread);
 

@@ -144,13 +144,16 @@ static const struct rg_seg *seg_at(const struct regions *rg,
 	return s[lo].n ? &s[lo] : NULL;
 }
 
-/* Places one sample.  Returns 1 when the filter leaves it out, else 0. */
-static int place(struct regions *rg, const struct maplog_ev *ev)
+/* The segment of sample ev's thread at its time, or NULL; *tlast caches
+ * the thread (its th index + 1). */
+static const struct rg_seg *sample_seg(const struct regions *rg,
+				       const struct maplog_ev *ev,
+				       size_t *tlast)
 {
 	const struct maplog_ev_sample *sa = &ev->ev_u.sample;
 	const struct rg_thread *th = NULL;
-	if (rg->tlast) {
-		th = &rg->th[rg->tlast - 1];
+	if (*tlast) {
+		th = &rg->th[*tlast - 1];
 		if (th->tid != sa->sa_tid || th->pid != ev->ev_pid ||
 		    th->image != ev->ev_image)
 			th = NULL;
@@ -158,17 +161,42 @@ static int place(struct regions *rg, const struct maplog_ev *ev)
 	if (!th) {
 		long i = keymap_find(&rg->tkeys, ev->ev_pid, ev->ev_image,
 				     sa->sa_tid);
-		rg->tlast = i < 0 ? 0 : (size_t)i + 1;
+		*tlast = i < 0 ? 0 : (size_t)i + 1;
 		th = i < 0 ? NULL : &rg->th[i];
 	}
-	const struct rg_seg *s = th ? seg_at(rg, th, ev->ev_ts) : NULL;
+	return th ? seg_at(rg, th, ev->ev_ts) : NULL;
+}
+
+/* Whether segment s (or NULL: no region) holds the filter's region. */
+static int seg_in_filter(const struct regions *rg, const struct rg_seg *s)
+{
+	const uint32_t *names = s ? rg->segnames + s->off : NULL;
+	uint32_t n = s ? s->n : 0;
+	for (uint32_t k = 0; k < n; k++)
+		if (names[k] == (uint32_t)rg->filter_id)
+			return 1;
+	return 0;
+}
+
+int regions_keeps(const struct regions *rg, const struct maplog_ev *ev)
+{
+	if (!rg || !rg->filter)
+		return 1;
+	if (!rg->ready)
+		return 0;
+	size_t tlast = 0;
+	return seg_in_filter(rg, sample_seg(rg, ev, &tlast));
+}
+
+/* Places one sample.  Returns 1 when the filter leaves it out, else 0. */
+static int place(struct regions *rg, const struct maplog_ev *ev)
+{
+	const struct maplog_ev_sample *sa = &ev->ev_u.sample;
+	const struct rg_seg *s = sample_seg(rg, ev, &rg->tlast);
 	const uint32_t *names = s ? rg->segnames + s->off : NULL;
 	uint32_t n = s ? s->n : 0;
 	if (rg->filter) {
-		uint32_t k = 0;
-		while (k < n && names[k] != (uint32_t)rg->filter_id)
-			k++;
-		if (k == n) {
+		if (!seg_in_filter(rg, s)) {
 			rg->left_out++;
 			return 1;
 		}

@@ -114,6 +114,12 @@ typedef void (*regions_span_fn)(void *ctx, uint64_t from, uint64_t to,
 void regions_spans(const struct regions *rg, uint32_t pid, uint32_t image,
 		   uint32_t tid, regions_span_fn fn, void *ctx);
 
+/* Whether the --region filter of rg keeps sample ev (ev inside the
+ * filter's region on its thread): 1 when rg is NULL or has no filter, 0
+ * before rg is ready.  Counts nothing and changes nothing, so the tools
+ * that read the logs again (report/out/rescan.c) may ask it. */
+int regions_keeps(const struct regions *rg, const struct maplog_ev *ev);
+
 /* The index of the region called name, or -1. */
 long regions_find(const struct regions *rg, const char *name);
 

@@ -78,6 +78,7 @@ static struct srcline *line_get(struct srclines *r, struct table *t,
 	l->sl_file = file;
 	l->sl_line = line;
 	l->sl_inlined = inl;
+	l->sl_id = (uint32_t)r->sf_nlines;
 	t->slot[j] = (uint32_t)++r->sf_nlines;
 	return l;
 }
@@ -92,7 +93,8 @@ static int count(struct srclines *r, struct table *t, const struct rstack *s,
 				     own ? NULL : fr->func);
 	if (!l)
 		return MAPS_ENOMEM;
-	if (l->sl_gen != gen) {
+	int total = l->sl_gen != gen;
+	if (total) {
 		l->sl_gen = gen;
 		l->sl_total += s->count;
 		l->sl_total_ns += s->weight;
@@ -103,6 +105,8 @@ static int count(struct srclines *r, struct table *t, const struct rstack *s,
 		r->sf_self += s->count;
 		r->sf_self_ns += s->weight;
 	}
+	if (r->sf_each && (total || self))
+		r->sf_each(r->sf_each_arg, r->sf_slot, l->sl_id, total, self);
 	return 0;
 }
 
@@ -202,14 +206,24 @@ static int cmp_line(const void *x, const void *y)
 int srclines_build(struct srclines *r, const struct model *m,
 		   const struct analysis *a, uint32_t func)
 {
+	return srclines_build_each(r, m, a, func, NULL, NULL);
+}
+
+int srclines_build_each(struct srclines *r, const struct model *m,
+			const struct analysis *a, uint32_t func,
+			srclines_each_fn each, void *arg)
+{
 	struct table t = {0};
 	uint32_t gen = 0;
 	memset(r, 0, sizeof(*r));
 	r->sf_func = func;
+	r->sf_each = each;
+	r->sf_each_arg = arg;
 	for (size_t si = 0; si < m->capstacks; si++) {
 		if (!m->stacks[si].used || !m->stacks[si].count ||
 		    !holds(a, si, func))
 			continue;
+		r->sf_slot = si;
 		if (add_stack(r, &t, m, a, si, ++gen)) {
 			free(t.slot);
 			srclines_free(r);

@@ -33,7 +33,15 @@ struct srcline {
 	uint64_t sl_self_ns, sl_total_ns; /* their weight: ns of the
 					   * sampling clock */
 	uint32_t sl_gen;         /* the last stack that counted it */
+	uint32_t sl_id;          /* its index before the lines were sorted
+				  * (as srclines_each_fn gives it) */
 };
+
+/* Called by srclines_build_each each time stack slot si of the model is
+ * counted on the line with sl_id line: in its total (total 1; once per
+ * stack) and/or its self samples (self 1). */
+typedef void (*srclines_each_fn)(void *arg, size_t si, uint32_t line,
+				 int total, int self);
 
 struct srclines {
 	uint32_t sf_func;        /* function id in the analysis */
@@ -45,6 +53,9 @@ struct srclines {
 				  * DWARF compile unit names it, or NULL:
 				  * relative source paths are under it */
 	int sf_dir_tried;        /* sf_comp_dir was looked for */
+	srclines_each_fn sf_each; /* srclines_build_each's, or NULL */
+	void *sf_each_arg;
+	size_t sf_slot;          /* the stack slot being counted */
 };
 
 /* Where to look for source files (mapreport --source-dir and
@@ -64,6 +75,12 @@ struct srcpaths {
  */
 int srclines_build(struct srclines *r, const struct model *m,
 		   const struct analysis *a, uint32_t func);
+
+/* As srclines_build, calling each (with arg) for every count of a stack
+ * slot on a line, so a caller can split the lines' samples by slot. */
+int srclines_build_each(struct srclines *r, const struct model *m,
+			const struct analysis *a, uint32_t func,
+			srclines_each_fn each, void *arg);
 
 /* Frees what r holds. */
 void srclines_free(struct srclines *r);

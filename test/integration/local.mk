@@ -316,3 +316,6 @@ EXTRA_DIST += test/integration/mapsample-threadnames.sh
 # two PID namespaces with the same pids are two processes (unshare -p)
 TESTS += test/integration/mapsample-pidns.sh
 EXTRA_DIST += test/integration/mapsample-pidns.sh
+
+TESTS += test/integration/mapreport-exports-region.sh
+EXTRA_DIST += test/integration/mapreport-exports-region.sh

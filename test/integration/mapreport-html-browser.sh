@@ -15,7 +15,16 @@
 # show its callers, its callees and its source with samples per line,
 # the hottest line marked; narrowing to one thread (#tid=N) must make the
 # flame graph's total and the selection's self samples per function
-# those of mapreport --tid N --folded.  Saves a screenshot (1400x2000) as
+# those of mapreport --tid N --folded, and the thread activity chart
+# must then show that thread's row alone; narrowing to a time range
+# (#time=FROM:TO on the page's time bins) must give the totals of
+# mapreport --time FROM:TO --folded in the same way.  The function view
+# follows a selection (#time=0:HALF&fn=hot_loop): hot_loop's total and
+# its callers' samples are those of --time 0:HALF --folded, its source
+# lines hold fewer samples than the whole run's.  On test/programs/
+# longnames.cc (built with the C++ compiler), the tables made for a
+# selection show the short names, the whole name in data-fn and the
+# tooltip, and the whole names with --full-names.  Saves a screenshot (1400x2000) as
 # $top_builddir/mapreport-html.png, which CI keeps as an artifact.
 # Skipped (77) when no Chromium is installed: CHROMIUM names one, else
 # chromium, chromium-browser or google-chrome from PATH.
@@ -182,6 +191,51 @@ test_function_view() {
 	grep -q 'HOT BEGIN' "$f" || fail "source code not shown"
 }
 
+# The function view follows a selection: hot_loop of linehot in the
+# first half of the run (#time=0:HALF&fn=hot_loop) has the total and
+# the callers of mapreport --time 0:HALF --folded (stacks holding
+# hot_loop; those holding main;hot_loop), and its source lines the
+# selection's samples, fewer than the whole run's.
+test_function_view_narrowed() {
+	[ -s "$tmp/lh.html" ] || fail "no page of linehot"
+	half=$(python3 - "$tmp/lh.html" <<'PY'
+import json, re, sys
+html = open(sys.argv[1]).read()
+m = re.search(r'<script type="application/json" id="nr-data">(.*?)</script>', html, re.S)
+d = json.loads(m.group(1))
+print("%.9f" % (d["seconds"] / d["bins"] * (d["bins"] // 2)))
+PY
+)
+	"$mapreport" --time "0:$half" --folded "$tmp/lh.log" >"$tmp/lhf" 2>/dev/null ||
+		fail "mapreport --time 0:$half --folded failed"
+	total=$(awk '/(^|;)hot_loop(;| )/ { s += $NF } END { print s + 0 }' "$tmp/lhf")
+	bymain=$(awk '/(^|;)main;hot_loop(;| )/ { s += $NF } END { print s + 0 }' "$tmp/lhf")
+	[ "$total" -gt 0 ] || { cat "$tmp/lhf" >&2; fail "no hot_loop in the first half"; }
+	chrome "$tmp/fndom" "$tmp/fndom.err" --dump-dom \
+		"file://$tmp/lh.html#time=0:$half&fn=hot_loop"
+	no_console "$tmp/fndom.err"
+	f=$tmp/fndom
+	grep -q "<div id=\"fn-view\" data-fn=\"hot_loop\" data-narrowed=\"yes\" data-self=\"[0-9]*\" data-total=\"$total\">" "$f" || {
+		grep -o '<div id="fn-view"[^>]*>' "$f" >&2
+		fail "function view in the selection: hot_loop's total is not $total (--time --folded)"
+	}
+	python3 - "$f" "$tmp/fdom" "$bymain" <<'PY' || fail "function view: callers or source lines do not follow the selection"
+import re, sys
+def view(path):
+    page = open(path).read()
+    callers = re.search(r'<h3>Callers \(who calls it\)</h3><table class="calls">(.*?)</table>', page, re.S).group(1)
+    rows = dict(re.findall(r'<td class="f">([^<]*)</td><td class="n">([0-9,]+)</td>', callers))
+    lines = [int(x) for x in re.findall(r'<tr class="src[^"]*" data-line="[0-9]*" data-self="([0-9]+)"', page)]
+    return rows, lines
+rows, lines = view(sys.argv[1])
+whole_rows, whole_lines = view(sys.argv[2])
+want = int(sys.argv[3])
+assert int(rows.get("main", "0").replace(",", "")) == want, (rows, want)
+assert int(whole_rows["main"].replace(",", "")) > want, (whole_rows, want)
+assert 0 < sum(lines) < sum(whole_lines), (sum(lines), sum(whole_lines))
+PY
+}
+
 # Narrowed to one thread: the graph's total and the self samples of the
 # selection's functions are those of --tid N --folded.
 test_narrow() {
@@ -222,11 +276,119 @@ test_narrow() {
 		fail "narrowing: the thread's row hidden"
 	grep -q '<tr data-pid="[0-9]*" data-tid="[0-9]*" hidden' "$n" ||
 		fail "narrowing: other threads' rows shown"
+	# the thread activity chart: the thread's row shown at the top,
+	# the others hidden
+	grep -Eq "<g class=\"act-row\" data-pid=\"[0-9]+\" data-tid=\"$tid\" transform=\"translate\(0,-?[0-9.]+\)\">" "$n" ||
+		fail "narrowing: the thread's row of the activity chart not shown"
+	[ "$(grep -Eo '<g class="act-row" data-pid="[0-9]+" data-tid="[0-9]+"[^>]* display="none"' "$n" | wc -l)" -ge 7 ] ||
+		fail "narrowing: other threads' rows of the activity chart shown"
+	grep -Eq '<svg [^>]*data-rowh="16"[^>]*data-rows="1"' "$n" ||
+		fail "narrowing: the activity chart does not hold one row"
+}
+
+# Narrowed to a time range given in the address: the graph's total and
+# the selection's self samples per function are those of mapreport
+# --time FROM:TO --folded, FROM and TO on the page's time bins.
+test_narrow_time() {
+	[ -s "$tmp/r.html" ] || fail "no page of the synthetic log"
+	range=$(python3 - "$tmp/r.html" <<'PY'
+import json, re, sys
+html = open(sys.argv[1]).read()
+m = re.search(r'<script type="application/json" id="nr-data">(.*?)</script>', html, re.S)
+d = json.loads(m.group(1))
+w = d["seconds"] / d["bins"]
+print("%.9f:%.9f" % (w * (d["bins"] // 4), w * (3 * d["bins"] // 4)))
+PY
+)
+	"$mapreport" --time "$range" --folded "$tmp/r.log" >"$tmp/tt" 2>/dev/null ||
+		fail "mapreport --time $range --folded failed"
+	want=$(awk '{ s += $NF } END { print s + 0 }' "$tmp/tt")
+	all=$(sed -n 's/.*id="fg"[^>]*data-fg-total="\([0-9]*\)".*/\1/p' "$tmp/dom")
+	[ "$want" -gt 0 ] && [ "$want" -lt "${all:-0}" ] ||
+		fail "--time $range keeps $want samples of ${all:-?}"
+	chrome "$tmp/tdom" "$tmp/tdom.err" --dump-dom "file://$tmp/r.html#time=$range"
+	no_console "$tmp/tdom.err"
+	n=$tmp/tdom
+	grep -q 'data-narrowed="yes"' "$n" || fail "time range: page not narrowed"
+	got=$(sed -n 's/.*id="fg"[^>]*data-fg-total="\([0-9]*\)".*/\1/p' "$n")
+	[ "$got" = "$want" ] ||
+		fail "time range $range: flame graph total ${got:-none}, --time --folded $want"
+	grep -q "<div id=\"fn-narrowed\" data-total=\"$want\">" "$n" ||
+		fail "time range: the functions' selection total is not $want"
+	awk '{ c = $NF; $NF = ""; n = split($0, f, ";"); sub(/ +$/, "", f[n])
+		s[f[n]] += c } END { for (k in s) print k, s[k] }' "$tmp/tt" |
+		sort >"$tmp/ttself"
+	tr '<' '\n' <"$n" | awk '
+		/^table class="funcs nr-self"/ { s = 1 }
+		/^\/table/ { s = 0 }
+		s && /^tr data-self=/ { split($0, q, "\""); self = q[2] }
+		s && /^td class="f">/ { sub(/^td class="f">/, ""); print $0, self }' |
+		sort >"$tmp/thself"
+	[ -s "$tmp/thself" ] || fail "time range: no table of functions"
+	join "$tmp/thself" "$tmp/ttself" | awk '$2 != $3 { bad = 1; print }
+		END { exit bad }' >&2 ||
+		fail "time range: self samples differ from --time $range --folded"
+	[ "$(join "$tmp/thself" "$tmp/ttself" | wc -l)" = "$(wc -l <"$tmp/thself")" ] ||
+		fail "time range: functions not in --time $range --folded"
+}
+
+# Long C++ names (test/programs/longnames.cc): the tables the page makes
+# for a selection show the short names, the whole one in data-fn and the
+# tooltip, as the tables of the whole run; with --full-names the whole
+# names.
+test_narrow_names() {
+	cxx=${CXX:-}
+	[ -n "$cxx" ] || cxx=$(command -v g++ || command -v c++ || true)
+	[ -n "$cxx" ] || fail "no C++ compiler (g++) for test/programs/longnames.cc"
+	"$cxx" -O1 -g -fno-omit-frame-pointer -o "$tmp/longnames" \
+		"$top_srcdir/test/programs/longnames.cc" ||
+		fail "$cxx cannot build test/programs/longnames.cc"
+	"$mapsample" -q -o "$tmp/ln.log" -F 1000 -- "$tmp/longnames" 300 \
+		</dev/null >/dev/null 2>"$tmp/ln.err" || {
+		cat "$tmp/ln.err" >&2
+		fail "longnames: mapsample failed"
+	}
+	"$mapreport" --html "$tmp/ln.html" "$tmp/ln.log" >"$tmp/ln.txt" 2>&1 ||
+		fail "mapreport --html (longnames) failed"
+	"$mapreport" --full-names --html "$tmp/lnf.html" "$tmp/ln.log" \
+		>/dev/null 2>&1 || fail "mapreport --full-names --html failed"
+	ltid=$(awk '/^Threads/ { s = 1; next } s && $3 ~ /^[0-9]+$/ && $1 ~ /^[0-9]+$/ { print $3; exit }' \
+		"$tmp/ln.txt")
+	[ -n "$ltid" ] || { cat "$tmp/ln.txt" >&2; fail "longnames: no thread id"; }
+	chrome "$tmp/lndom" "$tmp/lndom.err" --dump-dom "file://$tmp/ln.html#tid=$ltid"
+	no_console "$tmp/lndom.err"
+	chrome "$tmp/lnfdom" "$tmp/lnfdom.err" --dump-dom "file://$tmp/lnf.html#tid=$ltid"
+	no_console "$tmp/lnfdom.err"
+	python3 - "$tmp/lndom" "$tmp/lnfdom" <<'PY' || fail "the selection's tables do not show the short names (--full-names: the whole ones)"
+import html as h, re, sys
+def cells(path):
+    page = open(path).read()
+    m = re.search(r'<div id="fn-narrowed"[^>]*>(.*?)</div>', page, re.S)
+    assert m, "no selection tables in " + path
+    return re.findall(r'<td class="f"([^>]*)>([^<]*)</td>', m.group(1))
+short = [c for c in cells(sys.argv[1]) if "spin_hot" in h.unescape(c[1])]
+assert short, "spin_hot not in the selection's tables"
+for attrs, text in short:
+    text = h.unescape(text)
+    assert text == "Engine<...>::spin_hot(...)", text[:80]
+    full = re.search(r'data-fn="([^"]*)"', attrs)
+    title = re.search(r'title="([^"]*)"', attrs)
+    assert full and title, attrs[:80]
+    full, title = h.unescape(full.group(1)), h.unescape(title.group(1))
+    assert full == title and len(full) > 1000 and "::spin_hot(" in full, full[:80]
+longc = [c for c in cells(sys.argv[2]) if "spin_hot" in h.unescape(c[1])]
+assert longc, "--full-names: spin_hot not in the selection's tables"
+for attrs, text in longc:
+    assert len(h.unescape(text)) > 1000 and "data-fn" not in attrs, text[:80]
+PY
 }
 
 test_page
 test_narrow
+test_narrow_time
+test_narrow_names
 test_function_view
+test_function_view_narrowed
 test_metrics_scenario
 test_script_off
 echo "mapreport-html-browser: all cases passed"

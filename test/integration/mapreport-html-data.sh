@@ -11,6 +11,9 @@
 # - its callers and callees are those of --callers and --callees;
 # - with --html-sources 0 no source text is embedded, each file says
 #   why, and the page is smaller;
+# - --html-source-max and --html-sources-max cut the embedded source at
+#   their sizes (the text the file's start, "cut" the bytes kept), and
+#   a bad size is refused with one line naming the option and value;
 # - the samples per (frame, thread, time bin) of each thread add up to
 #   the counts of mapreport --tid N --folded, the frames' own samples
 #   summed over all cells are the flame graph's, and every bin is
@@ -128,6 +131,62 @@ EOF
 		fail "--html-sources x: no message naming it"
 }
 
+# The size caps of the embedded sources (--html-source-max,
+# --html-sources-max): linehot.c cut at the cap of a file, the text the
+# start of the file and "cut" the bytes kept; all files together within
+# the cap of all; a value that is not a size from 1 to 1G refused with
+# exit status 2 and one line naming the option and the value.
+test_source_caps() {
+	[ -s "$tmp/lh.log" ] || fail "no log of linehot"
+	src=$top_srcdir/test/programs/linehot.c
+	for args in "--html-source-max 100" "--html-sources-max 100" \
+		"--html-source-max 1K --html-sources-max 300"; do
+		# shellcheck disable=SC2086
+		"$mapreport" --html "$tmp/cap.html" $args "$tmp/lh.log" \
+			>/dev/null 2>"$tmp/cap.err" || {
+			show "$tmp/cap.err"
+			fail "mapreport --html $args failed"
+		}
+		page "$tmp/cap.html" "$tmp/cap.json"
+		want=100
+		case $args in *300) want=300 ;; esac
+		python3 - "$tmp/cap.json" "$src" "$want" <<'EOF' || fail "$args: linehot.c not cut at $want bytes"
+import json, sys
+d = json.load(open(sys.argv[1]))["fn"]
+src = open(sys.argv[2], "rb").read()
+want = int(sys.argv[3])
+assert len(src) > want
+f = [f for f in d["files"] if f["name"].endswith("linehot.c")][0]
+assert f.get("cut") == want, f.get("cut")
+text = "\n".join(f["text"]).encode()
+assert text == src[:want], (text[-20:], src[want - 20:want])
+size = sum(len("\n".join(x.get("text", [])).encode()) for x in d["files"])
+assert size <= want, size
+EOF
+	done
+	"$mapreport" --html "$tmp/big.html" --html-source-max 1M \
+		--html-sources-max 4M "$tmp/lh.log" >/dev/null 2>&1 ||
+		fail "mapreport --html with the default caps given failed"
+	page "$tmp/big.html" "$tmp/big.json"
+	python3 - "$tmp/big.json" "$src" <<'EOF' || fail "linehot.c cut under caps of 1M and 4M"
+import json, sys
+d = json.load(open(sys.argv[1]))["fn"]
+f = [f for f in d["files"] if f["name"].endswith("linehot.c")][0]
+assert "cut" not in f and "\n".join(f["text"]) + "\n" == open(sys.argv[2]).read()
+EOF
+	for opt in --html-source-max --html-sources-max; do
+		for v in 0 x 2G 10Q -5 ""; do
+			"$mapreport" --html "$tmp/x.html" "$opt" "$v" "$tmp/lh.log" \
+				>/dev/null 2>"$tmp/x.err" && fail "$opt '$v' accepted"
+			[ "$(wc -l <"$tmp/x.err")" = 1 ] &&
+				grep -q -- "^mapreport: $opt $v: give a size from 1 to 1G" "$tmp/x.err" || {
+				show "$tmp/x.err"
+				fail "$opt '$v': not one line naming it"
+			}
+		done
+	done
+}
+
 test_narrow_cells() {
 	"$mklog" -n 20000 -p 2 -t 4 -s 3 "$tmp/r.log" >/dev/null
 	"$mapreport" --html "$tmp/r.html" "$tmp/r.log" >/dev/null 2>&1 ||
@@ -172,5 +231,6 @@ EOF
 }
 
 test_source_lines
+test_source_caps
 test_narrow_cells
 echo "mapreport-html-data: all cases passed"

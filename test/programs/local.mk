@@ -298,3 +298,11 @@ check_PROGRAMS += test/programs/rename
 test_programs_rename_SOURCES = test/programs/rename.c test/programs/spin.h
 test_programs_rename_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
 test_programs_rename_LDFLAGS = -pthread
+
+# regionsplit: the same stacks inside and outside region "odd"
+# (test/integration/mapreport-exports-region.sh).
+check_PROGRAMS += test/programs/regionsplit
+test_programs_regionsplit_SOURCES = test/programs/regionsplit.c
+test_programs_regionsplit_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_regionsplit_LDFLAGS = -no-install
+test_programs_regionsplit_LDADD = lib/mark/libmapsample-mark.la

@@ -879,26 +879,33 @@ static int activity(FILE *out, const struct model *m, const struct cols *c)
 		fprintf(out, " The %zu threads with the most samples of %zu.",
 			shown, n);
 	fputs("</div>\n", out);
+	/* each thread's row a group (data-pid, data-tid) and the axis
+	 * another, so report.js can hide the rows a selection leaves out
+	 * and pack the rest (data-rowh: a row's height) */
 	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		     "class=\"timed\" data-x0=\"%.1f\" data-x1=\"%.1f\" "
-		     "data-span=\"%.9g\" "
+		     "data-span=\"%.9g\" data-rowh=\"%.0f\" "
 		     "aria-label=\"samples per thread over time\">",
 		AW, (double)shown * AROWH + 28.0, ALX, AW - 10,
-		(double)(c->t1 - c->t0) / 1e9);
+		(double)(c->t1 - c->t0) / 1e9, (double)AROWH);
 	for (size_t r = 0; r < shown; r++) {
-		activity_lane(out, c, &m->timeline, &m->threads[ord[r]], r,
-			      cell + r * c->n, vmax);
-		struct bandctx b = {out, c, m->regions, &m->threads[ord[r]],
-				    (double)r * AROWH};
-		const struct rthread *t = b.t;
+		const struct rthread *t = &m->threads[ord[r]];
+		fprintf(out, "<g class=\"act-row\" data-pid=\"%u\" "
+			     "data-tid=\"%u\">",
+			t->pid, t->tid);
+		activity_lane(out, c, &m->timeline, t, r, cell + r * c->n,
+			      vmax);
+		struct bandctx b = {out, c, m->regions, t, (double)r * AROWH};
 		if (m->regions)
 			regions_spans(m->regions, t->pid, t->image, t->tid,
 				      region_band, &b);
+		fputs("</g>\n", out);
 	}
 	marks_svg(out, c, &m->timeline, ALX, AW - 10, 0,
 		  (double)shown * AROWH);
+	fputs("<g class=\"act-foot\">", out);
 	activity_axis(out, c, shown);
-	fputs("</svg>\n", out);
+	fputs("</g></svg>\n", out);
 	if (m->regions && m->regions->nnames)
 		fputs("<div class=\"legend\">Red bands: the time a thread "
 		      "spent inside the program's regions; dashed lines: its "

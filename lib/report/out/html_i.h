@@ -63,6 +63,13 @@ int html_source_data(FILE *out, const struct output_in *in);
  * be read again or were narrowed on the command line. */
 int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min);
 
+/* html_narrow.c: into slot_page (one per stack slot of the model) the
+ * page's flame-graph frame (numbered as the frames of html_narrow_data's
+ * cells, min as html_flame_min gives it) where each slot's stack ends,
+ * or -1.  Returns 0 or MAPS_ENOMEM. */
+int html_narrow_slots(const struct output_in *in, uint64_t min,
+		      int32_t *slot_page);
+
 /* The MPI call statistics section (html_mpi.c), when the logs hold
  * MPI call statistics.  Returns 0 or MAPS_ENOMEM. */
 int html_mpi_section(FILE *out, const struct model *m);

@@ -281,6 +281,21 @@ static void write_data(FILE *out, const struct narrow *n)
 	fputs("]}\n</script>\n", out);
 }
 
+int html_narrow_slots(const struct output_in *in, uint64_t min,
+		      int32_t *slot_page)
+{
+	const struct calltree *t = in->oi_calltree;
+	struct pages pg = {NULL, 0, calloc(t->ct_n + 1, sizeof(uint32_t)),
+			   calloc(t->ct_n + 1, sizeof(uint32_t))};
+	int rc = pg.parent && pg.depth
+			 ? map_slots(in->oi_model, in->oi_analysis, t, min,
+				     slot_page, &pg)
+			 : MAPS_ENOMEM;
+	free(pg.parent);
+	free(pg.depth);
+	return rc;
+}
+
 int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 {
 	const struct model *m = in->oi_model;

@@ -13,8 +13,11 @@
  * HTML_ROWS callers and callees and HTML_LINES sampled lines; the source
  * text is embedded for the hottest in->oi_html_sources files (by the self
  * samples of their lines; mapreport --html-sources), each at most
- * SOURCE_MAX bytes and all together at most SOURCES_MAX bytes.  A file
- * not embedded keeps its line table and the reason.  Every string is
+ * in->oi_html_source_max bytes and all together at most
+ * in->oi_html_sources_max bytes (--html-source-max, --html-sources-max;
+ * 0 takes the defaults of output.h).  A file cut at its cap says so
+ * ("cut": the bytes kept); a file not embedded keeps its line table and
+ * the reason.  Every string is
  * written with htmlsafe_json().
  */
 #include <inttypes.h>
@@ -24,6 +27,7 @@
 #include <mapsample/maps_error.h>
 
 #include "common/mem.h"
+#include "model/keymap.h"
 #include "report/butterfly.h"
 #include "report/out/html_i.h"
 #include "report/srclines.h"
@@ -31,8 +35,7 @@
 #define HTML_FUNCS 30            /* functions with a view at most */
 #define HTML_ROWS 25             /* callers, callees per function */
 #define HTML_LINES 2000          /* sampled lines per function */
-#define SOURCE_MAX (1u << 20)    /* bytes of one embedded file */
-#define SOURCES_MAX (4u << 20)   /* bytes of all embedded files */
+#define HTML_LINE_FRAMES 50000   /* (line, frame) pairs per function */
 
 /* A source file named by the lines of the functions chosen. */
 struct sfile {
@@ -43,11 +46,52 @@ struct sfile {
 				  * functions */
 };
 
+/* A line's samples from the stacks ending in one flame-graph frame. */
+struct lframe {
+	uint32_t line, frame;    /* sl_id; page frame (html_narrow_slots) */
+	uint64_t self, total;
+};
+
 struct fview {
 	uint32_t func;
 	struct srclines lines;
 	struct butterfly bf;
+	struct lframe *lf;       /* its lines' samples per frame */
+	size_t nlf, caplf;
+	struct keymap lkeys;     /* (line, frame) -> lf index */
+	int lf_err;              /* out of memory while counting them */
 };
+
+/* srclines_build_each's callback: the samples of stack slot si on a
+ * line, added to the line's count for the frame where the stack ends. */
+struct lf_ctx {
+	struct fview *v;
+	const struct model *m;
+	const int32_t *slot_page;
+};
+
+static void lf_count(void *arg, size_t si, uint32_t line, int total, int self)
+{
+	struct lf_ctx *c = arg;
+	struct fview *v = c->v;
+	int32_t frame = c->slot_page[si];
+	if (frame < 0 || v->lf_err)
+		return;
+	int added;
+	long i = keymap_add(&v->lkeys, line, (uint32_t)frame, 0, &v->lf,
+			    &v->nlf, &v->caplf, sizeof(*v->lf), &added);
+	if (i < 0) {
+		v->lf_err = 1;
+		return;
+	}
+	if (added)
+		v->lf[i] = (struct lframe){line, (uint32_t)frame, 0, 0};
+	uint64_t n = c->m->stacks[si].count;
+	if (total)
+		v->lf[i].total += n;
+	if (self)
+		v->lf[i].self += n;
+}
 
 struct sview {
 	struct fview *fv;
@@ -147,7 +191,33 @@ static void write_func(FILE *out, const struct analysis *a,
 		if (i % 8 == 7)
 			fputc('\n', out);
 	}
-	fprintf(out, "],\"more_lines\":%zu,\"callers\":[",
+	/* the lines' samples per frame where the stacks end, as
+	 * [line, frame, self, total], for report.js to narrow them; null
+	 * when there are too many */
+	uint32_t *pos = NULL;
+	if (!v->lf_err && v->nlf <= HTML_LINE_FRAMES && r->sf_nlines)
+		pos = malloc(r->sf_nlines * sizeof(*pos));
+	fputs("],\"lf\":", out);
+	if (!pos) {
+		fputs("null", out);
+	} else {
+		for (size_t i = 0; i < r->sf_nlines; i++)
+			pos[r->sf_lines[i].sl_id] = (uint32_t)i;
+		fputc('[', out);
+		size_t w = 0;
+		for (size_t i = 0; i < v->nlf; i++) {
+			const struct lframe *x = &v->lf[i];
+			if (x->line >= r->sf_nlines || pos[x->line] >= HTML_LINES)
+				continue;
+			fprintf(out, "%s%u,%u,%" PRIu64 ",%" PRIu64,
+				w ? (w % 8 ? "," : ",\n") : "", pos[x->line],
+				x->frame, x->self, x->total);
+			w++;
+		}
+		fputc(']', out);
+		free(pos);
+	}
+	fprintf(out, ",\"more_lines\":%zu,\"callers\":[",
 		r->sf_nlines > HTML_LINES ? r->sf_nlines - HTML_LINES : 0);
 	write_rows(out, a, v->bf.bf_callers, v->bf.bf_ncallers);
 	fputs("],\"callees\":[", out);
@@ -189,7 +259,9 @@ static int write_file(FILE *out, const struct output_in *in,
 		fputs("}", out);
 		return 0;
 	}
-	size_t max = *budget < SOURCE_MAX ? *budget : SOURCE_MAX, len = 0;
+	size_t one = in->oi_html_source_max ? in->oi_html_source_max
+					    : OUTPUT_HTML_SOURCE_MAX;
+	size_t max = *budget < one ? *budget : one, len = 0;
 	int cut = 0;
 	char *buf = max ? slurp(sf, max, &len, &cut) : NULL;
 	fclose(sf);
@@ -198,7 +270,8 @@ static int write_file(FILE *out, const struct output_in *in,
 	fputs(",\"path\":", out);
 	htmlsafe_json(out, path);
 	if (!max) {
-		fputs(",\"why\":\"the embedded sources reached their size cap\"}",
+		fputs(",\"why\":\"the embedded sources reached their size cap "
+		      "(mapreport --html-sources-max)\"}",
 		      out);
 		return 0;
 	}
@@ -228,6 +301,8 @@ static void sview_free(struct sview *s)
 	for (size_t i = 0; i < s->nfv; i++) {
 		srclines_free(&s->fv[i].lines);
 		butterfly_free(&s->fv[i].bf);
+		free(s->fv[i].lf);
+		keymap_free(&s->fv[i].lkeys);
 	}
 	for (size_t i = 0; i < s->nfiles; i++)
 		free((char *)s->files[i].comp_dir);
@@ -243,14 +318,23 @@ int html_source_data(FILE *out, const struct output_in *in)
 	struct sfile **order = NULL;
 	uint32_t ids[HTML_FUNCS];
 	size_t n = m->samples ? pick_funcs(a, in->oi_top, ids) : 0;
+	int32_t *sp = NULL;
 	int rc = MAPS_ENOMEM;
-	if (!(s.fv = calloc(n ? n : 1, sizeof(*s.fv))))
+	if (!(s.fv = calloc(n ? n : 1, sizeof(*s.fv))) ||
+	    !(sp = malloc((m->capstacks ? m->capstacks : 1) * sizeof(*sp))))
+		goto out;
+	for (size_t i = 0; i < m->capstacks; i++)
+		sp[i] = -1;
+	if (in->oi_calltree &&
+	    (rc = html_narrow_slots(in, html_flame_min(in->oi_calltree), sp)))
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		struct fview *v = &s.fv[i];
+		struct lf_ctx lc = {v, m, sp};
 		s.nfv = i + 1;
 		v->func = ids[i];
-		if ((rc = srclines_build(&v->lines, m, a, ids[i])) ||
+		if ((rc = srclines_build_each(&v->lines, m, a, ids[i],
+					      lf_count, &lc)) ||
 		    (rc = butterfly_build(&v->bf, m, a, a->funcs[ids[i]].name)))
 			goto out;
 		for (size_t k = 0; k < v->lines.sf_nlines; k++) {
@@ -280,7 +364,8 @@ int html_source_data(FILE *out, const struct output_in *in)
 		write_func(out, a, &s, &s.fv[i]);
 	}
 	fputs("],\n\"files\":[", out);
-	size_t budget = SOURCES_MAX;
+	size_t budget = in->oi_html_sources_max ? in->oi_html_sources_max
+						: OUTPUT_HTML_SOURCES_MAX;
 	rc = 0;
 	for (size_t i = 0; i < s.nfiles && !rc; i++) {
 		const struct sfile *f = &s.files[i];
@@ -295,6 +380,7 @@ int html_source_data(FILE *out, const struct output_in *in)
 	if (!rc)
 		fputs("]}\n</script>\n", out);
 out:
+	free(sp);
 	free(order);
 	sview_free(&s);
 	return rc;

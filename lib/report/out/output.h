@@ -81,7 +81,15 @@ struct output_in {
 	/* --disasm: the source view shows each function's instructions
 	 * with their samples (report/out/text_disasm.h) */
 	int oi_disasm;
+	/* --html-source-max, --html-sources-max: the bytes of each source
+	 * file and of all of them embedded in the HTML report (0: the
+	 * defaults below) */
+	size_t oi_html_source_max, oi_html_sources_max;
 };
+
+/* The defaults of oi_html_source_max and oi_html_sources_max. */
+#define OUTPUT_HTML_SOURCE_MAX ((size_t)1 << 20)
+#define OUTPUT_HTML_SOURCES_MAX ((size_t)4 << 20)
 
 /* One picked back-end and where it writes. */
 struct output {

@@ -32,6 +32,7 @@
 (function () {
 	'use strict';
 	var ROW = 18;
+	var ROWS = 25; /* callers and callees shown, as the page's data */
 
 	function $(id) { return document.getElementById(id); }
 
@@ -352,6 +353,9 @@
 			if (file && file.why)
 				wrap.appendChild(el('p', 'note', 'Source not shown: ' + file.why +
 					(file.path ? '' : '; give --source-dir or --source-map')));
+			if (file && file.cut)
+				wrap.appendChild(el('p', 'note', 'Only the first ' + fmt(file.cut) +
+					' bytes of the file are embedded (mapreport --html-source-max).'));
 			var text = file && file.text ? file.text : null;
 			var scroller = el('div', 'srcbox'), t = el('table', 'source');
 			var h = el('thead'), hr = el('tr');
@@ -393,14 +397,25 @@
 			return {el: wrap, best: best, self: bestSelf, box: scroller};
 		}
 
+		/* the selection (Narrow's calls and lines), or null: the
+		 * whole run */
+		var narrow = null, current = null;
+
 		function show(name, scroll) {
 			var f = byName.hasOwnProperty(name) ? byName[name] : null;
+			current = name;
 			box.textContent = '';
 			box.hidden = false;
 			box.setAttribute('data-fn', name);
+			['data-narrowed', 'data-self', 'data-total'].forEach(function (a) {
+				box.removeAttribute(a);
+			});
+			if (narrow)
+				box.setAttribute('data-narrowed', 'yes');
 			var title = el('h3', 'f', name);
 			box.appendChild(title);
-			if (!f) {
+			var c = narrow ? narrow.calls(name) : null;
+			if (!f && !c) {
 				box.appendChild(el('p', 'note', 'No source lines or callers ' +
 					'embedded for this function: the page holds them for the ' +
 					'functions of the tables of top functions.'));
@@ -408,41 +423,76 @@
 					$('fnview').scrollIntoView();
 				return;
 			}
-			box.appendChild(el('p', 'note', (f.module ? f.module + ': ' : '') +
-				fmt(f.self) + ' samples self, ' + fmt(f.total) + ' total (' +
-				pct(f.total, d.samples) + ' of all); ' + fmt(f.code) +
-				' samples running its code, inlined code included. Whole run.'));
+			var lines = f ? f.lines : [], code = f ? f.code : 0;
+			if (c) {
+				var nl = f ? narrow.lines(f) : null;
+				if (nl) {
+					lines = nl;
+					code = 0;
+					for (var q = 0; q < nl.length; q++)
+						code += nl[q][2];
+				}
+				box.setAttribute('data-self', String(c.self));
+				box.setAttribute('data-total', String(c.total));
+				box.appendChild(el('p', 'note', (f && f.module ? f.module + ': ' : '') +
+					'in the selection, ' + fmt(c.self) + ' samples self, ' +
+					fmt(c.total) + ' total (' + pct(c.total, narrow.total) +
+					' of the selection\'s ' + fmt(narrow.total) + '). Callers and ' +
+					'callees from the stacks of the flame graph\'s frames; ' +
+					(!f ? 'no source lines embedded for this function.'
+						: nl ? 'samples per line estimated: each frame\'s ' +
+						  'share of the selection applied to its lines.'
+						: 'source lines of the whole run (too many to split).')));
+			} else {
+				box.appendChild(el('p', 'note', (f.module ? f.module + ': ' : '') +
+					fmt(f.self) + ' samples self, ' + fmt(f.total) + ' total (' +
+					pct(f.total, d.samples) + ' of all); ' + fmt(f.code) +
+					' samples running its code, inlined code included. Whole run.'));
+			}
 			var cc = el('div', 'fn-callgrid');
-			cc.appendChild(calls('Callers (who calls it)', f.callers[0],
-				f.callers[1], f.callers[2], f.total));
-			cc.appendChild(calls('Callees (whom it calls)', f.callees[0],
-				f.callees[1], f.callees[2], f.total));
+			var cr = c ? c.callers : f.callers, ce = c ? c.callees : f.callees;
+			var tot = c ? c.total : f.total;
+			cc.appendChild(calls('Callers (who calls it)', cr[0], cr[1], cr[2], tot));
+			cc.appendChild(calls('Callees (whom it calls)', ce[0], ce[1], ce[2], tot));
 			box.appendChild(cc);
+			if (!f) {
+				if (scroll)
+					$('fnview').scrollIntoView();
+				return;
+			}
 			box.appendChild(el('h3', null, 'Source lines'));
+			var fx = {code: code};
 			/* lines come by file, then line */
 			var hot = null;
-			for (var i = 0; i < f.lines.length;) {
+			for (var i = 0; i < lines.length;) {
 				var j = i;
-				while (j < f.lines.length && f.lines[j][0] === f.lines[i][0])
+				while (j < lines.length && lines[j][0] === lines[i][0])
 					j++;
-				var b = fileBlock(f, f.lines[i][0], f.lines.slice(i, j));
+				var b = fileBlock(fx, lines[i][0], lines.slice(i, j));
 				box.appendChild(b.el);
 				if (!hot || b.self > hot.self)
 					hot = b;
 				i = j;
 			}
-			if (!f.lines.length)
+			if (!lines.length)
 				box.appendChild(el('p', 'nodata', 'No line information.'));
 			if (f.more_lines)
 				box.appendChild(el('p', 'note', fmt(f.more_lines) +
 					' more sampled lines not embedded.'));
 			if (scroll)
 				$('fnview').scrollIntoView();
-			if (hot && hot.best) {
+			if (hot && hot.best && hot.self > 0) {
 				hot.best.classList.add('top');
 				hot.box.scrollTop = Math.max(hot.best.offsetTop - 60, 0);
 			}
 		}
+
+		/* the selection changed: the function shown follows it */
+		this.narrow = function (n) {
+			narrow = n;
+			if (current !== null)
+				show(current, false);
+		};
 
 		document.addEventListener('click', function (ev) {
 			var t = ev.target.closest ? ev.target.closest('td.f') : null;
@@ -455,11 +505,96 @@
 
 	/* ---- narrowing ---- */
 
-	function Narrow(d, g, fg) {
+	function Narrow(d, g, fg, fv) {
 		var sel = $('nr-select'), strip = $('nr-time'), status = $('nr-status');
 		var range = $('nr-range'), nt = d.threads.length, cells = d.cells;
-		var want = null, b0 = 0, b1 = d.bins, selfv = null;
+		var b0 = 0, b1 = d.bins, cur = null;
 		var binw = d.bins > 0 ? d.seconds / d.bins : 0;
+		/* the cells' samples per frame over the whole run */
+		var all0 = new Float64Array(g.n);
+		for (var c0 = 0; c0 < cells.length; c0 += 4)
+			all0[cells[c0]] += cells[c0 + 3];
+
+		/* the frame whose cells hold frame e's samples (its ancestor
+		 * at depth d.cut when the data was cut) */
+		function cellFrame(e) {
+			while (d.cut && g.depth[e] > d.cut)
+				e = g.parent[e];
+			return e;
+		}
+
+		/* callers and callees of the function named full in the
+		 * selection, from the stacks the graph's frames stand for:
+		 * each stack counted once per caller and callee, as
+		 * mapreport --callers and --callees count them */
+		function calls(full) {
+			var id = g.names.indexOf(full), r = {self: 0, total: 0};
+			var callers = new Map(), callees = new Map(), path = [];
+			for (var e = 1; id >= 0 && e < g.n; e++) {
+				var w = cur.self[e];
+				if (w <= 0 || g.depth[e] < 2)
+					continue;
+				path.length = 0;
+				for (var a = e; a > 0 && g.depth[a] >= 2; a = g.parent[a])
+					path.push(a);
+				path.reverse();
+				var seenR = new Set(), seenE = new Set(), on = false;
+				for (var p = 0; p < path.length; p++) {
+					if (g.name[path[p]] !== id)
+						continue;
+					on = true;
+					var cn = p ? g.names[g.name[path[p - 1]]] : '(program start)';
+					if (!seenR.has(cn)) {
+						seenR.add(cn);
+						callers.set(cn, (callers.get(cn) || 0) + w);
+					}
+					if (p + 1 < path.length) {
+						var en = g.names[g.name[path[p + 1]]];
+						if (!seenE.has(en)) {
+							seenE.add(en);
+							callees.set(en, (callees.get(en) || 0) + w);
+						}
+					}
+				}
+				if (on)
+					r.total += w;
+				if (g.name[e] === id)
+					r.self += w;
+			}
+			function rows(m) {
+				var v = Array.from(m.entries()).sort(function (x, y) {
+					return y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0);
+				});
+				var rest = 0;
+				for (var i = ROWS; i < v.length; i++)
+					rest += v[i][1];
+				return [v.slice(0, ROWS), Math.max(v.length - ROWS, 0), rest];
+			}
+			r.callers = rows(callers);
+			r.callees = rows(callees);
+			return r;
+		}
+
+		/* f's lines in the selection: each line's samples from the
+		 * stacks ending in a frame (f.lf), scaled by the share of that
+		 * frame's samples the selection holds; null when the page has
+		 * no such split for f */
+		function lines(f) {
+			if (!f.lf)
+				return null;
+			var out = f.lines.map(function (l) { return [l[0], l[1], 0, 0, l[4]]; });
+			for (var i = 0; i < f.lf.length; i += 4) {
+				var e = cellFrame(f.lf[i + 1]);
+				var sh = all0[e] > 0 ? cur.self[e] / all0[e] : 0;
+				out[f.lf[i]][2] += f.lf[i + 2] * sh;
+				out[f.lf[i]][3] += f.lf[i + 3] * sh;
+			}
+			out.forEach(function (l) {
+				l[2] = Math.round(l[2]);
+				l[3] = Math.round(l[3]);
+			});
+			return out;
+		}
 
 		function opt(value, text) {
 			var o = el('option', null, text);
@@ -523,11 +658,14 @@
 		/* the function tables of the selection, from the graph */
 		function functionTables(value, self) {
 			var box = $('fn-narrowed'), n = g.n;
+			/* by name id: the tables show the short name (the
+			 * graph's label) and keep the whole one in data-fn and
+			 * the tooltip, as the tables of the whole run do */
 			var selfBy = {}, totalBy = {}, names = [];
 			for (var i = 1; i < n; i++) {
 				if (g.depth[i] < 2 || value[i] <= 0)
 					continue;
-				var nm = g.names[g.name[i]];
+				var nm = g.name[i];
 				if (!selfBy.hasOwnProperty(nm)) {
 					selfBy[nm] = totalBy[nm] = 0;
 					names.push(nm);
@@ -550,7 +688,8 @@
 			[['self', selfBy], ['total', totalBy]].forEach(function (kind) {
 				var by = kind[1];
 				var order = names.slice().sort(function (x, y) {
-					return by[y] - by[x] || (x < y ? -1 : x > y ? 1 : 0);
+					var a = g.names[x], b = g.names[y];
+					return by[y] - by[x] || (a < b ? -1 : a > b ? 1 : 0);
 				});
 				box.appendChild(el('h3', null, 'By ' + kind[0] + ' samples, in the selection'));
 				var t = el('table', 'funcs nr-' + kind[0]), tb = el('tbody');
@@ -571,7 +710,12 @@
 					cell(tr, pct(selfBy[f], value[0]), 'n');
 					cell(tr, fmt(totalBy[f]), 'n');
 					cell(tr, pct(totalBy[f], value[0]), 'n');
-					cell(tr, f, 'f');
+					var full = g.names[f], label = g.labels[f];
+					var td = cell(tr, label, 'f');
+					if (label !== full) {
+						td.setAttribute('data-fn', full);
+						td.title = full;
+					}
 					tb.appendChild(tr);
 				}
 				t.appendChild(tb);
@@ -632,14 +776,48 @@
 			$('fn-narrowed').hidden = all;
 			if (!all)
 				functionTables(value, self);
-			var rows = document.querySelectorAll('#summary tr[data-pid]');
-			for (i = 0; i < rows.length; i++) {
-				var r = rows[i], pid = +r.getAttribute('data-pid');
-				var tid = r.getAttribute('data-tid'), show = !sel.value;
+			cur = all ? null : {self: self, total: value[0]};
+			if (fv)
+				fv.narrow(all ? null : {calls: calls, lines: lines, total: value[0]});
+			/* a row of process pid (thread tid, or every thread when
+			 * tid is null) is shown when the selection holds it */
+			function shown(pid, tid) {
+				var show = !sel.value;
 				for (var k = 0; !show && k < nt; k++)
 					show = ok[k] && d.threads[k][0] === pid &&
 						(tid === null || d.threads[k][1] === +tid);
-				r.hidden = !show;
+				return show;
+			}
+			var rows = document.querySelectorAll('#summary tr[data-pid]');
+			for (i = 0; i < rows.length; i++) {
+				var r = rows[i];
+				r.hidden = !shown(+r.getAttribute('data-pid'), r.getAttribute('data-tid'));
+			}
+			/* the thread activity chart: the selection's rows only,
+			 * packed from the top */
+			var act = document.querySelector('#activity svg[data-rowh]');
+			if (act) {
+				var lanes = act.querySelectorAll('g.act-row'), rh = +act.getAttribute('data-rowh');
+				var kept = 0;
+				for (i = 0; i < lanes.length; i++) {
+					var ln = lanes[i];
+					if (!shown(+ln.getAttribute('data-pid'), ln.getAttribute('data-tid'))) {
+						ln.setAttribute('display', 'none');
+						continue;
+					}
+					ln.removeAttribute('display');
+					ln.setAttribute('transform', 'translate(0,' +
+						((kept - i) * rh) + ')');
+					kept++;
+				}
+				var foot = act.querySelector('g.act-foot');
+				if (foot)
+					foot.setAttribute('transform', 'translate(0,' +
+						((kept - lanes.length) * rh) + ')');
+				var vb = act.viewBox.baseVal;
+				act.setAttribute('viewBox', '0 0 ' + vb.width + ' ' +
+					(kept * rh + 28));
+				act.setAttribute('data-rows', String(kept));
 			}
 			range.textContent = b0 === 0 && b1 === d.bins ? ' all of the run' :
 				' from ' + (b0 * binw).toFixed(3) + ' s to ' + (b1 * binw).toFixed(3) + ' s';
@@ -730,7 +908,7 @@
 			fg = new FlameGraph(g, fv ? function (name) { fv.show(name, false); } : null);
 			var nd = json('nr-data');
 			if (nd)
-				nr = new Narrow(nd, g, fg);
+				nr = new Narrow(nd, g, fg, fv);
 		}
 		/* an address may carry a search, a selection, a function:
 		 * report.html#fg-search=TEXT&tid=N&time=A:B&fn=NAME */
