@@ -42,6 +42,7 @@ struct args {
 	int mpi_internals;          /* --mpi-internals */
 	int full_names;             /* --full-names */
 	int disasm;                 /* --disasm */
+	int no_kernel_frames;       /* --no-kernel-frames */
 };
 
 #endif

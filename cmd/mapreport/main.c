@@ -92,6 +92,9 @@ static void usage(FILE *f)
 		"                       the tables and the flame graph\n"
 		"      --disasm         with --lines: each function's instructions\n"
 		"                       with their samples (objdump, binutils)\n"
+		"      --no-kernel-frames  no [kernel] frame for samples taken\n"
+		"                       in a system call: charge them to the\n"
+		"                       function that made the call\n"
 		"      --callers FUNC   who calls FUNC, with samples and shares\n"
 		"      --callees FUNC   whom FUNC calls, with samples and shares\n"
 		"Filters (samples kept; repeat an option for either value):\n"
@@ -147,6 +150,7 @@ static void usage(FILE *f)
 #define OPT_HTML_SOURCES 0x1d8
 #define OPT_FULL_NAMES 0x1e8
 #define OPT_DISASM 0x1e9
+#define OPT_NO_KERNEL_FRAMES 0x1ea
 
 
 
@@ -279,6 +283,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"html-sources", required_argument, NULL, OPT_HTML_SOURCES},
 		{"full-names", no_argument, NULL, OPT_FULL_NAMES},
 		{"disasm", no_argument, NULL, OPT_DISASM},
+		{"no-kernel-frames", no_argument, NULL, OPT_NO_KERNEL_FRAMES},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -398,6 +403,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			/* the instructions are part of the source view */
 			a->disasm = 1;
 			a->lines = 1;
+			break;
+		case OPT_NO_KERNEL_FRAMES:
+			a->no_kernel_frames = 1;
 			break;
 		case OPT_LINES:
 			a->lines = 1;
@@ -713,6 +721,7 @@ int main(int argc, char **argv)
 				 !a.source_maps
 			 ? run_oom()
 			 : parse_args(argc, argv, &a);
+	analysis_kernel_frames(!a.no_kernel_frames);
 	if (rc < 0 && a.compare)
 		rc = run_compare(&a, outs);
 	if (rc >= 0) {

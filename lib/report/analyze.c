@@ -9,7 +9,9 @@
  * threads (its code at the leaf, or its constructor or destructor in
  * the stack) are counted apart and charged to no function.  On demand
  * the functions are then ranked by each count;
- * writing them out is lib/report/out's.
+ * writing them out is lib/report/out's.  A sample taken in a system call
+ * gets a kernel frame below its user leaf (report/kframe.h): the user
+ * leaf's address is looked at once, as the rest of its entry.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 
 #include "common/mem.h"
 #include "report/analyze.h"
+#include "report/kframe.h"
 
 #define MAX_EXP 2048
 
@@ -156,6 +159,8 @@ struct addrent {
 	uint8_t sampler;    /* in libmapsampler.so (leaf or not) */
 	uint8_t loader;     /* in the dynamic loader */
 	uint8_t used;
+	uint32_t kfid;      /* a leaf in a system call: the kernel frame's
+			     * function id + 1; 0: none */
 };
 
 struct addrcache {
@@ -224,6 +229,17 @@ static const struct addrent *addr_get(struct analysis *a,
 	for (int k = 0; k < n; k++)
 		if (func_get(a, &fr[k], &c->fids[c->nfids + (size_t)k]))
 			return NULL;
+	uint32_t kfid = 0;
+	const char *kname;
+	if (leaf && mp && a->kf) {
+		int rc = kframe_at(a->kf, mp->path, mp->buildid,
+				   mp->buildid_len, pc - mp->start + mp->offset,
+				   &kname);
+		struct symframe kfr = {kname, NULL, 0, KFRAME_MODULE, 1};
+		if (rc < 0 || (rc == 1 && func_get(a, &kfr, &kfid)))
+			return NULL;
+		kfid += rc == 1;
+	}
 	struct addrent *e = &c->t[j];
 	e->pc = pc;
 	e->pid = pid;
@@ -239,6 +255,7 @@ static const struct addrent *addr_get(struct analysis *a,
 	e->line = fr[0].line;
 	e->first = (uint32_t)c->nfids;
 	e->n = (uint8_t)n;
+	e->kfid = kfid;
 	c->nfids += (size_t)n;
 	c->n++;
 	return e;
@@ -305,10 +322,18 @@ static int line_before(const char *file, int line, const char *rfile,
 	return c < 0 || (c == 0 && line < rline);
 }
 
+static int kernel_frames = 1; /* analysis_kernel_frames */
+
+void analysis_kernel_frames(int on)
+{
+	kernel_frames = on;
+}
+
 int analysis_run(struct analysis *a, const struct model *m)
 {
 	memset(a, 0, sizeof(*a));
 	a->st = sym_new();
+	a->kf = kernel_frames ? kframe_new() : NULL;
 	a->exp_off = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
 	a->exp_n = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
 	a->own = calloc(m->capstacks ? m->capstacks : 1, 1);
@@ -319,7 +344,8 @@ int analysis_run(struct analysis *a, const struct model *m)
 	size_t nlines = 0, caplines = 0;
 	uint32_t gen = 0;
 	struct addrcache cache = {0};
-	if (!a->st || !a->exp_off || !a->exp_n || !a->own)
+	if (!a->st || !a->exp_off || !a->exp_n || !a->own ||
+	    (kernel_frames && !a->kf))
 		goto out;
 	for (size_t si = 0; si < m->capstacks; si++) {
 		const struct rstack *s = &m->stacks[si];
@@ -346,14 +372,16 @@ int analysis_run(struct analysis *a, const struct model *m)
 			prev_sampler = e->sampler;
 			if (e->skip)
 				continue;
-			if (i == 0) {
+			if (i == 0 && !e->kfid) {
 				leaf_file = e->file;
 				leaf_line = e->line;
 			}
-			if (a->nexp + e->n > a->capexp &&
-			    mem_reserve(&a->exp, &a->capexp, a->nexp + e->n,
+			if (a->nexp + e->n + 1 > a->capexp &&
+			    mem_reserve(&a->exp, &a->capexp, a->nexp + e->n + 1,
 					sizeof(uint32_t), 65536))
 				goto out;
+			if (i == 0 && e->kfid) /* the kernel's, below the leaf */
+				a->exp[a->nexp++] = e->kfid - 1;
 			memcpy(a->exp + a->nexp, cache.fids + e->first,
 			       e->n * sizeof(uint32_t));
 			a->nexp += e->n;
@@ -431,6 +459,7 @@ int analysis_rank(struct analysis *a)
 void analysis_free(struct analysis *a)
 {
 	sym_free(a->st);
+	kframe_free(a->kf);
 	free(a->top_self);
 	free(a->top_total);
 	free(a->funcs);

@@ -299,3 +299,8 @@ TESTS += test/integration/substrate-otf2-driver.sh \
 	test/integration/substrate-otf2.sh
 EXTRA_DIST += test/integration/substrate-otf2-driver.sh \
 	test/integration/substrate-otf2.sh
+
+# Time in the kernel as a frame of its own ("[kernel] read" below read)
+# against the program's own system time (test/programs/syswork)
+TESTS += test/integration/mapreport-kernel.sh
+EXTRA_DIST += test/integration/mapreport-kernel.sh

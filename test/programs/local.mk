@@ -283,3 +283,10 @@ check_PROGRAMS += test/programs/jitmap
 test_programs_jitmap_SOURCES = test/programs/jitmap.c
 test_programs_jitmap_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_jitmap_LDFLAGS =
+
+# syswork: a known share of its CPU time in the kernel (read(2) of
+# /dev/zero), for the kernel frames of mapreport-kernel.sh
+check_PROGRAMS += test/programs/syswork
+test_programs_syswork_SOURCES = test/programs/syswork.c test/programs/spin.h
+test_programs_syswork_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_syswork_LDFLAGS =
