@@ -5,7 +5,8 @@
  * "syswork MODE SECONDS": until SECONDS of CPU time (user + system) are
  * used, repeats a round of read_part (64 KiB read(2)s from /dev/zero, which
  * the kernel spends its time clearing) and user_part (a busy loop); MODE
- * "mixed" does both, "user" only user_part.  At the end it writes its own
+ * "mixed" does both, "user" only user_part, looking at its CPU time (a
+ * system call) only once in 256 rounds, some 0.5 s.  At the end it writes its own
  * user and system CPU time (getrusage) on standard error:
  * "syswork: user 1.234 sys 0.567".
  */
@@ -59,7 +60,6 @@ int main(int argc, char **argv)
 		perror("syswork: /dev/zero");
 		return 1;
 	}
-	/* "user" looks at the clock (a system call) once in 256 rounds */
 	while (cpu_seconds(&user, &sys) < want) {
 		if (mixed)
 			read_part(fd, 800);
