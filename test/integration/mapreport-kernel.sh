@@ -13,8 +13,8 @@
 # exact; getrusage's system time, printed too, is the CPU time split at
 # the kernel's ticks (250 a second: 2 points of noise in 2 s alone, 7
 # points apart once under a full make check).  Before, those samples were charged to
-# libc's read itself, and no kernel frame existed.  A program that runs
-# in user space only gets no kernel frame; --no-kernel-frames gives the
+# libc's read itself, and no kernel frame existed.  A busy loop in user
+# space gets no kernel frame; --no-kernel-frames gives the
 # samples back to read; the JSON report names the frame.
 set -eu
 
@@ -109,9 +109,14 @@ case_user() {
 	sample user -F 1000 -- "$programs/syswork" user 1
 	[ "$rc" = 0 ] || { show "$tmp/user.err"; fail "mapsample exited $rc"; }
 	report user --folded
-	if grep -q '\[kernel\]' "$tmp/user.report"; then
+	# its busy loop gets none; the few system calls outside it (its CPU
+	# time every 0.5 s) may, rarely: at most 1% of the samples
+	kpct=$(awk '{ all += $NF; if (/\[kernel\]/) k += $NF }
+		END { printf "%.2f\n", all ? 100 * k / all : 0 }' "$tmp/user.report")
+	if grep -q 'user_part;.*\[kernel\]' "$tmp/user.report" ||
+		! check "$kpct <= 1"; then
 		show "$tmp/user.report" "$tmp/user.err"
-		fail "a program in user space only got kernel frames"
+		fail "code in user space only got kernel frames"
 	fi
 	check "$(share user user_part) >= 90" || {
 		show "$tmp/user.report"
