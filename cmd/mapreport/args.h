@@ -44,6 +44,8 @@ struct args {
 	int disasm;                 /* --disasm */
 	size_t html_source_max;     /* --html-source-max SIZE, bytes */
 	size_t html_sources_max;    /* --html-sources-max SIZE, bytes */
+
+	int no_kernel_frames;       /* --no-kernel-frames */
 };
 
 #endif

@@ -98,6 +98,9 @@ static void usage(FILE *f)
 		"                       the tables and the flame graph\n"
 		"      --disasm         with --lines: each function's instructions\n"
 		"                       with their samples (objdump, binutils)\n"
+		"      --no-kernel-frames  no [kernel] frame for samples taken\n"
+		"                       in a system call: charge them to the\n"
+		"                       function that made the call\n"
 		"      --callers FUNC   who calls FUNC, with samples and shares\n"
 		"      --callees FUNC   whom FUNC calls, with samples and shares\n"
 		"Filters (samples kept; repeat an option for either value):\n"
@@ -156,8 +159,7 @@ static void usage(FILE *f)
 /* the size caps of the sources embedded in the HTML report */
 #define OPT_HTML_SOURCE_MAX 0x1ea
 #define OPT_HTML_SOURCES_MAX 0x1eb
-
-
+#define OPT_NO_KERNEL_FRAMES 0x1ec
 
 /* A size of --html-source-max or --html-sources-max: a whole number of
  * bytes, or with K, M or G (1024, 1024^2, 1024^3 bytes), from 1 byte to
@@ -315,6 +317,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"disasm", no_argument, NULL, OPT_DISASM},
 		{"html-source-max", required_argument, NULL, OPT_HTML_SOURCE_MAX},
 		{"html-sources-max", required_argument, NULL, OPT_HTML_SOURCES_MAX},
+
+		{"no-kernel-frames", no_argument, NULL, OPT_NO_KERNEL_FRAMES},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -436,6 +440,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			/* the instructions are part of the source view */
 			a->disasm = 1;
 			a->lines = 1;
+			break;
+		case OPT_NO_KERNEL_FRAMES:
+			a->no_kernel_frames = 1;
 			break;
 		case OPT_LINES:
 			a->lines = 1;
@@ -769,6 +776,7 @@ int main(int argc, char **argv)
 				 !a.source_maps
 			 ? run_oom()
 			 : parse_args(argc, argv, &a);
+	analysis_kernel_frames(!a.no_kernel_frames);
 	if (rc < 0 && a.compare)
 		rc = run_compare(&a, outs);
 	if (rc >= 0) {

@@ -12,7 +12,9 @@
  * threads (its code at the leaf, or its constructor or destructor in
  * the stack) are counted apart and charged to no function.  On demand
  * the functions are then ranked by each count;
- * writing them out is lib/report/out's.
+ * writing them out is lib/report/out's.  A sample taken in a system call
+ * gets a kernel frame below its user leaf (report/kframe.h): the user
+ * leaf's address is looked at once, as the rest of its entry.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 
 #include "common/mem.h"
 #include "report/analyze.h"
+#include "report/kframe.h"
 
 #define MAX_EXP 2048
 
@@ -175,6 +178,8 @@ struct addrent {
 	uint8_t sampler;    /* in libmapsampler.so (leaf or not) */
 	uint8_t loader;     /* in the dynamic loader */
 	uint8_t used;
+	uint32_t kfid;      /* a leaf in a system call: the kernel frame's
+			     * function id + 1; 0: none */
 };
 
 /* A mapping of the model and the symbolizer's module of its file. */
@@ -330,6 +335,17 @@ static const struct addrent *addr_get(struct analysis *a,
 	for (int i = 0; i < n; i++)
 		if (func_get(a, &fr[i], &c->fids[c->nfids + (size_t)i]))
 			return NULL;
+	uint32_t kfid = 0;
+	const char *kname;
+	if (leaf && mp && a->kf) {
+		int rc = kframe_at(a->kf, mp->path, mp->buildid,
+				   mp->buildid_len, pc - mp->start + mp->offset,
+				   &kname);
+		struct symframe kfr = {kname, NULL, 0, KFRAME_MODULE, 1};
+		if (rc < 0 || (rc == 1 && func_get(a, &kfr, &kfid)))
+			return NULL;
+		kfid += rc == 1;
+	}
 	struct addrent *e = &c->t[j];
 	e->k = *k;
 	e->leaf = (uint8_t)leaf;
@@ -343,6 +359,7 @@ static const struct addrent *addr_get(struct analysis *a,
 	e->line = fr[0].line;
 	e->first = (uint32_t)c->nfids;
 	e->n = (uint8_t)n;
+	e->kfid = kfid;
 	c->nfids += (size_t)n;
 	c->n++;
 	return e;
@@ -556,14 +573,16 @@ static int expand(struct analysis *a, struct addrcache *cache,
 		prev_sampler = e->sampler;
 		if (e->skip)
 			continue;
-		if (i == 0) {
+		if (i == 0 && !e->kfid) {
 			se->leaf_file = e->file;
 			se->leaf_line = e->line;
 		}
-		if (a->nexp + e->n > a->capexp &&
-		    mem_reserve(&a->exp, &a->capexp, a->nexp + e->n,
+		if (a->nexp + e->n + 1 > a->capexp &&
+		    mem_reserve(&a->exp, &a->capexp, a->nexp + e->n + 1,
 				sizeof(uint32_t), 65536))
 			return MAPS_ENOMEM;
+		if (i == 0 && e->kfid) /* the kernel's, below the leaf */
+			a->exp[a->nexp++] = e->kfid - 1;
 		memcpy(a->exp + a->nexp, cache->fids + e->first,
 		       e->n * sizeof(uint32_t));
 		a->nexp += e->n;
@@ -597,10 +616,18 @@ static int keys_of(struct analysis *a, struct addrcache *c,
 	return 0;
 }
 
+static int kernel_frames = 1; /* analysis_kernel_frames */
+
+void analysis_kernel_frames(int on)
+{
+	kernel_frames = on;
+}
+
 int analysis_run(struct analysis *a, const struct model *m)
 {
 	memset(a, 0, sizeof(*a));
 	a->st = sym_new();
+	a->kf = kernel_frames ? kframe_new() : NULL;
 	a->exp_off = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
 	a->exp_n = calloc(m->capstacks ? m->capstacks : 1, sizeof(uint32_t));
 	a->own = calloc(m->capstacks ? m->capstacks : 1, 1);
@@ -618,7 +645,8 @@ int analysis_run(struct analysis *a, const struct model *m)
 	size_t capkeys = 0, capmps = 0;
 	uint32_t *ord = NULL;
 	int bad;
-	if (!a->st || !a->exp_off || !a->exp_n || !a->own)
+	if (!a->st || !a->exp_off || !a->exp_n || !a->own ||
+	    (kernel_frames && !a->kf))
 		goto out;
 	/* first each stack's entry in the memo (in exp_off for now), the
 	 * stacks taken in the order they were read: their frames, and
@@ -760,6 +788,7 @@ int analysis_rank(struct analysis *a)
 void analysis_free(struct analysis *a)
 {
 	sym_free(a->st);
+	kframe_free(a->kf);
 	free(a->top_self);
 	free(a->top_total);
 	free(a->funcs);

@@ -44,7 +44,15 @@ struct analysis {
 	 * and leaf or not, whichever processes sampled it) and distinct
 	 * stacks of them expanded (a stack the ranks of a job share, once) */
 	size_t naddrs, nexpanded;
+	/* the kernel frames of samples taken in a system call (kframe.h),
+	 * NULL when analysis_kernel_frames turned them off */
+	struct kframe *kf;
 };
+
+/* Whether the analyses run from now on give a sample taken in a system
+ * call its kernel frame below the user leaf (report/kframe.h): 1 (the
+ * default) or 0 (mapreport --no-kernel-frames, for the whole command). */
+void analysis_kernel_frames(int on);
 
 /*
  * Symbolizes and aggregates every stack of m into a.  Returns 0, or

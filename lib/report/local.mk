@@ -44,3 +44,29 @@ lib_report_libreport_la_SOURCES += lib/report/shorten.c \
 # disasm: samples per instruction of a function (mapreport --disasm)
 lib_report_libreport_la_SOURCES += lib/report/disasm.c \
 	lib/report/disasm.h
+# kframe: the kernel frame of samples taken in a system call, named from
+# kframe_sys.c, the build machine's system calls made at build time from
+# <sys/syscall.h>'s SYS_* macros (the compiler gives the numbers)
+lib_report_libreport_la_SOURCES += lib/report/kframe.c lib/report/kframe.h
+nodist_lib_report_libreport_la_SOURCES = lib/report/kframe_sys.c
+lib/report/kframe_sys.c: $(top_srcdir)/lib/report/local.mk
+	$(AM_V_GEN)$(MKDIR_P) lib/report && \
+	echo '#include <sys/syscall.h>' | \
+	$(CC) $(CPPFLAGS) -E -dM - | \
+	LC_ALL=C $(AWK) 'BEGIN { \
+		print "/* Generated from <sys/syscall.h> by lib/report/local.mk. */"; \
+		print "#include <sys/syscall.h>"; \
+		print "#include \"report/kframe.h\""; \
+		print "const struct kframe_sysname kframe_sysnames[] = {" } \
+	$$1 == "#define" && $$2 ~ /^SYS_[a-z0-9_]+$$/ { \
+		n[substr($$2, 5)] = 1 } \
+	END { for (s in n) k[++c] = s; \
+		for (i = 2; i <= c; i++) for (j = i; j > 1 && k[j - 1] > k[j]; j--) { \
+			t = k[j]; k[j] = k[j - 1]; k[j - 1] = t } \
+		for (i = 1; i <= c; i++) \
+			printf "\t{SYS_%s, \"[kernel] %s\"},\n", k[i], k[i]; \
+		print "};"; \
+		print "const size_t kframe_nsysnames = sizeof(kframe_sysnames) /"; \
+		print "\tsizeof(kframe_sysnames[0]);" }' >$@.tmp && \
+	mv $@.tmp $@
+CLEANFILES += lib/report/kframe_sys.c

@@ -319,3 +319,8 @@ EXTRA_DIST += test/integration/mapsample-pidns.sh
 
 TESTS += test/integration/mapreport-exports-region.sh
 EXTRA_DIST += test/integration/mapreport-exports-region.sh
+
+# Time in the kernel as a frame of its own ("[kernel] read" below read)
+# against the program's own system time (test/programs/syswork)
+TESTS += test/integration/mapreport-kernel.sh
+EXTRA_DIST += test/integration/mapreport-kernel.sh

@@ -306,3 +306,10 @@ test_programs_regionsplit_SOURCES = test/programs/regionsplit.c
 test_programs_regionsplit_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_regionsplit_LDFLAGS = -no-install
 test_programs_regionsplit_LDADD = lib/mark/libmapsample-mark.la
+
+# syswork: a known share of its CPU time in the kernel (read(2) of
+# /dev/zero), for the kernel frames of mapreport-kernel.sh
+check_PROGRAMS += test/programs/syswork
+test_programs_syswork_SOURCES = test/programs/syswork.c test/programs/spin.h
+test_programs_syswork_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_syswork_LDFLAGS =

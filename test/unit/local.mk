@@ -203,3 +203,11 @@ test_unit_test_mpi_SOURCES = test/unit/test_mpi.c
 test_unit_test_mpi_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_mpi_LDADD = lib/report/libreport.la $(CHECK_LIBS)
 TESTS += test/unit/test_mpi
+
+# --- lib/report: kernel frames (report/kframe.c): system calls found in
+# x86-64 and AArch64 code, their names, a system call of the test's own ---
+check_PROGRAMS += test/unit/test_kframe
+test_unit_test_kframe_SOURCES = test/unit/test_kframe.c
+test_unit_test_kframe_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_kframe_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+TESTS += test/unit/test_kframe

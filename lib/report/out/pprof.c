@@ -30,6 +30,7 @@
 #include <mapsample/maps_error.h>
 
 #include "common/mem.h"
+#include "report/kframe.h"
 #include "report/out/pprof.h"
 #include "lib/report/out/profile.pb-c.h" /* generated, build tree */
 #include "report/out/rescan.h"
@@ -266,6 +267,22 @@ static int loc_id(struct pp *p, uint32_t pid, uint32_t image, uint64_t pc,
 				  leaf, fr);
 		if (n < 0)
 			return MAPS_ENOMEM;
+		/* a leaf in a system call: the kernel's frame innermost
+		 * (report/kframe.h), as the analysis has it */
+		const char *kname;
+		int kr = leaf && mp && p->in->oi_analysis->kf
+				 ? kframe_at(p->in->oi_analysis->kf, mp->path,
+					     mp->buildid, mp->buildid_len,
+					     pc - mp->start + mp->offset, &kname)
+				 : 0;
+		if (kr < 0)
+			return MAPS_ENOMEM;
+		if (kr == 1 && n < 32) {
+			memmove(fr + 1, fr, (size_t)n * sizeof(*fr));
+			fr[0] = (struct symframe){kname, NULL, 0, KFRAME_MODULE,
+						  1};
+			n++;
+		}
 		Pprofpb__Location *l = alloc(p, sizeof(*l));
 		Pprofpb__Line *lines = alloc(p, (size_t)n * sizeof(*lines));
 		Pprofpb__Line **lp = alloc(p, (size_t)n * sizeof(*lp));

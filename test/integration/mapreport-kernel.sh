@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# mapreport-kernel.sh: time spent in the kernel is a frame of its own.
+# test/programs/syswork spends about half its CPU time in read(2)s of
+# /dev/zero and says its own user and system time (getrusage) and the
+# CPU time its read(2)s took.  A sample taken while the kernel worked for
+# a system call must get the frame "[kernel] read" below the user frame
+# that made the call (libc's read), and that frame's share of the
+# samples must be the share of the CPU time spent in read(2) within 5
+# points (at 1000 Hz, some 2000 samples: one binomial sigma is about 1.1
+# points).  That share is measured on the thread's CPU clock, which is
+# exact; getrusage's system time, printed too, is the CPU time split at
+# the kernel's ticks (250 a second: 2 points of noise in 2 s alone, 7
+# points apart once under a full make check).  Before, those samples were charged to
+# libc's read itself, and no kernel frame existed.  A busy loop in user
+# space gets no kernel frame; --no-kernel-frames gives the
+# samples back to read; the JSON report names the frame.
+set -eu
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+# share NAME LAST: the % of the folded stacks of $tmp/NAME.report whose
+# last frame is LAST.
+share() {
+	awk -v last="$2" '{ n = $NF; $NF = ""; sub(/ $/, "");
+		k = split($0, f, ";"); all += n; if (f[k] == last) hit += n }
+		END { printf "%.2f\n", all ? 100 * hit / all : 0 }' \
+		"$tmp/$1.report"
+}
+
+# sys_share NAME: the program's CPU time in its read(2)s in % of its CPU
+# time, from what syswork wrote on standard error; getrusage's system
+# share after it.
+sys_share() {
+	awk '$1 == "syswork:" && $2 == "user" {
+		printf "%.2f %.2f\n", 100 * $7 / $9, 100 * $5 / ($3 + $5) }' \
+		"$tmp/$1.err"
+}
+
+need_programs syswork
+
+case_mixed() {
+	sample mixed -F 1000 -- "$programs/syswork" mixed 2
+	[ "$rc" = 0 ] || { show "$tmp/mixed.err"; fail "mapsample exited $rc"; }
+	report mixed --folded
+	shares=$(sys_share mixed)
+	[ -n "$shares" ] || { show "$tmp/mixed.err"; fail "syswork said no CPU times"; }
+	sys=${shares% *}
+	rusage=${shares#* }
+	check "$sys >= 20" || fail "syswork spent only $sys% in read(2); the case needs 20% or more"
+	kern=$(share mixed "[kernel] read")
+	check "($kern - $sys) <= 5 && ($sys - $kern) <= 5" || {
+		show "$tmp/mixed.report"
+		fail "[kernel] read holds $kern% of the samples; the program spent $sys% of its CPU time in read(2) (getrusage: $rusage% system time)"
+	}
+	# below libc's read, the user frame that entered the kernel
+	grep -q ';read;\[kernel\] read [0-9]*$' "$tmp/mixed.report" || {
+		show "$tmp/mixed.report"
+		fail "no stack ends read;[kernel] read"
+	}
+	# every kernel frame is named after the libc function that made the
+	# call (read, getrusage, write): the number was read right
+	if grep '\[kernel\]' "$tmp/mixed.report" |
+		grep -Ev ';([a-z0-9_]+);\[kernel\] \1 [0-9]+$' >"$tmp/odd"; then
+		show "$tmp/mixed.report"
+		fail "kernel frames not under the function of their name: $(cat "$tmp/odd")"
+	fi
+	echo "mixed: [kernel] read $kern% of the samples; CPU time in read(2) $sys%, getrusage's system time $rusage%"
+}
+
+case_text_json() {
+	report mixed
+	awk '$0 == "Top functions by self samples" { s = 1; next }
+		s && NF == 0 { exit }
+		s && $5 == "[kernel]" && $6 == "read" { found = 1 }
+		END { exit !found }' "$tmp/mixed.report" || {
+		show "$tmp/mixed.report"
+		fail "no [kernel] read row in the text report's self table"
+	}
+	report mixed --json
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+if not any(f["name"] == "[kernel] read" and f["module"] == "[kernel]"
+	   and f["self"] > 0 for f in d["top_self"]):
+	sys.exit("no [kernel] read in top_self")' "$tmp/mixed.report" ||
+		fail "the JSON report has no [kernel] read function"
+}
+
+case_off() {
+	report mixed --folded --no-kernel-frames
+	if grep -q '\[kernel\]' "$tmp/mixed.report"; then
+		show "$tmp/mixed.report"
+		fail "--no-kernel-frames: kernel frames remain"
+	fi
+	rd=$(share mixed read)
+	check "($rd - $sys) <= 5 && ($sys - $rd) <= 5" || {
+		show "$tmp/mixed.report"
+		fail "--no-kernel-frames: read holds $rd% as leaf, not the $sys% of CPU time in read(2)"
+	}
+}
+
+case_user() {
+	sample user -F 1000 -- "$programs/syswork" user 1
+	[ "$rc" = 0 ] || { show "$tmp/user.err"; fail "mapsample exited $rc"; }
+	report user --folded
+	# its busy loop gets none; the few system calls outside it (its CPU
+	# time every 0.5 s) may, rarely: at most 1% of the samples
+	kpct=$(awk '{ all += $NF; if (/\[kernel\]/) k += $NF }
+		END { printf "%.2f\n", all ? 100 * k / all : 0 }' "$tmp/user.report")
+	if grep -q 'user_part;.*\[kernel\]' "$tmp/user.report" ||
+		! check "$kpct <= 1"; then
+		show "$tmp/user.report" "$tmp/user.err"
+		fail "code in user space only got kernel frames"
+	fi
+	check "$(share user user_part) >= 90" || {
+		show "$tmp/user.report"
+		fail "user_part holds only $(share user user_part)%"
+	}
+}
+
+case_mixed
+case_text_json
+case_off
+case_user
+echo "mapreport-kernel: all cases passed"
