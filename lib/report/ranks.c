@@ -9,7 +9,9 @@
  * frame is a read/write-family call.  The rest is compute.  A process's
  * time in MPI is taken from the time-in-MPI metric instead when its log
  * holds one (the wrappers measure it exactly; samples only estimate it),
- * and the collective part keeps its share of the MPI samples.
+ * and the collective part keeps its share of the MPI samples: the
+ * metric's seconds in MPI (mpi_seconds(), in the units of
+ * plugins/mpi/mpi.xml) over the process's seconds of the sampling clock.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -116,25 +118,30 @@ int32_t ranks_of_proc(const struct model *m, size_t i)
 	return p->rank >= 0 ? p->rank : (int32_t)p->seq;
 }
 
-/* The fraction of its time a process spent in MPI by its series s of
- * the time-in-MPI metric mt, or -1 when the series says nothing usable.
- * A plain metric in % is a share already (its mean); a metric divided
- * by sample time in s, ms, us, ns or % is time in MPI per second. */
-static double mpi_fraction(const struct rmetric *mt, const struct rmseries *s)
+/* The seconds a process spent inside MPI calls by its series s of the
+ * time-in-MPI metric mt, or -1 when the series says nothing usable.
+ * The mpi plugin's metric (plugins/mpi/mpi.xml) is in %, not divided by
+ * sample time: each value is the share of the wall time since the
+ * previous value that the process's threads spent in MPI, added up over
+ * the threads (two threads in MPI the whole time: 200%), so its seconds
+ * are the values times the interval between them.  A metric divided by
+ * sample time holds the time itself, one delta a value, in % (of a
+ * second), s, ms, us or ns (its units are those per second: "ms/s"). */
+static double mpi_seconds(const struct rmetric *mt, const struct rmseries *s)
 {
 	const char *u = mt->units ? mt->units : "";
 	double v;
 	if (!s->n)
 		return -1;
 	if (!(mt->flags & MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME)) {
-		if (strcmp(u, "%") != 0)
+		if (strcmp(u, "%") != 0 || s->n < 2 ||
+		    s->last_ts <= s->first_ts)
 			return -1;
-		v = s->sum / (double)s->n / 100.0;
+		/* n values at a mean of (last - first) / (n - 1) apart,
+		 * each for the interval before it */
+		v = s->sum / 100.0 * ((double)(s->last_ts - s->first_ts) /
+				      1e9 / (double)(s->n - 1));
 	} else {
-		if (s->n < 2 || s->last_ts <= s->first_ts)
-			return -1;
-		double rate = (s->sum - s->first_v) /
-			      ((double)(s->last_ts - s->first_ts) / 1e9);
 		static const struct {
 			const char *u;
 			double f;
@@ -144,13 +151,11 @@ static double mpi_fraction(const struct rmetric *mt, const struct rmseries *s)
 		v = -1;
 		for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++)
 			if (strcmp(u, scale[i].u) == 0)
-				v = rate * scale[i].f;
+				v = s->sum * scale[i].f;
 		if (v < 0)
 			return -1;
 	}
-	if (!isfinite(v))
-		return -1;
-	return v < 0 ? 0 : v > 1 ? 1 : v;
+	return isfinite(v) ? (v < 0 ? 0 : v) : -1;
 }
 
 /* Folds metric series s (of metric mt) into row r. */
@@ -171,10 +176,13 @@ static void row_metric(struct rank_row *r, const struct rmetric *mt,
 		r->io_write += s->sum;
 		r->have_io_bytes = 1;
 	} else if (strcmp(mt->id, RANKS_MPI_TIME) == 0) {
-		double f = mpi_fraction(mt, s);
-		if (f >= 0) {
+		/* a share of the process's seconds of the sampling clock,
+		 * all its threads: a process whose MPI wall time exceeds
+		 * them (waits that took no CPU time) is all MPI */
+		double secs = mpi_seconds(mt, s);
+		if (secs >= 0 && r->seconds > 0) {
 			r->mpi_metric = 1;
-			r->mpi = f;
+			r->mpi = secs >= r->seconds ? 1 : secs / r->seconds;
 		}
 	}
 }
