@@ -387,7 +387,7 @@ int main(int argc, char **argv)
 	/* program-long: kept in statics, so no early return leaks them */
 	static char *builtin;
 	builtin = builtin_metrics_dir();
-	struct plan_opts mo = {mdirs, nmdirs, mselect, builtin, quiet};
+	struct plan_opts mo = {mdirs, nmdirs, mselect, builtin, quiet, NULL};
 	if (list_substrates) {
 		free(builtin);
 		free(mselect);
@@ -440,6 +440,19 @@ int main(int argc, char **argv)
 		free(mselect);
 		return EXIT_OWN;
 	}
+	/* a rank of an MPI or Slurm job: its rank, the job's id and size */
+	struct mapjob job;
+	int in_job = mapjob_detect(&job, NULL);
+	/* an MPI program gets the mpi plugin's figures unasked, as Arm MAP
+	 * gives them: a rank of a job, a program that links an MPI library
+	 * or a launcher (mpirun) that starts the ranks; --metrics decides
+	 * when given */
+	static const char *const mpilibs[] = {"libmpi.", "libmpi_",
+					      "libmpich", "libmpifort",
+					      "libpmpi", NULL};
+	if ((in_job && job.rank >= 0) || mapjob_is_launcher(path) ||
+	    target_needs(path, mpilibs))
+		mo.auto_select = "mpi";
 	struct plan plan;
 	int prc = plan_prepare(&mo, &plan);
 	free(builtin);
@@ -448,9 +461,6 @@ int main(int argc, char **argv)
 		return EXIT_OWN;
 
 	char want[PATH_MAX], logname[PATH_MAX], logabs[PATH_MAX];
-	/* a rank of an MPI or Slurm job: its rank, the job's id and size */
-	struct mapjob job;
-	int in_job = mapjob_detect(&job, NULL);
 	if (output) {
 		/* the pattern checked now; expanded once the program's pid
 		 * (%p) is known */
