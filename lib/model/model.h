@@ -91,6 +91,8 @@ struct rproc {
 	char *perfmap;
 	size_t perfmap_len;
 	int perfmap_cut;
+	int is_rank_child;    /* 1: a process rank `rank` started (JOB role
+			       * MAPLOG_JOB_RANK_CHILD), not the rank */
 };
 
 /* Keys the model gives processes whose pid an earlier log had taken. */

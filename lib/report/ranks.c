@@ -247,11 +247,26 @@ int ranks_build(struct ranks *rk, const struct model *m,
 	rk->r = calloc(m->nprocs ? m->nprocs : 1, sizeof(*rk->r));
 	if (!rk->r)
 		goto nomem;
+	/* the ranks and other processes, then the ranks' children, whose
+	 * figures are their rank's (a row of their own when the rank has
+	 * no samples) */
+	for (int pass = 0; pass < 2; pass++)
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct rproc *p = &m->procs[i];
-		if (!p->samples || p->is_launcher)
+		int child = p->is_rank_child && p->rank >= 0;
+		if (!p->samples || p->is_launcher || child != pass)
 			continue;
-		struct rank_row *r = &rk->r[rk->n];
+		size_t ri = rk->n;
+		for (size_t j = 0; child && j < rk->n; j++)
+			if (rk->r[j].is_rank && rk->r[j].rank == p->rank)
+				ri = j;
+		struct rank_row *r = &rk->r[ri];
+		if (keymap_put(&k, p->pid, p->image, 0, ri))
+			goto nomem;
+		if (ri < rk->n) {
+			r->samples += p->samples;
+			continue;
+		}
 		r->rank = ranks_of_proc(m, i);
 		r->is_rank = p->rank >= 0;
 		rk->any_rank |= r->is_rank;
@@ -259,8 +274,6 @@ int ranks_build(struct ranks *rk, const struct model *m,
 		r->image = p->image;
 		r->host = p->host;
 		r->samples = p->samples;
-		if (keymap_put(&k, p->pid, p->image, 0, rk->n))
-			goto nomem;
 		if (m->timeline_on &&
 		    !(r->bins = calloc(TIMELINE_BINS, sizeof(*r->bins))))
 			goto nomem;
@@ -297,8 +310,15 @@ int ranks_build(struct ranks *rk, const struct model *m,
 		if (ri < 0 || !s->metric)
 			continue;
 		struct rank_row *r = &rk->r[ri];
+		const struct rmetric *mt = &m->metrics.m[s->metric - 1];
+		/* a rank's MPI time is the rank's own, not its children's
+		 * (the wrapper is in them too, with nothing to time) */
+		const struct rproc *p = model_find_proc(m, s->pid, s->image);
+		if (p && p->is_rank_child && mt->id &&
+		    strcmp(mt->id, RANKS_MPI_TIME) == 0)
+			continue;
 		double had = r->mpi;
-		row_metric(r, &m->metrics.m[s->metric - 1], s);
+		row_metric(r, mt, s);
 		/* the metric's MPI time: the collective part keeps its
 		 * share of the MPI samples */
 		if (r->mpi_metric && r->mpi != had)

@@ -11,6 +11,9 @@
 #   mapsample -- mpirun -np 4 ./mpiranks: one log, the launchers (mpirun,
 #     hydra_pmi_proxy) recorded as launchers and left out of the report
 #     unless --launchers, the ranks 0 to 3 recorded as ranks;
+#   a rank's own children (a rank running "sh -c", a subshell): recorded
+#     as children of the rank, not as a second process of that rank, and
+#     the job report counts only the ranks;
 #   -o with %r, %j, %h: the names asked for; %x unknown and %r outside a
 #     job: one line, exit 125; mapreport on a folder with no log: exit 2.
 # Skips (77) only when neither MPI is installed.
@@ -50,7 +53,8 @@ jobs() {
 			if ($i == "size") s = $(i + 1)
 			if ($i == "from") f = $(i + 1)
 		}
-		role = ($0 ~ / launcher job /) ? "launcher" : "application"
+		role = ($0 ~ / launcher job /) ? "launcher" : \
+			($0 ~ / rank-child job /) ? "rank-child" : "application"
 		print role, r, s, f
 	}' | sort
 }
@@ -160,10 +164,62 @@ patterns() {
 	[ "$(ls -d "$d"/out/*/ | wc -l)" = 1 ] || fail "$m: the ranks' %j differ"
 }
 
+# rank_children M: ranks that start processes of their own (a shell
+# running "sh -c" and a subshell: exec from a fork, and a fork alone),
+# launched both ways: the children inherit the rank's variables but are
+# recorded as the rank's children, and the job report counts 2 ranks,
+# one row each
+rank_children() {
+	m=$1
+	d=$tmp/$m-kids
+	mkdir -p "$d"
+	cat >"$d/r.sh" <<'EOS'
+i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done
+sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
+( i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done )
+EOS
+	(cd "$d" && timeout 60 "mpirun.$m" -np 2 "$mapsample" -q -o 'job/rank-%r.maplog' \
+		-- sh r.sh >"$tmp/$m-kids.out" 2>"$tmp/$m-kids.err") || {
+		show "$tmp/$m-kids.err"
+		fail "$m: mpirun -np 2 mapsample -- sh r.sh failed"
+	}
+	timeout 60 "$mapsample" -q -o "$d/all.maplog" -- "mpirun.$m" -np 2 sh "$d/r.sh" \
+		>"$tmp/$m-kids2.out" 2>"$tmp/$m-kids2.err" || {
+		show "$tmp/$m-kids2.err"
+		fail "$m: mapsample -- mpirun -np 2 sh r.sh failed"
+	}
+	for r in 0 1; do
+		for log in "$d/job/rank-$r.maplog" "$d/all.maplog"; do
+			jobs "$log" >"$tmp/kids.jobs"
+			n=$(grep -c "^application $r 2 " "$tmp/kids.jobs" || true)
+			k=$(grep -c "^rank-child $r 2 " "$tmp/kids.jobs" || true)
+			[ "$n" = 1 ] && [ "$k" -ge 2 ] || {
+				show "$tmp/kids.jobs"
+				fail "$m: $(basename "$log"): rank $r: $n processes recorded as the rank, $k as its children; want 1 and 2 or more"
+			}
+		done
+	done
+	for what in "$d/job" "$d/all.maplog"; do
+		"$mapreport" "$what" >"$tmp/kids.report" 2>"$tmp/kids.rerr" || {
+			show "$tmp/kids.rerr"
+			fail "$m: mapreport $what failed"
+		}
+		awk '/^Ranks:/ { on = 1; head = $0; next }
+			on && $1 ~ /^[0-9]+$/ { n[$1]++; rows++ }
+			on && /^  Across/ { on = 0 }
+			END { if (head != "Ranks: 2 ranks" || rows != 2 || n[0] != 1 || n[1] != 1) exit 1 }' \
+			"$tmp/kids.report" || {
+			show "$tmp/kids.report"
+			fail "$m: mapreport $(basename "$what"): the ranks' children counted as ranks (want 'Ranks: 2 ranks', one row each)"
+		}
+	done
+}
+
 for m in $mpis; do
 	rank_per_log "$m"
 	launcher_outside "$m"
 	patterns "$m"
+	rank_children "$m"
 done
 
 # -o errors, outside a job
