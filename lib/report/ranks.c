@@ -271,6 +271,9 @@ int ranks_build(struct ranks *rk, const struct model *m,
 		r->is_rank = p->rank >= 0;
 		rk->any_rank |= r->is_rank;
 		r->pid = p->pid;
+		r->os_pid = p->os_pid;
+		if (p->exited && p->exit_how == MAPLOG_EXIT_SIGNALED)
+			r->killed_by = p->exit_code;
 		r->image = p->image;
 		r->host = p->host;
 		r->samples = p->samples;

@@ -862,7 +862,12 @@ static void job(struct jsonw *w, const struct output_in *in)
 		jsonw_key(w, "is_mpi_rank");
 		jsonw_bool(w, r->is_rank);
 		jsonw_key(w, "pid");
-		jsonw_u64(w, r->pid);
+		jsonw_u64(w, r->os_pid);
+		jsonw_key(w, "killed_by_signal");
+		if (r->killed_by)
+			jsonw_i64(w, r->killed_by);
+		else
+			jsonw_null(w);
 		jsonw_key(w, "image");
 		jsonw_u64(w, r->image);
 		jsonw_key(w, "host");
