@@ -886,11 +886,14 @@ static int activity(FILE *out, const struct model *m, const struct cols *c)
 		AW, (double)shown * AROWH + 28.0, ALX, AW - 10,
 		(double)(c->t1 - c->t0) / 1e9);
 	for (size_t r = 0; r < shown; r++) {
-		activity_lane(out, c, &m->timeline, &m->threads[ord[r]], r,
+		/* labelled with the pid on its host, not the model's key */
+		struct rthread label = m->threads[ord[r]];
+		label.pid = model_os_pid(m, label.pid);
+		activity_lane(out, c, &m->timeline, &label, r,
 			      cell + r * c->n, vmax);
-		struct bandctx b = {out, c, m->regions, &m->threads[ord[r]],
+		struct bandctx b = {out, c, m->regions, &label,
 				    (double)r * AROWH};
-		const struct rthread *t = b.t;
+		const struct rthread *t = &m->threads[ord[r]];
 		if (m->regions)
 			regions_spans(m->regions, t->pid, t->image, t->tid,
 				      region_band, &b);
