@@ -621,16 +621,44 @@ static struct run_id run_of(const struct model *m, size_t from)
 }
 
 /*
+ * The MPI rank whose log note n is about: the rank of the process it
+ * names, or the one rank of its log (a rank's log of a job folder); -1
+ * when none or several.
+ */
+static int32_t note_rank(const struct model *m, const struct args *a,
+			 const struct rnote *n)
+{
+	size_t li = 0;
+	while (li < a->nlogs && (!n->file || strcmp(a->logs[li], n->file)))
+		li++;
+	if (li == a->nlogs)
+		return -1;
+	int32_t rank = -1;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct rproc *p = &m->procs[i];
+		if (p->log != li || p->rank < 0 || p->is_launcher)
+			continue;
+		if (n->pid && p->pid == n->pid)
+			return p->rank;
+		if (rank >= 0 && rank != p->rank)
+			rank = INT32_MAX; /* several */
+		else if (rank < 0)
+			rank = p->rank;
+	}
+	return rank == INT32_MAX ? -1 : rank;
+}
+
+/*
  * Whether the logs of a, whose runs are ids, are of one run: the same
  * command line, and times that overlap (within RUN_SLACK).  Returns 0,
  * or 2 after saying on standard error which two logs are of different
- * runs and what to do (a->merge skips the check).
+ * runs and what to do; with a->merge, 0 after a warning that says it.
  */
 static int check_one_run(const struct args *a, const struct run_id *ids)
 {
 	const struct run_id *first = NULL;
 	size_t fi = 0;
-	for (size_t i = 0; i < a->nlogs && !a->merge; i++) {
+	for (size_t i = 0; i < a->nlogs; i++) {
 		if (!ids[i].command)
 			continue; /* nothing says which run it is */
 		if (!first) {
@@ -643,6 +671,16 @@ static int check_one_run(const struct args *a, const struct run_id *ids)
 		    first->start <= ids[i].end + RUN_SLACK)
 			continue;
 		const char *w1 = first->started, *w2 = ids[i].started;
+		if (a->merge) {
+			/* asked for: said once, not refused */
+			fprintf(stderr, "mapreport: warning: %s and %s are "
+					"logs of different runs ('%s' started "
+					"%s; '%s' started %s); reported as one "
+					"(--merge)\n",
+				a->logs[fi], a->logs[i], first->command, w1,
+				ids[i].command, w2);
+			return 0;
+		}
 		fprintf(stderr, "mapreport: %s and %s are logs of different "
 				"runs ('%s' started %s; '%s' started %s); give "
 				"--merge to report them as one, or --compare "
@@ -878,9 +916,15 @@ int main(int argc, char **argv)
 	}
 	fflush(stdout);
 	char line[1024];
-	for (size_t i = 0; i < m.nnotes; i++)
-		fprintf(stderr, "mapreport: %s\n",
-			model_note_str(&m.notes[i], line, sizeof(line)));
+	for (size_t i = 0; i < m.nnotes; i++) {
+		int32_t r = note_rank(&m, &a, &m.notes[i]);
+		model_note_str(&m.notes[i], line, sizeof(line));
+		if (r >= 0)
+			fprintf(stderr, "mapreport: %s (rank %d)\n", line,
+				(int)r);
+		else
+			fprintf(stderr, "mapreport: %s\n", line);
+	}
 	model_free(&m);
 	regions_free(&rg);
 	filter_free(&a.filter);

@@ -4,9 +4,10 @@
  *
  *   mapsample [options] [--] PROGRAM [ARGS...]
  *
- * Checks the target, creates the log with its header, and runs the
- * program with fork + exec (no ptrace) and libmapsampler.so prepended to
- * LD_PRELOAD.  Signals sent to mapsample whose default action ends a
+ * Checks the target, forks the program's process (which waits for its
+ * log's name: -o's %p is its pid), creates the log with its header, and
+ * lets it exec the program (no ptrace) with libmapsampler.so prepended
+ * to LD_PRELOAD.  Signals sent to mapsample whose default action ends a
  * process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
  * SIGVTALRM, SIGPROF, SIGXCPU, SIGPWR, SIGSTKFLT, SIGIO, the real-time
  * signals) are passed on, unless they came from the terminal, which sends
@@ -61,8 +62,9 @@ static void usage(FILE *f)
 		"usage: mapsample [options] [--] PROGRAM [ARGS...]\n"
 		"  -o, --output FILE     log file (default PROGRAM-DATE-TIME.maplog;\n"
 		"                        under mpirun or srun PROGRAM-<N>p-<JOB>/\n"
-		"                        rank-<R>.maplog); %%r rank, %%p pid,\n"
-		"                        %%h host, %%j job id, %%%% a %%\n"
+		"                        rank-<R>.maplog); %%r rank, %%p the\n"
+		"                        program's pid, %%h host, %%j job id,\n"
+		"                        %%%% a %%\n"
 		"  -F, --frequency HZ    samples per second per thread (default %d)\n"
 		"      --wall            sample wall-clock time, not CPU time\n"
 		"      --max-depth N     frames per stack at most (default 256)\n"
@@ -265,6 +267,32 @@ static void summary(const char *path, double secs)
 	model_free(&m);
 }
 
+/* Writes the n bytes of buf to fd; 0 or -1. */
+static int write_all(int fd, const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* The program's child pid waits for its log's name on go: told none
+ * (go closed), it ends without running the program.  Returns
+ * EXIT_OWN, mapsample's status when the log could not be made. */
+static int abandon(pid_t pid, int go)
+{
+	close(go);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return EXIT_OWN;
+}
+
 #define PROG "mapsample"
 #define OPTSTRING "+o:F:qhV"
 
@@ -393,7 +421,7 @@ int main(int argc, char **argv)
 	/* program-long: kept in statics, so no early return leaks them */
 	static char *builtin;
 	builtin = builtin_metrics_dir();
-	struct plan_opts mo = {mdirs, nmdirs, mselect, builtin, quiet};
+	struct plan_opts mo = {mdirs, nmdirs, mselect, builtin, quiet, NULL};
 	if (list_substrates) {
 		free(builtin);
 		free(mselect);
@@ -446,6 +474,19 @@ int main(int argc, char **argv)
 		free(mselect);
 		return EXIT_OWN;
 	}
+	/* a rank of an MPI or Slurm job: its rank, the job's id and size */
+	struct mapjob job;
+	int in_job = mapjob_detect(&job, NULL);
+	/* an MPI program gets the mpi plugin's figures unasked, as Arm MAP
+	 * gives them: a rank of a job, a program that links an MPI library
+	 * or a launcher (mpirun) that starts the ranks; --metrics decides
+	 * when given */
+	static const char *const mpilibs[] = {"libmpi.", "libmpi_",
+					      "libmpich", "libmpifort",
+					      "libpmpi", NULL};
+	if ((in_job && job.rank >= 0) || mapjob_is_launcher(path) ||
+	    target_needs(path, mpilibs))
+		mo.auto_select = "mpi";
 	struct plan plan;
 	int prc = plan_prepare(&mo, &plan);
 	free(builtin);
@@ -454,34 +495,16 @@ int main(int argc, char **argv)
 		return EXIT_OWN;
 
 	char want[PATH_MAX], logname[PATH_MAX], logabs[PATH_MAX];
-	/* a rank of an MPI or Slurm job: its rank, the job's id and size */
-	struct mapjob job;
-	int in_job = mapjob_detect(&job, NULL);
 	if (output) {
+		/* the pattern checked now; expanded once the program's pid
+		 * (%p) is known */
 		char owhy[PATH_MAX + 256];
-		if (outname_expand(output, &job, want, sizeof(want), owhy,
+		if (outname_expand(output, &job, 0, want, sizeof(want), owhy,
 				   sizeof(owhy))) {
 			fprintf(stderr, "mapsample: -o %s\n", owhy);
 			plan_free(&plan);
 			return EXIT_OWN;
 		}
-	} else if (in_job && job.rank >= 0) {
-		/* one folder per job, one log per rank in it */
-		if (outname_job_default(prog, &job, want, sizeof(want))) {
-			fprintf(stderr, "mapsample: %s: the log's name would be "
-					"too long; give -o\n", prog);
-			plan_free(&plan);
-			return EXIT_OWN;
-		}
-	} else {
-		default_name(prog, want, sizeof(want));
-	}
-	char failed[PATH_MAX];
-	if (outname_mkdirs(want, failed, sizeof(failed))) {
-		fprintf(stderr, "mapsample: %s: cannot create the log's folder "
-				"%s: %s\n", want, failed, strerror(errno));
-		plan_free(&plan);
-		return EXIT_OWN;
 	}
 	/* mapsample's own writes to the log past RLIMIT_FSIZE fail with
 	 * EFBIG instead of killing it; the program gets the disposition it
@@ -490,25 +513,6 @@ int main(int argc, char **argv)
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGXFSZ, &ign, &xfsz_inherited);
-	/* kept open for the run: it holds the log's lock (logfile.h) */
-	int logfd = launch_make_log(want, logname, sizeof(logname));
-	if (logfd < 0) {
-		if (errno == EINVAL)
-			fprintf(stderr, "mapsample: %s: not a regular file; "
-					"give -o the name of a new or regular "
-					"file\n", want);
-		else
-			fprintf(stderr, "mapsample: %s: cannot create the log: "
-					"%s\n", want, strerror(errno));
-		plan_free(&plan);
-		return EXIT_OWN;
-	}
-	if (strcmp(want, logname))
-		fprintf(stderr, "mapsample: %s: in use by another run; this "
-				"run's log is %s\n", want, logname);
-	if (!realpath(logname, logabs))
-		snprintf(logabs, sizeof(logabs), "%s", logname);
-
 	/* the program's environment */
 	/* the sampler first, then the plugins' <preload> libraries, then
 	 * the user's */
@@ -525,7 +529,6 @@ int main(int argc, char **argv)
 		 ppre ? ppre : "", pre && *pre ? ":" : "", pre ? pre : "");
 	char num[32];
 	setenv("LD_PRELOAD", preload, 1);
-	setenv("MAPSAMPLE_OUTPUT", logabs, 1);
 	snprintf(num, sizeof(num), "%lu", freq);
 	setenv("MAPSAMPLE_FREQUENCY", num, 1);
 	setenv("MAPSAMPLE_WALL", wall ? "1" : "0", 1);
@@ -586,8 +589,11 @@ int main(int argc, char **argv)
 
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int errpipe[2];
-	if (pipe2(errpipe, O_CLOEXEC)) {
+	/* errpipe: exec's errno back; gopipe: the log's name to the
+	 * child, which waits for it (the name may hold the child's pid,
+	 * %p), or for nothing when the log could not be made */
+	int errpipe[2], gopipe[2];
+	if (pipe2(errpipe, O_CLOEXEC) || pipe2(gopipe, O_CLOEXEC)) {
 		fprintf(stderr, "mapsample: pipe: %s\n", strerror(errno));
 		return EXIT_OWN;
 	}
@@ -608,6 +614,22 @@ int main(int argc, char **argv)
 		    getppid() != parent)
 			_exit(EXIT_CANNOT);
 		close(errpipe[0]);
+		close(gopipe[1]);
+		char logpath[PATH_MAX];
+		size_t have = 0;
+		for (;;) {
+			ssize_t r = read(gopipe[0], logpath + have,
+					 sizeof(logpath) - 1 - have);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			have += (size_t)r;
+		}
+		if (have == 0)
+			_exit(EXIT_OWN); /* mapsample said why */
+		logpath[have] = 0;
+		setenv("MAPSAMPLE_OUTPUT", logpath, 1);
 		execv(path, argv + optind);
 		int e = errno;
 		if (write(errpipe[1], &e, sizeof(e)) < 0)
@@ -617,6 +639,52 @@ int main(int argc, char **argv)
 	child_pid = pid;
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	close(errpipe[1]);
+	close(gopipe[0]);
+	if (output) {
+		char owhy[PATH_MAX + 256];
+		if (outname_expand(output, &job, (long)pid, want, sizeof(want),
+				   owhy, sizeof(owhy))) {
+			fprintf(stderr, "mapsample: -o %s\n", owhy);
+			return abandon(pid, gopipe[1]);
+		}
+	} else if (in_job && job.rank >= 0) {
+		/* one folder per job, one log per rank in it */
+		if (outname_job_default(prog, &job, want, sizeof(want))) {
+			fprintf(stderr, "mapsample: %s: the log's name would be "
+					"too long; give -o\n", prog);
+			return abandon(pid, gopipe[1]);
+		}
+	} else {
+		default_name(prog, want, sizeof(want));
+	}
+	char failed[PATH_MAX];
+	if (outname_mkdirs(want, failed, sizeof(failed))) {
+		fprintf(stderr, "mapsample: %s: cannot create the log's folder "
+				"%s: %s\n", want, failed, strerror(errno));
+		return abandon(pid, gopipe[1]);
+	}
+	/* kept open for the run: it holds the log's lock (logfile.h) */
+	int logfd = launch_make_log(want, logname, sizeof(logname));
+	if (logfd < 0) {
+		if (errno == EINVAL)
+			fprintf(stderr, "mapsample: %s: not a regular file; "
+					"give -o the name of a new or regular "
+					"file\n", want);
+		else
+			fprintf(stderr, "mapsample: %s: cannot create the log: "
+					"%s\n", want, strerror(errno));
+		return abandon(pid, gopipe[1]);
+	}
+	if (strcmp(want, logname))
+		fprintf(stderr, "mapsample: %s: in use by another run; this "
+				"run's log is %s\n", want, logname);
+	if (!realpath(logname, logabs))
+		snprintf(logabs, sizeof(logabs), "%s", logname);
+
+	if (write_all(gopipe[1], logabs, strlen(logabs)))
+		return abandon(pid, gopipe[1]);
+	close(gopipe[1]);
+
 	int exec_errno = 0;
 	ssize_t got;
 	do

@@ -6,7 +6,9 @@
  * order): "default" (every metric whose <enabled> is not false), "all",
  * "none", a metric id, a <metricGroup> id, a <source> id, or the name of
  * a definition file without ".xml" (e.g. "cpu"); "-ITEM" removes.  With
- * no --metrics the selection is "default".  A metric from a file with
+ * no --metrics the selection is "default" and, when the launcher asks
+ * (plan_opts.auto_select: "mpi" for an MPI program), the metrics named
+ * there.  A metric from a file with
  * errors, or whose library or function is missing, is not available: if
  * it was named explicitly the run does not start, otherwise it is left
  * out with the diagnostics printed.
@@ -76,7 +78,8 @@ static int is_false(const struct metricdef_text *t)
 			    strcasecmp(t->t_val, "no") == 0);
 }
 
-static int select_items(struct loaded *L, const char *select);
+static int select_items(struct loaded *L, const char *select,
+			const char *auto_select);
 
 /* want() for metricdef_check_libraries_if(): a source one of the chosen
  * metrics reads. */
@@ -129,7 +132,7 @@ static int load_all(const struct plan_opts *o, struct loaded *L,
 			c->file_name = L->names[f];
 		}
 	}
-	L->select_rc = select_items(L, o->select);
+	L->select_rc = select_items(L, o->select, o->auto_select);
 	if (metricdef_check_libraries_if(md, every ? NULL : source_chosen, L))
 		return -1;
 	if (print)
@@ -168,11 +171,24 @@ static int item_matches(const struct cand *c, const char *item)
 	       strcmp(m->m_source->s_id, item) == 0;
 }
 
-/* Applies the --metrics items; -1 on an unknown item (message printed). */
-static int select_items(struct loaded *L, const char *select)
+/* Applies the --metrics items; -1 on an unknown item (message printed).
+ * Without them, the default and the items of auto_select (a metric, group,
+ * source or file name each) that name a metric. */
+static int select_items(struct loaded *L, const char *select,
+			const char *auto_select)
 {
 	for (size_t i = 0; i < L->nc; i++)
 		L->c[i].chosen = !is_false(&L->c[i].m->m_enabled);
+	if (!select && auto_select) {
+		char *copy = strdup(auto_select);
+		char *save = NULL;
+		for (char *it = copy ? strtok_r(copy, ",", &save) : NULL; it;
+		     it = strtok_r(NULL, ",", &save))
+			for (size_t i = 0; i < L->nc; i++)
+				if (item_matches(&L->c[i], it))
+					L->c[i].chosen = 1;
+		free(copy);
+	}
 	if (!select)
 		return 0;
 	char *copy = strdup(select);

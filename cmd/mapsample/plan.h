@@ -17,6 +17,10 @@ struct plan_opts {
 	const char *select;    /* --metrics, items joined by ',' ; NULL: default */
 	const char *installed; /* the built-in definitions' directory */
 	int quiet;
+	const char *auto_select; /* with no --metrics: items added to the
+				  * default, each only when some metric has
+				  * that name (no error otherwise); NULL:
+				  * none */
 };
 
 struct plan {

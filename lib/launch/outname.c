@@ -53,8 +53,8 @@ static int rank_width(const struct mapjob *j)
 	return w;
 }
 
-int outname_expand(const char *pat, const struct mapjob *j, char *out,
-		   size_t len, char *why, size_t whylen)
+int outname_expand(const char *pat, const struct mapjob *j, long pid,
+		   char *out, size_t len, char *why, size_t whylen)
 {
 	size_t at = 0;
 	char buf[256];
@@ -72,7 +72,7 @@ int outname_expand(const char *pat, const struct mapjob *j, char *out,
 			snprintf(buf, sizeof(buf), "%%");
 			break;
 		case 'p':
-			snprintf(buf, sizeof(buf), "%ld", (long)getpid());
+			snprintf(buf, sizeof(buf), "%ld", pid);
 			break;
 		case 'h': {
 			struct utsname u;
@@ -164,7 +164,7 @@ int outname_job_default(const char *prog, const struct mapjob *j, char *out,
 	if (n < 0 || (size_t)n >= sizeof(pat))
 		return -1;
 	/* the names above hold no '%' (safe_name) */
-	return outname_expand(pat, j, out, len, why, sizeof(why));
+	return outname_expand(pat, j, 0, out, len, why, sizeof(why));
 }
 
 int outname_mkdirs(const char *path, char *failed, size_t failedlen)

@@ -15,15 +15,15 @@
 
 /*
  * Expands the -o pattern pat into out (len bytes): %r the rank, zero-
- * padded to the width of the job's last rank; %p pid (the launcher's,
- * mapsample's own); %h the host name; %j the job id (characters other
+ * padded to the width of the job's last rank; %p pid, the profiled
+ * program's (the process mapsample starts); %h the host name; %j the job id (characters other
  * than letters, digits, '.', '_' and '-' made '_'); %% a '%'.  j is the
- * job (mapjob_detect()).  Returns 0, or -1 with one line for the user in
+ * job (mapjob_detect()), pid the program's pid.  Returns 0, or -1 with one line for the user in
  * why (whylen bytes): an unknown %x, %r or %j outside a job, a name too
  * long.
  */
-int outname_expand(const char *pat, const struct mapjob *j, char *out,
-		   size_t len, char *why, size_t whylen);
+int outname_expand(const char *pat, const struct mapjob *j, long pid,
+		   char *out, size_t len, char *why, size_t whylen);
 
 /*
  * The default log of program prog (a path) in job j, a rank of a job:

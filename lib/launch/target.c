@@ -11,6 +11,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,4 +189,70 @@ int target_check(const char *path, char *why, size_t wlen)
 	}
 	snprintf(why, wlen, "%s: too many nested \"#!\" interpreters", path);
 	return TARGET_NOT_PROGRAM;
+}
+
+/* The file offset of virtual address va in the PT_LOAD segments ph[0..n),
+ * or -1. */
+static off_t va_offset(const Elf64_Phdr *ph, unsigned n, uint64_t va)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (ph[i].p_type == PT_LOAD && va >= ph[i].p_vaddr &&
+		    va < ph[i].p_vaddr + ph[i].p_filesz)
+			return (off_t)(ph[i].p_offset + (va - ph[i].p_vaddr));
+	return -1;
+}
+
+int target_needs(const char *path, const char *const *prefixes)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	int found = 0;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[64];
+	Elf64_Dyn dyn[512];
+	unsigned nph = 0;
+	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr))
+		goto out;
+	nph = eh.e_phnum < 64 ? eh.e_phnum : 64;
+	if (pread(fd, ph, nph * sizeof(ph[0]), (off_t)eh.e_phoff) !=
+	    (ssize_t)(nph * sizeof(ph[0])))
+		goto out;
+	for (unsigned i = 0; i < nph && !found; i++) {
+		if (ph[i].p_type != PT_DYNAMIC)
+			continue;
+		size_t want = ph[i].p_filesz < sizeof(dyn) ? ph[i].p_filesz
+							   : sizeof(dyn);
+		ssize_t got = pread(fd, dyn, want, (off_t)ph[i].p_offset);
+		if (got <= 0)
+			goto out;
+		size_t nd = (size_t)got / sizeof(dyn[0]);
+		uint64_t strtab = 0;
+		for (size_t k = 0; k < nd && dyn[k].d_tag != DT_NULL; k++)
+			if (dyn[k].d_tag == DT_STRTAB)
+				strtab = dyn[k].d_un.d_ptr;
+		off_t str = strtab ? va_offset(ph, nph, strtab) : -1;
+		if (str < 0)
+			goto out;
+		for (size_t k = 0; k < nd && dyn[k].d_tag != DT_NULL && !found;
+		     k++) {
+			if (dyn[k].d_tag != DT_NEEDED)
+				continue;
+			char name[256];
+			ssize_t n = pread(fd, name, sizeof(name) - 1,
+					  str + (off_t)dyn[k].d_un.d_val);
+			if (n <= 0)
+				continue;
+			name[n] = 0;
+			for (size_t p = 0; prefixes[p] && !found; p++)
+				found = strncmp(name, prefixes[p],
+						strlen(prefixes[p])) == 0;
+		}
+	}
+out:
+	close(fd);
+	return found;
 }

@@ -31,4 +31,12 @@ int target_find(const char *prog, char *out, size_t len);
  */
 int target_check(const char *path, char *why, size_t wlen);
 
+/*
+ * Whether the ELF program at path names, among the libraries it needs
+ * (its DT_NEEDED entries, not theirs), one whose name starts with one of
+ * prefixes (NULL-terminated): 1 or 0 (0 too when path is no ELF file or
+ * cannot be read).
+ */
+int target_needs(const char *path, const char *const *prefixes);
+
 #endif

@@ -518,7 +518,8 @@ static int thread_record(struct model *m, struct rproc *p,
 }
 
 /* A JOB record of process p: the variables' word until the MPI
- * library's (source "MPI") is in; a launcher stays one.  Returns 0 or
+ * library's (source "MPI") is in, a rank's child's too; a launcher
+ * stays one.  Returns 0 or
  * MAPS_ENOMEM. */
 static int job(struct rproc *p, const struct maplog_ev_job *j)
 {
@@ -529,6 +530,7 @@ static int job(struct rproc *p, const struct maplog_ev_job *j)
 		p->rank = j->jb_rank;
 		p->job_size = j->jb_size;
 		p->rank_from_mpi = mpi;
+		p->is_rank_child = j->jb_role == MAPLOG_JOB_RANK_CHILD;
 	}
 	if (j->jb_job_id[0] && (!p->job_id || strcmp(p->job_id, j->jb_job_id))) {
 		char *id = mem_strdup(j->jb_job_id);

@@ -91,6 +91,8 @@ struct rproc {
 	char *perfmap;
 	size_t perfmap_len;
 	int perfmap_cut;
+	int is_rank_child;    /* 1: a process rank `rank` started (JOB role
+			       * MAPLOG_JOB_RANK_CHILD), not the rank */
 };
 
 /* Keys the model gives processes whose pid an earlier log had taken. */
@@ -308,6 +310,17 @@ const char *model_timer_id(uint32_t timer);
  * executable's path, or "[unknown]" when no initialize record named it. */
 const char *model_proc_name(const struct model *m, uint32_t pid,
 			    uint32_t image);
+
+/* The pid on its host of the process the model keys as pid (pid itself
+ * unless an earlier log had taken it: MODEL_PID_REMAP and up). */
+uint32_t model_os_pid(const struct model *m, uint32_t pid);
+
+/* The pid a report shows for the process the model keys as pid, into
+ * buf: "PID", its pid on its host; for a pid an earlier log had too,
+ * "PID (rank R)" with its MPI rank, else "PID (log N)", N its log
+ * counted from 1.  Returns buf. */
+const char *model_pid_str(const struct model *m, uint32_t pid, char *buf,
+			  size_t len);
 
 /* The first process image whose initialize record was read, or NULL. */
 const struct rproc *model_first_proc(const struct model *m);

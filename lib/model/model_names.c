@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * model_names: the words reports use for a model's clocks, timers and
- * notes (model.h).  Calls logread below it; nothing of model.c.
+ * model_names: the words reports use for a model's clocks, timers,
+ * notes and pids (model.h).  Calls logread below it; nothing of model.c.
  */
 #include <stdint.h>
+#include <stdio.h>
 
 #include <mapsample/maplog.h>
 
@@ -62,4 +63,30 @@ const char *model_note_str(const struct rnote *n, char *buf, size_t len)
 	p.lp_count = n->count;
 	p.lp_total = n->total;
 	return logread_problem_str(&p, buf, len);
+}
+
+uint32_t model_os_pid(const struct model *m, uint32_t pid)
+{
+	if (pid >= MODEL_PID_REMAP && pid - MODEL_PID_REMAP < m->npidmap)
+		return m->pidmap[pid - MODEL_PID_REMAP].os_pid;
+	return pid;
+}
+
+const char *model_pid_str(const struct model *m, uint32_t pid, char *buf,
+			  size_t len)
+{
+	uint32_t os = model_os_pid(m, pid);
+	if (os == pid) {
+		snprintf(buf, len, "%u", pid);
+		return buf;
+	}
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (m->procs[i].pid == pid && m->procs[i].rank >= 0) {
+			snprintf(buf, len, "%u (rank %d)", os,
+				 (int)m->procs[i].rank);
+			return buf;
+		}
+	snprintf(buf, len, "%u (log %u)", os,
+		 m->pidmap[pid - MODEL_PID_REMAP].log + 1);
+	return buf;
 }

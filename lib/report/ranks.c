@@ -9,7 +9,9 @@
  * frame is a read/write-family call.  The rest is compute.  A process's
  * time in MPI is taken from the time-in-MPI metric instead when its log
  * holds one (the wrappers measure it exactly; samples only estimate it),
- * and the collective part keeps its share of the MPI samples.
+ * and the collective part keeps its share of the MPI samples: the
+ * metric's seconds in MPI (mpi_seconds(), in the units of
+ * plugins/mpi/mpi.xml) over the process's seconds of the sampling clock.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -113,25 +115,30 @@ int32_t ranks_of_proc(const struct model *m, size_t i)
 	return p->rank >= 0 ? p->rank : (int32_t)p->seq;
 }
 
-/* The fraction of its time a process spent in MPI by its series s of
- * the time-in-MPI metric mt, or -1 when the series says nothing usable.
- * A plain metric in % is a share already (its mean); a metric divided
- * by sample time in s, ms, us, ns or % is time in MPI per second. */
-static double mpi_fraction(const struct rmetric *mt, const struct rmseries *s)
+/* The seconds a process spent inside MPI calls by its series s of the
+ * time-in-MPI metric mt, or -1 when the series says nothing usable.
+ * The mpi plugin's metric (plugins/mpi/mpi.xml) is in %, not divided by
+ * sample time: each value is the share of the wall time since the
+ * previous value that the process's threads spent in MPI, added up over
+ * the threads (two threads in MPI the whole time: 200%), so its seconds
+ * are the values times the interval between them.  A metric divided by
+ * sample time holds the time itself, one delta a value, in % (of a
+ * second), s, ms, us or ns (its units are those per second: "ms/s"). */
+static double mpi_seconds(const struct rmetric *mt, const struct rmseries *s)
 {
 	const char *u = mt->units ? mt->units : "";
 	double v;
 	if (!s->n)
 		return -1;
 	if (!(mt->flags & MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME)) {
-		if (strcmp(u, "%") != 0)
+		if (strcmp(u, "%") != 0 || s->n < 2 ||
+		    s->last_ts <= s->first_ts)
 			return -1;
-		v = s->sum / (double)s->n / 100.0;
+		/* n values at a mean of (last - first) / (n - 1) apart,
+		 * each for the interval before it */
+		v = s->sum / 100.0 * ((double)(s->last_ts - s->first_ts) /
+				      1e9 / (double)(s->n - 1));
 	} else {
-		if (s->n < 2 || s->last_ts <= s->first_ts)
-			return -1;
-		double rate = (s->sum - s->first_v) /
-			      ((double)(s->last_ts - s->first_ts) / 1e9);
 		static const struct {
 			const char *u;
 			double f;
@@ -141,13 +148,11 @@ static double mpi_fraction(const struct rmetric *mt, const struct rmseries *s)
 		v = -1;
 		for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++)
 			if (strcmp(u, scale[i].u) == 0)
-				v = rate * scale[i].f;
+				v = s->sum * scale[i].f;
 		if (v < 0)
 			return -1;
 	}
-	if (!isfinite(v))
-		return -1;
-	return v < 0 ? 0 : v > 1 ? 1 : v;
+	return isfinite(v) ? (v < 0 ? 0 : v) : -1;
 }
 
 /* Folds metric series s (of metric mt) into row r. */
@@ -168,10 +173,13 @@ static void row_metric(struct rank_row *r, const struct rmetric *mt,
 		r->io_write += s->sum;
 		r->have_io_bytes = 1;
 	} else if (strcmp(mt->id, RANKS_MPI_TIME) == 0) {
-		double f = mpi_fraction(mt, s);
-		if (f >= 0) {
+		/* a share of the process's seconds of the sampling clock,
+		 * all its threads: a process whose MPI wall time exceeds
+		 * them (waits that took no CPU time) is all MPI */
+		double secs = mpi_seconds(mt, s);
+		if (secs >= 0 && r->seconds > 0) {
 			r->mpi_metric = 1;
-			r->mpi = f;
+			r->mpi = secs >= r->seconds ? 1 : secs / r->seconds;
 		}
 	}
 }
@@ -236,20 +244,36 @@ int ranks_build(struct ranks *rk, const struct model *m,
 	rk->r = calloc(m->nprocs ? m->nprocs : 1, sizeof(*rk->r));
 	if (!rk->r)
 		goto nomem;
+	/* the ranks and other processes, then the ranks' children, whose
+	 * figures are their rank's (a row of their own when the rank has
+	 * no samples) */
+	for (int pass = 0; pass < 2; pass++)
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct rproc *p = &m->procs[i];
-		if (!p->samples || p->is_launcher)
+		int child = p->is_rank_child && p->rank >= 0;
+		if (!p->samples || p->is_launcher || child != pass)
 			continue;
-		struct rank_row *r = &rk->r[rk->n];
+		size_t ri = rk->n;
+		for (size_t j = 0; child && j < rk->n; j++)
+			if (rk->r[j].is_rank && rk->r[j].rank == p->rank)
+				ri = j;
+		struct rank_row *r = &rk->r[ri];
+		if (keymap_put(&k, p->pid, p->image, 0, ri))
+			goto nomem;
+		if (ri < rk->n) {
+			r->samples += p->samples;
+			continue;
+		}
 		r->rank = ranks_of_proc(m, i);
 		r->is_rank = p->rank >= 0;
 		rk->any_rank |= r->is_rank;
 		r->pid = p->pid;
+		r->os_pid = p->os_pid;
+		if (p->exited && p->exit_how == MAPLOG_EXIT_SIGNALED)
+			r->killed_by = p->exit_code;
 		r->image = p->image;
 		r->host = p->host;
 		r->samples = p->samples;
-		if (keymap_put(&k, p->pid, p->image, 0, rk->n))
-			goto nomem;
 		if (m->timeline_on &&
 		    !(r->bins = calloc(TIMELINE_BINS, sizeof(*r->bins))))
 			goto nomem;
@@ -286,8 +310,15 @@ int ranks_build(struct ranks *rk, const struct model *m,
 		if (ri < 0 || !s->metric)
 			continue;
 		struct rank_row *r = &rk->r[ri];
+		const struct rmetric *mt = &m->metrics.m[s->metric - 1];
+		/* a rank's MPI time is the rank's own, not its children's
+		 * (the wrapper is in them too, with nothing to time) */
+		const struct rproc *p = model_find_proc(m, s->pid, s->image);
+		if (p && p->is_rank_child && mt->id &&
+		    strcmp(mt->id, RANKS_MPI_TIME) == 0)
+			continue;
 		double had = r->mpi;
-		row_metric(r, &m->metrics.m[s->metric - 1], s);
+		row_metric(r, mt, s);
 		/* the metric's MPI time: the collective part keeps its
 		 * share of the MPI samples */
 		if (r->mpi_metric && r->mpi != had)

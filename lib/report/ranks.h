@@ -3,7 +3,9 @@
  * ranks: figures per process of a job (per MPI rank) and across them.
  *
  * ranks_build() takes the model and its analysis and fills one row per
- * application process that has samples (launcher processes left out):
+ * application process that has samples (launcher processes left out;
+ * the processes a rank started, rproc.is_rank_child, add to their
+ * rank's row):
  * its rank (the MPI rank when its log names one, else its index among
  * the processes of the report), samples, seconds of the sampling clock,
  * the share of its samples inside MPI and inside read/write-family calls,
@@ -52,6 +54,8 @@ struct rank_row {
 	/* per time bin of the timeline (TIMELINE_BINS), its samples; NULL
 	 * when the model was read without the timeline */
 	uint32_t *bins;
+	uint32_t os_pid;     /* its pid on its host (pid: the model's key) */
+	int killed_by;       /* the signal that ended it (a crash), or 0 */
 };
 
 /* One figure across the rows. */

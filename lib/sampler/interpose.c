@@ -189,7 +189,7 @@ MAPS_EXPORT pid_t fork(void)
  * The environment a new image gets: the program's, with our variables
  * and LD_PRELOAD put back if the program dropped them.  Built on the
  * caller's stack (the caller may be a vfork child): out has room for
- * n + NOURS + 1 entries, buf for the strings we add.
+ * n + NOURS + 2 entries, buf for the strings we add.
  */
 static int env_count(char *const *envp)
 {
@@ -206,13 +206,17 @@ static int env_is(const char *e, const char *name)
 	return strncmp(e, name, l) == 0 && e[l] == '=';
 }
 
-/* Bytes env_build() needs for the variables envp lacks, and for
- * MAPSAMPLE_IMAGE=image when image is not NULL. */
+/* Bytes env_build() needs for the variables envp lacks, for
+ * MAPSAMPLE_IMAGE=image when image is not NULL, and for the rank a
+ * rank's children descend from (job_rank_env()). */
 static size_t env_need(char *const *envp, const char *image)
 {
 	size_t need = 1;
 	if (image)
 		need += sizeof("MAPSAMPLE_IMAGE=") + strlen(image);
+	const char *rk = job_rank_env();
+	if (rk)
+		need += sizeof("MAPSAMPLE_RANK_PID=") + strlen(rk);
 	for (size_t j = 0; j < NOURS; j++) {
 		int have = 0;
 		for (int i = 0; envp && envp[i] && !have; i++)
@@ -224,8 +228,9 @@ static size_t env_need(char *const *envp, const char *image)
 	return need;
 }
 
-/* out: envp with our variables it lacks added, and with image (not
- * NULL) as the value of MAPSAMPLE_IMAGE in place of the one it has. */
+/* out: envp with our variables it lacks added, with image (not NULL)
+ * as the value of MAPSAMPLE_IMAGE in place of the one it has, and with
+ * MAPSAMPLE_RANK_PID as job_rank_env() says (none for ""). */
 static void env_build(char *const *envp, const char *image, char **out,
 		      char *buf, size_t blen)
 {
@@ -240,8 +245,19 @@ static void env_build(char *const *envp, const char *image, char **out,
 		buf += used;
 		blen -= used;
 	}
+	const char *rk = job_rank_env();
+	if (rk && *rk && blen >= sizeof("MAPSAMPLE_RANK_PID=") + strlen(rk)) {
+		strcpy(buf, "MAPSAMPLE_RANK_PID=");
+		strcat(buf, rk);
+		out[k++] = buf;
+		size_t used = strlen(buf) + 1;
+		buf += used;
+		blen -= used;
+	}
 	for (int i = 0; envp && envp[i]; i++) {
 		if (image && env_is(envp[i], "MAPSAMPLE_IMAGE"))
+			continue;
+		if (rk && env_is(envp[i], "MAPSAMPLE_RANK_PID"))
 			continue;
 		for (size_t j = 0; j < nours; j++)
 			if (env_is(envp[i], ours[j]))
@@ -269,7 +285,7 @@ static void env_build(char *const *envp, const char *image, char **out,
  * to pass (env_build's, on the stack; envp itself when it is huge). */
 #define WITH_ENV(envp, image, newenv)                                       \
 	int n_ = env_count(envp);                                           \
-	char *newenv[n_ < 4096 ? n_ + NOURS + 2 : 1];                       \
+	char *newenv[n_ < 4096 ? n_ + NOURS + 3 : 1];                       \
 	size_t eneed_ = n_ < 4096 ? env_need(envp, image) : 1;              \
 	char ebuf_[eneed_ < (1u << 20) ? eneed_ : 1];                       \
 	char *const *use_##newenv = envp;                                   \

@@ -5,8 +5,17 @@
  * once per process image from the environment its launcher set and the
  * program's name (lib/log/mapjob.c) and writes the record when the
  * process is a rank or a launcher; a fork child of a launcher writes it
- * again (job_after_fork_child()), a fork child of a rank does not (it is
- * a helper of the rank, not the rank).
+ * again (job_after_fork_child()).
+ *
+ * A rank's own children inherit its rank variables but are not the rank
+ * (a rank running "sh -c", a helper it forks): they are recorded with
+ * role MAPLOG_JOB_RANK_CHILD and the rank's number.  A fork child knows
+ * it from its parent's memory; an image exec'd later knows it from
+ * MAPSAMPLE_RANK_PID=PID:RANK, which every exec and spawn of a rank or
+ * of its children passes on (interpose.c, job_rank_env()): an image
+ * whose pid is not PID, with rank RANK, is a child; the rank's own exec
+ * keeps its pid, and stays the rank.  A launcher passes no such
+ * variable on, so the ranks it starts are ranks.
  *
  * mapsample_job_rank() is exported for the MPI library's side: a PMPI
  * wrapper calls it (looked up with dlsym(RTLD_DEFAULT)) once MPI_Init
@@ -18,6 +27,7 @@
  * async-signal-safe: process records go through proc_lock.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <mapsample/plugin.h>
@@ -27,6 +37,9 @@
 
 static struct mapjob job;
 static int in_job;
+/* "PID:RANK" of the rank this process is or descends from; "" when not
+ * in a job as a rank or a rank's child */
+static char rank_of[32];
 
 /* Writes j as a JOB record on the process stream. */
 static void put(const struct mapjob *j)
@@ -42,14 +55,38 @@ static void put(const struct mapjob *j)
 void job_start(const char *exe)
 {
 	in_job = mapjob_detect(&job, exe);
+	rank_of[0] = 0;
+	if (in_job && job.role == MAPLOG_JOB_APPLICATION && job.rank >= 0) {
+		const char *v = getenv("MAPSAMPLE_RANK_PID");
+		unsigned long pid;
+		long rank;
+		if (v && sscanf(v, "%lu:%ld", &pid, &rank) == 2 &&
+		    rank == job.rank && pid != (unsigned long)S.pid) {
+			job.role = MAPLOG_JOB_RANK_CHILD;
+			snprintf(rank_of, sizeof(rank_of), "%lu:%ld", pid,
+				 rank);
+		} else {
+			snprintf(rank_of, sizeof(rank_of), "%u:%ld", S.pid,
+				 (long)job.rank);
+		}
+	}
 	if (in_job)
 		put(&job);
 }
 
 void job_after_fork_child(void)
 {
-	if (in_job && job.role == MAPLOG_JOB_LAUNCHER)
+	if (in_job && job.role == MAPLOG_JOB_APPLICATION && job.rank >= 0)
+		job.role = MAPLOG_JOB_RANK_CHILD;
+	if (in_job && job.role != MAPLOG_JOB_APPLICATION)
 		put(&job);
+}
+
+const char *job_rank_env(void)
+{
+	if (in_job && job.role == MAPLOG_JOB_LAUNCHER)
+		return "";
+	return rank_of[0] ? rank_of : NULL;
 }
 
 /* Exported: the rank and size of this process in MPI_COMM_WORLD, from the
@@ -70,4 +107,9 @@ void mapsample_job_rank(int rank, int size)
 	j.role = MAPLOG_JOB_APPLICATION;
 	snprintf(j.source, sizeof(j.source), "MPI");
 	put(&j);
+	/* the process MPI calls rank is the rank, whatever its variables
+	 * said; what it starts from now on is its child */
+	job = j;
+	in_job = 1;
+	snprintf(rank_of, sizeof(rank_of), "%u:%d", S.pid, rank);
 }

@@ -635,8 +635,14 @@ MAPS_HIDDEN void process_solo_end(void);
  * and writes a JOB record when the process is a rank or a launcher
  * (constructor, after the initialize record). */
 MAPS_HIDDEN void job_start(const char *exe);
-/* A fork child: the JOB record again when the parent is a launcher. */
+/* A fork child: the JOB record again when the parent is a launcher, a
+ * rank's child's record when it is a rank or a rank's child. */
 MAPS_HIDDEN void job_after_fork_child(void);
+/* The value of MAPSAMPLE_RANK_PID that this process's execs and spawns
+ * pass on ("PID:RANK" of its rank), "" to pass none (a launcher), NULL
+ * to leave the environment's as it is.  Async-signal-safe (reads a
+ * static string): a vfork child calls it. */
+MAPS_HIDDEN const char *job_rank_env(void);
 
 /* ---- fatal.c: fatal signals ---- */
 /* Holds the fatal signals the program left at SIG_DFL (constructor). */

@@ -4,8 +4,9 @@
 # mapreport's job figures on real runs: the Summary (compute, MPI and I/O
 # split, verdict, advice) and the Ranks section (per process of a job,
 # across them, load imbalance), in text, JSON (validated against the
-# schema) and HTML, the --rank filter, and the built-in partial reports
-# (share/mapsample/reports) shown with no user XML.
+# schema) and HTML, the --rank filter, the built-in partial reports
+# (share/mapsample/reports) shown with no user XML, and the real pids of
+# two logs whose pids are the same.
 #
 # test/programs/rankwork forks 4 workers; worker 0 does twice the work
 # of the others, so it is the slowest process and the load imbalance
@@ -192,7 +193,48 @@ test_single_program() {
 	! grep -q "^Ranks:" "$tmp/one.report" || fail "hot: a Ranks section for one process"
 }
 
+# Two logs whose processes have the same pids (one log and a copy: ranks
+# on two hosts look like this): the model keys the second log's apart,
+# but every pid a user sees is the real one, told apart by its log
+# (text, JSON with "log", HTML, speedscope, trace), never a number of
+# the model's own (2147483648 and up)
+test_same_pids() {
+	cp "$tmp/job.log" "$tmp/copy.log"
+	"$mapreport" "$tmp/job.log" "$tmp/copy.log" >"$tmp/two.report" 2>/dev/null ||
+		fail "two logs: mapreport failed"
+	"$mapreport" --json "$tmp/job.log" "$tmp/copy.log" >"$tmp/two.json" 2>/dev/null ||
+		fail "two logs: mapreport --json failed"
+	validated "$tmp/two.json"
+	"$mapreport" --html "$tmp/two.html" --speedscope "$tmp/two.ss" \
+		--trace "$tmp/two.trace" "$tmp/job.log" "$tmp/copy.log" >/dev/null 2>&1 ||
+		fail "two logs: mapreport --html --speedscope --trace failed"
+	# pids in the text tables (Processes, Threads, Ranks), JSON's pid
+	# members, speedscope's profile names, the HTML's visible cells and
+	# the trace's process names
+	awk '/^(Processes|Threads|Ranks)/ { on = 1; next } /^$/ { on = 0 }
+		on && $1 ~ /^[0-9]+$/ && ($1 >= 2147483648 || $2 >= 2147483648) { bad = 1 }
+		END { exit bad }' "$tmp/two.report" || {
+		show "$tmp/two.report"
+		fail "two logs: the text report shows a pid of the model's own"
+	}
+	json_get "$tmp/two.json" \
+		'all(x["pid"] < 2**31 for k in ("processes", "threads") for x in d[k]) and all(r["pid"] < 2**31 for r in d["ranks"]["rows"]) or sys.exit(1)' \
+		>/dev/null || fail "two logs: the JSON report has a pid of the model's own"
+	! grep -Eq '>2[0-9]{9}[ <]|pid 2[0-9]{9}' "$tmp/two.html" "$tmp/two.trace" "$tmp/two.ss" ||
+		fail "two logs: the HTML, speedscope or trace output shows a pid of the model's own"
+	pid=$(awk '/^Processes/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { print $1; exit }' "$tmp/two.report")
+	grep -q "^ *$pid (log 2) " "$tmp/two.report" || {
+		show "$tmp/two.report"
+		fail "two logs: the second log's process $pid not shown as '$pid (log 2)'"
+	}
+	json_get "$tmp/two.json" \
+		'sorted((p["pid"], p["log"]) for p in d["processes"] if p["pid"] == '"$pid"') == [('"$pid"', 0), ('"$pid"', 1)] or sys.exit(1)' \
+		>/dev/null || fail "two logs: JSON processes: not pid $pid in logs 0 and 1"
+	echo "ok - same pids in two logs: the real pid, told apart by its log"
+}
+
 test_ranks_table
+test_same_pids
 test_summary_job
 test_json
 test_rank_filter

@@ -9,7 +9,8 @@
 # with "command not found".  In every case the program does not run and
 # no log is left behind.  The static program is built here with
 # "cc -static"; those cases are not run, with a note, when static libc is
-# not installed; the set-user-ID case needs root (for chown).
+# not installed; the set-user-ID case needs root (for chown).  -o's %p
+# names the log after the program's pid.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -113,9 +114,43 @@ test_output_kinds() {
 	[ ! -e "$tmp/target.log" ] || fail "-o followed a symbolic link"
 }
 
+# -o's %p is the profiled program's pid (the process whose log it is),
+# not mapsample's; a log that cannot be made (its folder cannot be
+# created) is said before the program runs, which then never runs
+test_output_pid() {
+	"$mapsample" -q -o "$tmp/p%p.maplog" -- \
+		sh -c 'echo $$ >"$1"' sh "$tmp/prog.pid" || fail "mapsample -o p%p: exit $?"
+	pid=$(cat "$tmp/prog.pid")
+	[ -f "$tmp/p$pid.maplog" ] || {
+		ls "$tmp" >&2
+		fail "-o p%p: no p$pid.maplog (the program's pid $pid)"
+	}
+	"$mapreport" -D "$tmp/p$pid.maplog" | grep -q " initialize .* pid $pid " ||
+		fail "p$pid.maplog: its process is not pid $pid"
+	rm -f "$tmp/p$pid.maplog"
+	touch "$tmp/afile"
+	set +e
+	"$mapsample" -q -o "$tmp/afile/x/p%p.maplog" -- \
+		sh -c 'touch "$1"' sh "$tmp/ran" 2>"$tmp/p.err"
+	rc=$?
+	set -e
+	[ "$rc" = 125 ] || fail "-o in a folder that cannot be made: exit $rc, expected 125"
+	grep -q "cannot create the log's folder" "$tmp/p.err" || {
+		show "$tmp/p.err"
+		fail "-o in a folder that cannot be made: not said"
+	}
+	[ "$(wc -l <"$tmp/p.err")" = 1 ] || {
+		show "$tmp/p.err"
+		fail "-o in a folder that cannot be made: more than one line"
+	}
+	[ ! -e "$tmp/ran" ] || fail "-o in a folder that cannot be made: the program ran"
+	echo "ok - -o %p is the program's pid; a log that cannot be made stops the program"
+}
+
 test_static
 test_setuid
 test_usage
 test_output_kinds
+test_output_pid
 test_not_found
 echo "mapsample-launcher: all cases passed"

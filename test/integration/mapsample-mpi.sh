@@ -11,6 +11,13 @@
 #   mapsample -- mpirun -np 4 ./mpiranks: one log, the launchers (mpirun,
 #     hydra_pmi_proxy) recorded as launchers and left out of the report
 #     unless --launchers, the ranks 0 to 3 recorded as ranks;
+#   a rank's own children (a rank running "sh -c", a subshell): recorded
+#     as children of the rank, not as a second process of that rank, and
+#     the job report counts only the ranks;
+#   bad input: a job folder with one damaged rank log (the rest
+#     reported, the damage named with its rank, exit 1), a rank that
+#     crashed (the crash on its row), two jobs' folders (refused; with
+#     --merge a warning);
 #   -o with %r, %j, %h: the names asked for; %x unknown and %r outside a
 #     job: one line, exit 125; mapreport on a folder with no log: exit 2.
 # Skips (77) only when neither MPI is installed.
@@ -50,7 +57,8 @@ jobs() {
 			if ($i == "size") s = $(i + 1)
 			if ($i == "from") f = $(i + 1)
 		}
-		role = ($0 ~ / launcher job /) ? "launcher" : "application"
+		role = ($0 ~ / launcher job /) ? "launcher" : \
+			($0 ~ / rank-child job /) ? "rank-child" : "application"
 		print role, r, s, f
 	}' | sort
 }
@@ -160,10 +168,149 @@ patterns() {
 	[ "$(ls -d "$d"/out/*/ | wc -l)" = 1 ] || fail "$m: the ranks' %j differ"
 }
 
+# rank_children M: ranks that start processes of their own (a shell
+# running "sh -c" and a subshell: exec from a fork, and a fork alone),
+# launched both ways: the children inherit the rank's variables but are
+# recorded as the rank's children, and the job report counts 2 ranks,
+# one row each
+rank_children() {
+	m=$1
+	d=$tmp/$m-kids
+	mkdir -p "$d"
+	cat >"$d/r.sh" <<'EOS'
+i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done
+sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
+( i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done )
+EOS
+	(cd "$d" && timeout 60 "mpirun.$m" -np 2 "$mapsample" -q -o 'job/rank-%r.maplog' \
+		-- sh r.sh >"$tmp/$m-kids.out" 2>"$tmp/$m-kids.err") || {
+		show "$tmp/$m-kids.err"
+		fail "$m: mpirun -np 2 mapsample -- sh r.sh failed"
+	}
+	timeout 60 "$mapsample" -q -o "$d/all.maplog" -- "mpirun.$m" -np 2 sh "$d/r.sh" \
+		>"$tmp/$m-kids2.out" 2>"$tmp/$m-kids2.err" || {
+		show "$tmp/$m-kids2.err"
+		fail "$m: mapsample -- mpirun -np 2 sh r.sh failed"
+	}
+	for r in 0 1; do
+		for log in "$d/job/rank-$r.maplog" "$d/all.maplog"; do
+			jobs "$log" >"$tmp/kids.jobs"
+			n=$(grep -c "^application $r 2 " "$tmp/kids.jobs" || true)
+			k=$(grep -c "^rank-child $r 2 " "$tmp/kids.jobs" || true)
+			[ "$n" = 1 ] && [ "$k" -ge 2 ] || {
+				show "$tmp/kids.jobs"
+				fail "$m: $(basename "$log"): rank $r: $n processes recorded as the rank, $k as its children; want 1 and 2 or more"
+			}
+		done
+	done
+	for what in "$d/job" "$d/all.maplog"; do
+		"$mapreport" "$what" >"$tmp/kids.report" 2>"$tmp/kids.rerr" || {
+			show "$tmp/kids.rerr"
+			fail "$m: mapreport $what failed"
+		}
+		awk '/^Ranks:/ { on = 1; head = $0; next }
+			on && $1 ~ /^[0-9]+$/ { n[$1]++; rows++ }
+			on && /^  Across/ { on = 0 }
+			END { if (head != "Ranks: 2 ranks" || rows != 2 || n[0] != 1 || n[1] != 1) exit 1 }' \
+			"$tmp/kids.report" || {
+			show "$tmp/kids.report"
+			fail "$m: mapreport $(basename "$what"): the ranks' children counted as ranks (want 'Ranks: 2 ranks', one row each)"
+		}
+	done
+}
+
+# bad_input M: job folders a user may hand mapreport.  One rank's log
+# damaged: the other ranks reported, one line naming the file and its
+# rank, exit 1.  A rank that crashed (killed by SIGSEGV mid-run): its
+# log read, the crash on its row of the per-rank figures (text, JSON,
+# HTML).  Two jobs' folders (different runs): refused with exit 2, and
+# with --merge reported as one after a warning.
+bad_input() {
+	m=$1
+	d=$tmp/$m-bad
+	mkdir -p "$d"
+	cp -r "$(ls -d "$tmp/$m-job"/mpiranks.$m-4p-*/)" "$d/job"
+	size=$(wc -c <"$d/job/rank-2.maplog")
+	# a run of bytes in the middle of rank 2's log made garbage
+	dd if=/dev/urandom of="$d/job/rank-2.maplog" bs=1 seek=$((size / 2)) \
+		count=2048 conv=notrunc 2>/dev/null
+	set +e
+	"$mapreport" "$d/job" >"$d/dam.report" 2>"$d/dam.err"
+	rc=$?
+	set -e
+	[ "$rc" = 1 ] || { show "$d/dam.err"; fail "$m: a damaged rank log: exit $rc, want 1"; }
+	grep -q "rank-2\.maplog: .* (rank 2)\$" "$d/dam.err" || {
+		show "$d/dam.err"
+		fail "$m: a damaged rank log: no line naming rank-2.maplog and its rank"
+	}
+	for r in 0 1 3; do
+		awk -v r=$r '/^Ranks:/ { on = 1; next } on && $1 == r { f = 1 }
+			on && /^  Across/ { exit } END { exit !f }' "$d/dam.report" || {
+			show "$d/dam.report"
+			fail "$m: a damaged rank log: rank $r not reported"
+		}
+	done
+
+	cat >"$d/crash.sh" <<'EOS'
+r=${OMPI_COMM_WORLD_RANK:-$PMI_RANK}
+n=20000
+[ "$r" = 1 ] && n=60000
+i=0; while [ $i -lt $n ]; do i=$((i+1)); done
+[ "$r" = 1 ] && kill -SEGV $$
+exit 0
+EOS
+	(cd "$d" && timeout 60 "mpirun.$m" -np 2 "$mapsample" -q -o 'crash/rank-%r.maplog' \
+		-- sh crash.sh >"$d/crash.out" 2>"$d/crash.err") || true
+	[ -s "$d/crash/rank-1.maplog" ] || { show "$d/crash.err"; fail "$m: no log of the rank that crashed"; }
+	"$mapreport" "$d/crash" >"$d/crash.report" 2>"$d/crash.rerr" || {
+		show "$d/crash.rerr"
+		fail "$m: mapreport of a job with a crashed rank: exit $?"
+	}
+	awk '/^Ranks:/ { on = 1; next }
+		on && $1 == "1" && / killed by signal 11 \(SEGV\)/ { one = 1 }
+		on && $1 == "0" && / killed by / { zero = 1 }
+		on && /^  Across/ { exit } END { exit !(one && !zero) }' "$d/crash.report" || {
+		show "$d/crash.report"
+		fail "$m: the crash of rank 1 not shown on its row (and only there)"
+	}
+	"$mapreport" --json "$d/crash" >"$d/crash.json" 2>/dev/null ||
+		fail "$m: mapreport --json of the crashed job failed"
+	python3 - "$d/crash.json" <<'EOP' || fail "$m: --json: the crash not on rank 1's row"
+import json, sys
+rows = json.load(open(sys.argv[1]))["ranks"]["rows"]
+by = {r["rank"]: r["killed_by_signal"] for r in rows}
+assert by.get(1) == 11 and by.get(0) is None, by
+EOP
+	"$mapreport" --html "$d/crash.html" "$d/crash" >/dev/null 2>&1 ||
+		fail "$m: mapreport --html of the crashed job failed"
+	grep -q 'killed by signal 11 (SEGV)' "$d/crash.html" ||
+		fail "$m: --html: the crash of rank 1 not shown"
+
+	set +e
+	"$mapreport" "$d/job" "$tmp/$m-kids/job" >/dev/null 2>"$d/two.err"
+	rc=$?
+	set -e
+	[ "$rc" = 2 ] || { show "$d/two.err"; fail "$m: two jobs' folders: exit $rc, want 2"; }
+	grep -q "are logs of different runs .*; give --merge" "$d/two.err" || {
+		show "$d/two.err"
+		fail "$m: two jobs' folders: not said"
+	}
+	set +e
+	"$mapreport" --merge "$tmp/$m-kids/job" "$(ls -d "$tmp/$m-pat"/out/*/)" >"$d/merged.report" 2>"$d/merged.err"
+	rc=$?
+	set -e
+	[ "$rc" = 0 ] || { show "$d/merged.err"; fail "$m: --merge of two jobs: exit $rc, want 0"; }
+	grep -q "^mapreport: warning: .* are logs of different runs .*; reported as one (--merge)\$" \
+		"$d/merged.err" || { show "$d/merged.err"; fail "$m: --merge of two jobs: no warning"; }
+	grep -q '^mapsample report' "$d/merged.report" || fail "$m: --merge of two jobs: no report"
+}
+
 for m in $mpis; do
 	rank_per_log "$m"
 	launcher_outside "$m"
 	patterns "$m"
+	rank_children "$m"
+	bad_input "$m"
 done
 
 # -o errors, outside a job

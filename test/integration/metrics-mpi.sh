@@ -12,7 +12,10 @@
 # metrics of the plugin are in the logs, --json and --html hold the same
 # statistics, a run that exits without MPI_Finalize still writes its
 # totals, and a substrate plugin (print_events) gets each MPI call's enter
-# and exit with its bytes and, for sends and receives, the peer rank.  An MPI whose compiler and
+# and exit with its bytes and, for sends and receives, the peer rank;
+# without --metrics the plugin is on by itself for ranks and for a
+# program linking MPI, and not when a --metrics list leaves it out.  An
+# MPI whose compiler and
 # mpirun are not installed is skipped with a message; with neither, the
 # test is skipped.
 set -eu
@@ -58,6 +61,7 @@ check_row() {
 run_mpi() {
 	mpi=$1 cc=$2 run=$3 rankvar=$4
 	shift 4
+	runargs="$*" # mpirun's own options ("$@" is reused below)
 	if [ -z "$cc" ] || [ -z "$run" ] || ! command -v "$cc" >/dev/null ||
 		! command -v "$run" >/dev/null; then
 		echo "$mpi: its compiler or mpirun is not installed (configure did not find them); apt-get install it to test $mpi"
@@ -208,6 +212,28 @@ EOP
 	x=$(grep -c " MPI_EXIT MPI_Allreduce sent=$ALLRED received=$ALLRED " "$tmp/$mpi.ev" || true)
 	[ "$n" = 2 ] && [ "$x" = 2 ] ||
 		{ grep MPI_ "$tmp/$mpi.ev" | head -20 >&2 || true; fail "$mpi: substrate events: $n MPI_ENTER and $x MPI_EXIT of MPI_Allreduce with its bytes, want 2 and 2"; }
+	# no --metrics: the mpi plugin is on by itself for the ranks of a
+	# job (the launcher's variables) and for a program that links an
+	# MPI library run alone; a --metrics list given still decides
+	# shellcheck disable=SC2086
+	timeout 60 "$run" $runargs -np 2 "$mapsample" -q -o "$tmp/$mpi.auto.%r.log" -- \
+		"$tmp/mpiwork-$mpi" 1 1000 >"$tmp/$mpi.auto.out" 2>"$tmp/$mpi.auto.err" ||
+		{ show "$tmp/$mpi.auto.out" "$tmp/$mpi.auto.err"; fail "$mpi: mpirun mapsample (no --metrics) failed"; }
+	"$mapsample" -q -o "$tmp/$mpi.alone.log" -- "$tmp/mpiwork-$mpi" 1 1000 \
+		>"$tmp/$mpi.alone.out" 2>"$tmp/$mpi.alone.err" ||
+		{ show "$tmp/$mpi.alone.out" "$tmp/$mpi.alone.err"; fail "$mpi: mapsample mpiwork (no --metrics) failed"; }
+	for l in "$tmp/$mpi.auto.0.log" "$tmp/$mpi.auto.1.log" "$tmp/$mpi.alone.log"; do
+		"$mapreport" -D "$l" >"$tmp/$mpi.auto.dump" || fail "$mpi: mapreport -D $l failed"
+		grep -q "metric-def.*com\.mapsample\.metrics\.mpi\.time" "$tmp/$mpi.auto.dump" ||
+			fail "$mpi: $(basename "$l"): no mpi plugin metrics without --metrics"
+		grep -q "mpi-calls *MPI_Allreduce calls 1 " "$tmp/$mpi.auto.dump" ||
+			fail "$mpi: $(basename "$l"): no MPI call statistics without --metrics"
+	done
+	"$mapsample" -q --metrics default -o "$tmp/$mpi.asked.log" -- "$tmp/mpiwork-$mpi" 1 1000 \
+		>"$tmp/$mpi.asked.out" 2>"$tmp/$mpi.asked.err" ||
+		{ show "$tmp/$mpi.asked.err"; fail "$mpi: mapsample --metrics default mpiwork failed"; }
+	"$mapreport" -D "$tmp/$mpi.asked.log" | grep -q "metric-def.*mpi\.time" &&
+		fail "$mpi: --metrics default: the mpi plugin was on all the same"
 	echo "$mpi: ok"
 	return 0
 }

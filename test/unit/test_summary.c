@@ -4,7 +4,8 @@
  * the statistics across ranks (min, mean, max and where they occur),
  * the load imbalance, the verdict for compute-, MPI- and I/O-bound jobs
  * and a single program, the advice and its figures, and the frame
- * classifiers (MPI library, collective calls, read/write family).
+ * classifiers (MPI library, collective calls, read/write family); the
+ * MPI share from the mpi plugin's time-in-MPI metric in its units.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +174,83 @@ START_TEST(summary_memory_stats)
 }
 END_TEST
 
+/* A model of one rank with two threads of 1 s of CPU time each, whose
+ * log holds the mpi plugin's time-in-MPI metric as plugins/mpi/mpi.xml
+ * defines it (units, flags) with n values of v each, 100 ms apart; the
+ * rank's MPI share from ranks_build(). */
+static double mpi_share_of(const char *units, uint32_t flags, uint64_t n,
+			   double v)
+{
+	struct model m;
+	model_init(&m);
+	struct rproc p;
+	memset(&p, 0, sizeof(p));
+	p.pid = p.os_pid = 10;
+	p.rank = 0;
+	p.samples = 200;
+	struct rthread t[2];
+	memset(t, 0, sizeof(t));
+	for (int i = 0; i < 2; i++) {
+		t[i].pid = 10;
+		t[i].tid = 10 + (uint32_t)i;
+		t[i].samples = 100;
+		t[i].ended = 1;
+		t[i].cpu_ns = t[i].wall_ns = 1000000000;
+	}
+	struct rmetric mt = {(char *)RANKS_MPI_TIME, (char *)"Time in MPI",
+			     (char *)units, (char *)"mpi", flags,
+			     MAPLOG_DT_DOUBLE};
+	struct rmseries se;
+	memset(&se, 0, sizeof(se));
+	se.pid = 10;
+	se.metric = 1;
+	se.n = n;
+	se.sum = v * (double)n;
+	se.vmin = se.vmax = se.first_v = v;
+	se.first_ts = 1000000000;
+	se.last_ts = se.first_ts + (n - 1) * 100000000;
+	m.procs = &p;
+	m.nprocs = 1;
+	m.threads = t;
+	m.nthreads = 2;
+	m.metrics.m = &mt;
+	m.metrics.nm = 1;
+	m.metrics.s = &se;
+	m.metrics.ns = 1;
+	struct analysis an;
+	memset(&an, 0, sizeof(an));
+	struct ranks rk;
+	ck_assert_int_eq(ranks_build(&rk, &m, &an), 0);
+	ck_assert_uint_eq(rk.n, 1);
+	ck_assert(rk.r[0].mpi_metric);
+	ck_assert_double_eq_tol(rk.r[0].seconds, 2, 1e-9);
+	double share = rk.r[0].mpi;
+	ranks_free(&rk);
+	return share;
+}
+
+START_TEST(summary_mpi_metric_units)
+{
+	/* mpi.xml: "%" of the wall time since the previous value, threads
+	 * added up, not divided by sample time.  One of two threads in MPI
+	 * half the time: 50% a value, 11 values 100 ms apart (1.1 s) is
+	 * 0.55 s of the rank's 2 s, not half of them */
+	ck_assert_double_eq_tol(mpi_share_of("%", 0, 11, 50), 0.275, 1e-9);
+	/* both threads in MPI all the time: 200%, all of it */
+	ck_assert_double_eq_tol(mpi_share_of("%", 0, 11, 200), 1, 1e-9);
+	/* divided by sample time, the deltas are the time: 11 deltas of
+	 * 50 ms in "ms/s" are 0.55 s; in "%" (of a second), 5 each */
+	ck_assert_double_eq_tol(mpi_share_of("ms/s",
+					     MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME,
+					     11, 50),
+				0.275, 1e-9);
+	ck_assert_double_eq_tol(mpi_share_of("%",
+					     MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME,
+					     11, 5),
+				0.275, 1e-9);
+}
+END_TEST
+
 START_TEST(summary_classifiers)
 {
 	ck_assert(ranks_is_mpi("libmpi.so.40", "ompi_coll_base_barrier"));
@@ -212,6 +290,7 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, summary_nothing);
 	tcase_add_test(tc, summary_memory_stats);
 	tcase_add_test(tc, summary_classifiers);
+	tcase_add_test(tc, summary_mpi_metric_units);
 	suite_add_tcase(s, tc);
 	return s;
 }

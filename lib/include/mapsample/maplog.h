@@ -267,6 +267,9 @@ enum maplog_job_role {
 	MAPLOG_JOB_APPLICATION = 0, /* a process of the job's application */
 	MAPLOG_JOB_LAUNCHER = 1,    /* a launcher: mpirun, orted, prted,
 				       hydra_pmi_proxy, srun, ... */
+	MAPLOG_JOB_RANK_CHILD = 2,  /* a process a rank started (fork, exec
+				       from a fork, posix_spawn: a rank's
+				       "sh -c"): of jb_rank, not the rank */
 };
 
 /* What the process knows of the parallel job it belongs to: from the

@@ -111,6 +111,8 @@ static int dump_record(void *ctx, const struct maplog_ev *ev)
 			ev->ev_u.job.jb_rank, ev->ev_u.job.jb_size,
 			ev->ev_u.job.jb_role == MAPLOG_JOB_LAUNCHER
 				? "launcher"
+			: ev->ev_u.job.jb_role == MAPLOG_JOB_RANK_CHILD
+				? "rank-child"
 				: "application",
 			ev->ev_u.job.jb_job_id, ev->ev_u.job.jb_launcher,
 			ev->ev_u.job.jb_source);

@@ -157,10 +157,12 @@ static void procs_table(FILE *out, const struct model *m)
 	      out);
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct rproc *q = &m->procs[i];
-		fprintf(out, "<tr data-pid=\"%u\"><td class=\"n\">%u</td>"
+		char pb[48];
+		fprintf(out, "<tr data-pid=\"%u\"><td class=\"n\">%s</td>"
 			     "<td class=\"n\">%u</td><td class=\"n\">%" PRIu64
 			     "</td>",
-			q->pid, q->pid, q->image, q->samples);
+			q->pid, model_pid_str(m, q->pid, pb, sizeof(pb)),
+			q->image, q->samples);
 		html_pct_cell(out, html_pct(q->samples, m->samples));
 		if (q->exited)
 			fprintf(out, "<td>%s %d</td>",
@@ -189,10 +191,12 @@ static void threads_table(FILE *out, const struct model *m)
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct rthread *t = &m->threads[i];
 		double secs = model_thread_seconds(t, wall);
+		char pb[48];
 		fprintf(out, "<tr data-pid=\"%u\" data-tid=\"%u\"><td "
-			     "class=\"n\">%u</td><td class=\"n\">%u</td><td "
+			     "class=\"n\">%s</td><td class=\"n\">%u</td><td "
 			     "class=\"n\">%u</td><td>",
-			t->pid, t->tid, t->pid, t->image, t->tid);
+			t->pid, t->tid, model_pid_str(m, t->pid, pb, sizeof(pb)),
+			t->image, t->tid);
 		H(t->name ? t->name : "-");
 		fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td>",
 			t->samples);

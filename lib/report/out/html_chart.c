@@ -893,9 +893,14 @@ static int activity(FILE *out, const struct model *m, const struct cols *c)
 		fprintf(out, "<g class=\"act-row\" data-pid=\"%u\" "
 			     "data-tid=\"%u\">",
 			t->pid, t->tid);
-		activity_lane(out, c, &m->timeline, t, r, cell + r * c->n,
-			      vmax);
-		struct bandctx b = {out, c, m->regions, t, (double)r * AROWH};
+		/* labelled with the pid on its host, not the model's key
+		 * (which data-pid keeps for report.js) */
+		struct rthread label = *t;
+		label.pid = model_os_pid(m, label.pid);
+		activity_lane(out, c, &m->timeline, &label, r,
+			      cell + r * c->n, vmax);
+		struct bandctx b = {out, c, m->regions, &label,
+				    (double)r * AROWH};
 		if (m->regions)
 			regions_spans(m->regions, t->pid, t->image, t->tid,
 				      region_band, &b);

@@ -187,11 +187,18 @@ int job_text_ranks(const struct output_in *in, FILE *out)
 		char mem[32] = "-";
 		if (r->have_mem)
 			bytes(r->mem_peak, mem, sizeof(mem));
+		char crash[48] = "";
+		if (r->killed_by)
+			snprintf(crash, sizeof(crash),
+				 "  killed by signal %d (%s)", r->killed_by,
+				 sigabbrev_np(r->killed_by)
+					 ? sigabbrev_np(r->killed_by)
+					 : "?");
 		fprintf(out, "  %6d %8u %10" PRIu64 " %9.3f %9.3f %5.1f%% "
-			     "%5.1f%% %10s  %s%s\n",
-			(int)r->rank, r->pid, r->samples, r->seconds,
+			     "%5.1f%% %10s  %s%s%s\n",
+			(int)r->rank, r->os_pid, r->samples, r->seconds,
 			r->compute, r->mpi * 100, r->io * 100, mem,
-			r->host ? r->host : "-",
+			r->host ? r->host : "-", crash,
 			r->rank == rk->compute.max_rank ? "  <- slowest" : "");
 	}
 	if (n < rk->n)
@@ -469,12 +476,19 @@ int job_html_ranks(const struct output_in *in, FILE *out)
 			     "</td><td class=\"n\">%" PRIu64 "</td><td "
 			     "class=\"n\">%.3f</td><td class=\"n\">%.3f</td>",
 			r->rank == rk->compute.max_rank ? " class=\"slow\"" : "",
-			(int)r->rank, r->pid, r->samples, r->seconds,
+			(int)r->rank, r->os_pid, r->samples, r->seconds,
 			r->compute);
 		html_pct_cell(out, r->mpi * 100);
 		html_pct_cell(out, r->io * 100);
 		fprintf(out, "<td class=\"n\">%s</td><td>", mem);
 		H(r->host ? r->host : "-");
+		if (r->killed_by)
+			fprintf(out, " <span class=\"crash\">killed by signal "
+				     "%d (%s)</span>",
+				r->killed_by,
+				sigabbrev_np(r->killed_by)
+					? sigabbrev_np(r->killed_by)
+					: "?");
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n", out);

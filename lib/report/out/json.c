@@ -336,7 +336,9 @@ static void processes(struct jsonw *w, const struct model *m)
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct rproc *p = &m->procs[i];
 		jsonw_object(w);
-		k_u64(w, "pid", p->pid);
+		k_u64(w, "pid", p->os_pid);
+		if (m->nlogs > 1)
+			k_u64(w, "log", p->log);
 		k_u64(w, "image", p->image);
 		jsonw_key(w, "ppid");
 		if (p->have_init)
@@ -375,7 +377,12 @@ static void threads(struct jsonw *w, const struct model *m)
 		const struct rthread *t = &m->threads[i];
 		double secs = model_thread_seconds(t, wall);
 		jsonw_object(w);
-		k_u64(w, "pid", t->pid);
+		k_u64(w, "pid", model_os_pid(m, t->pid));
+		if (m->nlogs > 1) {
+			const struct rproc *p =
+				model_find_proc(m, t->pid, t->image);
+			k_u64(w, "log", p ? p->log : 0);
+		}
 		k_u64(w, "image", t->image);
 		k_u64(w, "tid", t->tid);
 		k_str(w, "name", t->name);
@@ -467,7 +474,7 @@ static void substrate_files(struct jsonw *w, const struct model *m)
 		k_str(w, "plugin", r->plugin);
 		k_str(w, "path", r->path);
 		k_str(w, "description", r->description);
-		k_u64(w, "pid", r->pid);
+		k_u64(w, "pid", model_os_pid(m, r->pid));
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -863,7 +870,12 @@ static void job(struct jsonw *w, const struct output_in *in)
 		jsonw_key(w, "is_mpi_rank");
 		jsonw_bool(w, r->is_rank);
 		jsonw_key(w, "pid");
-		jsonw_u64(w, r->pid);
+		jsonw_u64(w, r->os_pid);
+		jsonw_key(w, "killed_by_signal");
+		if (r->killed_by)
+			jsonw_i64(w, r->killed_by);
+		else
+			jsonw_null(w);
 		jsonw_key(w, "image");
 		jsonw_u64(w, r->image);
 		jsonw_key(w, "host");

@@ -77,8 +77,10 @@ static void number_frames(struct ss *s, const struct rescan_pairs *pairs)
 static void profile_name(const struct model *m, const struct rthread *t,
 			 char *buf, size_t len)
 {
-	snprintf(buf, len, "%s pid %u tid %u%s%s%s",
-		 model_proc_name(m, t->pid, t->image), t->pid, t->tid,
+	char pb[48];
+	snprintf(buf, len, "%s pid %s tid %u%s%s%s",
+		 model_proc_name(m, t->pid, t->image),
+		 model_pid_str(m, t->pid, pb, sizeof(pb)), t->tid,
 		 t->name && *t->name ? " (" : "", t->name ? t->name : "",
 		 t->name && *t->name ? ")" : "");
 }

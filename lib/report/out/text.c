@@ -74,8 +74,10 @@ static void procs_threads(const struct model *m, FILE *out)
 				 p->exit_how == MAPLOG_EXIT_SIGNALED ? "signal"
 								     : "status",
 				 p->exit_code);
-		fprintf(out, "  %8u %5u %10" PRIu64 " %6.2f%%  %-14s %s\n",
-			p->pid, p->image, p->samples, pct(p->samples, m->samples),
+		char pb[48];
+		fprintf(out, "  %8s %5u %10" PRIu64 " %6.2f%%  %-14s %s\n",
+			model_pid_str(m, p->pid, pb, sizeof(pb)), p->image,
+			p->samples, pct(p->samples, m->samples),
 			ex, p->cmdline ? p->cmdline : "(no initialize record)");
 	}
 
@@ -86,9 +88,11 @@ static void procs_threads(const struct model *m, FILE *out)
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct rthread *t = &m->threads[i];
 		double secs = model_thread_seconds(t, wall);
-		fprintf(out, "  %8u %5u %8u %-16s %10" PRIu64 " %6.2f%% %10.3f "
+		char pb[48];
+		fprintf(out, "  %8s %5u %8u %-16s %10" PRIu64 " %6.2f%% %10.3f "
 			     "%10.1f%s\n",
-			t->pid, t->image, t->tid, t->name ? t->name : "-",
+			model_pid_str(m, t->pid, pb, sizeof(pb)), t->image,
+			t->tid, t->name ? t->name : "-",
 			t->samples, pct(t->samples, m->samples), secs,
 			secs > 0 ? (double)t->samples / secs : 0.0,
 			t->ended ? "" : " *");
@@ -252,7 +256,9 @@ static void substrate_files(const struct model *m, FILE *out)
 			text_put_clean(out, r->description);
 			fputc(')', out);
 		}
-		fprintf(out, ", process %u\n", r->pid);
+		char pb[48];
+		fprintf(out, ", process %s\n",
+			model_pid_str(m, r->pid, pb, sizeof(pb)));
 	}
 }
 

@@ -127,8 +127,10 @@ static void metadata(struct tr *t)
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct rproc *p = &m->procs[i];
 		char name[300];
-		snprintf(name, sizeof(name), "%s (pid %" PRIu32 ")",
-			 model_proc_name(m, p->pid, p->image), p->pid);
+		char pb[48];
+		snprintf(name, sizeof(name), "%s (pid %s)",
+			 model_proc_name(m, p->pid, p->image),
+			 model_pid_str(m, p->pid, pb, sizeof(pb)));
 		event(t, "process_name", "M", 0, p->pid, 0);
 		fputs(",\"args\":{\"name\":", t->out);
 		str(t, name);
