@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <mapsample/maps_error.h>
@@ -302,40 +301,6 @@ const struct rmap *model_find_map(const struct model *m, uint32_t pid,
 		if (pc >= p->maps[j].start && pc < p->maps[j].end)
 			return &p->maps[j];
 	return NULL;
-}
-
-const char *model_proc_name(const struct model *m, uint32_t pid,
-			    uint32_t image)
-{
-	for (size_t i = 0; i < m->nprocs; i++) {
-		const struct rproc *p = &m->procs[i];
-		if (p->pid == pid && p->image == image && p->exe && *p->exe) {
-			const char *s = strrchr(p->exe, '/');
-			return s ? s + 1 : p->exe;
-		}
-	}
-	return "[unknown]";
-}
-
-const struct rproc *model_first_proc(const struct model *m)
-{
-	for (size_t i = 0; i < m->nprocs; i++)
-		if (m->procs[i].have_init)
-			return &m->procs[i];
-	return NULL;
-}
-
-size_t model_start_str(const struct rproc *p, const char *fmt, char *buf,
-		       size_t len)
-{
-	time_t t = (time_t)p->wall_sec;
-	struct tm tm;
-	size_t n = 0;
-	if (len && gmtime_r(&t, &tm))
-		n = strftime(buf, len, fmt, &tm);
-	if (!n && len)
-		buf[0] = 0;
-	return n;
 }
 
 double model_run_seconds(const struct model *m)

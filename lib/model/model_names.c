@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * model_names: the words reports use for a model's clocks, timers,
- * notes and pids (model.h).  Calls logread below it; nothing of model.c.
+ * notes, pids and processes (model.h).  Calls logread below it;
+ * nothing of model.c.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include <mapsample/maplog.h>
 
@@ -89,4 +92,38 @@ const char *model_pid_str(const struct model *m, uint32_t pid, char *buf,
 	snprintf(buf, len, "%u (log %u)", os,
 		 m->pidmap[pid - MODEL_PID_REMAP].log + 1);
 	return buf;
+}
+
+const char *model_proc_name(const struct model *m, uint32_t pid,
+			    uint32_t image)
+{
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct rproc *p = &m->procs[i];
+		if (p->pid == pid && p->image == image && p->exe && *p->exe) {
+			const char *s = strrchr(p->exe, '/');
+			return s ? s + 1 : p->exe;
+		}
+	}
+	return "[unknown]";
+}
+
+const struct rproc *model_first_proc(const struct model *m)
+{
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (m->procs[i].have_init)
+			return &m->procs[i];
+	return NULL;
+}
+
+size_t model_start_str(const struct rproc *p, const char *fmt, char *buf,
+		       size_t len)
+{
+	time_t t = (time_t)p->wall_sec;
+	struct tm tm;
+	size_t n = 0;
+	if (len && gmtime_r(&t, &tm))
+		n = strftime(buf, len, fmt, &tm);
+	if (!n && len)
+		buf[0] = 0;
+	return n;
 }
