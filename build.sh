@@ -41,6 +41,8 @@ testdeps="$testdeps openmpi-bin libopenmpi-dev mpich libmpich-dev slurm-wlm mung
 testdeps="$testdeps nodejs binutils"
 # otf2-print (otf2-tools) reads the otf2 plugin's traces back
 testdeps="$testdeps otf2-tools"
+# xz: a real program compared with itself (mapreport-compare-real.sh)
+testdeps="$testdeps xz-utils"
 
 die() {
 	echo "build.sh: $*" >&2

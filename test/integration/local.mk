@@ -324,3 +324,8 @@ EXTRA_DIST += test/integration/mapreport-exports-region.sh
 # against the program's own system time (test/programs/syswork)
 TESTS += test/integration/mapreport-kernel.sh
 EXTRA_DIST += test/integration/mapreport-kernel.sh
+
+# mapreport --compare on two runs of real programs with no change (xz,
+# python3 with a fixed hash seed): no rule broken at 3 sigma
+TESTS += test/integration/mapreport-compare-real.sh
+EXTRA_DIST += test/integration/mapreport-compare-real.sh
