@@ -654,7 +654,7 @@ void offcpu_start(void)
 	pthread_attr_setstacksize(&a, 256 << 10);
 	__atomic_store_n(&own_tid, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&oc_stop_flag, 0, __ATOMIC_RELEASE);
-	int rc = real_pthread_create(&oc_thread, &a, offcpu_main, NULL);
+	int rc = sampler_thread_create(&oc_thread, &a, offcpu_main, NULL);
 	pthread_attr_destroy(&a);
 	if (rc) {
 		__atomic_store_n(&started_pid, 0, __ATOMIC_RELEASE);

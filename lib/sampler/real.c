@@ -91,6 +91,22 @@ int real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	return fn_pthread_create(th, attr, fn, arg);
 }
 
+int sampler_thread_create(pthread_t *th, const pthread_attr_t *attr,
+			  void *(*fn)(void *), void *arg)
+{
+	/* the new thread inherits the creator's mask: created with every
+	 * signal blocked, it never runs a handler of the program (or takes
+	 * the program's signal) before its first instruction could block
+	 * them itself */
+	sigset_t all, old;
+	sigfillset(&all);
+	int masked = real_pthread_sigmask(SIG_SETMASK, &all, &old) == 0;
+	int rc = real_pthread_create(th, attr, fn, arg);
+	if (masked)
+		real_pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 pid_t real_fork(void)
 {
 	RESOLVE(fork);

@@ -260,6 +260,11 @@ MAPS_HIDDEN void real_init(void);
  * handler). */
 MAPS_HIDDEN int real_pthread_create(pthread_t *, const pthread_attr_t *,
 				    void *(*)(void *), void *);
+/* The sampler's own threads (writer, off-CPU, substrate dispatchers):
+ * real_pthread_create() with every signal blocked in the new thread
+ * from its start. */
+MAPS_HIDDEN int sampler_thread_create(pthread_t *, const pthread_attr_t *,
+				      void *(*)(void *), void *);
 MAPS_HIDDEN pid_t real_fork(void);
 MAPS_HIDDEN int real_execve(const char *, char *const[], char *const[]);
 MAPS_HIDDEN int real_execvpe(const char *, char *const[], char *const[]);

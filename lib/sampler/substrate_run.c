@@ -639,7 +639,7 @@ void subrun_start(void)
 		pthread_attr_t a;
 		pthread_attr_init(&a);
 		pthread_attr_setstacksize(&a, 256 << 10);
-		if (real_pthread_create(&p->thread, &a, disp_main, p) == 0)
+		if (sampler_thread_create(&p->thread, &a, disp_main, p) == 0)
 			p->running = 1;
 		pthread_attr_destroy(&a);
 	}

@@ -117,7 +117,7 @@ void writer_start(void)
 	pthread_attr_t a;
 	pthread_attr_init(&a);
 	pthread_attr_setstacksize(&a, 64 << 10);
-	if (real_pthread_create(&writer_thread, &a, writer_main, NULL) == 0)
+	if (sampler_thread_create(&writer_thread, &a, writer_main, NULL) == 0)
 		writer_running = 1;
 	pthread_attr_destroy(&a);
 }
