@@ -4,6 +4,7 @@
 # lib/report/out.  Calls lib/model, lib/defs, lib/common, lib/log only.
 noinst_LTLIBRARIES += lib/report/libreport.la
 lib_report_libreport_la_SOURCES = lib/report/symbolize.c \
+	lib/report/cuscan.c lib/report/cuscan.h \
 	lib/report/symbolize.h lib/report/analyze.c lib/report/analyze.h \
 	lib/report/calltree.c lib/report/calltree.h \
 	lib/report/partial_eval.c lib/report/partial_eval.h \

@@ -29,6 +29,7 @@
 
 #include "common/mem.h"
 #include "model/model.h"
+#include "report/cuscan.h"
 #include "report/perfmap.h"
 #include "report/symbolize.h"
 
@@ -57,6 +58,7 @@ struct smod {
 	size_t nsyms;
 	int syms_read;      /* syms read (or found missing) */
 	int opened;         /* module_open done: state says how it went */
+	struct cuscan cs;   /* its units by their own ranges, when needed */
 	uint64_t hash;      /* of path and build-id (module_find) */
 };
 
@@ -154,6 +156,7 @@ void sym_free(struct symtab *st)
 		free(st->mods[i].fstart);
 		free(st->mods[i].syms);
 		free(st->mods[i].byname);
+		cuscan_free(&st->mods[i].cs);
 	}
 	for (size_t i = 0; i < st->capstrs; i++)
 		free(st->strs[i]);
@@ -696,58 +699,6 @@ static const char *alias_of_name(struct smod *m, const char *name)
 	return public_alias(m, &m->syms[m->byname[lo]]);
 }
 
-/*
- * Whether the line table row dl may be given for the address rel of m:
- * it must come from a compile unit that covers rel and, when the symbol
- * holding rel is known (sized), that unit must have a row at the very
- * start sstart of that symbol, as it has for every function it
- * compiled, and dl must not start before it.  Code the linker discarded
- * (sections of --gc-sections, duplicate C++ inline functions) keeps its
- * rows and ranges in the DWARF at addresses from 0, where they overlap
- * real code of a position-independent program: _start was given a line
- * of basic_string.h that way.  No line is better than another's line.
- */
-static bool line_holds(struct smod *m, Dwfl_Line *dl, uint64_t rel,
-		       int sized, uint64_t sstart)
-{
-	Dwarf_Addr lbias = 0, laddr = 0;
-	Dwarf_Die *lcu = dwfl_linecu(dl);
-	if (!lcu || !dwfl_dwarf_line(dl, &lbias) || rel < lbias ||
-	    dwarf_haspc(lcu, rel - lbias) <= 0)
-		return false;
-	if (!dwfl_lineinfo(dl, &laddr, NULL, NULL, NULL, NULL))
-		return false;
-	if (!sized)
-		return true;
-	if (laddr < sstart)
-		return false;
-	Dwarf_Addr saddr = 0;
-	Dwfl_Line *sl = dwfl_module_getsrc(m->mod, sstart);
-	Dwarf_Die *scu = sl ? dwfl_linecu(sl) : NULL;
-	return scu && dwarf_dieoffset(scu) == dwarf_dieoffset(lcu) &&
-	       dwfl_lineinfo(sl, &saddr, NULL, NULL, NULL, NULL) &&
-	       saddr == sstart;
-}
-
-/* Whether the function holding the inline chain scopes[0 .. ns) (the
- * last DW_TAG_subprogram in it) has the range holding addr start at or
- * after start, the start of the symbol holding addr: see line_holds. */
-static bool chain_holds(Dwarf_Die *scopes, int ns, Dwarf_Addr addr,
-			Dwarf_Addr start)
-{
-	for (int i = 0; i < ns; i++) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
-			continue;
-		Dwarf_Addr base, lo, hi;
-		ptrdiff_t o = 0;
-		while ((o = dwarf_ranges(&scopes[i], o, &base, &lo, &hi)) > 0)
-			if (lo <= addr && addr < hi)
-				return lo >= start;
-		return true; /* no ranges to judge by */
-	}
-	return true;
-}
-
 /* Looks rel up in module m; appends frames, innermost first; returns
  * how many, or MAPS_ENOMEM.  rel and fileoff are the address looked up
  * (for a caller, inside its call instruction: the return address less
@@ -779,7 +730,7 @@ static int resolve(struct symtab *st, struct smod *m, uint64_t rel,
 	const char *file = NULL;
 	int line = 0;
 	Dwfl_Line *dl = dwfl_module_getsrc(m->mod, rel);
-	if (dl && line_holds(m, dl, rel, sized, sstart)) {
+	if (dl && cuscan_line_holds(m->mod, dl, rel, sized, sstart)) {
 		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
 		if (file && !(file = intern(st, file)))
 			return MAPS_ENOMEM;
@@ -788,10 +739,22 @@ static int resolve(struct symtab *st, struct smod *m, uint64_t rel,
 	}
 	int n = 0;
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu = dwfl_module_addrdie(m->mod, rel, &bias);
+	Dwarf_Die *cu = dwfl_module_addrdie(m->mod, rel, &bias), scu;
+	if (!cu || dwarf_haspc(cu, rel - bias) <= 0) {
+		/* a unit .debug_aranges left out (report/cuscan.h) */
+		int rc = cuscan_unit(&m->cs, m->mod, rel, &bias, &scu);
+		if (rc < 0)
+			return MAPS_ENOMEM;
+		cu = rc ? &scu : NULL;
+		if (cu && !file && (file = cuscan_line(cu, rel - bias, sized,
+						       sstart - bias, &line)) &&
+		    !(file = intern(st, file)))
+			return MAPS_ENOMEM;
+	}
 	Dwarf_Die *scopes = NULL;
 	int ns = cu ? inline_chain(cu, rel - bias, &scopes) : 0;
-	if (ns > 0 && sized && !chain_holds(scopes, ns, rel - bias, sstart - bias)) {
+	if (ns > 0 && sized &&
+	    !cuscan_chain_holds(scopes, ns, rel - bias, sstart - bias)) {
 		free(scopes);
 		scopes = NULL;
 		ns = 0;

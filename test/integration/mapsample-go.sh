@@ -8,7 +8,8 @@
 # return pc ... called from 0x..."): before the sampler's handlers had
 # SA_ONSTACK, 2 runs of 4 at 1 kHz crashed.  Here: 4 runs at 1 kHz and
 # one with --signal PROF, each exits 0 with the program's output, and
-# the report names the Go and the C function that burn the CPU.
+# the report names the Go and the C function that burn the CPU, the Go
+# one with a line of its body in main.go (Go's DWARF).
 #
 # Environment: top_srcdir, top_builddir (exported by make check).
 set -eu
@@ -46,4 +47,20 @@ for f in main.goburn cburn; do
 	     on { print }' "$tmp/r.txt" | grep -q " $f " ||
 		{ show "$tmp/r.txt"; fail "$f not among the top functions"; }
 done
+# the Go function named with its file and a line of its body, from Go's
+# own DWARF: with cgo the system linker's .debug_aranges leaves the Go
+# units out, and a Go address was once given a line of the cgo glue's C
+# file (runtime/cgo/gcc_mmap.c) or none
+first=$(grep -n '^func goburn' "$tmp/main.go" | cut -d: -f1)
+last=$(awk -v f="$first" 'NR > f && /^}/ { print NR; exit }' "$tmp/main.go")
+loc=$(awk '/^Top functions by self samples/ { on = 1; next } on && /^$/ { exit }
+	on && $5 == "main.goburn" { print $6 }' "$tmp/r.txt")
+case $loc in
+main.go:*) ;;
+*) show "$tmp/r.txt"; fail "main.goburn: location '$loc', not main.go:LINE" ;;
+esac
+line=${loc#main.go:}
+[ "$line" -gt "$first" ] && [ "$line" -lt "$last" ] ||
+	{ show "$tmp/r.txt"; fail "main.goburn at main.go:$line, outside its body ($first-$last)"; }
+echo "ok - main.goburn at main.go:$line (its body: lines $first-$last)"
 echo "PASS: mapsample-go"
