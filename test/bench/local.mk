@@ -82,3 +82,7 @@ EXTRA_DIST += test/bench/substrate-cost.sh
 # What each fork and exec costs under mapsample, and the log a script of
 # short commands leaves (execcost.sh).
 EXTRA_DIST += test/bench/execcost.sh
+
+# How reading a partial report grows with its number of report metrics
+# (partial-ids.sh).
+EXTRA_DIST += test/bench/partial-ids.sh
