@@ -80,6 +80,12 @@ static int32_t mpi_rank = -1;
 static uint32_t mpi_size;
 /* the forking thread's location, from substrate_fork_prepare() */
 static struct mapsample_location *fork_parent;
+/* in a fork child, from substrate_after_fork_child() until its first
+ * thread's location takes it: the forking thread's location, the
+ * parent of that first one.  Not fork_parent itself: in the parent, a
+ * thread starting while another forks must not take it (it was once
+ * made a "first" location of the parent, never deleted) */
+static struct mapsample_location *child_parent;
 /* Held while SUB.cur is searched for a parent and the parent's reference
  * taken, and while a slot's location is taken out of SUB.cur: a location
  * found there still holds its slot's reference.  Normal context only (the
@@ -542,13 +548,13 @@ void substrate_thread_begin(struct tslot *t, uint32_t creator)
 	if (!l)
 		return;
 	size_t idx = (size_t)(t - S.slots);
-	if (fork_parent) {
+	if (child_parent) {
 		/* the first thread of a fork child */
-		l->parent = fork_parent;
-		l->fork_seq = fork_parent->forks;
+		l->parent = child_parent;
+		l->fork_seq = child_parent->forks;
 		l->first = l->forked = 1;
 		/* its reference: substrate_after_fork_child() */
-		fork_parent = NULL;
+		child_parent = NULL;
 	} else if (l->id == 0) {
 		l->first = 1;
 	} else {
@@ -767,8 +773,10 @@ void substrate_after_fork_child(void)
 	SUB.next_id = 0;
 	SUB.finishing = 0;
 	SUB.end_req = 0;
-	if (fork_parent)
-		__atomic_fetch_add(&fork_parent->refs, 1, __ATOMIC_RELAXED);
+	child_parent = fork_parent;
+	fork_parent = NULL;
+	if (child_parent)
+		__atomic_fetch_add(&child_parent->refs, 1, __ATOMIC_RELAXED);
 	subrun_start();
 }
 

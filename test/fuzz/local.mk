@@ -125,7 +125,8 @@ noinst_PROGRAMS += test/fuzz/fuzz_partial
 test_fuzz_fuzz_partial_SOURCES = test/fuzz/fuzz_partial.c \
 	$(FUZZ_DEFS_CORE) lib/defs/partial.c lib/defs/partial_parse.c \
 	lib/defs/partial_plain.c lib/report/partial_eval.c \
-	lib/report/out/partial_text.c lib/model/units.c lib/model/logread.c \
+	lib/report/out/partial_text.c lib/report/out/text_clean.c \
+	lib/model/units.c lib/model/logread.c \
 	lib/model/metrics.c lib/model/window.c lib/model/keymap.c
 test_fuzz_fuzz_partial_CFLAGS = $(AM_CFLAGS) $(EXPAT_CFLAGS) -g \
 	-fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN)

@@ -10,6 +10,7 @@ lib_report_out_libreportout_la_SOURCES = lib/report/out/text.c \
 	lib/report/out/dump.c lib/report/out/dump.h \
 	lib/report/out/folded.c lib/report/out/folded.h \
 	lib/report/out/text.h lib/report/out/text_metrics.c \
+	lib/report/out/text_clean.c \
 	lib/report/out/output.c lib/report/out/output.h \
 	lib/report/out/partial_text.c \
 	lib/report/out/json.c lib/report/out/json.h \

@@ -31,8 +31,8 @@ int text_partial(const struct partial_result *r, FILE *out);
  * nothing when the logs hold no metric records.  Returns 0, or
  * MAPS_ENOMEM with nothing written. */
 int text_metrics(const struct rmetrics *x, FILE *out);
-/* Prints s with control characters as spaces (text from a log or a
- * plugin).  text_metrics.c. */
+/* Prints s (nothing for NULL) with control characters as spaces (text
+ * from a log, a plugin or a user's file).  text_clean.c. */
 void text_put_clean(FILE *out, const char *s);
 
 /* The MPI call statistics and the samples in MPI (text_mpi.c), when the

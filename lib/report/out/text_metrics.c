@@ -16,14 +16,6 @@
 
 /* ---- the text section ---- */
 
-/* Prints s (nothing for NULL) with control characters as spaces:
- * messages come from plugins and names from user files. */
-void text_put_clean(FILE *out, const char *s)
-{
-	for (; s && *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, out);
-}
-
 enum { C_NAME, C_MIN, C_MEAN, C_MAX, C_TOTAL, C_VALUES, C_PROCS, NCOL };
 
 struct row {
