@@ -227,6 +227,23 @@ static size_t env_need(char *const *envp, const char *image)
 	}
 	return need;
 }
+/* NAME=VALUE (name with its '=') written at *buf, of *blen bytes, and
+ * its address put in *slot, when it fits: 1; 0 (nothing written) when
+ * not.  No allocation: exec wrappers call it. */
+static int env_put(char **buf, size_t *blen, const char *name,
+		   const char *value, char **slot)
+{
+	size_t used = strlen(name) + strlen(value) + 1;
+	if (*blen < used)
+		return 0;
+	strcpy(*buf, name);
+	strcat(*buf, value);
+	*slot = *buf;
+	*buf += used;
+	*blen -= used;
+	return 1;
+}
+
 
 /* out: envp with our variables it lacks added, with image (not NULL)
  * as the value of MAPSAMPLE_IMAGE in place of the one it has, and with
@@ -237,23 +254,11 @@ static void env_build(char *const *envp, const char *image, char **out,
 	const size_t nours = NOURS;
 	int k = 0;
 	int have[NOURS] = {0};
-	if (image && blen >= sizeof("MAPSAMPLE_IMAGE=") + strlen(image)) {
-		strcpy(buf, "MAPSAMPLE_IMAGE=");
-		strcat(buf, image);
-		out[k++] = buf;
-		size_t used = strlen(buf) + 1;
-		buf += used;
-		blen -= used;
-	}
+	if (image)
+		k += env_put(&buf, &blen, "MAPSAMPLE_IMAGE=", image, &out[k]);
 	const char *rk = job_rank_env();
-	if (rk && *rk && blen >= sizeof("MAPSAMPLE_RANK_PID=") + strlen(rk)) {
-		strcpy(buf, "MAPSAMPLE_RANK_PID=");
-		strcat(buf, rk);
-		out[k++] = buf;
-		size_t used = strlen(buf) + 1;
-		buf += used;
-		blen -= used;
-	}
+	if (rk && *rk)
+		k += env_put(&buf, &blen, "MAPSAMPLE_RANK_PID=", rk, &out[k]);
 	for (int i = 0; envp && envp[i]; i++) {
 		if (image && env_is(envp[i], "MAPSAMPLE_IMAGE"))
 			continue;
