@@ -46,10 +46,8 @@
 #define EXIT_CANNOT 126   /* program found but cannot be sampled/run */
 #define EXIT_NOTFOUND 127 /* program not found */
 
-/* Default rate: the scheduler tick rate of common kernels, where the
- * sampler uses POSIX CPU-time timers that ride the tick; measured on
- * xz -9 here: +0.7% wall time at 250 Hz, against +4.4% for a perf
- * task-clock event at the same rate (test/bench/overhead.sh). */
+/* Default rate: what gperftools gets here (the scheduler tick rate of
+ * common kernels); the cost is in test/bench/README.md (overhead.sh). */
 #define DEFAULT_HZ 250
 /* Metric samples per process: see mapsample(1) on the cost */
 #define DEFAULT_METRIC_MS 100
@@ -68,9 +66,8 @@ static void usage(FILE *f)
 		"  -F, --frequency HZ    samples per second per thread (default %d)\n"
 		"      --wall            sample wall-clock time, not CPU time\n"
 		"      --max-depth N     frames per stack at most (default 256)\n"
-		"      --timer KIND      perf (task-clock events) or posix (CPU\n"
-		"                        timers); default: posix up to 250 Hz,\n"
-		"                        perf above (and with --wall)\n"
+		"      --timer KIND      perf (task-clock events, the default)\n"
+		"                        or posix (CPU timers, on the tick)\n"
 		"      --signal SIG      sampling signal (default SIGRTMIN+4)\n"
 		"      --metrics LIST    metrics to record: default, all, none,\n"
 		"                        ids, groups, sources or file names,\n"

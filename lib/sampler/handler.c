@@ -18,7 +18,8 @@
  * closing.  A signal that interrupted the sampler's own code is dropped
  * (counted) before any callback runs.  Otherwise the callbacks run in
  * the order registered, on the slot they are given, whose only writer
- * they are while they run; then the one-shot perf event is re-enabled.
+ * they are while they run; then a perf event whose batch of overflows
+ * ran out is refreshed (timer.c).
  *
  * A getter's deadline timer (guard.c) sends the same signal; guard.c
  * takes it first.
@@ -144,9 +145,10 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 	}
 	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST)) {
 		/* landed inside our own handler on this thread: this overflow
-		 * disabled the one-shot perf event again, so re-enable it */
+		 * may have been the last of the perf event's batch, so
+		 * refresh it */
 		t->dropped[MAPLOG_DROP_IN_SAMPLER]++;
-		timer_rearm(t);
+		timer_rearm(t, si);
 		errno = saved_errno;
 		return;
 	}
@@ -176,7 +178,7 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 	for (int i = 0; i < n; i++)
 		callbacks[i](t, &tick);
 rearm:
-	timer_rearm(t);
+	timer_rearm(t, si);
 out:
 	__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
 	errno = saved_errno;

@@ -104,7 +104,6 @@
 #define SAMPLER_MAX_DEPTH 512
 #define SAMPLER_DEFAULT_CHUNK (256u << 10)
 #define SAMPLER_SPARES 4
-#define SAMPLER_TICK_HZ 250  /* up to this rate: POSIX CPU timers */
 /* Default metric interval (MAPSAMPLE_METRIC_INTERVAL, --metric-interval) */
 #define SAMPLER_METRIC_INTERVAL_MS 100
 /* onePerNode metrics: at most this often (or the metric interval) */
@@ -412,8 +411,9 @@ MAPS_HIDDEN void objects_snapshot(void);
 MAPS_HIDDEN int timer_arm(struct tslot *t);
 /* Disarms and releases t's timer.  Safe from any thread. */
 MAPS_HIDDEN void timer_disarm(struct tslot *t);
-/* Re-enables a one-shot perf event after a sample.  Async-signal-safe. */
-MAPS_HIDDEN void timer_rearm(struct tslot *t);
+/* Refreshes t's perf event when si is the signal of the last overflow
+ * it was let have (timer.c).  Async-signal-safe. */
+MAPS_HIDDEN void timer_rearm(struct tslot *t, const siginfo_t *si);
 /* Drops t's timer without disarming it (a fork child: the parent's
  * timers are not the child's; closes a perf event's descriptor). */
 MAPS_HIDDEN void timer_forget(struct tslot *t);

@@ -86,3 +86,11 @@ EXTRA_DIST += test/bench/execcost.sh
 # How reading a partial report grows with its number of report metrics
 # (partial-ids.sh).
 EXTRA_DIST += test/bench/partial-ids.sh
+
+# The kernel's part of a sample per timer kind, and the rate each keeps
+# beside busy processes (bench_timer.c; run from the build tree:
+# test/bench/bench_timer [-r HZ] [-n ROUNDS] [-m MILLIONS] [-b BUSY])
+noinst_PROGRAMS += test/bench/bench_timer
+test_bench_bench_timer_SOURCES = test/bench/bench_timer.c
+test_bench_bench_timer_CFLAGS = -O2
+test_bench_bench_timer_LDADD = -lpthread -lrt

@@ -28,9 +28,9 @@ sed -n '/^Processes/,/^$/p' "$tmp/ns.report" | grep -v unshare |
 	grep '/cpuburn 200$' >"$tmp/rows" || true
 rows=$(wc -l <"$tmp/rows")
 [ "$rows" = 2 ] || { show "$tmp/ns.report"; fail "$rows rows for the two cpuburn processes, not 2"; }
-# each has samples of its own (0.2 s of CPU: about 50 at 250 Hz, but
-# 31 to 49 with other work on the machine, and once 2 in CI, not yet
-# explained)
-awk '$3 < 1 { bad = 1 } END { exit bad }' "$tmp/rows" ||
-	{ show "$tmp/ns.report"; fail "a cpuburn process has no samples"; }
+# each has samples of its own: 0.2 s of CPU, about 50 at 250 Hz (with
+# other work on the machine, POSIX CPU timers, the default until
+# 2026-11-27, gave cpuburn 0 to 8: see test/bench/README.md)
+awk '$3 < 25 { bad = 1 } END { exit bad }' "$tmp/rows" ||
+	{ show "$tmp/ns.report"; fail "a cpuburn process has fewer than 25 samples"; }
 echo "ok - two PID namespaces with the same pid 1: two processes"

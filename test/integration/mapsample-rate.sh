@@ -19,7 +19,11 @@ set -eu
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
 
 tmp=$(mktemp -d)
-cleanup() { rm -rf "$tmp"; }
+spinners=
+cleanup() {
+	[ -z "$spinners" ] || kill $spinners 2>/dev/null || true
+	rm -rf "$tmp"
+}
 trap cleanup EXIT
 
 # rate NAME: samples per CPU-second of the program's own measure.
@@ -79,7 +83,55 @@ test_rate_reported() {
 	}
 }
 
-need_programs cpuburn
+# The default mode on a busy machine: two spinning shells per CPU run
+# beside the program.  cpuburn reads its own CPU clock all the time
+# (getrusage, clock_gettime): a POSIX CPU-time timer on such a thread got
+# 15 to 25 signals per CPU-second at 250 Hz here, or none
+# (test/bench/bench_timer -b 3 -s 1); threads8's eight threads only
+# compute.  Each must get 250 samples per second of its CPU time (225 to
+# 275: the Threads table's RATE), and the report must name the perf
+# task-clock event.
+test_rate_contended() {
+	n=$(( $(nproc) * 2 ))
+	while [ "$n" -gt 0 ]; do
+		sh -c 'while :; do :; done' &
+		spinners="$spinners $!"
+		n=$((n - 1))
+	done
+	sample busy1 -- "$programs/cpuburn" 400
+	rc1=$rc
+	sample busy8 -- "$programs/threads8" 250
+	kill $spinners 2>/dev/null || true
+	wait $spinners 2>/dev/null || true
+	spinners=
+	[ "$rc1" = 0 ] || { show "$tmp/busy1.err"; fail "contended: mapsample exited $rc1"; }
+	[ "$rc" = 0 ] || { show "$tmp/busy8.err"; fail "contended: mapsample exited $rc"; }
+	for case_ in busy1 busy8; do
+		report $case_
+		grep -q '^ *Sampling: .*perf task-clock' "$tmp/$case_.report" || {
+			grep '^ *Sampling:' "$tmp/$case_.report" || true
+			echo "SKIP: perf task-clock events are not available here" \
+				"(perf_event_paranoid or seccomp): the default is the" \
+				"POSIX timer"
+			exit 77
+		}
+		sed -n '/^Threads/,/^$/p' "$tmp/$case_.report" |
+			awk '($4 == "cpuburn" || $4 == "threads8") && $7 >= 0.1' >"$tmp/$case_.rows"
+	done
+	[ "$(wc -l <"$tmp/busy1.rows")" = 1 ] ||
+		{ show "$tmp/busy1.report"; fail "contended: no cpuburn thread"; }
+	[ "$(wc -l <"$tmp/busy8.rows")" -ge 8 ] ||
+		{ show "$tmp/busy8.report"; fail "contended: not 8 worker threads"; }
+	for case_ in busy1 busy8; do
+		awk '$8 < 225 || $8 > 275 { bad = 1 } END { exit bad }' "$tmp/$case_.rows" || {
+			show "$tmp/$case_.report"
+			fail "contended: a thread's rate is outside 225-275 samples per CPU-second"
+		}
+	done
+}
+
+need_programs cpuburn threads8
+test_rate_contended
 test_rate_1000
 test_rate_high
 test_rate_reported

@@ -876,9 +876,12 @@
 			sel.value = 'p' + pid;
 			apply();
 		};
+		/* a time given to the nanosecond on a bin's edge (as the
+		 * page prints them) is that edge, not the next bin: within a
+		 * millionth of a bin counts as on it */
 		this.time = function (a, b) {
-			b0 = binw > 0 ? Math.max(Math.floor(a / binw), 0) : 0;
-			b1 = binw > 0 ? Math.min(Math.ceil(b / binw), d.bins) : d.bins;
+			b0 = binw > 0 ? Math.max(Math.floor(a / binw + 1e-6), 0) : 0;
+			b1 = binw > 0 ? Math.min(Math.ceil(b / binw - 1e-6), d.bins) : d.bins;
 			if (b1 <= b0)
 				b1 = Math.min(b0 + 1, d.bins);
 			apply();
