@@ -28,7 +28,7 @@ noinst_PROGRAMS += test/bench/bench_floor
 test_bench_bench_floor_SOURCES = test/bench/bench_floor.c
 test_bench_bench_floor_CFLAGS = -O1 -g -fno-omit-frame-pointer $(LIBUNWIND_CFLAGS)
 test_bench_bench_floor_LDADD = $(LIBUNWIND_LIBS)
-EXTRA_DIST += test/bench/floor.sh
+EXTRA_DIST += test/bench/floor.sh test/bench/rates.sh
 EXTRA_DIST += test/bench/overhead.sh test/bench/accuracy.sh \
 	test/bench/workloads.sh test/bench/stats.sh test/bench/attrib.sh \
 	test/bench/fixed.sh

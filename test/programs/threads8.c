@@ -3,8 +3,9 @@
  * threads8: eight threads doing the same CPU work, for the mapsample
  * tests.  Each worker runs a fixed number of loop iterations (no shared
  * data, no locks), so each uses the same CPU time however the scheduler
- * interleaves them.  "threads8 [MILLIONS]": iterations per thread in
- * millions (default 250, about 0.25 s of CPU here).  The main thread only
+ * interleaves them.  "threads8 [MILLIONS [THREADS]]": iterations per
+ * thread in millions (default 250, about 0.25 s of CPU here), and the
+ * number of threads (default 8, at most 256).  The main thread only
  * waits.  Exits 0.
  */
 #include <pthread.h>
@@ -13,6 +14,7 @@
 
 #define NOINLINE __attribute__((noinline, noclone))
 #define NTHREADS 8
+#define MAXTHREADS 256
 
 #define SPIN(n, x)                                                          \
 	for (unsigned long i_ = 0; i_ < (n); i_++) {                        \
@@ -41,10 +43,15 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
 	iterations = (argc > 1 ? strtoul(argv[1], NULL, 10) : 250) * 1000000ul;
-	pthread_t th[NTHREADS];
-	unsigned long res[NTHREADS];
-	pthread_barrier_init(&start, NULL, NTHREADS);
-	for (int i = 0; i < NTHREADS; i++) {
+	int n = argc > 2 ? atoi(argv[2]) : NTHREADS;
+	if (n < 1 || n > MAXTHREADS) {
+		fprintf(stderr, "threads8: THREADS must be 1 to %d\n", MAXTHREADS);
+		return 2;
+	}
+	pthread_t th[MAXTHREADS];
+	unsigned long res[MAXTHREADS];
+	pthread_barrier_init(&start, NULL, (unsigned)n);
+	for (int i = 0; i < n; i++) {
 		int rc = pthread_create(&th[i], NULL, worker, &res[i]);
 		if (rc) {
 			fprintf(stderr, "threads8: pthread_create failed (%d)\n",
@@ -53,7 +60,7 @@ int main(int argc, char **argv)
 		}
 	}
 	unsigned long sum = 0;
-	for (int i = 0; i < NTHREADS; i++) {
+	for (int i = 0; i < n; i++) {
 		pthread_join(th[i], NULL);
 		sum += res[i];
 	}
