@@ -301,6 +301,11 @@ static struct loc *event_loc(const mapsample_location *ml, uint64_t *ts)
 	if (*ts < x->last_ts)
 		*ts = x->last_ts;
 	x->last_ts = *ts;
+	if (x->gap) {
+		/* the first event after a loss: the measurement is on again */
+		x->gap = 0;
+		OTF2_EvtWriter_MeasurementOnOff(x->w, NULL, *ts, OTF2_MEASUREMENT_ON);
+	}
 	if (!otf2_st.have_ts || *ts < otf2_st.first_ts)
 		otf2_st.first_ts = *ts;
 	if (!otf2_st.have_ts || *ts > otf2_st.last_ts)
@@ -554,26 +559,31 @@ static void ev_mpi_exit(const mapsample_location *ml, uint64_t ts,
 	unlock();
 }
 
-/* Lost events: the measurement off from the location's last event to
- * now (MeasurementOnOff OFF, ON), and the location's running total of
- * lost events as a value of the metric "mapsample dropped events".
- * Samples lost before the location existed have no gap in it: only
- * the metric. */
+/* Lost events: the measurement is off from the location's last event
+ * before the loss to its first event after it (MeasurementOnOff OFF,
+ * then ON with that event), and the location's running total of lost
+ * events is a value of the metric "mapsample dropped events" at the
+ * OFF.  Samples lost before the location existed leave no gap in it:
+ * only the metric, at its begin. */
 static void ev_drop(const mapsample_location *ml, uint64_t ts, uint32_t reason,
 		    uint64_t count)
 {
 	lock();
 	otf2_st.dropped += count;
 	struct loc *x = loc_find(ml);
-	uint64_t from = x && x->w ? x->last_ts : ts;
+	int gap = x ? x->gap : 0;
+	if (x && x->w)
+		ts = x->last_ts;
+	if (x)
+		x->gap = 0; /* a loss in a gap goes on with it */
 	x = count ? event_loc(ml, &ts) : NULL;
+	if (x)
+		x->gap = gap;
 	int64_t m = x ? otf2_drop_metric_ref() : -1;
 	if (m >= 0) {
-		if (from > ts)
-			from = ts;
-		if (reason != MAPSAMPLE_DROP_BEFORE_LOCATION) {
-			OTF2_EvtWriter_MeasurementOnOff(x->w, NULL, from, OTF2_MEASUREMENT_OFF);
-			OTF2_EvtWriter_MeasurementOnOff(x->w, NULL, ts, OTF2_MEASUREMENT_ON);
+		if (reason != MAPSAMPLE_DROP_BEFORE_LOCATION && !x->gap) {
+			OTF2_EvtWriter_MeasurementOnOff(x->w, NULL, ts, OTF2_MEASUREMENT_OFF);
+			x->gap = 1;
 		}
 		x->dropped += count;
 		OTF2_Type type = OTF2_TYPE_UINT64;
@@ -744,6 +754,12 @@ static void write_data(void)
 	}
 	for (size_t i = 0; i < otf2_st.nlocs; i++) {
 		struct loc *x = otf2_st.locs[i];
+		if (x->w && x->gap) {
+			/* a loss after the location's last event */
+			x->gap = 0;
+			OTF2_EvtWriter_MeasurementOnOff(x->w, NULL, x->last_ts,
+							OTF2_MEASUREMENT_ON);
+		}
 		if (x->w) {
 			OTF2_EvtWriter_GetNumberOfEvents(x->w, &x->nev);
 			OTF2_Archive_CloseEvtWriter(otf2_st.ar, x->w);

@@ -42,6 +42,7 @@ struct loc {
 	uint64_t last_ts;
 	int alive;        /* between create_location and delete_location */
 	uint64_t dropped; /* events lost so far (DROP events) */
+	int gap;          /* measurement off since a loss, until its next event */
 	const mapsample_location *ml;
 };
 
