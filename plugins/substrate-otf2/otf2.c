@@ -8,7 +8,11 @@
  * CallingContextSample whose calling context is a node of the tree built
  * from the sample's program counters; each metric value a Metric event
  * of that metric's class; regions and marks, and MPI calls, Enter and
- * Leave of regions; program and thread begin and end their OTF2 events.
+ * Leave of regions; program and thread begin and end their OTF2 events;
+ * a fork a call of region "fork" on the forking thread, the child's and
+ * an exec'd image's location group created by the group before it, the
+ * events the host lost a MeasurementOnOff gap and a metric of their
+ * count (mapsample-substrate-otf2(7) says why these records).
  *
  * DESIGN NOTES
  * - Every event is deferred (get_requirement(SAMPLES_IN_HANDLER) is
