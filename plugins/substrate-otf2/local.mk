@@ -23,6 +23,17 @@ plugins_substrate_otf2_libmapsample_substrate_otf2_la_LDFLAGS = \
 	-module -avoid-version -shared
 plugins_substrate_otf2_libmapsample_substrate_otf2_la_LIBADD = \
 	$(OTF2_LIBS) -lpthread
+
+# A library the tests preload to make the plugin slow, so that the host
+# drops its events (test/integration/substrate-otf2.sh): not linked with
+# the sanitizers, as it goes into the profiled program.
+check_LTLIBRARIES += test/plugins/libotf2slow.la
+test_plugins_libotf2slow_la_SOURCES = test/plugins/otf2slow.c
+test_plugins_libotf2slow_la_CPPFLAGS = $(OTF2_CFLAGS)
+test_plugins_libotf2slow_la_CFLAGS = $(WARN_CFLAGS) -Wno-missing-prototypes
+test_plugins_libotf2slow_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+test_plugins_libotf2slow_la_LIBADD = -ldl
 endif
 
 dist_man_MANS += man/mapsample-substrate-otf2.7

@@ -8,7 +8,11 @@
  * CallingContextSample whose calling context is a node of the tree built
  * from the sample's program counters; each metric value a Metric event
  * of that metric's class; regions and marks, and MPI calls, Enter and
- * Leave of regions; program and thread begin and end their OTF2 events.
+ * Leave of regions; program and thread begin and end their OTF2 events;
+ * a fork a call of region "fork" on the forking thread, the child's and
+ * an exec'd image's location group created by the group before it, the
+ * events the host lost a MeasurementOnOff gap and a metric of their
+ * count (mapsample-substrate-otf2(7) says why these records).
  *
  * DESIGN NOTES
  * - Every event is deferred (get_requirement(SAMPLES_IN_HANDLER) is
@@ -66,7 +70,16 @@ static void check_fork(void)
 	char *dir = otf2_st.dir;
 	const mapsample_substrate_callbacks *cb = otf2_st.cb;
 	size_t cb_size = otf2_st.cb_size, plugin_id = otf2_st.plugin_id;
+	char *prog = otf2_st.prog, **args = otf2_st.args;
+	int nargs = otf2_st.nargs;
+	char creator[sizeof(otf2_st.creator)];
+	otf2_group_name(creator, sizeof(creator), (long)otf2_st.pid, otf2_st.execd);
 	memset(&otf2_st, 0, sizeof(otf2_st));
+	/* the parent's program (this copy of it) and its group's name */
+	otf2_st.prog = prog;
+	otf2_st.args = args;
+	otf2_st.nargs = nargs;
+	memcpy(otf2_st.creator, creator, sizeof(creator));
 	otf2_st.lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	otf2_st.pending_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	otf2_st.dir = dir;
@@ -292,6 +305,11 @@ static struct loc *event_loc(const mapsample_location *ml, uint64_t *ts)
 	if (*ts < x->last_ts)
 		*ts = x->last_ts;
 	x->last_ts = *ts;
+	if (x->gap) {
+		/* the first event after a loss: the measurement is on again */
+		x->gap = 0;
+		OTF2_EvtWriter_MeasurementOnOff(x->w, NULL, *ts, OTF2_MEASUREMENT_ON);
+	}
 	if (!otf2_st.have_ts || *ts < otf2_st.first_ts)
 		otf2_st.first_ts = *ts;
 	if (!otf2_st.have_ts || *ts > otf2_st.last_ts)
@@ -302,25 +320,55 @@ static struct loc *event_loc(const mapsample_location *ml, uint64_t *ts)
 
 /* ---- events ---- */
 
+/* Keeps the program and its arguments for a forked child's
+ * ProgramBegin.  Lock held. */
+static void keep_program(const char *exe, int argc, const char *const *argv)
+{
+	if (otf2_st.prog)
+		return;
+	char **a = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*a));
+	char *p = strdup(exe ? exe : "");
+	int ok = a && p;
+	for (int i = 0; ok && i < argc; i++)
+		ok = (a[i] = strdup(argv[i] ? argv[i] : "")) != NULL;
+	if (!ok) {
+		for (int i = 0; a && i < argc; i++)
+			free(a[i]);
+		free(a);
+		free(p);
+		return;
+	}
+	otf2_st.prog = p;
+	otf2_st.args = a;
+	otf2_st.nargs = argc > 0 ? argc : 0;
+}
+
+/* ProgramBegin on location x.  Lock held. */
+static void write_program_begin(struct loc *x, uint64_t ts, const char *exe,
+				int argc, const char *const *argv)
+{
+	int64_t prog = otf2_str_ref(exe);
+	OTF2_StringRef *args = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*args));
+	int ok = prog >= 0 && args;
+	for (int i = 0; ok && i < argc; i++) {
+		int64_t a = otf2_str_ref(argv[i]);
+		ok = a >= 0;
+		args[i] = (OTF2_StringRef)a;
+	}
+	if (ok)
+		OTF2_EvtWriter_ProgramBegin(x->w, NULL, ts, (OTF2_StringRef)prog,
+					    argc > 0 ? (uint32_t)argc : 0, args);
+	free(args);
+}
+
 static void ev_program_begin(const mapsample_location *ml, uint64_t ts,
 			     const char *exe, int argc, const char *const *argv)
 {
 	lock();
+	keep_program(exe, argc, argv);
 	struct loc *x = event_loc(ml, &ts);
-	if (x) {
-		int64_t prog = otf2_str_ref(exe);
-		OTF2_StringRef *args = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*args));
-		int ok = prog >= 0 && args;
-		for (int i = 0; ok && i < argc; i++) {
-			int64_t a = otf2_str_ref(argv[i]);
-			ok = a >= 0;
-			args[i] = (OTF2_StringRef)a;
-		}
-		if (ok)
-			OTF2_EvtWriter_ProgramBegin(x->w, NULL, ts, (OTF2_StringRef)prog,
-						    argc > 0 ? (uint32_t)argc : 0, args);
-		free(args);
-	}
+	if (x)
+		write_program_begin(x, ts, exe, argc, argv);
 	unlock();
 }
 
@@ -339,7 +387,13 @@ static void ev_thread_begin(const mapsample_location *ml, uint64_t ts)
 {
 	lock();
 	struct loc *x = event_loc(ml, &ts);
-	if (x) {
+	if (x && x->seq == 0 && otf2_st.first_has_parent && !otf2_st.execd) {
+		/* the first thread of a forked child: the process begins
+		 * here, running its parent's program */
+		write_program_begin(x, ts, otf2_st.prog ? otf2_st.prog : x->name,
+				    otf2_st.nargs,
+				    (const char *const *)otf2_st.args);
+	} else if (x) {
 		otf2_st.threads_used = 1;
 		OTF2_EvtWriter_ThreadBegin(x->w, NULL, ts, COMM_THREADS, x->seq);
 	}
@@ -357,10 +411,32 @@ static void ev_thread_end(const mapsample_location *ml, uint64_t ts)
 	unlock();
 }
 
+/* In the parent: the fork as a call of region "fork" (Enter and Leave
+ * at once, paradigm MEASUREMENT_SYSTEM), its Enter carrying the
+ * attribute child_pid.  OTF2 has no event for a process creating
+ * another. */
+static void ev_fork(const mapsample_location *ml, uint64_t ts, uint32_t child_pid)
+{
+	lock();
+	struct loc *x = event_loc(ml, &ts);
+	int64_t r = x ? otf2_region_ref("fork", RK_PROCESS) : -1;
+	if (r >= 0) {
+		OTF2_AttributeList *a = otf2_st.attrs;
+		otf2_st.forks_used = 1;
+		if (a)
+			OTF2_AttributeList_AddUint32(a, ATTR_CHILD_PID, child_pid);
+		OTF2_EvtWriter_Enter(x->w, a, ts, (OTF2_RegionRef)r);
+		OTF2_EvtWriter_Leave(x->w, NULL, ts, (OTF2_RegionRef)r);
+	}
+	unlock();
+}
+
 static void ev_exec(const mapsample_location *ml, uint64_t ts, const char *path)
 {
-	/* Nothing to write: OTF2 has no exec event.  It names the archive
-	 * of this image (DESIGN NOTES). */
+	/* Nothing to write: the exec'd image is a location group created
+	 * by the image before it (otf2_write_definitions), and its first
+	 * location begins with ProgramBegin.  It names the archive of this
+	 * image (DESIGN NOTES). */
 	lock();
 	if (!otf2_st.ar)
 		otf2_st.execd = 1;
@@ -487,11 +563,37 @@ static void ev_mpi_exit(const mapsample_location *ml, uint64_t ts,
 	unlock();
 }
 
+/* Lost events: the measurement is off from the location's last event
+ * before the loss to its first event after it (MeasurementOnOff OFF,
+ * then ON with that event), and the location's running total of lost
+ * events is a value of the metric "mapsample dropped events" at the
+ * OFF.  Samples lost before the location existed leave no gap in it:
+ * only the metric, at its begin. */
 static void ev_drop(const mapsample_location *ml, uint64_t ts, uint32_t reason,
 		    uint64_t count)
 {
 	lock();
 	otf2_st.dropped += count;
+	struct loc *x = loc_find(ml);
+	int gap = x ? x->gap : 0;
+	if (x && x->w)
+		ts = x->last_ts;
+	if (x)
+		x->gap = 0; /* a loss in a gap goes on with it */
+	x = count ? event_loc(ml, &ts) : NULL;
+	if (x)
+		x->gap = gap;
+	int64_t m = x ? otf2_drop_metric_ref() : -1;
+	if (m >= 0) {
+		if (reason != MAPSAMPLE_DROP_BEFORE_LOCATION && !x->gap) {
+			OTF2_EvtWriter_MeasurementOnOff(x->w, NULL, ts, OTF2_MEASUREMENT_OFF);
+			x->gap = 1;
+		}
+		x->dropped += count;
+		OTF2_Type type = OTF2_TYPE_UINT64;
+		OTF2_MetricValue v = { .unsigned_int = x->dropped };
+		OTF2_EvtWriter_Metric(x->w, NULL, ts, (OTF2_MetricRef)m, 1, &type, &v);
+	}
 	unlock();
 }
 
@@ -500,6 +602,7 @@ static mapsample_substrates_callback event_functions[MAPSAMPLE_SUBSTRATES_NUM_EV
 	[MAPSAMPLE_EVENT_PROGRAM_END] = (mapsample_substrates_callback)ev_program_end,
 	[MAPSAMPLE_EVENT_THREAD_BEGIN] = (mapsample_substrates_callback)ev_thread_begin,
 	[MAPSAMPLE_EVENT_THREAD_END] = (mapsample_substrates_callback)ev_thread_end,
+	[MAPSAMPLE_EVENT_FORK] = (mapsample_substrates_callback)ev_fork,
 	[MAPSAMPLE_EVENT_EXEC] = (mapsample_substrates_callback)ev_exec,
 	[MAPSAMPLE_EVENT_SAMPLE] = (mapsample_substrates_callback)ev_sample,
 	[MAPSAMPLE_EVENT_METRIC] = (mapsample_substrates_callback)ev_metric,
@@ -512,12 +615,14 @@ static mapsample_substrates_callback event_functions[MAPSAMPLE_SUBSTRATES_NUM_EV
 };
 
 /* With recording disabled nothing is written but what keeps the trace
- * whole: program and thread begin and end, and the exec that names it. */
+ * whole: program and thread begin and end, forks, the exec that names
+ * it, and the drops. */
 static mapsample_substrates_callback disabled_functions[MAPSAMPLE_SUBSTRATES_NUM_EVENTS] = {
 	[MAPSAMPLE_EVENT_PROGRAM_BEGIN] = (mapsample_substrates_callback)ev_program_begin,
 	[MAPSAMPLE_EVENT_PROGRAM_END] = (mapsample_substrates_callback)ev_program_end,
 	[MAPSAMPLE_EVENT_THREAD_BEGIN] = (mapsample_substrates_callback)ev_thread_begin,
 	[MAPSAMPLE_EVENT_THREAD_END] = (mapsample_substrates_callback)ev_thread_end,
+	[MAPSAMPLE_EVENT_FORK] = (mapsample_substrates_callback)ev_fork,
 	[MAPSAMPLE_EVENT_EXEC] = (mapsample_substrates_callback)ev_exec,
 	[MAPSAMPLE_EVENT_DROP] = (mapsample_substrates_callback)ev_drop,
 };
@@ -653,6 +758,12 @@ static void write_data(void)
 	}
 	for (size_t i = 0; i < otf2_st.nlocs; i++) {
 		struct loc *x = otf2_st.locs[i];
+		if (x->w && x->gap) {
+			/* a loss after the location's last event */
+			x->gap = 0;
+			OTF2_EvtWriter_MeasurementOnOff(x->w, NULL, x->last_ts,
+							OTF2_MEASUREMENT_ON);
+		}
 		if (x->w) {
 			OTF2_EvtWriter_GetNumberOfEvents(x->w, &x->nev);
 			OTF2_Archive_CloseEvtWriter(otf2_st.ar, x->w);
@@ -769,6 +880,13 @@ static void finalize(void)
 	u64map_free(&otf2_st.metric_of_handle);
 	free(otf2_st.dir);
 	otf2_st.dir = NULL;
+	for (int i = 0; otf2_st.args && i < otf2_st.nargs; i++)
+		free(otf2_st.args[i]);
+	free(otf2_st.args);
+	free(otf2_st.prog);
+	otf2_st.args = NULL;
+	otf2_st.prog = NULL;
+	otf2_st.nargs = 0;
 	unlock();
 }
 

@@ -72,9 +72,39 @@ int64_t otf2_metric_ref(mapsample_handle h)
 	m = otf2_st.nmetrics;
 	if (u64map_put(&otf2_st.metric_of_handle, h, m) < 0)
 		return -1;
-	otf2_st.metrics[m] = (struct metric){ .name = (uint32_t)s, .is_double = -1 };
+	otf2_st.metrics[m] = (struct metric){ .name = (uint32_t)s, .is_double = -1,
+					      .unit = -1 };
 	otf2_st.nmetrics++;
 	return m;
+}
+
+/* A metric of its own, not a host's handle: a member of type UINT64
+ * whose values are the location's running total of lost events. */
+int64_t otf2_drop_metric_ref(void)
+{
+	if (otf2_st.drop_metric)
+		return otf2_st.drop_metric - 1;
+	int64_t s = otf2_str_ref("mapsample dropped events"), u = otf2_str_ref("events");
+	if (s < 0 || u < 0)
+		return -1;
+	if (otf2_st.nmetrics == otf2_st.capmetrics) {
+		uint32_t cap = otf2_st.capmetrics ? otf2_st.capmetrics * 2 : 16;
+		struct metric *n = realloc(otf2_st.metrics, cap * sizeof(*n));
+		if (!n)
+			return -1;
+		otf2_st.metrics = n;
+		otf2_st.capmetrics = cap;
+	}
+	uint32_t m = otf2_st.nmetrics++;
+	otf2_st.metrics[m] = (struct metric){ .name = (uint32_t)s, .is_double = 0,
+					      .unit = u, .accumulated = 1 };
+	otf2_st.drop_metric = m + 1;
+	return m;
+}
+
+void otf2_group_name(char *buf, size_t len, long pid, int execd)
+{
+	snprintf(buf, len, "process %ld%s", pid, execd ? " after exec" : "");
 }
 
 /* The region of a REGION or MPI_FUNCTION handle. */
@@ -170,6 +200,9 @@ static void write_regions(OTF2_GlobalDefWriter *g)
 			par = OTF2_PARADIGM_MPI;
 		} else if (r->kind == RK_UNKNOWN) {
 			role = OTF2_REGION_ROLE_ARTIFICIAL;
+		} else if (r->kind == RK_PROCESS) {
+			/* fork: a call the measurement system saw */
+			par = OTF2_PARADIGM_MEASUREMENT_SYSTEM;
 		}
 		OTF2_GlobalDefWriter_WriteRegion(g, i, r->name, r->name,
 						 OTF2_UNDEFINED_STRING, role, par,
@@ -189,9 +222,10 @@ static void write_metrics(OTF2_GlobalDefWriter *g, uint32_t empty)
 		OTF2_MetricMemberRef member = i;
 		OTF2_GlobalDefWriter_WriteMetricMember(
 			g, i, m->name, empty, OTF2_METRIC_TYPE_OTHER,
-			OTF2_METRIC_ABSOLUTE_POINT,
+			m->accumulated ? OTF2_METRIC_ACCUMULATED_START :
+					 OTF2_METRIC_ABSOLUTE_POINT,
 			m->is_double == 1 ? OTF2_TYPE_DOUBLE : OTF2_TYPE_UINT64,
-			OTF2_BASE_DECIMAL, 0, empty);
+			OTF2_BASE_DECIMAL, 0, m->unit >= 0 ? (uint32_t)m->unit : empty);
 		OTF2_GlobalDefWriter_WriteMetricClass(g, i, 1, &member,
 						      OTF2_METRIC_ASYNCHRONOUS,
 						      OTF2_RECORDER_KIND_ABSTRACT);
@@ -202,12 +236,19 @@ static void write_metrics(OTF2_GlobalDefWriter *g, uint32_t empty)
  * written, so that strings come first, as OTF2 readers expect. */
 void otf2_write_definitions(void)
 {
-	char host[256] = "localhost", rankname[64], pname[64];
+	char host[256] = "localhost", rankname[64], pname[96];
 	gethostname(host, sizeof(host) - 1);
 	uint32_t size = 0;
 	int32_t rank = CB(get_rank) ? otf2_st.cb->get_rank(&size) : -1;
 	snprintf(rankname, sizeof(rankname), "rank %" PRId32, rank);
-	snprintf(pname, sizeof(pname), "process %ld", (long)getpid());
+	otf2_group_name(pname, sizeof(pname), (long)getpid(), otf2_st.execd);
+	/* the group that created this one: a forked child's parent (its
+	 * name kept across the fork), an exec'd image's image before */
+	char cname[96] = "";
+	if (otf2_st.execd)
+		snprintf(cname, sizeof(cname), "process %ld before exec", (long)getpid());
+	else if (otf2_st.first_has_parent && otf2_st.creator[0])
+		snprintf(cname, sizeof(cname), "%s", otf2_st.creator);
 	int64_t s_empty = otf2_str_ref(""), s_host = otf2_str_ref(host),
 		s_machine = otf2_str_ref("machine"), s_node = otf2_str_ref("node"),
 		s_rankname = otf2_str_ref(rankname), s_rank = otf2_str_ref("rank"),
@@ -215,12 +256,14 @@ void otf2_write_definitions(void)
 		s_wall = otf2_str_ref("wall time sampling"),
 		s_sent = otf2_str_ref("bytes_sent"), s_recv = otf2_str_ref("bytes_received"),
 		s_peer = otf2_str_ref("peer"), s_threads = otf2_str_ref("threads"),
-		s_pthread = otf2_str_ref("Pthread");
+		s_pthread = otf2_str_ref("Pthread"), s_child = otf2_str_ref("child_pid"),
+		s_cname = otf2_str_ref(cname);
 	int64_t *s_loc = calloc(otf2_st.nlocs ? otf2_st.nlocs : 1, sizeof(*s_loc));
 	int ok = s_loc && s_empty >= 0 && s_host >= 0 && s_machine >= 0 &&
 		 s_node >= 0 && s_rankname >= 0 && s_rank >= 0 && s_pname >= 0 &&
 		 s_cpu >= 0 && s_wall >= 0 && s_sent >= 0 && s_recv >= 0 &&
-		 s_peer >= 0 && s_threads >= 0 && s_pthread >= 0;
+		 s_peer >= 0 && s_threads >= 0 && s_pthread >= 0 && s_child >= 0 &&
+		 s_cname >= 0;
 	for (size_t i = 0; ok && i < otf2_st.nlocs; i++)
 		ok = (s_loc[i] = otf2_str_ref(otf2_st.locs[i]->name)) >= 0;
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(otf2_st.ar);
@@ -244,9 +287,19 @@ void otf2_write_definitions(void)
 							 s_rank, NODE_HOST);
 		node = NODE_RANK;
 	}
-	OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, s_pname,
+	/* definitions in the order of their references: the creator
+	 * first (0), this image's group after it */
+	OTF2_LocationGroupRef self = 0;
+	if (cname[0]) {
+		OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, s_cname,
+							OTF2_LOCATION_GROUP_TYPE_PROCESS,
+							node, OTF2_UNDEFINED_LOCATION_GROUP);
+		self = 1;
+	}
+	OTF2_GlobalDefWriter_WriteLocationGroup(g, self, s_pname,
 						OTF2_LOCATION_GROUP_TYPE_PROCESS,
-						node, OTF2_UNDEFINED_LOCATION_GROUP);
+						node, cname[0] ? 0 :
+						OTF2_UNDEFINED_LOCATION_GROUP);
 	uint64_t *members = calloc(otf2_st.nlocs ? otf2_st.nlocs : 1, sizeof(*members));
 	size_t nmembers = 0;
 	for (size_t i = 0; i < otf2_st.nlocs; i++) {
@@ -255,7 +308,7 @@ void otf2_write_definitions(void)
 			continue; /* no event file: not a location of the trace */
 		OTF2_GlobalDefWriter_WriteLocation(g, x->id, (OTF2_StringRef)s_loc[i],
 						   OTF2_LOCATION_TYPE_CPU_THREAD,
-						   x->nev, 0);
+						   x->nev, self);
 		if (members)
 			members[nmembers++] = x->id;
 	}
@@ -267,7 +320,9 @@ void otf2_write_definitions(void)
 		g, GEN_WALL, (OTF2_StringRef)s_wall, OTF2_INTERRUPT_GENERATOR_MODE_TIME,
 		OTF2_BASE_DECIMAL, -9, otf2_st.period[GEN_WALL]);
 	write_metrics(g, (uint32_t)s_empty);
-	if (otf2_st.mpi_used) {
+	/* attributes are defined in the order of their references: the
+	 * MPI ones come first when a fork's is written */
+	if (otf2_st.mpi_used || otf2_st.forks_used) {
 		OTF2_GlobalDefWriter_WriteAttribute(g, ATTR_SENT, (OTF2_StringRef)s_sent,
 						    (OTF2_StringRef)s_empty, OTF2_TYPE_UINT64);
 		OTF2_GlobalDefWriter_WriteAttribute(g, ATTR_RECEIVED, (OTF2_StringRef)s_recv,
@@ -275,6 +330,9 @@ void otf2_write_definitions(void)
 		OTF2_GlobalDefWriter_WriteAttribute(g, ATTR_PEER, (OTF2_StringRef)s_peer,
 						    (OTF2_StringRef)s_empty, OTF2_TYPE_INT32);
 	}
+	if (otf2_st.forks_used)
+		OTF2_GlobalDefWriter_WriteAttribute(g, ATTR_CHILD_PID, (OTF2_StringRef)s_child,
+						    (OTF2_StringRef)s_empty, OTF2_TYPE_UINT32);
 	if (otf2_st.threads_used && members) {
 		/* the threads of this process as one Pthread communicator:
 		 * ThreadBegin/ThreadEnd name it, with the thread's index in

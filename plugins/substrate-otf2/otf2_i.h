@@ -23,11 +23,11 @@
 
 /* What a region stands for: the kind is part of its key, so that a
  * function and a user region of the same name stay two regions. */
-enum region_kind { RK_FUNCTION = 1, RK_USER, RK_MPI, RK_UNKNOWN };
+enum region_kind { RK_FUNCTION = 1, RK_USER, RK_MPI, RK_UNKNOWN, RK_PROCESS };
 
 /* OTF2 references of the fixed definitions. */
 enum { GEN_CPU = 0, GEN_WALL = 1 };
-enum { ATTR_SENT = 0, ATTR_RECEIVED = 1, ATTR_PEER = 2 };
+enum { ATTR_SENT = 0, ATTR_RECEIVED = 1, ATTR_PEER = 2, ATTR_CHILD_PID = 3 };
 enum { NODE_HOST = 0, NODE_RANK = 1 };
 enum { GROUP_THREADS = 0, GROUP_THREAD_COMM = 1 };
 #define COMM_THREADS 0
@@ -41,6 +41,8 @@ struct loc {
 	uint64_t nev;     /* its number of events, once closed */
 	uint64_t last_ts;
 	int alive;        /* between create_location and delete_location */
+	uint64_t dropped; /* events lost so far (DROP events) */
+	int gap;          /* measurement off since a loss, until its next event */
 	const mapsample_location *ml;
 };
 
@@ -57,6 +59,8 @@ struct cctx {
 struct metric {
 	uint32_t name;
 	int is_double;    /* -1 until the first value */
+	int64_t unit;     /* string reference of its unit, -1: none */
+	int accumulated;  /* a running total (the dropped events) */
 };
 
 struct otf2_state {
@@ -97,6 +101,15 @@ struct otf2_state {
 	int threads_used;
 	int mpi_used;
 	uint64_t dropped;
+	uint32_t drop_metric;    /* the dropped-events metric + 1; 0: none yet */
+	int forks_used;          /* a fork was written (child_pid attribute) */
+	/* the program and its arguments (PROGRAM_BEGIN), kept across a
+	 * fork for the child's ProgramBegin */
+	char *prog;
+	char **args;
+	int nargs;
+	/* a forked child: the name of its parent's location group */
+	char creator[96];
 	OTF2_AttributeList *attrs;
 
 	/* new_definition_handle's list (see DESIGN NOTES) */
@@ -121,6 +134,12 @@ extern struct otf2_state otf2_st;
 int64_t otf2_str_ref(const char *s);
 int64_t otf2_region_ref(const char *name, enum region_kind kind);
 int64_t otf2_metric_ref(mapsample_handle h);
+/* The metric of the events this image lost (DROP events): a running
+ * total per location. */
+int64_t otf2_drop_metric_ref(void);
+/* The name of this image's location group: "process PID", or "process
+ * PID after exec" for an exec'd image, into buf. */
+void otf2_group_name(char *buf, size_t len, long pid, int execd);
 /* The region of a REGION or MPI_FUNCTION handle, named by the host. */
 int64_t otf2_handle_region(mapsample_handle h, enum region_kind kind);
 /* The region of program counter pc (is_return: a return address, not

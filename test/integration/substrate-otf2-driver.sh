@@ -15,6 +15,9 @@
 #   class per metric definition (one never recorded included), every
 #   calling-context root the stacks' outermost frame, names from the
 #   host (address_name) or MODULE+OFFSET (address_module);
+# - the DROP event (5 events lost on location 1): a MeasurementOnOff OFF
+#   and ON around the gap on that location, and the value 5 of the
+#   metric "mapsample dropped events" (ACCUMULATED_START) at the OFF;
 # - the manifest lists the archive;
 # - a second run on the same log replaces the archive (no stale files);
 # - a log in a place the folder cannot be made: init refuses, naming
@@ -65,9 +68,11 @@ otf2-print -Werror --unwind-calling-context "$anchor" >/dev/null 2>"$tmp/unwind.
 }
 [ ! -s "$tmp/print.err" ] || { cat "$tmp/print.err" >&2; fail "otf2-print wrote to stderr"; }
 
-# count KIND LOCATION: the events of KIND on LOCATION ("all": every one)
+# count KIND LOCATION: the events of KIND on LOCATION ("all": every one),
+# but the plugin's own dropped-events metric
 count() {
-	awk -v k="$1" -v l="$2" '$1 == k && $2 ~ /^[0-9]+$/ && (l == "all" || $2 == l) { n++ }
+	awk -v k="$1" -v l="$2" '$1 == k && $2 ~ /^[0-9]+$/ && (l == "all" || $2 == l) &&
+		!/"mapsample dropped events"/ { n++ }
 		END { print n + 0 }' "$tmp/events"
 }
 
@@ -93,7 +98,22 @@ done
 grep -q 'ADDITIONAL ATTRIBUTES: ("bytes_sent" <0>; UINT64; 4096), ("bytes_received" <1>; UINT64; 0), ("peer" <2>; INT32; 3)' \
 	"$tmp/events" || fail "an MPI_Send's Leave lacks its bytes and peer attributes"
 
+# the drop: OFF at location 1's last event before it, with the total of
+# its lost events, ON at its next event (its THREAD_END)
+awk '$2 == 1 && ($1 == "MEASUREMENT_ON_OFF" || /"mapsample dropped events"/ ||
+	$1 == "THREAD_END") { print $1, $NF }' "$tmp/events" >"$tmp/drops"
+printf '%s\n' "MEASUREMENT_ON_OFF OFF" "METRIC 5)" "MEASUREMENT_ON_OFF ON" \
+	"THREAD_END 1" >"$tmp/drops.want"
+cmp -s "$tmp/drops" "$tmp/drops.want" || {
+	cat "$tmp/drops" >&2
+	fail "location 1's 5 lost events are not an OFF/ON gap with the dropped-events metric at 5 (above: what the trace has)"
+}
+[ "$(grep -c 'MEASUREMENT_ON_OFF' "$tmp/events")" = 2 ] ||
+	fail "MeasurementOnOff events on other locations than the one with the loss"
+
 otf2-print -G "$anchor" >"$tmp/defs" 2>&1 || fail "otf2-print -G failed"
+grep -q '^METRIC_MEMBER .*Name: "mapsample dropped events".*Mode: ACCUMULATED_START, Value Type: UINT64.*Unit: "events"' "$tmp/defs" ||
+	fail "no metric member \"mapsample dropped events\" (ACCUMULATED_START, UINT64, events)"
 for name in main "worker 1" "worker 2" "worker 3"; do
 	grep -q "^LOCATION  .*Name: \"$name\" <[0-9]*>, Type: CPU_THREAD" "$tmp/defs" ||
 		fail "no location named \"$name\" in the definitions"
@@ -101,8 +121,8 @@ done
 [ "$(grep -c '^LOCATION  ' "$tmp/defs")" = 4 ] || fail "not 4 locations in the definitions"
 grep -q '^LOCATION_GROUP .*Type: PROCESS, Parent: "rank::rank 2"' "$tmp/defs" ||
 	fail "no process location group under the system tree node of rank 2"
-[ "$(grep -c '^METRIC_CLASS ' "$tmp/defs")" = 3 ] ||
-	fail "not 3 metric classes (one per METRIC definition)"
+[ "$(grep -c '^METRIC_CLASS ' "$tmp/defs")" = 4 ] ||
+	fail "not 4 metric classes (one per METRIC definition, one of the drops)"
 grep -q '^METRIC_MEMBER .*"com.example.metrics.ratio".*Value Type: DOUBLE' "$tmp/defs" ||
 	fail "the double metric is not a DOUBLE member"
 grep -q '^CLOCK_PROPERTIES *Ticks per Seconds: 1000000000' "$tmp/defs" ||
