@@ -184,6 +184,7 @@ void sample_stack(struct tslot *t, const struct handler_tick *tick)
 		t->dropped[MAPLOG_DROP_BUFFER_FULL]++;
 	if ((t->samples & 255) == 0)
 		stream_flush_drops(t);
+	substrate_drops(t);
 }
 
 /*

@@ -135,6 +135,8 @@ struct tslot {
 				    lose samples, MAPLOG_DROP_MARK marks
 				    (added to atomically: marks.c) */
 	uint64_t dropped_done[7];/* of those, written as DROP records */
+	uint64_t dropped_told[7];/* of those, told to substrate plugins
+				   (substrate_drops()) */
 	uint64_t start_ts;
 	uint64_t cpu_start_ns;
 	uint32_t creator;

@@ -686,6 +686,50 @@ void substrate_mark(struct tslot *t, uint64_t ts, uint64_t kind,
 	subrun_put(l, type, ts, 0, 0, 0, 0, 0, NULL, name);
 }
 
+/* t's losses since it last told them, to l (t's writer: busy held, or
+ * closing).  Async-signal-safe. */
+static void tell_drops(struct tslot *t, struct mapsample_location *l)
+{
+	uint64_t ts = 0;
+	for (uint32_t r = 0; r < SUB_LOG_REASONS; r++) {
+		uint64_t n = __atomic_load_n(&t->dropped[r], __ATOMIC_RELAXED);
+		if (n <= t->dropped_told[r])
+			continue;
+		if (!ts)
+			ts = now_ns();
+		subrun_put(l, MAPSAMPLE_EVENT_DROP, ts, r,
+			   n - t->dropped_told[r], 0, 0, 0, NULL, NULL);
+		t->dropped_told[r] = n;
+	}
+}
+
+void substrate_drops(struct tslot *t)
+{
+	if (!SUB.n || t < S.slots || t >= S.slots + SAMPLER_MAX_THREADS)
+		return;
+	struct mapsample_location *l =
+		__atomic_load_n(&SUB.cur[t - S.slots], __ATOMIC_ACQUIRE);
+	if (l && !__atomic_load_n(&SUB.finishing, __ATOMIC_ACQUIRE))
+		tell_drops(t, l);
+}
+
+/* At the end of the image, the losses of the threads still there (the
+ * main thread's last marks) before their locations end; a slot whose
+ * writer is at work keeps them.  Async-signal-safe. */
+static void tell_all_drops(void)
+{
+	for (int i = 0, n = slot_limit(); i < n; i++) {
+		struct tslot *t = &S.slots[i];
+		struct mapsample_location *l =
+			__atomic_load_n(&SUB.cur[i], __ATOMIC_ACQUIRE);
+		if (!l || __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) <= 0 ||
+		    __atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST))
+			continue;
+		tell_drops(t, l);
+		__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
+	}
+}
+
 /* An event of the calling thread from normal context: it becomes its
  * slot's writer as marks.c does; lost when the slot is busy. */
 static void put_self(uint16_t type, uint64_t a, uint64_t b, int64_t d,
@@ -876,6 +920,7 @@ void substrate_finish(int how, int code, int sigctx)
 	quiesce();
 	if (__atomic_exchange_n(&SUB.finishing, 1, __ATOMIC_ACQ_REL))
 		return;
+	tell_all_drops();
 	if (sigctx) {
 		/* _exit, maybe from a signal handler: no lock, no
 		 * allocation here; the dispatchers end their plugins

@@ -25,6 +25,7 @@
 struct tslot;
 
 #define SUBSTRATE_MAX 8                 /* plugins per run */
+#define SUB_LOG_REASONS 7u /* enum maplog_drop_reason: 0..MAPLOG_DROP_MARK */
 #define SUBSTRATE_RING (128u << 10)     /* bytes per location and plugin */
 
 /* A single-producer, single-consumer ring of event records of one
@@ -42,6 +43,10 @@ struct sub_ring {
 	 * only when the ring looks half full */
 	_Alignas(64) uint64_t tail; /* bytes consumed (dispatcher, release) */
 	uint64_t lost_told;     /* of lost, told by a DROP event */
+	/* losses the log counts (reasons below SUB_LOG_REASONS) whose DROP
+	 * event found the ring full: the producer adds, drain() tells */
+	uint64_t log_lost[SUB_LOG_REASONS];
+	uint64_t log_lost_told[SUB_LOG_REASONS];
 };
 
 struct mapsample_location {
@@ -220,6 +225,10 @@ void substrate_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 struct maplog_ev;
 void substrate_metric(struct tslot *t, const struct maplog_ev *ev,
 		      const char *id) __attribute__((visibility("hidden")));
+/* t's losses the log counts (t->dropped, by enum maplog_drop_reason)
+ * since the last call: a DROP event each (t->busy held, or t closing).
+ * Async-signal-safe. */
+void substrate_drops(struct tslot *t) __attribute__((visibility("hidden")));
 /* A mark of t (t->busy held): kind MAPLOG_MARK_*.  Async-signal-safe. */
 void substrate_mark(struct tslot *t, uint64_t ts, uint64_t kind,
 		    const char *name) __attribute__((visibility("hidden")));

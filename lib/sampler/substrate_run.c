@@ -88,9 +88,13 @@ struct sub_plugin *subrun_current(void)
 
 /* ---- the producer side (async-signal-safe) ---- */
 
-static void ring_put(struct sub_plugin *p, struct sub_ring *r,
-		     const struct sub_rec *h, const uint64_t *pc,
-		     const char *text)
+_Static_assert(SUB_LOG_REASONS == MAPLOG_DROP_MARK + 1,
+	       "SUB_LOG_REASONS: one per enum maplog_drop_reason");
+
+/* Returns 0, or -1 when the ring had no room (counted in r->lost). */
+static int ring_put(struct sub_plugin *p, struct sub_ring *r,
+		    const struct sub_rec *h, const uint64_t *pc,
+		    const char *text)
 {
 	uint32_t need = h->size;
 	uint64_t head = r->head;
@@ -107,7 +111,7 @@ static void ring_put(struct sub_plugin *p, struct sub_ring *r,
 	}
 	if (!r->buf || head + pad + need - r->tail_seen > SUBSTRATE_RING) {
 		__atomic_fetch_add(&r->lost, 1, __ATOMIC_RELAXED);
-		return;
+		return -1;
 	}
 	if (pad) {
 		struct sub_rec *pr = (struct sub_rec *)(r->buf + off);
@@ -123,6 +127,7 @@ static void ring_put(struct sub_plugin *p, struct sub_ring *r,
 	if (h->tlen)
 		memcpy(at + sizeof(*h) + (size_t)h->npc * 8, text, h->tlen);
 	__atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
+	return 0;
 }
 
 void subrun_wake(struct sub_plugin *p)
@@ -155,7 +160,15 @@ void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
 		    !p->ev[type] ||
 		    (type == MAPSAMPLE_EVENT_SAMPLE && p->in_handler))
 			continue;
-		ring_put(p, &loc->ring[i], &h, pc, text);
+		struct sub_ring *r = &loc->ring[i];
+		if (ring_put(p, r, &h, pc, text) == 0 ||
+		    type != MAPSAMPLE_EVENT_DROP || a >= SUB_LOG_REASONS)
+			continue;
+		/* a loss the log counts must not be lost itself, nor told
+		 * as one event of the plugin's: kept by reason, told by
+		 * drain() when the ring has room again */
+		__atomic_fetch_sub(&r->lost, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&r->log_lost[a], b, __ATOMIC_RELAXED);
 	}
 }
 
@@ -234,12 +247,12 @@ static int plugin_index(const struct sub_plugin *p)
 }
 
 static void drop_event(struct sub_plugin *p, struct mapsample_location *loc,
-		       uint64_t n)
+		       uint32_t reason, uint64_t n)
 {
 	mapsample_event_drop_cb f =
 		EV(p, mapsample_event_drop_cb, MAPSAMPLE_EVENT_DROP);
 	if (f && n)
-		f(loc, now_ns(), MAPSAMPLE_DROP_PLUGIN_BEHIND, n);
+		f(loc, now_ns(), reason, n);
 }
 
 /* Region stacks per location and plugin, for REGION_EXIT (the mark API's
@@ -399,7 +412,15 @@ static size_t drain(struct sub_plugin *p, struct mapsample_location *loc,
 		r->lost_told = lost;
 		__atomic_fetch_add(&p->behind, d, __ATOMIC_RELAXED);
 		if (enter(p)) {
-			drop_event(p, loc, d);
+			drop_event(p, loc, MAPSAMPLE_DROP_PLUGIN_BEHIND, d);
+			leave(p);
+		}
+	}
+	for (uint32_t k = 0; k < SUB_LOG_REASONS; k++) {
+		uint64_t ll = __atomic_load_n(&r->log_lost[k], __ATOMIC_RELAXED);
+		if (ll > r->log_lost_told[k] && enter(p)) {
+			drop_event(p, loc, k, ll - r->log_lost_told[k]);
+			r->log_lost_told[k] = ll;
 			leave(p);
 		}
 	}

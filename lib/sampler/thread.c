@@ -110,6 +110,7 @@ void thread_close(struct tslot *t, int proc_ok)
 	}
 	timer_disarm(t);
 	stream_flush_drops(t);
+	substrate_drops(t);
 	struct maplog_ev ev;
 	/* a name set after the thread began (the last one): read where it
 	 * is kept rather than caught at each way of setting it */

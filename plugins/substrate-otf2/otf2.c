@@ -568,10 +568,15 @@ static void ev_mpi_exit(const mapsample_location *ml, uint64_t ts,
  * then ON with that event), and the location's running total of lost
  * events is a value of the metric "mapsample dropped events" at the
  * OFF.  Samples lost before the location existed leave no gap in it:
- * only the metric, at its begin. */
+ * only the metric, at its begin.  Losses the log counts itself (reasons
+ * below MAPSAMPLE_DROP_PLUGIN_BEHIND: a sample cut short, a mark lost)
+ * are the log's to report (mapreport); they are not gaps here, since
+ * the plugin got most of those events. */
 static void ev_drop(const mapsample_location *ml, uint64_t ts, uint32_t reason,
 		    uint64_t count)
 {
+	if (reason < MAPSAMPLE_DROP_PLUGIN_BEHIND)
+		return;
 	lock();
 	otf2_st.dropped += count;
 	struct loc *x = loc_find(ml);

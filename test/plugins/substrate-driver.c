@@ -339,7 +339,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (ev[MAPSAMPLE_EVENT_DROP])
-		((mapsample_event_drop_cb)ev[MAPSAMPLE_EVENT_DROP])(&locs[1], tick(), 1, 5);
+		((mapsample_event_drop_cb)ev[MAPSAMPLE_EVENT_DROP])(&locs[1], tick(), MAPSAMPLE_DROP_PLUGIN_BEHIND, 5);
 	for (int l = NLOC - 1; l > 0; l--) {
 		thread_event(l, MAPSAMPLE_EVENT_THREAD_END);
 		if (p.deactivate_cpu_location)
