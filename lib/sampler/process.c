@@ -338,19 +338,30 @@ void process_solo_end(void)
 	pthread_mutex_unlock(&solo_lock);
 }
 
+/* 0 when this thread's last fork went on while another thread may still
+ * have been inside libunwind (process_fork_prepare() gave up waiting). */
+static __thread int fork_walks_done __attribute__((tls_model("initial-exec")));
+
+/* S.forking counts the forks under way: two threads may fork at once,
+ * and the first to finish must not let walks start while the other's
+ * fork copies the process. */
 void process_fork_prepare(void)
 {
-	__atomic_store_n(&S.forking, 1, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&S.forking, 1, __ATOMIC_SEQ_CST);
 	uint32_t me = sys_gettid();
 	uint64_t give_up = now_ns() + 500000000u;
 	for (;;) {
-		int busy = __atomic_load_n(&S.offcpu_walking, __ATOMIC_SEQ_CST);
+		/* the stack walks of other threads: their handlers, the
+		 * off-CPU thread's walk, the warm-ups of starting threads */
+		int busy = __atomic_load_n(&S.offcpu_walking, __ATOMIC_SEQ_CST) ||
+			   sample_walkers() > 0;
 		for (int i = 0, n = slot_limit(); !busy && i < n; i++) {
 			struct tslot *t = &S.slots[i];
 			int tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
 			busy = tid > 0 && (uint32_t)tid != me &&
 			       __atomic_load_n(&t->busy, __ATOMIC_SEQ_CST);
 		}
+		fork_walks_done = !busy;
 		if (!busy || now_ns() > give_up)
 			break;
 		sched_yield();
@@ -359,13 +370,16 @@ void process_fork_prepare(void)
 
 void process_fork_done(void)
 {
-	__atomic_store_n(&S.forking, 0, __ATOMIC_SEQ_CST);
+	__atomic_sub_fetch(&S.forking, 1, __ATOMIC_SEQ_CST);
 }
 
 void process_after_fork_child(void)
 {
 	/* Only this thread exists now.  Everything mapped from the parent
 	 * belongs to the parent: forget it without sealing. */
+	sample_after_fork_child(fork_walks_done);
+	/* the forks of the parent's other threads are not this one's */
+	__atomic_store_n(&S.forking, 0, __ATOMIC_SEQ_CST);
 	slot_forget_self();
 	for (int i = 0, n = slot_limit(); i < n; i++) {
 		struct tslot *t = &S.slots[i];

@@ -31,11 +31,27 @@
  * the old shapes.  Whenever it does not find the interrupted frame, the
  * step walk runs instead.
  *
+ * Both walks take libunwind's locks: on every step the lock of the
+ * address space's register-state cache (libunwind 1.6 as Debian builds
+ * it has no per-thread cache: UNW_CACHE_PER_THREAD, which the
+ * constructor asks for, silently becomes UNW_CACHE_GLOBAL), held across
+ * the lookup of the frame's unwind information, and the locks of its
+ * memory pools.  A fork child inherits them as they were at the fork,
+ * held for ever if another thread held them then, and its own first walk
+ * hangs there.  So before a fork every walk must be over and no new one
+ * may start (process_fork_prepare()): the handler's walks drop while
+ * S.forking is set, and the walks made outside the handler (the
+ * warm-ups) count themselves in `walkers` and wait for the fork to end
+ * before they start.  When the fork could not wait that long, the child
+ * walks no stack at all (sample_after_fork_child()): its samples keep
+ * only the interrupted address, counted as unwind drops.
+ *
  * Calls stream.c below it and lib/pluginapi's warnings.
  */
 #define UNW_LOCAL_ONLY
 #include <errno.h>
 #include <libunwind.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ucontext.h>
@@ -58,6 +74,11 @@ _Static_assert(sizeof(void *) == sizeof(uint64_t), "64-bit addresses");
 
 /* 1: the handler tries the fast trace first (see the top of this file). */
 static int fast_walk;
+/* Walks outside the handler under way (walk_enter()). */
+static int walkers;
+/* 1 in a fork child whose parent forked while a walk may still have
+ * held one of libunwind's locks: no stack walk in this process image. */
+static int no_walk;
 /* MAPSAMPLE_UNWIND=fast or step: that walk, and a line at the end with
  * how many samples each walk took (test/integration/mapsample-basic.sh). */
 static int walk_report;
@@ -133,6 +154,44 @@ static __attribute__((noinline)) int walks_agree(void)
 	return 1;
 }
 
+/* Before a walk outside signal context: counts it in `walkers`, first
+ * waiting for a fork under way to end (see the top of this file).  The
+ * store and the load are sequentially consistent, as are S.forking's
+ * store and the load of `walkers` in process_fork_prepare(): a fork sees
+ * the walk, or the walk sees the fork.  Returns 0 when no walk may be
+ * made (sample_after_fork_child()); else walk_leave() follows. */
+static int walk_enter(void)
+{
+	for (;;) {
+		if (__atomic_load_n(&no_walk, __ATOMIC_RELAXED))
+			return 0;
+		__atomic_add_fetch(&walkers, 1, __ATOMIC_SEQ_CST);
+		if (!__atomic_load_n(&S.forking, __ATOMIC_SEQ_CST))
+			return 1;
+		__atomic_sub_fetch(&walkers, 1, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&S.forking, __ATOMIC_SEQ_CST))
+			sched_yield();
+	}
+}
+
+static void walk_leave(void)
+{
+	__atomic_sub_fetch(&walkers, 1, __ATOMIC_SEQ_CST);
+}
+
+int sample_walkers(void)
+{
+	return __atomic_load_n(&walkers, __ATOMIC_SEQ_CST);
+}
+
+void sample_after_fork_child(int locks_free)
+{
+	/* the walks were the parent's other threads' */
+	walkers = 0;
+	if (!locks_free)
+		__atomic_store_n(&no_walk, 1, __ATOMIC_RELAXED);
+}
+
 void sample_fast_walk_off(void)
 {
 	__atomic_store_n(&fast_walk, 0, __ATOMIC_RELAXED);
@@ -140,7 +199,7 @@ void sample_fast_walk_off(void)
 
 void sample_thread_warm_up(void)
 {
-	if (__atomic_load_n(&fast_walk, __ATOMIC_RELAXED)) {
+	if (__atomic_load_n(&fast_walk, __ATOMIC_RELAXED) && walk_enter()) {
 		/* As in the handler, dl_iterate_phdr answers from the snapshot
 		 * (objects.c).  On a cache miss libunwind looks the object up
 		 * while it holds its cache lock; with glibc's dl_iterate_phdr it
@@ -154,6 +213,7 @@ void sample_thread_warm_up(void)
 		void *b[2];
 		unw_backtrace(b, 2);
 		in_handler = was;
+		walk_leave();
 	}
 }
 
@@ -163,9 +223,10 @@ void sample_stack(struct tslot *t, const struct handler_tick *tick)
 	uint32_t n = 0;
 	int was = in_handler; /* set if this interrupted a warm-up */
 	in_handler = 1;
-	if (__atomic_load_n(&fast_walk, __ATOMIC_RELAXED))
+	int walk = !__atomic_load_n(&no_walk, __ATOMIC_RELAXED);
+	if (walk && __atomic_load_n(&fast_walk, __ATOMIC_RELAXED))
 		n = walk_fast(&pc, S.cfg.depth, tick->ip, tick->tramp);
-	if (n == 0) {
+	if (n == 0 && walk) {
 		n = walk_step(&pc, S.cfg.depth, tick->uc);
 		if (walk_report)
 			__atomic_fetch_add(&walks_step, 1, __ATOMIC_RELAXED);
@@ -196,6 +257,8 @@ void sample_warm_up(void)
 {
 	unw_context_t ctx;
 	unw_cursor_t cur;
+	/* a thread that ran before the constructor may fork meanwhile */
+	int entered = walk_enter();
 	unw_getcontext(&ctx);
 	if (unw_init_local(&cur, &ctx) == 0) {
 		int n = 0;
@@ -208,6 +271,8 @@ void sample_warm_up(void)
 	walks_fast = walks_step = 0;
 	/* the self-test also creates this thread's fast-trace cache */
 	int ok = want && walks_agree();
+	if (entered)
+		walk_leave();
 	if (want && !ok && walk_report)
 		pluginapi_warn("libunwind's fast trace and step walk "
 			       "disagree at start-up; using the step walk");

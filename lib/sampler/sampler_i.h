@@ -158,9 +158,9 @@ struct sampler_cfg {
 struct sampler {
 	int enabled;             /* 0 when not set up, or after a failure */
 	int stopping;            /* process is closing: handlers drop */
-	int forking;             /* a fork is waiting for the stack walkers
-				  * to leave libunwind (process.c): handlers
-				  * drop */
+	int forking;             /* forks under way, waiting for the stack
+				  * walkers to leave libunwind (process.c):
+				  * handlers drop while it is not 0 */
 	int offcpu_walking;      /* the off-CPU thread is walking stacks */
 	int finished;            /* process_finish() ran (or a fatal signal) */
 	struct sampler_cfg cfg;
@@ -516,6 +516,13 @@ MAPS_HIDDEN void sample_warm_up(void);
 MAPS_HIDDEN void sample_thread_warm_up(void);
 /* The step walk from now on (code was unloaded: see sample.c). */
 MAPS_HIDDEN void sample_fast_walk_off(void);
+/* Stack walks made outside the handler now (thread warm-ups): a fork
+ * waits for them as for handlers (process_fork_prepare()). */
+MAPS_HIDDEN int sample_walkers(void);
+/* In a fork child: locks_free 0 when the fork went on while a walk of
+ * another thread may have held one of libunwind's locks; then this
+ * process image walks no stack (samples keep the interrupted address). */
+MAPS_HIDDEN void sample_after_fork_child(int locks_free);
 /* With MAPSAMPLE_UNWIND=fast|step, prints how many samples each walk took
  * (not from a signal handler: sigctx). */
 MAPS_HIDDEN void sample_walk_report(int sigctx);
@@ -610,9 +617,11 @@ MAPS_HIDDEN void process_finish(int how, int code, int sigctx);
 /* In a fork child (fork wrapper): forgets the parent's slots, chunks,
  * timers and writer without sealing, and starts afresh. */
 /* Around fork(): waits (half a second at most) until no other thread is
- * inside the sampling handler or the off-CPU walk, and keeps new ones
- * out until process_fork_done(), so the child inherits no lock of
- * libunwind's (or of a plugin's) held by a thread it does not have. */
+ * inside the sampling handler, the off-CPU walk or a thread's warm-up
+ * walk (sample_walkers()), and keeps new ones out until
+ * process_fork_done(), so the child inherits no lock of libunwind's (or
+ * of a plugin's) held by a thread it does not have.  When the half
+ * second runs out, the child walks no stack (sample_after_fork_child()). */
 MAPS_HIDDEN void process_fork_prepare(void);
 MAPS_HIDDEN void process_fork_done(void);
 MAPS_HIDDEN void process_after_fork_child(void);

@@ -13,8 +13,10 @@
  */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,6 +46,7 @@ int main(int argc, char **argv)
 	}
 	lib = argv[1];
 	int forks = argc > 2 ? atoi(argv[2]) : 200;
+	pid_t parent = getpid();
 	pthread_t t;
 	if (pthread_create(&t, NULL, loader, NULL))
 		return 1;
@@ -54,6 +57,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (pid == 0) {
+			/* a child that hangs does not outlive its parent
+			 * (killed by the test's timeout) */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(1);
 			for (unsigned long k = 0; k < 2000000; k++)
 				sink += k;
 			_exit(0);

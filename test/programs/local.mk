@@ -313,3 +313,11 @@ check_PROGRAMS += test/programs/syswork
 test_programs_syswork_SOURCES = test/programs/syswork.c test/programs/spin.h
 test_programs_syswork_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_syswork_LDFLAGS =
+
+# liblockwiden: preloaded after the sampler, holds each lock libunwind
+# takes a little longer (test/integration/mapsample-forkdl.sh)
+check_LTLIBRARIES += test/programs/liblockwiden.la
+test_programs_liblockwiden_la_SOURCES = test/programs/lockwiden.c
+test_programs_liblockwiden_la_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_liblockwiden_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
