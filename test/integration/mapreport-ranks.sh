@@ -293,6 +293,38 @@ PY
 		fail "two logs: pprof: a pid not in both logs"
 	}
 	echo "ok - same pids in two logs: HTML, trace and pprof keep them apart by real pid"
+	# the page opened at #pid=PID selects both processes of that pid
+	# (one per log), their rows shown and the others' hidden
+	browser=
+	for b in ${CHROMIUM:-} chromium chromium-browser google-chrome; do
+		if command -v "$b" >/dev/null 2>&1; then
+			browser=$b
+			break
+		fi
+	done
+	if [ -z "$browser" ]; then
+		echo "# no Chromium: the page's #pid= selection not checked"
+		return 0
+	fi
+	pid=$(awk '/^Processes/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { print $1; exit }' "$tmp/two.report")
+	set +e
+	HOME=$tmp timeout 180 "$browser" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$tmp/chrome" --no-first-run --disable-extensions \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --dump-dom "file://$tmp/two2.html#pid=$pid" \
+		>"$tmp/two2.dom" 2>"$tmp/two2.chrome"
+	r=$?
+	set -e
+	[ "$r" = 0 ] || { show "$tmp/two2.chrome"; fail "two logs: $browser exited $r"; }
+	python3 - "$tmp/two2.dom" "$pid" <<'PY' || fail "two logs: the page at #pid=$pid does not select the two processes of pid $pid"
+import re, sys
+dom, pid = open(sys.argv[1]).read(), sys.argv[2]
+assert 'data-narrowed="yes"' in dom, "not narrowed"
+rows = re.findall(r'<tr data-pid="(\d+)" data-proc="\d+"( hidden(?:="")?)?><td class="n">', dom)
+shown = [p for p, h in rows if not h]
+assert shown == [pid, pid] and len(rows) > 2, rows
+PY
+	echo "ok - same pids in two logs: the page at #pid=$pid selects both"
 }
 
 test_ranks_table
