@@ -39,9 +39,10 @@ awk '$3 < 1 { bad = 1 } END { exit bad }' "$tmp/rows" ||
 # it, never the log's pid with the namespace's bits 22 and up (such as
 # 167772161 = 40 << 22 | 1): the text tables, the HTML page (its cells,
 # data-pid, the selector's labels in nr-data), the HTML marks table, the
-# Chrome trace and pprof's labels.  The machine-readable outputs still
-# keep the two apart: HTML data-proc, the trace's "pid" (one number per
-# process) and pprof's pid_ns label.
+# Chrome trace, pprof's labels and the JSON report.  The
+# machine-readable outputs still keep the two apart: HTML data-proc,
+# the trace's "pid" (one number per process), pprof's pid_ns label and
+# the JSON's pid_ns.
 "$mapreport" -D "$tmp/ns.log" >"$tmp/ns.dump" 2>&1 ||
 	{ show "$tmp/ns.dump"; fail "mapreport -D failed"; }
 awk '{ split($3, a, "/"); if (a[1] >= 4194304) print a[1] }' "$tmp/ns.dump" |
@@ -103,6 +104,24 @@ grep 'process=cpuburn' "$tmp/ns.labels" | sed -n 's/^pid=\([0-9]*\) .* pid_ns=\(
 awk '$1 != 1 { bad = 1 } END { exit bad || NR != 2 }' "$tmp/ns.pl" ||
 	{ show "$tmp/ns.labels"; fail "pprof: the cpuburns' samples are not labelled pid=1 with two pid_ns"; }
 no_tagged "$tmp/ns.labels"
+# the JSON report: pid 1 for both, told apart by pid_ns (schema-valid)
+"$mapreport" --json "$tmp/ns.log" >"$tmp/ns.json" 2>"$tmp/ns.err3" ||
+	{ show "$tmp/ns.err3"; fail "mapreport --json failed"; }
+no_tagged "$tmp/ns.json"
+python3 - "$tmp/ns.json" <<'PY' || fail "JSON: the two cpuburns not pid 1 with two pid_ns"
+import json, sys
+d = json.load(open(sys.argv[1]))
+burn = [p for p in d["processes"] if (p["exe"] or "").endswith("/cpuburn")]
+assert len(burn) == 2 and all(p["pid"] == 1 for p in burn), burn
+assert len({p["pid_ns"] for p in burn}) == 2, burn
+th = [t for t in d["threads"] if t["pid"] == 1 and t["image"] == 1]
+assert len({t["pid_ns"] for t in th}) == 2, th
+PY
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 "$top_srcdir/test/integration/json/validate.py" \
+		"$top_srcdir/share/mapsample/mapreport.schema.json" "$tmp/ns.json" \
+		>"$tmp/valid" 2>&1 || { show "$tmp/valid"; fail "ns.json does not follow the schema"; }
+fi
 # the HTML marks table: test/programs/marks' point mark "between", in
 # two namespaces
 need_programs marks
@@ -131,5 +150,5 @@ pids = {e["pid"] for e in ev if e["ph"] == "i" and e["name"] == "between"}
 names = {e["pid"]: e["args"]["name"] for e in ev if e["name"] == "process_name"}
 assert len(pids) == 2 and all(re.match(r'marks \(pid 1 \(ns \d+\)\)$', names[p]) for p in pids), (pids, names)
 PY
-echo "ok - two PID namespaces: pid 1 twice, told apart by (ns T), in the text, HTML, marks, trace and pprof"
+echo "ok - two PID namespaces: pid 1 twice, told apart by (ns T), in the text, HTML, marks, trace, pprof and JSON"
 echo "ok - two PID namespaces with the same pid 1: two processes"
