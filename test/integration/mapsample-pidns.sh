@@ -95,6 +95,8 @@ assert len(burn) == 2 and len({names[p] for p in burn}) == 2, names
 assert all(p <= len(names) + 1 for p in names), names
 for p in burn:
     assert any(e["ph"] == "X" and e["pid"] == p for e in ev), p
+args = [e["args"] for e in ev if e["name"] == "process_name" and e["pid"] in burn]
+assert all(a["pid"] == 1 for a in args) and len({a["pid_ns"] for a in args}) == 2, args
 PY
 # pprof: both with pid 1, a pid_ns each, different
 python3 "$top_srcdir/test/integration/pprof_labels.py" "$tmp/ns.pb.gz" >"$tmp/ns.labels" ||

@@ -126,7 +126,8 @@ static int on_mark(void *ctx, const struct maplog_ev *ev)
  * The trace's "pid" of a process is its number (model_proc_num()), one
  * per process even when two have one pid (PID namespaces, logs of
  * several hosts); its name says its pid as the text report does, and
- * its MPI rank. */
+ * its MPI rank; its args, beside the name, what the JSON report says of
+ * it: pid, and rank, log, pid_ns when it has them. */
 static void metadata(struct tr *t)
 {
 	const struct model *m = t->in->oi_model;
@@ -142,6 +143,14 @@ static void metadata(struct tr *t)
 		event(t, "process_name", "M", 0, model_proc_num(m, p->pid), 0);
 		fputs(",\"args\":{\"name\":", t->out);
 		str(t, name);
+		fprintf(t->out, ",\"pid\":%" PRIu32, model_real_pid(m, p->pid));
+		if (p->rank >= 0)
+			fprintf(t->out, ",\"rank\":%" PRId32, p->rank);
+		if (m->nlogs > 1)
+			fprintf(t->out, ",\"log\":%" PRIu32, p->log);
+		if (model_pid_ns(m, p->pid))
+			fprintf(t->out, ",\"pid_ns\":%" PRIu32,
+				model_pid_ns(m, p->pid));
 		fputs("}}", t->out);
 	}
 	for (size_t i = 0; i < m->nthreads; i++) {
