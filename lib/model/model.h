@@ -318,9 +318,41 @@ uint32_t model_os_pid(const struct model *m, uint32_t pid);
 /* The pid a report shows for the process the model keys as pid, into
  * buf: "PID", its pid on its host; for a pid an earlier log had too,
  * "PID (rank R)" with its MPI rank, else "PID (log N)", N its log
- * counted from 1.  Returns buf. */
+ * counted from 1; for a process of another PID namespace than its log's
+ * first process, PID is the pid it had in its namespace (what ps(1)
+ * there showed) and "(rank R)", else "(ns T)" or "(log N, ns T)" follow,
+ * T its namespace tag (model_pid_ns()).  Returns buf. */
 const char *model_pid_str(const struct model *m, uint32_t pid, char *buf,
 			  size_t len);
+
+/* Bits 22 and up of a pid in a log: the tag (1 to 1023) the sampler
+ * gives a process of another PID namespace than the log's first process
+ * (mapsample-log(5)); pids on a host are below this. */
+#define MODEL_PIDNS_TAG 0x400000u
+
+/* The pid the process the model keys as pid had in its PID namespace,
+ * what ps(1) showed there: its pid on its host without the namespace
+ * tag. */
+uint32_t model_real_pid(const struct model *m, uint32_t pid);
+
+/* The namespace tag of the process the model keys as pid (1 to 1023;
+ * the same for two processes once in 1023), 0 for a process of its
+ * log's first PID namespace. */
+uint32_t model_pid_ns(const struct model *m, uint32_t pid);
+
+/* The MPI rank of the process the model keys as pid, -1 if none. */
+int32_t model_pid_rank(const struct model *m, uint32_t pid);
+
+/* The log (counted from 1, as model_pid_str() says) of the process the
+ * model keys as pid; 0 when no process of that pid is known. */
+uint32_t model_pid_log(const struct model *m, uint32_t pid);
+
+/* A small number of the process the model keys as pid, the same for
+ * all its images: 1 + the index in m->procs of its first image;
+ * m->nprocs + 1 for a pid of no process.  Exports whose readers need
+ * one number per process (Chrome trace, the HTML page's script) use it,
+ * with the pid of model_pid_str() as its name. */
+uint32_t model_proc_num(const struct model *m, uint32_t pid);
 
 /* The first process image whose initialize record was read, or NULL. */
 const struct rproc *model_first_proc(const struct model *m);

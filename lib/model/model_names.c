@@ -75,22 +75,61 @@ uint32_t model_os_pid(const struct model *m, uint32_t pid)
 	return pid;
 }
 
+uint32_t model_real_pid(const struct model *m, uint32_t pid)
+{
+	return model_os_pid(m, pid) & (MODEL_PIDNS_TAG - 1);
+}
+
+uint32_t model_pid_ns(const struct model *m, uint32_t pid)
+{
+	return model_os_pid(m, pid) / MODEL_PIDNS_TAG;
+}
+
+int32_t model_pid_rank(const struct model *m, uint32_t pid)
+{
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (m->procs[i].pid == pid && m->procs[i].rank >= 0)
+			return m->procs[i].rank;
+	return -1;
+}
+
+uint32_t model_pid_log(const struct model *m, uint32_t pid)
+{
+	if (pid >= MODEL_PID_REMAP && pid - MODEL_PID_REMAP < m->npidmap)
+		return m->pidmap[pid - MODEL_PID_REMAP].log + 1;
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (m->procs[i].pid == pid)
+			return m->procs[i].log + 1;
+	return 0;
+}
+
+uint32_t model_proc_num(const struct model *m, uint32_t pid)
+{
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (m->procs[i].pid == pid)
+			return (uint32_t)i + 1;
+	return (uint32_t)m->nprocs + 1;
+}
+
 const char *model_pid_str(const struct model *m, uint32_t pid, char *buf,
 			  size_t len)
 {
 	uint32_t os = model_os_pid(m, pid);
-	if (os == pid) {
+	uint32_t real = os & (MODEL_PIDNS_TAG - 1), ns = os / MODEL_PIDNS_TAG;
+	if (os == pid && !ns) {
 		snprintf(buf, len, "%u", pid);
 		return buf;
 	}
-	for (size_t i = 0; i < m->nprocs; i++)
-		if (m->procs[i].pid == pid && m->procs[i].rank >= 0) {
-			snprintf(buf, len, "%u (rank %d)", os,
-				 (int)m->procs[i].rank);
-			return buf;
-		}
-	snprintf(buf, len, "%u (log %u)", os,
-		 m->pidmap[pid - MODEL_PID_REMAP].log + 1);
+	int32_t rank = model_pid_rank(m, pid);
+	if (rank >= 0)
+		snprintf(buf, len, "%u (rank %d)", real, (int)rank);
+	else if (os != pid && ns)
+		snprintf(buf, len, "%u (log %u, ns %u)", real,
+			 model_pid_log(m, pid), ns);
+	else if (os != pid)
+		snprintf(buf, len, "%u (log %u)", real, model_pid_log(m, pid));
+	else
+		snprintf(buf, len, "%u (ns %u)", real, ns);
 	return buf;
 }
 

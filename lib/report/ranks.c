@@ -268,7 +268,9 @@ int ranks_build(struct ranks *rk, const struct model *m,
 		r->is_rank = p->rank >= 0;
 		rk->any_rank |= r->is_rank;
 		r->pid = p->pid;
-		r->os_pid = p->os_pid;
+		/* the pid it had in its PID namespace (what ps showed),
+		 * not the log's pid with the namespace's tag */
+		r->os_pid = model_real_pid(m, p->pid);
 		if (p->exited && p->exit_how == MAPLOG_EXIT_SIGNALED)
 			r->killed_by = p->exit_code;
 		r->image = p->image;

@@ -54,7 +54,8 @@ struct rank_row {
 	/* per time bin of the timeline (TIMELINE_BINS), its samples; NULL
 	 * when the model was read without the timeline */
 	uint32_t *bins;
-	uint32_t os_pid;     /* its pid on its host (pid: the model's key) */
+	uint32_t os_pid;     /* its pid on its host, in its PID namespace
+			      * (model_real_pid(); pid: the model's key) */
 	int killed_by;       /* the signal that ended it (a crash), or 0 */
 };
 

@@ -329,3 +329,6 @@ EXTRA_DIST += test/integration/mapreport-kernel.sh
 # python3 with a fixed hash seed): no rule broken at 3 sigma
 TESTS += test/integration/mapreport-compare-real.sh
 EXTRA_DIST += test/integration/mapreport-compare-real.sh
+# reads pprof profiles' labels for mapsample-pidns.sh and
+# mapreport-ranks.sh
+EXTRA_DIST += test/integration/pprof_labels.py

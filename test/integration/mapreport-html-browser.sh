@@ -272,15 +272,15 @@ test_narrow() {
 	[ "$(join "$tmp/hself" "$tmp/tself" | wc -l)" = "$(wc -l <"$tmp/hself")" ] ||
 		fail "narrowing: functions not in --tid $tid --folded"
 	# rows of other threads hidden
-	grep -q "<tr data-pid=\"[0-9]*\" data-tid=\"$tid\">" "$n" ||
+	grep -q "<tr data-pid=\"[0-9]*\" data-tid=\"$tid\" data-proc=\"[0-9]*\">" "$n" ||
 		fail "narrowing: the thread's row hidden"
-	grep -q '<tr data-pid="[0-9]*" data-tid="[0-9]*" hidden' "$n" ||
+	grep -q '<tr data-pid="[0-9]*" data-tid="[0-9]*" data-proc="[0-9]*" hidden' "$n" ||
 		fail "narrowing: other threads' rows shown"
 	# the thread activity chart: the thread's row shown at the top,
 	# the others hidden
-	grep -Eq "<g class=\"act-row\" data-pid=\"[0-9]+\" data-tid=\"$tid\" transform=\"translate\(0,-?[0-9.]+\)\">" "$n" ||
+	grep -Eq "<g class=\"act-row\" data-pid=\"[0-9]+\" data-tid=\"$tid\" data-proc=\"[0-9]+\" transform=\"translate\(0,-?[0-9.]+\)\">" "$n" ||
 		fail "narrowing: the thread's row of the activity chart not shown"
-	[ "$(grep -Eo '<g class="act-row" data-pid="[0-9]+" data-tid="[0-9]+"[^>]* display="none"' "$n" | wc -l)" -ge 7 ] ||
+	[ "$(grep -Eo '<g class="act-row" data-pid="[0-9]+" data-tid="[0-9]+" data-proc="[0-9]+"[^>]* display="none"' "$n" | wc -l)" -ge 7 ] ||
 		fail "narrowing: other threads' rows of the activity chart shown"
 	grep -Eq '<svg [^>]*data-rowh="16"[^>]*data-rows="1"' "$n" ||
 		fail "narrowing: the activity chart does not hold one row"

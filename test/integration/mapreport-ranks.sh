@@ -233,8 +233,103 @@ test_same_pids() {
 	echo "ok - same pids in two logs: the real pid, told apart by its log"
 }
 
+# The same two logs in the outputs read by programs, which must keep
+# the two processes of one pid apart without a number of the model's
+# own: the HTML page's data-pid is the real pid and data-proc tells the
+# two apart (its script's data likewise, with the pid as the text
+# report writes it for the selector), the Chrome trace's "pid" is one
+# small number per process, named by its real pid, and pprof labels
+# its samples with the real pid and the log.
+test_same_pids_exports() {
+	[ -s "$tmp/copy.log" ] || cp "$tmp/job.log" "$tmp/copy.log"
+	"$mapreport" --html "$tmp/two2.html" --trace "$tmp/two2.trace" 		--pprof "$tmp/two2.pb.gz" "$tmp/job.log" "$tmp/copy.log" 		>/dev/null 2>"$tmp/two2.err" || {
+		show "$tmp/two2.err"
+		fail "two logs: mapreport --html --trace --pprof failed"
+	}
+	python3 - "$tmp/two2.html" <<'PY' || fail "two logs: HTML data-pid, data-proc or selector labels wrong"
+import json, re, sys
+html = open(sys.argv[1]).read()
+attrs = re.findall(r'data-pid="(\d+)"', html)
+assert attrs and all(int(p) < 2**31 for p in attrs), "data-pid of the model's own"
+rows = re.findall(r'<tr data-pid="(\d+)" data-proc="(\d+)"><td class="n">([^<]*)</td><td class="n">0</td>', html)
+assert len(rows) >= 4 and len(rows) % 2 == 0, rows
+# every pid twice, as PID and PID (log 2), each its own data-proc
+assert len({r[1] for r in rows}) == len(rows), rows
+for pid, proc, cell in rows:
+    assert cell in (pid, pid + " (log 2)"), (pid, cell)
+assert sorted(r[2] for r in rows if r[2].endswith("(log 2)")) == \
+    sorted(r[2] + " (log 2)" for r in rows if "(" not in r[2]), rows
+d = json.loads(re.search(r'id="nr-data">(.*?)</script>', html, re.S).group(1))
+keys = {(t[0], t[4], t[5]) for t in d["threads"]}
+assert len({k[0] for k in keys}) == len(keys) and all(k[0] < 2**31 for k in keys), keys
+assert any(k[1] == "%d (log 2)" % k[2] for k in keys), keys
+PY
+	python3 - "$tmp/two2.trace" <<'PY' || fail "two logs: the trace's pids are not one small number per process named by the real pid"
+import json, re, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+names = {}
+for e in ev:
+    if e["name"] == "process_name":
+        names.setdefault(e["pid"], set()).add(e["args"]["name"])
+assert names and all(len(n) == 1 for n in names.values()), names
+assert all(p <= len(names) + 1 for p in names), names
+real = [re.match(r'.* \(pid (\d+)( \(log 2\))?\)$', n.pop()) for n in names.values()]
+assert all(real), names
+assert sorted(int(r.group(1)) for r in real if r.group(2)) == \
+    sorted(int(r.group(1)) for r in real if not r.group(2)), names
+assert all(e["pid"] in names for e in ev), "an event of a process with no name"
+PY
+	python3 "$top_srcdir/test/integration/pprof_labels.py" "$tmp/two2.pb.gz" >"$tmp/two2.labels" ||
+		fail "two logs: the pprof profile cannot be read"
+	sed -n 's/^pid=\([0-9]*\) .* log=\([0-9]*\)$/\1 \2/p' "$tmp/two2.labels" |
+		sort -u >"$tmp/two2.pl"
+	awk '$1 >= 2147483648 || ($2 != 1 && $2 != 2) { bad = 1 } { n[$2]++ }
+		END { exit bad || !n[1] || n[1] != n[2] }' "$tmp/two2.pl" || {
+		show "$tmp/two2.labels"
+		fail "two logs: pprof's samples not labelled with the real pid and log 1 and 2"
+	}
+	awk '{ print $1 }' "$tmp/two2.pl" | uniq -c | awk '$1 != 2 { bad = 1 } END { exit bad }' || {
+		show "$tmp/two2.pl"
+		fail "two logs: pprof: a pid not in both logs"
+	}
+	echo "ok - same pids in two logs: HTML, trace and pprof keep them apart by real pid"
+	# the page opened at #pid=PID selects both processes of that pid
+	# (one per log), their rows shown and the others' hidden
+	browser=
+	for b in ${CHROMIUM:-} chromium chromium-browser google-chrome; do
+		if command -v "$b" >/dev/null 2>&1; then
+			browser=$b
+			break
+		fi
+	done
+	if [ -z "$browser" ]; then
+		echo "# no Chromium: the page's #pid= selection not checked"
+		return 0
+	fi
+	pid=$(awk '/^Processes/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { print $1; exit }' "$tmp/two.report")
+	set +e
+	HOME=$tmp timeout 180 "$browser" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$tmp/chrome" --no-first-run --disable-extensions \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --dump-dom "file://$tmp/two2.html#pid=$pid" \
+		>"$tmp/two2.dom" 2>"$tmp/two2.chrome"
+	r=$?
+	set -e
+	[ "$r" = 0 ] || { show "$tmp/two2.chrome"; fail "two logs: $browser exited $r"; }
+	python3 - "$tmp/two2.dom" "$pid" <<'PY' || fail "two logs: the page at #pid=$pid does not select the two processes of pid $pid"
+import re, sys
+dom, pid = open(sys.argv[1]).read(), sys.argv[2]
+assert 'data-narrowed="yes"' in dom, "not narrowed"
+rows = re.findall(r'<tr data-pid="(\d+)" data-proc="\d+"( hidden(?:="")?)?><td class="n">', dom)
+shown = [p for p, h in rows if not h]
+assert shown == [pid, pid] and len(rows) > 2, rows
+PY
+	echo "ok - same pids in two logs: the page at #pid=$pid selects both"
+}
+
 test_ranks_table
 test_same_pids
+test_same_pids_exports
 test_summary_job
 test_json
 test_rank_filter

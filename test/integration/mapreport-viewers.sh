@@ -21,8 +21,9 @@
 # (two metrics, 10 user marks): valid JSON, an object with a
 # "traceEvents" list; every event has name, ph, ts, pid and tid of the
 # right types, "X" events a dur, "i" events a scope, "C" events numeric
-# args; a process_name for each process and a thread_name for each
-# thread of the report; each thread's slices add up to its samples and
+# args; a process_name for each process (found by the pid, log and
+# pid_ns in its args, as the JSON report gives them; one trace pid per
+# process) and a thread_name for each thread of the report; each thread's slices add up to its samples and
 # never overlap; counters named by the report's metrics, one for each
 # with a mean over three values or more; the marks of the log (as mapreport -D lists them) as instant
 # events on their threads.  On hot, the slices named burn_hot hold the
@@ -201,16 +202,27 @@ for e in ev:
     if ph == "M" and not isinstance(e.get("args", {}).get("name"), str):
         die("M event without a name: %r" % e)
 meta = {(e["name"], e["pid"], e["tid"]) for e in ev if e["ph"] == "M"}
+# the trace's pid of a process is a number of its own; its process_name
+# says its pid (and log, pid_ns) as the JSON report does
+def who(x):
+    return (x["pid"], x.get("log"), x.get("pid_ns"))
+tnum = {}
+for e in ev:
+    if e["name"] == "process_name":
+        if tnum.setdefault(who(e["args"]), e["pid"]) != e["pid"]:
+            die("two trace pids for process %r" % (who(e["args"]),))
+if len(set(tnum.values())) != len(tnum):
+    die("one trace pid for two processes: %r" % tnum)
 for p in rep["processes"]:
-    if ("process_name", p["pid"], 0) not in meta:
+    if who(p) not in tnum:
         die("no process_name for pid %d" % p["pid"])
 per = {}
 for e in ev:
     if e["ph"] == "X":
         per.setdefault((e["pid"], e["tid"]), []).append(e)
 for th in rep["threads"]:
-    key = (th["pid"], th["tid"])
-    if ("thread_name", th["pid"], th["tid"]) not in meta:
+    key = (tnum.get(who(th)), th["tid"])
+    if ("thread_name",) + key not in meta:
         die("no thread_name for %r" % (key,))
     sl = sorted(per.get(key, []), key=lambda e: e["ts"])
     n = sum(e["args"]["samples"] for e in sl)

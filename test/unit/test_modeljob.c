@@ -294,6 +294,54 @@ START_TEST(modeljob_same_pid_two_hosts)
 }
 END_TEST
 
+/* The pids a report shows: a process of another PID namespace (bits 22
+ * and up of its pid in the log) as the pid it had there and its
+ * namespace tag, a pid a second log had too by its log, and a small
+ * number per process that keeps them all apart. */
+START_TEST(modeljob_pid_labels)
+{
+	const uint32_t ns40 = 40u << 22 | 1, ns41 = 41u << 22 | 1;
+	const struct lproc pa[] = {{77, "node1", "/bin/sh", NULL, 0, 1},
+				   {ns40, "node1", "/bin/app", NULL, 0, 2},
+				   {ns41, "node1", "/bin/app", NULL, 0, 3}};
+	const struct lproc pb[] = {{77, "node2", "/bin/sh", NULL, 0, 4},
+				   {ns40, "node2", "/bin/app", NULL, 0, 5}};
+	const char *la = write_log("ns-a.maplog", pa, 3);
+	const char *lb = write_log("ns-b.maplog", pb, 2);
+	struct model m;
+	model_init(&m);
+	ck_assert_int_eq(model_load(&m, la, NULL, NULL), LOGREAD_CLEAN);
+	ck_assert_int_eq(model_load(&m, lb, NULL, NULL), LOGREAD_CLEAN);
+	ck_assert_uint_eq(m.nprocs, 5);
+	const struct rproc *p[5] = {
+		find(&m, 77, "node1"), find(&m, ns40, "node1"),
+		find(&m, ns41, "node1"), find(&m, 77, "node2"),
+		find(&m, ns40, "node2")};
+	static const char *const want[5] = {"77", "1 (ns 40)", "1 (ns 41)",
+					    "77 (log 2)", "1 (log 2, ns 40)"};
+	static const uint32_t real[5] = {77, 1, 1, 77, 1};
+	static const uint32_t ns[5] = {0, 40, 41, 0, 40};
+	static const uint32_t lg[5] = {1, 1, 1, 2, 2};
+	char buf[48];
+	for (int i = 0; i < 5; i++) {
+		ck_assert_ptr_nonnull(p[i]);
+		ck_assert_str_eq(model_pid_str(&m, p[i]->pid, buf, sizeof(buf)),
+				 want[i]);
+		ck_assert_uint_eq(model_real_pid(&m, p[i]->pid), real[i]);
+		ck_assert_uint_eq(model_pid_ns(&m, p[i]->pid), ns[i]);
+		ck_assert_uint_eq(model_pid_log(&m, p[i]->pid), lg[i]);
+		ck_assert_int_eq(model_pid_rank(&m, p[i]->pid), -1);
+		uint32_t n = model_proc_num(&m, p[i]->pid);
+		ck_assert_uint_ge(n, 1);
+		ck_assert_uint_le(n, 5);
+		for (int k = 0; k < i; k++)
+			ck_assert_uint_ne(model_proc_num(&m, p[k]->pid), n);
+	}
+	ck_assert_uint_eq(model_proc_num(&m, 12345), 6);
+	model_free(&m);
+}
+END_TEST
+
 START_TEST(modeljob_outname_patterns)
 {
 	struct mapjob j;
@@ -360,6 +408,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, modeljob_launchers_left_out);
 	tcase_add_test(tc, modeljob_same_pid_two_hosts);
 	tcase_add_test(tc, modeljob_outname_patterns);
+	tcase_add_test(tc, modeljob_pid_labels);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -158,11 +158,12 @@ static void procs_table(FILE *out, const struct model *m)
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct rproc *q = &m->procs[i];
 		char pb[48];
-		fprintf(out, "<tr data-pid=\"%u\"><td class=\"n\">%s</td>"
-			     "<td class=\"n\">%u</td><td class=\"n\">%" PRIu64
-			     "</td>",
-			q->pid, model_pid_str(m, q->pid, pb, sizeof(pb)),
-			q->image, q->samples);
+		fprintf(out, "<tr data-pid=\"%u\" data-proc=\"%u\"><td "
+			     "class=\"n\">%s</td><td class=\"n\">%u</td><td "
+			     "class=\"n\">%" PRIu64 "</td>",
+			model_real_pid(m, q->pid), model_proc_num(m, q->pid),
+			model_pid_str(m, q->pid, pb, sizeof(pb)), q->image,
+			q->samples);
 		html_pct_cell(out, html_pct(q->samples, m->samples));
 		if (q->exited)
 			fprintf(out, "<td>%s %d</td>",
@@ -192,11 +193,13 @@ static void threads_table(FILE *out, const struct model *m)
 		const struct rthread *t = &m->threads[i];
 		double secs = model_thread_seconds(t, wall);
 		char pb[48];
-		fprintf(out, "<tr data-pid=\"%u\" data-tid=\"%u\"><td "
-			     "class=\"n\">%s</td><td class=\"n\">%u</td><td "
-			     "class=\"n\">%u</td><td>",
-			t->pid, t->tid, model_pid_str(m, t->pid, pb, sizeof(pb)),
-			t->image, t->tid);
+		fprintf(out, "<tr data-pid=\"%u\" data-tid=\"%u\" "
+			     "data-proc=\"%u\"><td class=\"n\">%s</td><td "
+			     "class=\"n\">%u</td><td class=\"n\">%u</td><td>",
+			model_real_pid(m, t->pid), t->tid,
+			model_proc_num(m, t->pid),
+			model_pid_str(m, t->pid, pb, sizeof(pb)), t->image,
+			t->tid);
 		H(t->name ? t->name : "-");
 		fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td>",
 			t->samples);
@@ -487,9 +490,11 @@ static void errors(FILE *out, const struct model *m,
 		if (s->metric || !s->errors)
 			continue;
 		head_done = any = metric_errors_head(out, head_done);
-		fprintf(out, "<tr><td>metric #%u of process %u (no definition)"
+		char pb[48];
+		fprintf(out, "<tr><td>metric #%u of process %s (no definition)"
 			     "</td><td class=\"n\">%" PRIu64 "</td><td>",
-			s->index, s->pid, s->errors);
+			s->index, model_pid_str(m, s->pid, pb, sizeof(pb)),
+			s->errors);
 		H(s->err_msg ? s->err_msg : "");
 		fputs("</td></tr>\n", out);
 	}

@@ -534,9 +534,10 @@ static int cmp_mark(const void *a, const void *b)
 }
 
 /* The user marks of the run, in time order. */
-static int marks_table(FILE *out, const struct rtimeline *tl,
+static int marks_table(FILE *out, const struct model *m,
 		       const struct cols *c)
 {
+	const struct rtimeline *tl = &m->timeline;
 	if (!tl->nmarks)
 		return 0;
 	const struct rtlmark **ord = calloc(tl->nmarks, sizeof(*ord));
@@ -552,11 +553,15 @@ static int marks_table(FILE *out, const struct rtimeline *tl,
 	qsort(ord, tl->nmarks, sizeof(*ord), cmp_mark);
 	for (size_t i = 0; i < tl->nmarks; i++) {
 		const struct rtlmark *k = ord[i];
-		fprintf(out, "<tr><td class=\"n\">%.3f s</td><td "
-			     "class=\"n\">%u</td><td class=\"n\">%u</td>"
-			     "<td class=\"n\">%" PRIu64 "</td><td>",
+		char pb[48];
+		fprintf(out, "<tr data-pid=\"%u\" data-proc=\"%u\"><td "
+			     "class=\"n\">%.3f s</td><td class=\"n\">%s</td>"
+			     "<td class=\"n\">%u</td><td class=\"n\">%" PRIu64
+			     "</td><td>",
+			model_real_pid(m, k->pid), model_proc_num(m, k->pid),
 			k->ts >= c->t0 ? (double)(k->ts - c->t0) / 1e9 : 0.0,
-			k->pid, k->tid, k->value);
+			model_pid_str(m, k->pid, pb, sizeof(pb)), k->tid,
+			k->value);
 		H(k->text);
 		fputs("</td></tr>\n", out);
 	}
@@ -654,7 +659,7 @@ static int metrics_section(FILE *out, const struct model *m,
 	}
 	free(sum);
 	if (!rc)
-		rc = marks_table(out, &m->timeline, c);
+		rc = marks_table(out, m, c);
 	if (!rc)
 		fputs("</section>\n", out);
 	return rc;
@@ -733,7 +738,8 @@ static uint64_t activity_cells(const struct model *m, const struct cols *c,
  * row of the cells). */
 static void activity_lane(FILE *out, const struct cols *c,
 			  const struct rtimeline *tl, const struct rthread *t,
-			  size_t r, const uint64_t *cells, uint64_t vmax)
+			  const char *pid, size_t r, const uint64_t *cells,
+			  uint64_t vmax)
 {
 	double cw = (AW - 10 - ALX) / (double)c->n;
 	double y = (double)r * AROWH;
@@ -741,8 +747,8 @@ static void activity_lane(FILE *out, const struct cols *c,
 		     "width=\"%.1f\" height=\"%.1f\"/>",
 		ALX, y + 1, AW - 10 - ALX, AROWH - 2);
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
-		     "%u/%u ",
-		ALX - 6, y + AROWH - 4, t->pid, t->tid);
+		     "%s/%u ",
+		ALX - 6, y + AROWH - 4, pid, t->tid);
 	char nm[40];
 	snprintf(nm, sizeof(nm), "%.24s", t->name ? t->name : "");
 	H(nm);
@@ -756,11 +762,11 @@ static void activity_lane(FILE *out, const struct cols *c,
 		double op = 0.12 + 0.88 * (double)v / (double)vmax;
 		fprintf(out, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" "
 			     "width=\"%.2f\" height=\"%.1f\" "
-			     "fill-opacity=\"%.2f\"><title>%u/%u, "
+			     "fill-opacity=\"%.2f\"><title>%s/%u, "
 			     "%.3f-%.3f s: %" PRIu64 " samples</title>"
 			     "</rect>",
 			ALX + (double)j * cw, y + 1, cw + 0.05, AROWH - 2, op,
-			t->pid, t->tid, s, e, v);
+			pid, t->tid, s, e, v);
 	}
 }
 
@@ -770,6 +776,7 @@ struct bandctx {
 	const struct cols *c;
 	const struct regions *rg;
 	const struct rthread *t;
+	const char *pid;    /* as model_pid_str() writes it */
 	double y;
 };
 
@@ -789,9 +796,9 @@ static void region_band(void *ctx, uint64_t from, uint64_t to, uint32_t inner)
 	double x1 = ALX + (double)(e - c->t0) / span * w;
 	fprintf(out, "<rect class=\"region\" x=\"%.1f\" y=\"%.1f\" "
 		     "width=\"%.2f\" height=\"4\" fill=\"#c0392b\" "
-		     "fill-opacity=\"0.7\"><title>%u/%u in region ",
+		     "fill-opacity=\"0.7\"><title>%s/%u in region ",
 		x0, b->y + AROWH - 5, x1 - x0 > 0.5 ? x1 - x0 : 0.5,
-		b->t->pid, b->t->tid);
+		b->pid, b->t->tid);
 	H(b->rg->names[inner].name);
 	fprintf(out, ", %.3f-%.3f s</title></rect>",
 		(double)(f - c->t0) / 1e9, (double)(e - c->t0) / 1e9);
@@ -879,9 +886,9 @@ static int activity(FILE *out, const struct model *m, const struct cols *c)
 		fprintf(out, " The %zu threads with the most samples of %zu.",
 			shown, n);
 	fputs("</div>\n", out);
-	/* each thread's row a group (data-pid, data-tid) and the axis
-	 * another, so report.js can hide the rows a selection leaves out
-	 * and pack the rest (data-rowh: a row's height) */
+	/* each thread's row a group (data-pid, data-tid, data-proc) and
+	 * the axis another, so report.js can hide the rows a selection
+	 * leaves out and pack the rest (data-rowh: a row's height) */
 	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		     "class=\"timed\" data-x0=\"%.1f\" data-x1=\"%.1f\" "
 		     "data-span=\"%.9g\" data-rowh=\"%.0f\" "
@@ -890,16 +897,20 @@ static int activity(FILE *out, const struct model *m, const struct cols *c)
 		(double)(c->t1 - c->t0) / 1e9, (double)AROWH);
 	for (size_t r = 0; r < shown; r++) {
 		const struct rthread *t = &m->threads[ord[r]];
+		/* data-pid: the pid it had (in its PID namespace);
+		 * data-proc: the process's number report.js selects by
+		 * (model_proc_num()), as two processes may have one pid */
 		fprintf(out, "<g class=\"act-row\" data-pid=\"%u\" "
-			     "data-tid=\"%u\">",
-			t->pid, t->tid);
-		/* labelled with the pid on its host, not the model's key
-		 * (which data-pid keeps for report.js) */
-		struct rthread label = *t;
-		label.pid = model_os_pid(m, label.pid);
-		activity_lane(out, c, &m->timeline, &label, r,
+			     "data-tid=\"%u\" data-proc=\"%u\">",
+			model_real_pid(m, t->pid), t->tid,
+			model_proc_num(m, t->pid));
+		/* labelled with the pid as the text report shows it, not
+		 * the model's key */
+		char pb[48];
+		model_pid_str(m, t->pid, pb, sizeof(pb));
+		activity_lane(out, c, &m->timeline, t, pb, r,
 			      cell + r * c->n, vmax);
-		struct bandctx b = {out, c, m->regions, &label,
+		struct bandctx b = {out, c, m->regions, t, pb,
 				    (double)r * AROWH};
 		if (m->regions)
 			regions_spans(m->regions, t->pid, t->image, t->tid,

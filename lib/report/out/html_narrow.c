@@ -263,14 +263,20 @@ static void write_data(FILE *out, const struct narrow *n)
 	fprintf(out, "<script type=\"application/json\" id=\"nr-data\">\n"
 		     "{\"seconds\":%.9g,\"bins\":%u,\"cut\":%u,\"threads\":[",
 		(double)n->span / 1e9, n->bins, n->cut);
+	/* a thread: [process number (model_proc_num()), tid, thread name,
+	 * program, pid as model_pid_str() writes it, pid in its PID
+	 * namespace] */
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct rthread *t = &m->threads[i];
+		char pb[48];
 		fprintf(out, "%s[%u,%u,", i ? (i % 8 ? "," : ",\n") : "",
-			t->pid, t->tid);
+			model_proc_num(m, t->pid), t->tid);
 		htmlsafe_json(out, t->name ? t->name : "");
 		fputc(',', out);
 		htmlsafe_json(out, model_proc_name(m, t->pid, t->image));
-		fputc(']', out);
+		fputc(',', out);
+		htmlsafe_json(out, model_pid_str(m, t->pid, pb, sizeof(pb)));
+		fprintf(out, ",%u]", model_real_pid(m, t->pid));
 	}
 	fputs("],\n\"cells\":[", out);
 	for (size_t i = 0; i < n->ncells; i++) {

@@ -336,9 +336,11 @@ static void processes(struct jsonw *w, const struct model *m)
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct rproc *p = &m->procs[i];
 		jsonw_object(w);
-		k_u64(w, "pid", p->os_pid);
+		k_u64(w, "pid", model_real_pid(m, p->pid));
 		if (m->nlogs > 1)
 			k_u64(w, "log", p->log);
+		if (model_pid_ns(m, p->pid))
+			k_u64(w, "pid_ns", model_pid_ns(m, p->pid));
 		k_u64(w, "image", p->image);
 		jsonw_key(w, "ppid");
 		if (p->have_init)
@@ -377,12 +379,14 @@ static void threads(struct jsonw *w, const struct model *m)
 		const struct rthread *t = &m->threads[i];
 		double secs = model_thread_seconds(t, wall);
 		jsonw_object(w);
-		k_u64(w, "pid", model_os_pid(m, t->pid));
+		k_u64(w, "pid", model_real_pid(m, t->pid));
 		if (m->nlogs > 1) {
 			const struct rproc *p =
 				model_find_proc(m, t->pid, t->image);
 			k_u64(w, "log", p ? p->log : 0);
 		}
+		if (model_pid_ns(m, t->pid))
+			k_u64(w, "pid_ns", model_pid_ns(m, t->pid));
 		k_u64(w, "image", t->image);
 		k_u64(w, "tid", t->tid);
 		k_str(w, "name", t->name);
@@ -474,7 +478,9 @@ static void substrate_files(struct jsonw *w, const struct model *m)
 		k_str(w, "plugin", r->plugin);
 		k_str(w, "path", r->path);
 		k_str(w, "description", r->description);
-		k_u64(w, "pid", model_os_pid(m, r->pid));
+		k_u64(w, "pid", model_real_pid(m, r->pid));
+		if (model_pid_ns(m, r->pid))
+			k_u64(w, "pid_ns", model_pid_ns(m, r->pid));
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);

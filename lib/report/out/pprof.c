@@ -315,31 +315,57 @@ static int loc_id(struct pp *p, uint32_t pid, uint32_t image, uint64_t pc,
 	return 0;
 }
 
-/* The labels of thread t: pid, tid, thread and process names, into
+/* The labels of thread t: pid (the pid it had in its PID namespace),
+ * tid, process and thread names, and what tells two processes of one
+ * pid apart: "rank" (its MPI rank), else "log" (counted from 1, when
+ * the report reads several logs), and "pid_ns" (its namespace tag,
+ * model_pid_ns(), when not of its log's first PID namespace); into
  * *labels (n_labels of them).  0 or MAPS_ENOMEM. */
 static int thread_labels(struct pp *p, const struct rthread *t,
 			 Pprofpb__Label ***labels, size_t *nlabels)
 {
-	Pprofpb__Label *l = alloc(p, 4 * sizeof(*l));
-	Pprofpb__Label **lp = alloc(p, 4 * sizeof(*lp));
+	const struct model *m = p->in->oi_model;
+	Pprofpb__Label *l = alloc(p, 7 * sizeof(*l));
+	Pprofpb__Label **lp = alloc(p, 7 * sizeof(*lp));
 	if (!l || !lp)
 		return MAPS_ENOMEM;
-	const char *keys[4] = {"pid", "tid", "process", "thread"};
-	size_t n = t->name && *t->name ? 4 : 3;
+	const char *keys[7];
+	int64_t nums[7] = {0};
+	const char *strs[7] = {0};
+	size_t n = 0;
+	int32_t rank = model_pid_rank(m, t->pid);
+	uint32_t ns = model_pid_ns(m, t->pid);
+	keys[n] = "pid";
+	nums[n++] = model_real_pid(m, t->pid);
+	keys[n] = "tid";
+	nums[n++] = t->tid;
+	keys[n] = "process";
+	strs[n++] = model_proc_name(m, t->pid, t->image);
+	if (t->name && *t->name) {
+		keys[n] = "thread";
+		strs[n++] = t->name;
+	}
+	if (rank >= 0) {
+		keys[n] = "rank";
+		nums[n++] = rank;
+	} else if (m->nlogs > 1) {
+		keys[n] = "log";
+		nums[n++] = model_pid_log(m, t->pid);
+	}
+	if (ns) {
+		keys[n] = "pid_ns";
+		nums[n++] = ns;
+	}
 	for (size_t i = 0; i < n; i++) {
 		pprofpb__label__init(&l[i]);
 		if ((l[i].key = str_id(p, keys[i])) < 0)
 			return MAPS_ENOMEM;
+		if (strs[i] && (l[i].str = str_id(p, strs[i])) < 0)
+			return MAPS_ENOMEM;
+		if (!strs[i])
+			l[i].num = nums[i];
 		lp[i] = &l[i];
 	}
-	l[0].num = t->pid;
-	l[1].num = t->tid;
-	l[2].str = str_id(p, model_proc_name(p->in->oi_model, t->pid,
-					     t->image));
-	if (n == 4)
-		l[3].str = str_id(p, t->name);
-	if (l[2].str < 0 || (n == 4 && l[3].str < 0))
-		return MAPS_ENOMEM;
 	*labels = lp;
 	*nlabels = n;
 	return 0;

@@ -18,7 +18,8 @@
  * a location per sampled address with its lines (function, file, line;
  * inlined functions as more lines of the location, innermost first), a
  * mapping per loaded file that holds one, and a sample per stack and
- * thread labelled with pid, tid, thread and process names.  Reads in's
+ * thread labelled with pid, tid, thread and process names, and rank,
+ * log or pid_ns where two processes have one pid.  Reads in's
  * logs again (report/out/rescan.h).  The "pprof" back-end's emit
  * (output.h).  Returns 0, MAPS_ENOMEM (nothing written), or MAPS_EIO on
  * a write error.

@@ -46,7 +46,8 @@ static int samples_in_mpi(const struct model *m, const struct mpi_stats *s,
 		size_t i = s->ranks[r].proc;
 		const struct rproc *p = &m->procs[i];
 		fprintf(out, "  %8u %5d %10" PRIu64 " %10" PRIu64 " %6.1f%%\n",
-			p->os_pid, s->ranks[r].rank, p->samples, in[i],
+			model_real_pid(m, p->pid), s->ranks[r].rank,
+			p->samples, in[i],
 			p->samples ? 100.0 * (double)in[i] /
 					     (double)p->samples
 				   : 0.0);

@@ -27,6 +27,7 @@
 /* The open slice of one thread. */
 struct slice {
 	uint32_t func;      /* leaf function id; UINT32_MAX: none open */
+	uint32_t proc;      /* the thread's process: model_proc_num() */
 	uint64_t start, last;
 	uint64_t n;
 	uint64_t period;    /* ns between the thread's samples, nominal */
@@ -75,7 +76,7 @@ static void close_slice(struct tr *t, size_t th, uint64_t end)
 		return;
 	const struct rthread *r = &t->in->oi_model->threads[th];
 	event(t, t->in->oi_analysis->funcs[s->func].name, "X", us(t, s->start),
-	      r->pid, r->tid);
+	      s->proc, r->tid);
 	fprintf(t->out, ",\"dur\":%.3f,\"cat\":\"sample\",\"args\":"
 			"{\"samples\":%" PRIu64 "}}",
 		(double)(end - s->start) / 1e3, s->n);
@@ -112,7 +113,8 @@ static int on_mark(void *ctx, const struct maplog_ev *ev)
 	struct tr *t = ctx;
 	const struct maplog_ev_mark *mk = &ev->ev_u.mark;
 	event(t, mk->mk_text && *mk->mk_text ? mk->mk_text : "mark", "i",
-	      us(t, ev->ev_ts), ev->ev_pid, mk->mk_tid);
+	      us(t, ev->ev_ts), model_proc_num(t->in->oi_model, ev->ev_pid),
+	      mk->mk_tid);
 	fprintf(t->out, ",\"s\":\"t\",\"cat\":\"mark\",\"args\":{\"value\":%"
 			PRIu64 "}}",
 		mk->mk_value);
@@ -120,20 +122,35 @@ static int on_mark(void *ctx, const struct maplog_ev *ev)
 }
 
 /* The metadata events: a name for every process image and thread, and
- * the sampling period of each thread into t->sl. */
+ * the sampling period and process number of each thread into t->sl.
+ * The trace's "pid" of a process is its number (model_proc_num()), one
+ * per process even when two have one pid (PID namespaces, logs of
+ * several hosts); its name says its pid as the text report does, and
+ * its MPI rank; its args, beside the name, what the JSON report says of
+ * it: pid, and rank, log, pid_ns when it has them. */
 static void metadata(struct tr *t)
 {
 	const struct model *m = t->in->oi_model;
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct rproc *p = &m->procs[i];
-		char name[300];
+		char name[300], rk[32] = "";
 		char pb[48];
-		snprintf(name, sizeof(name), "%s (pid %s)",
-			 model_proc_name(m, p->pid, p->image),
-			 model_pid_str(m, p->pid, pb, sizeof(pb)));
-		event(t, "process_name", "M", 0, p->pid, 0);
+		model_pid_str(m, p->pid, pb, sizeof(pb));
+		if (p->rank >= 0 && !strstr(pb, "(rank "))
+			snprintf(rk, sizeof(rk), " rank %d", (int)p->rank);
+		snprintf(name, sizeof(name), "%s (pid %s%s)",
+			 model_proc_name(m, p->pid, p->image), pb, rk);
+		event(t, "process_name", "M", 0, model_proc_num(m, p->pid), 0);
 		fputs(",\"args\":{\"name\":", t->out);
 		str(t, name);
+		fprintf(t->out, ",\"pid\":%" PRIu32, model_real_pid(m, p->pid));
+		if (p->rank >= 0)
+			fprintf(t->out, ",\"rank\":%" PRId32, p->rank);
+		if (m->nlogs > 1)
+			fprintf(t->out, ",\"log\":%" PRIu32, p->log);
+		if (model_pid_ns(m, p->pid))
+			fprintf(t->out, ",\"pid_ns\":%" PRIu32,
+				model_pid_ns(m, p->pid));
 		fputs("}}", t->out);
 	}
 	for (size_t i = 0; i < m->nthreads; i++) {
@@ -141,7 +158,8 @@ static void metadata(struct tr *t)
 		char name[300];
 		snprintf(name, sizeof(name), "%s %" PRIu32,
 			 r->name && *r->name ? r->name : "thread", r->tid);
-		event(t, "thread_name", "M", 0, r->pid, r->tid);
+		uint32_t proc = model_proc_num(m, r->pid);
+		event(t, "thread_name", "M", 0, proc, r->tid);
 		fputs(",\"args\":{\"name\":", t->out);
 		str(t, name);
 		fputs("}}", t->out);
@@ -152,7 +170,7 @@ static void metadata(struct tr *t)
 				period = m->procs[k].period_ns;
 		if (!period && r->samples)
 			period = r->weight / r->samples;
-		t->sl[i] = (struct slice){UINT32_MAX, 0, 0, 0,
+		t->sl[i] = (struct slice){UINT32_MAX, proc, 0, 0, 0,
 					  period ? period : 1000000};
 	}
 }
@@ -181,12 +199,13 @@ static int counters(struct tr *t)
 								    : "%s",
 			 metrics_display_name(mt), mt->units);
 		timeline_series_bins(tl, s, bins);
+		uint32_t proc = model_proc_num(m, ms->pid);
 		for (size_t i = 0; i < TIMELINE_BINS; i++) {
 			if (!bins[i].n)
 				continue;
 			int64_t b = timeline_bin_start(tl, i);
 			event(t, name, "C", us(t, b > 0 ? (uint64_t)b : 0),
-			      ms->pid, 0);
+			      proc, 0);
 			fputs(",\"cat\":\"metric\",\"args\":{\"value\":", t->out);
 			double v = bins[i].sum / (double)bins[i].n;
 			fprintf(t->out, "%.17g}}", v);

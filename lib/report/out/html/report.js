@@ -606,23 +606,30 @@
 		for (var i = 0; i < nt; i++)
 			if (pids.indexOf(d.threads[i][0]) < 0)
 				pids.push(d.threads[i][0]);
+		/* a thread is [process number, tid, thread name, program,
+		 * pid as the text report writes it, pid]: two processes may
+		 * have one pid (PID namespaces, logs of several hosts), the
+		 * number tells them apart */
 		pids.forEach(function (pid) {
-			var name = '';
+			var name = '', label = '';
 			for (var k = 0; k < nt; k++)
-				if (d.threads[k][0] === pid)
+				if (d.threads[k][0] === pid) {
 					name = d.threads[k][3];
-			opt('p' + pid, 'process ' + pid + ' (' + name + ')');
+					label = d.threads[k][4];
+				}
+			opt('p' + pid, 'process ' + label + ' (' + name + ')');
 			for (k = 0; k < nt; k++)
 				if (d.threads[k][0] === pid)
 					opt('t' + k, '\u2003thread ' + d.threads[k][1] +
 						(d.threads[k][2] ? ' ' + d.threads[k][2] : '') +
-						' of ' + pid);
+						' of ' + label);
 		});
 
 		function threadOk() {
 			var v = sel.value, ok = new Uint8Array(nt);
 			for (var k = 0; k < nt; k++)
 				ok[k] = !v || (v[0] === 'p' ? d.threads[k][0] === +v.slice(1)
+					: v[0] === 'P' ? d.threads[k][5] === +v.slice(1)
 					: v[0] === 'T' ? d.threads[k][1] === +v.slice(1)
 					: k === +v.slice(1));
 			return ok;
@@ -779,19 +786,20 @@
 			cur = all ? null : {self: self, total: value[0]};
 			if (fv)
 				fv.narrow(all ? null : {calls: calls, lines: lines, total: value[0]});
-			/* a row of process pid (thread tid, or every thread when
-			 * tid is null) is shown when the selection holds it */
-			function shown(pid, tid) {
+			/* a row of process number proc (thread tid, or every
+			 * thread when tid is null) is shown when the selection
+			 * holds it */
+			function shown(proc, tid) {
 				var show = !sel.value;
 				for (var k = 0; !show && k < nt; k++)
-					show = ok[k] && d.threads[k][0] === pid &&
+					show = ok[k] && d.threads[k][0] === proc &&
 						(tid === null || d.threads[k][1] === +tid);
 				return show;
 			}
-			var rows = document.querySelectorAll('#summary tr[data-pid]');
+			var rows = document.querySelectorAll('#summary tr[data-proc]');
 			for (i = 0; i < rows.length; i++) {
 				var r = rows[i];
-				r.hidden = !shown(+r.getAttribute('data-pid'), r.getAttribute('data-tid'));
+				r.hidden = !shown(+r.getAttribute('data-proc'), r.getAttribute('data-tid'));
 			}
 			/* the thread activity chart: the selection's rows only,
 			 * packed from the top */
@@ -801,7 +809,7 @@
 				var kept = 0;
 				for (i = 0; i < lanes.length; i++) {
 					var ln = lanes[i];
-					if (!shown(+ln.getAttribute('data-pid'), ln.getAttribute('data-tid'))) {
+					if (!shown(+ln.getAttribute('data-proc'), ln.getAttribute('data-tid'))) {
 						ln.setAttribute('display', 'none');
 						continue;
 					}
@@ -872,8 +880,19 @@
 			}
 			apply();
 		};
+		/* the process of that pid, or every one when processes of
+		 * several PID namespaces or hosts have it */
 		this.process = function (pid) {
-			sel.value = 'p' + pid;
+			var procs = [];
+			for (var k = 0; k < nt; k++)
+				if (d.threads[k][5] === pid && procs.indexOf(d.threads[k][0]) < 0)
+					procs.push(d.threads[k][0]);
+			if (procs.length > 1) {
+				opt('P' + pid, 'processes ' + pid + ' (' + procs.length + ' of them)');
+				sel.value = 'P' + pid;
+			} else if (procs.length) {
+				sel.value = 'p' + procs[0];
+			}
 			apply();
 		};
 		/* a time given to the nanosecond on a bin's edge (as the
