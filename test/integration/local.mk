@@ -329,3 +329,9 @@ EXTRA_DIST += test/integration/mapreport-kernel.sh
 # python3 with a fixed hash seed): no rule broken at 3 sigma
 TESTS += test/integration/mapreport-compare-real.sh
 EXTRA_DIST += test/integration/mapreport-compare-real.sh
+
+# Programs that exec programs (wrapper scripts, chains of 60 execs): each
+# image its own row, samples and rate, grouped under its process with the
+# exec chain, --images
+TESTS += test/integration/mapreport-exec.sh
+EXTRA_DIST += test/integration/mapreport-exec.sh
