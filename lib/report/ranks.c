@@ -278,6 +278,13 @@ int ranks_build(struct ranks *rk, const struct model *m,
 				if (p->exited && p->exit_how ==
 						     MAPLOG_EXIT_SIGNALED)
 					r->killed_by = p->exit_code;
+				/* an image that knows its rank (its MPI
+				 * library said) names the process's */
+				if (!r->is_rank && p->rank >= 0) {
+					r->rank = p->rank;
+					r->is_rank = 1;
+					rk->any_rank = 1;
+				}
 			}
 			continue;
 		}
