@@ -46,6 +46,7 @@ struct args {
 	size_t html_sources_max;    /* --html-sources-max SIZE, bytes */
 
 	int no_kernel_frames;       /* --no-kernel-frames */
+	unsigned images;            /* --images N|all: 0 all */
 };
 
 #endif

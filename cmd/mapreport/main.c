@@ -60,6 +60,8 @@ static void usage(FILE *f)
 		"the MPI call\n"
 		"  -n, --top N|all      rows in each top-functions table (default 20;\n"
 		"                       all: every function)\n"
+		"      --images N|all   images (exec'd programs) of one process\n"
+		"                       listed in the process tables (default 10)\n"
 		"      --pprof FILE     also write a pprof profile (gzipped protobuf)\n"
 		"      --speedscope FILE  also write a speedscope file (per thread)\n"
 		"      --trace FILE     also write a Chrome trace (Perfetto's UI)\n"
@@ -160,6 +162,7 @@ static void usage(FILE *f)
 #define OPT_HTML_SOURCE_MAX 0x1ea
 #define OPT_HTML_SOURCES_MAX 0x1eb
 #define OPT_NO_KERNEL_FRAMES 0x1ec
+#define OPT_IMAGES 0x1ed
 
 /* A size of --html-source-max or --html-sources-max: a whole number of
  * bytes, or with K, M or G (1024, 1024^2, 1024^3 bytes), from 1 byte to
@@ -319,11 +322,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"html-sources-max", required_argument, NULL, OPT_HTML_SOURCES_MAX},
 
 		{"no-kernel-frames", no_argument, NULL, OPT_NO_KERNEL_FRAMES},
+		{"images", required_argument, NULL, OPT_IMAGES},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	a->show_progress = 1;
 	a->top = 20;
+	a->images = 10;
 	a->sigma = 3;
 	a->html_sources = 10;
 	a->html_source_max = OUTPUT_HTML_SOURCE_MAX;
@@ -444,6 +449,23 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_NO_KERNEL_FRAMES:
 			a->no_kernel_frames = 1;
 			break;
+		case OPT_IMAGES: {
+			char *e;
+			unsigned long v = strtoul(optarg, &e, 10);
+			if (strcmp(optarg, "all") == 0) {
+				a->images = 0;
+				break;
+			}
+			if (!*optarg || *e || v < 2 || v > 100000) {
+				fprintf(stderr, "mapreport: --images %s: give "
+						"a number from 2 to 100000, "
+						"or all\n",
+					optarg);
+				return 2;
+			}
+			a->images = (unsigned)v;
+			break;
+		}
 		case OPT_LINES:
 			a->lines = 1;
 			a->lines_func = optarg;
@@ -771,7 +793,7 @@ static int write_reports(const struct model *m, const struct args *a,
 		"mapreport " PACKAGE_VERSION, NULL, a->callers, a->callees,
 		a->lines, a->lines_func, &a->srcpaths, a->html_sources,
 		a->full_names, a->disasm, a->html_source_max,
-		a->html_sources_max};
+		a->html_sources_max, a->images};
 	for (size_t i = 0; i < output_nbackends; i++) {
 		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit)
 			continue;

@@ -16,7 +16,9 @@
  *     a number below the highest one seen that is missing is a lost
  *     chunk;
  *   - a thread's end record counts its samples: fewer samples of that
- *     thread in the log means lost chunks, also at the end of a stream;
+ *     thread in the log means lost chunks, also at the end of a stream
+ *     (after an exec that failed, the thread's next end record counts
+ *     them all again);
  *   - a process image that wrote its close record had every thread it
  *     still had write an end record first: a thread begun without one
  *     lost it;
@@ -157,6 +159,14 @@ struct lr_stream {
 	int begun, ended;        /* thread begin / end records seen */
 	int closed;              /* tid 0: the close record seen */
 	int threads;             /* tid 0: chunks of its threads seen */
+	/* An exec that failed (a shell trying each folder of PATH) has
+	 * every thread write an end record, and the image goes on: the
+	 * thread's next end record counts its samples from its start
+	 * again, the earlier one's with them.  execs (tid 0): the image's
+	 * exec records so far; last_end, end_execs: the thread's last end
+	 * record's count and execs when it was read. */
+	uint32_t execs, end_execs;
+	uint64_t last_end;
 };
 
 struct lr_audit {
@@ -225,10 +235,19 @@ static int audit_record(struct lr_audit *a, const struct maplog_ev *ev)
 		tid = ev->ev_u.tend.te_tid;
 		break;
 	case MAPLOG_TYPE_CLOSE:
+	case MAPLOG_TYPE_PROC_EXEC:
 		tid = 0;
 		break;
 	default:
 		return 0;
+	}
+	uint32_t execs = 0;
+	if (ev->ev_type == MAPLOG_TYPE_THREAD_END) {
+		const struct lr_stream *p =
+			audit_get(a, ev->ev_pid, ev->ev_image, 0);
+		if (!p)
+			return MAPS_ENOMEM;
+		execs = p->execs;
 	}
 	struct lr_stream *e = audit_get(a, ev->ev_pid, ev->ev_image, tid);
 	if (!e)
@@ -241,8 +260,19 @@ static int audit_record(struct lr_audit *a, const struct maplog_ev *ev)
 		e->begun = 1;
 		break;
 	case MAPLOG_TYPE_THREAD_END:
+		/* after a failed exec, the count goes on from the last one
+		 * (a tid used again after it: that one's count is taken
+		 * as part of the new thread's, which only lowers what is
+		 * expected) */
+		if (e->ended && execs > e->end_execs)
+			e->end_samples -= e->last_end;
 		e->ended = 1;
 		e->end_samples += ev->ev_u.tend.te_samples;
+		e->last_end = ev->ev_u.tend.te_samples;
+		e->end_execs = execs;
+		break;
+	case MAPLOG_TYPE_PROC_EXEC:
+		e->execs++;
 		break;
 	default:
 		e->closed = 1;

@@ -50,6 +50,7 @@ static void proc_free(struct rproc *p)
 	free(p->job_id);
 	free(p->launcher);
 	free(p->perfmap);
+	free(p->exec_path);
 }
 
 void model_free(struct model *m)
@@ -107,7 +108,10 @@ static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
 	p->image = image;
 	p->start_ts = UINT64_MAX;
 	p->rank = -1;
-	p->seq = (uint32_t)m->nprocs - 1;
+	/* a process's images are one process: the seq of the image it
+	 * exec'd from (read before it), else the next */
+	long prev = image ? proc_index(m, pid, image - 1) : -1;
+	p->seq = prev >= 0 ? m->procs[prev].seq : m->nseq++;
 	p->log = m->nlogs ? m->nlogs - 1 : 0;
 	p->os_pid = pid;
 	for (size_t k = 0; pid >= MODEL_PID_REMAP && k < m->npidmap; k++)
@@ -352,6 +356,8 @@ static int initialize(struct rproc *p, const struct maplog_ev_initialize *in)
 		free(cmdline);
 		return MAPS_ENOMEM;
 	}
+	if (p->have_init)
+		p->reinits++;
 	p->have_init = 1;
 	p->ppid = in->in_ppid;
 	p->clock = in->in_clock;
@@ -719,6 +725,8 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		return 0;
 	case MAPLOG_TYPE_MPI_CALLS:
 		return mpi_calls(m, p, &ev->ev_u.mpi);
+	case MAPLOG_TYPE_PROC_EXEC:
+		return model_image_exec(p, &ev->ev_u.exec);
 	default:
 		return 0;
 	}

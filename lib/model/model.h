@@ -93,6 +93,16 @@ struct rproc {
 	int perfmap_cut;
 	int is_rank_child;    /* 1: a process rank `rank` started (JOB role
 			       * MAPLOG_JOB_RANK_CHILD), not the rank */
+	/* The image's exec (PROC_EXEC records, model/images.c): */
+	char *exec_path;      /* the program it exec'd (the last attempt's
+			       * path); NULL: it did not exec */
+	uint32_t exec_tries;  /* exec attempts recorded: the ones that
+			       * failed (a shell trying each folder of
+			       * PATH) and the last */
+	uint32_t reinits;     /* initialize records after the first: other
+			       * programs that wrote under this pid and
+			       * image (an exec the sampler did not see,
+			       * or a pid used again), counted together */
 };
 
 /* Keys the model gives processes whose pid an earlier log had taken. */
@@ -219,6 +229,8 @@ struct model {
 				   * while it holds every process (a job of
 				   * thousands of ranks), else procs is
 				   * searched */
+	uint32_t nseq;            /* distinct processes (pids) so far: the
+				   * next rproc.seq */
 };
 
 void model_init(struct model *m);
@@ -372,5 +384,30 @@ double model_run_seconds(const struct model *m);
 int model_clock(const struct model *m);
 double model_rate(const struct model *m);
 
+/*
+ * images.c: the images one process (one pid) went through by exec.
+ *
+ * model_image_exec() keeps a PROC_EXEC record ex of image p (the
+ * program it exec'd); 0 or MAPS_ENOMEM.
+ */
+int model_image_exec(struct rproc *p, const struct maplog_ev_proc_exec *ex);
+
+/* The indices of m's processes into order (room for m->nprocs), grouped
+ * by process: the pids in the order first read, each pid's images by
+ * image number (the order of its exec chain).  Returns m->nprocs, or 0
+ * when out of memory. */
+size_t model_images_order(const struct model *m, size_t *order);
+
+/* In an order of model_images_order(): the images of the process at
+ * order[i], order[i..i+n) with n returned (1 for a process that did not
+ * exec). */
+size_t model_images_run(const struct model *m, const size_t *order,
+			size_t n, size_t i);
+
+/* The exec chain of the images order[0..n) of one process, as program
+ * names ("env -> bash -> sh -> xz"; a run of k images of one name as
+ * "sh x k"), into buf.  Returns buf. */
+const char *model_images_chain(const struct model *m, const size_t *order,
+			       size_t n, char *buf, size_t len);
 
 #endif

@@ -178,8 +178,12 @@ static void row_metric(struct rank_row *r, const struct rmetric *mt,
 		 * them (waits that took no CPU time) is all MPI */
 		double secs = mpi_seconds(mt, s);
 		if (secs >= 0 && r->seconds > 0) {
+			/* each image of the process has a series */
 			r->mpi_metric = 1;
-			r->mpi = secs >= r->seconds ? 1 : secs / r->seconds;
+			r->mpi_secs += secs;
+			r->mpi = r->mpi_secs >= r->seconds
+					 ? 1
+					 : r->mpi_secs / r->seconds;
 		}
 	}
 }
@@ -257,13 +261,34 @@ int ranks_build(struct ranks *rk, const struct model *m,
 		for (size_t j = 0; child && j < rk->n; j++)
 			if (rk->r[j].is_rank && rk->r[j].rank == p->rank)
 				ri = j;
+		/* the images a process exec'd are that process: one row
+		 * (id 1 keys the row of a pid) */
+		long same = child ? -1 : keymap_find(&k, p->pid, 0, 1);
+		if (same >= 0)
+			ri = (size_t)same;
+		else if (!child && keymap_put(&k, p->pid, 0, 1, ri))
+			goto nomem;
 		struct rank_row *r = &rk->r[ri];
 		if (keymap_put(&k, p->pid, p->image, 0, ri))
 			goto nomem;
 		if (ri < rk->n) {
 			r->samples += p->samples;
+			if (same >= 0) {
+				r->images++;
+				if (p->exited && p->exit_how ==
+						     MAPLOG_EXIT_SIGNALED)
+					r->killed_by = p->exit_code;
+				/* an image that knows its rank (its MPI
+				 * library said) names the process's */
+				if (!r->is_rank && p->rank >= 0) {
+					r->rank = p->rank;
+					r->is_rank = 1;
+					rk->any_rank = 1;
+				}
+			}
 			continue;
 		}
+		r->images = 1;
 		r->rank = ranks_of_proc(m, i);
 		r->is_rank = p->rank >= 0;
 		rk->any_rank |= r->is_rank;

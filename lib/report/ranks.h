@@ -57,6 +57,10 @@ struct rank_row {
 	uint32_t os_pid;     /* its pid on its host, in its PID namespace
 			      * (model_real_pid(); pid: the model's key) */
 	int killed_by;       /* the signal that ended it (a crash), or 0 */
+	uint32_t images;     /* its process images: 1, or more when it
+			      * exec'd (each a program of its own; the row
+			      * is the process, image its first) */
+	double mpi_secs;     /* seconds in MPI by the metric, all images */
 };
 
 /* One figure across the rows. */

@@ -231,7 +231,9 @@ int srclines_build_each(struct srclines *r, const struct model *m,
 		}
 	}
 	free(t.slot);
-	qsort(r->sf_lines, r->sf_nlines, sizeof(*r->sf_lines), cmp_line);
+	if (r->sf_nlines) /* none: sf_lines is NULL, which qsort may not get */
+		qsort(r->sf_lines, r->sf_nlines, sizeof(*r->sf_lines),
+		      cmp_line);
 	return 0;
 }
 

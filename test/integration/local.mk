@@ -332,3 +332,9 @@ EXTRA_DIST += test/integration/mapreport-compare-real.sh
 # reads pprof profiles' labels for mapsample-pidns.sh and
 # mapreport-ranks.sh
 EXTRA_DIST += test/integration/pprof_labels.py
+
+# Programs that exec programs (wrapper scripts, chains of 60 execs): each
+# image its own row, samples and rate, grouped under its process with the
+# exec chain, --images
+TESTS += test/integration/mapreport-exec.sh
+EXTRA_DIST += test/integration/mapreport-exec.sh

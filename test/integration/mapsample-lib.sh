@@ -105,11 +105,14 @@ threads() {
 }
 
 # processes NAME: the Processes table as "PID IMAGE SAMPLES EXIT" lines,
-# EXIT being "status N", "signal N" or "-".
+# one per process image, EXIT being "status N", "signal N", "exec" (the
+# image exec'd the next) or "-"; the line of a process of several
+# images (IMAGE FIRST-LAST) and the notes under the table are left out.
 processes() {
 	awk '$0 == "Processes" { s = 1; getline; next }
 		s && NF == 0 { s = 0 }
-		s { print $1, $2, $3, ($5 == "-" ? "-" : $5 " " $6) }' \
+		s && $2 ~ /^[0-9]+$/ {
+			print $1, $2, $3, ($5 == "-" || $5 == "exec" ? $5 : $5 " " $6) }' \
 		"$tmp/$1.report"
 }
 

@@ -74,7 +74,7 @@ python3 - "$tmp/ns.html" <<'PY' || fail "HTML: the two pid 1 processes not shown
 import json, re, sys
 html = open(sys.argv[1]).read()
 rows = re.findall(r'<tr data-pid="(\d+)" data-proc="(\d+)"><td class="n">([^<]*)</td>'
-                  r'.*?<td class="f">([^<]*)</td></tr>', html)
+                  r'.*?<td class="f(?: sub)?">([^<]*)</td></tr>', html)
 burn = [r for r in rows if r[3].endswith('/cpuburn 200') and 'unshare' not in r[3]]
 assert len(burn) == 2, rows
 assert all(r[0] == '1' and re.match(r'1 \(ns \d+\)$', r[2]) for r in burn), burn

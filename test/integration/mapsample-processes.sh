@@ -42,7 +42,7 @@ test_forkexec() {
 		fail "forkexec: no parent and child in the Processes table"
 	}
 	want="$ppid 0 status 4
-$cpid 0 -
+$cpid 0 exec
 $cpid 1 status 3"
 	got=$(awk '{ print $1, $2, $4, $5 }' "$tmp/procs" | sed 's/ *$//' | sort)
 	[ "$got" = "$(echo "$want" | sort)" ] || {
@@ -139,8 +139,8 @@ test_shell_exec() {
 	[ "$rc" = 5 ] || { show "$tmp/chain.err"; fail "chain: exit $rc, not 5"; }
 	report chain
 	got=$(processes chain | awk '{ print $2, $4, $5 }' | sed 's/ *$//' | sort)
-	want="0 -
-1 -
+	want="0 exec
+1 exec
 2 status 5"
 	[ "$got" = "$want" ] || {
 		show "$tmp/chain.report"

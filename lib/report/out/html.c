@@ -148,38 +148,139 @@ static void run_table(FILE *out, const struct model *m,
 	}
 }
 
-static void procs_table(FILE *out, const struct model *m)
+/* The Exit cell of process image q. */
+static void exit_cell(FILE *out, const struct rproc *q)
+{
+	if (q->exited)
+		fprintf(out, "<td>%s %d</td>",
+			q->exit_how == MAPLOG_EXIT_SIGNALED ? "signal" : "status",
+			q->exit_code);
+	else if (q->exec_path)
+		fputs("<td>exec</td>", out);
+	else
+		fputs("<td>-</td>", out);
+}
+
+/* The images of a process of n of them the tables show (at most max,
+ * 0: all): the first head and the last tail, else hidden. */
+static void images_shown(size_t n, unsigned max, size_t *head, size_t *tail)
+{
+	*head = n;
+	*tail = 0;
+	if (max >= 2 && n > max) {
+		*head = (max + 1) / 2;
+		*tail = max - *head;
+	}
+}
+
+/* One row of the Processes table; sub: an image listed under the row
+ * of its process. */
+static void proc_row(FILE *out, const struct model *m, const struct rproc *q,
+		     int sub)
+{
+	char pb[48];
+	fprintf(out, "<tr data-pid=\"%u\" data-proc=\"%u\"><td "
+		     "class=\"n\">%s</td><td class=\"n\">%u</td><td "
+		     "class=\"n\">%" PRIu64 "</td>",
+		model_real_pid(m, q->pid), model_proc_num(m, q->pid),
+		model_pid_str(m, q->pid, pb, sizeof(pb)), q->image, q->samples);
+	html_pct_cell(out, html_pct(q->samples, m->samples));
+	exit_cell(out, q);
+	fputs(sub ? "<td class=\"f sub\">" : "<td class=\"f\">", out);
+	H(q->cmdline ? q->cmdline : "(no initialize record)");
+	fputs("</td></tr>\n", out);
+}
+
+/*
+ * The Processes table: a process that exec'd has a row for the process
+ * (its images FIRST-LAST, samples, exit, exec chain) and its images
+ * under it in chain order, at most images of them (0: all) with one row
+ * for those left out.  hide[k] gets 1 for the image at order[k] left
+ * out.
+ */
+static void procs_table(FILE *out, const struct model *m, const size_t *order,
+			unsigned images, unsigned char *hide)
 {
 	fputs("<h3>Processes</h3>\n<table>\n<thead><tr><th class=\"n\">PID"
 	      "</th><th class=\"n\">Image</th><th class=\"n\">Samples</th>"
 	      "<th class=\"n\">%</th><th>Exit</th><th>Command</th></tr>"
 	      "</thead>\n<tbody>\n",
 	      out);
-	for (size_t i = 0; i < m->nprocs; i++) {
-		const struct rproc *q = &m->procs[i];
-		char pb[48];
-		fprintf(out, "<tr data-pid=\"%u\" data-proc=\"%u\"><td "
-			     "class=\"n\">%s</td><td class=\"n\">%u</td><td "
-			     "class=\"n\">%" PRIu64 "</td>",
-			model_real_pid(m, q->pid), model_proc_num(m, q->pid),
-			model_pid_str(m, q->pid, pb, sizeof(pb)), q->image,
-			q->samples);
-		html_pct_cell(out, html_pct(q->samples, m->samples));
-		if (q->exited)
-			fprintf(out, "<td>%s %d</td>",
-				q->exit_how == MAPLOG_EXIT_SIGNALED ? "signal"
-								    : "status",
-				q->exit_code);
-		else
-			fputs("<td>-</td>", out);
-		fputs("<td class=\"f\">", out);
-		H(q->cmdline ? q->cmdline : "(no initialize record)");
-		fputs("</td></tr>\n", out);
+	int capped = 0;
+	for (size_t i = 0; i < m->nprocs;) {
+		size_t n = model_images_run(m, order, m->nprocs, i), head, tail;
+		images_shown(n, images, &head, &tail);
+		if (n > 1) {
+			const struct rproc *f = &m->procs[order[i]];
+			const struct rproc *l = &m->procs[order[i + n - 1]];
+			uint64_t s = 0;
+			for (size_t j = i; j < i + n; j++)
+				s += m->procs[order[j]].samples;
+			char pb[48], chain[512];
+			fprintf(out, "<tr class=\"chain\" data-pid=\"%u\" "
+				     "data-proc=\"%u\"><td class=\"n\">%s</td>"
+				     "<td class=\"n\">%u-%u</td><td "
+				     "class=\"n\">%" PRIu64 "</td>",
+				model_real_pid(m, f->pid),
+				model_proc_num(m, f->pid),
+				model_pid_str(m, f->pid, pb, sizeof(pb)),
+				f->image, l->image, s);
+			html_pct_cell(out, html_pct(s, m->samples));
+			exit_cell(out, l);
+			fprintf(out, "<td class=\"f\">exec chain of %zu images: ",
+				n);
+			H(model_images_chain(m, order + i, n, chain,
+					     sizeof(chain)));
+			fputs("</td></tr>\n", out);
+		}
+		for (size_t j = 0; j < n; j++) {
+			if (j < head || j >= n - tail) {
+				proc_row(out, m, &m->procs[order[i + j]], n > 1);
+				continue;
+			}
+			hide[i + j] = 1;
+			if (j != head)
+				continue;
+			uint64_t s = 0;
+			for (size_t k = i + head; k < i + n - tail; k++)
+				s += m->procs[order[k]].samples;
+			fprintf(out, "<tr class=\"more\"><td class=\"n\">...</td>"
+				     "<td class=\"n\">...</td><td class=\"n\">%"
+				     PRIu64 "</td>", s);
+			html_pct_cell(out, html_pct(s, m->samples));
+			fprintf(out, "<td></td><td class=\"f sub\">%zu more "
+				     "images (%u to %u)</td></tr>\n",
+				n - head - tail, m->procs[order[i + head]].image,
+				m->procs[order[i + n - tail - 1]].image);
+			capped = 1;
+		}
+		i += n;
 	}
 	fputs("</tbody>\n</table>\n", out);
+	if (capped)
+		fputs("<p class=\"note\">mapreport --images all lists every "
+		      "image of a process</p>\n", out);
 }
 
-static void threads_table(FILE *out, const struct model *m)
+/* The threads of m by the place of their process in order (pos), then
+ * as read. */
+struct tkey {
+	size_t pos, i;
+};
+
+static int by_tkey(const void *a, const void *b)
+{
+	const struct tkey *x = a, *y = b;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The Threads table, in the order of the Processes table, the threads
+ * of the images it left out (hide) left out too, with one row for
+ * them. */
+static void threads_table(FILE *out, const struct model *m,
+			  const struct tkey *tk, const unsigned char *hide)
 {
 	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
 	fprintf(out, "<h3>Threads</h3>\n<table>\n<thead><tr><th class=\"n\">"
@@ -189,8 +290,30 @@ static void threads_table(FILE *out, const struct model *m)
 		     "<th class=\"n\">Rate</th></tr></thead>\n<tbody>\n",
 		wall ? "Wall s" : "CPU s");
 	int unended = 0;
-	for (size_t i = 0; i < m->nthreads; i++) {
-		const struct rthread *t = &m->threads[i];
+	for (size_t k = 0; k < m->nthreads;) {
+		if (tk[k].pos < m->nprocs && hide[tk[k].pos]) {
+			uint64_t s = 0;
+			double secs = 0;
+			size_t nt = 0;
+			for (; k < m->nthreads && tk[k].pos < m->nprocs &&
+			       hide[tk[k].pos];
+			     k++, nt++) {
+				const struct rthread *h = &m->threads[tk[k].i];
+				s += h->samples;
+				secs += model_thread_seconds(h, wall);
+			}
+			fprintf(out, "<tr class=\"more\"><td class=\"n\">...</td>"
+				     "<td class=\"n\">...</td><td class=\"n\">"
+				     "...</td><td>%zu threads of images left "
+				     "out</td><td class=\"n\">%" PRIu64 "</td>",
+				nt, s);
+			html_pct_cell(out, html_pct(s, m->samples));
+			fprintf(out, "<td class=\"n\">%.3f</td><td class=\"n\">"
+				     "%.1f</td></tr>\n",
+				secs, secs > 0 ? (double)s / secs : 0.0);
+			continue;
+		}
+		const struct rthread *t = &m->threads[tk[k++].i];
 		double secs = model_thread_seconds(t, wall);
 		char pb[48];
 		fprintf(out, "<tr data-pid=\"%u\" data-tid=\"%u\" "
@@ -217,15 +340,47 @@ static void threads_table(FILE *out, const struct model *m)
 		      out);
 }
 
+/* The Processes and Threads tables (--images: images, 0 all).
+ * Returns 0 or MAPS_ENOMEM (nothing written). */
+static int procs_threads(FILE *out, const struct model *m, unsigned images)
+{
+	size_t np = m->nprocs;
+	size_t *order = calloc(np ? np : 1, sizeof(*order));
+	size_t *pos = calloc(np ? np : 1, sizeof(*pos));
+	unsigned char *hide = calloc(np ? np : 1, 1);
+	struct tkey *tk = calloc(m->nthreads ? m->nthreads : 1, sizeof(*tk));
+	int rc = MAPS_ENOMEM;
+	if (!order || !pos || !hide || !tk ||
+	    (np && model_images_order(m, order) != np))
+		goto out;
+	for (size_t i = 0; i < np; i++)
+		pos[order[i]] = i;
+	for (size_t i = 0; i < m->nthreads; i++) {
+		const struct rthread *t = &m->threads[i];
+		const struct rproc *p = model_find_proc(m, t->pid, t->image);
+		tk[i] = (struct tkey){p ? pos[p - m->procs] : np, i};
+	}
+	qsort(tk, m->nthreads, sizeof(*tk), by_tkey);
+	procs_table(out, m, order, images, hide);
+	threads_table(out, m, tk, hide);
+	rc = 0;
+out:
+	free(order);
+	free(pos);
+	free(hide);
+	free(tk);
+	return rc;
+}
+
 /* The "Run summary" section: the run, its processes and threads. */
-static void summary(FILE *out, const struct model *m,
-		    const struct analysis *a)
+static int summary(FILE *out, const struct model *m,
+		   const struct analysis *a, unsigned images)
 {
 	fputs("<section id=\"summary\">\n<h2>Run summary</h2>\n", out);
 	run_table(out, m, a);
-	procs_table(out, m);
-	threads_table(out, m);
+	int rc = procs_threads(out, m, images);
 	fputs("</section>\n", out);
+	return rc;
 }
 
 /* ---- top functions ---- */
@@ -556,7 +711,8 @@ int html_emit(const struct output_in *in, FILE *out)
 		return rc;
 	if ((rc = selection_bar(out, in)))
 		return rc;
-	summary(out, m, a);
+	if ((rc = summary(out, m, a, in->oi_images)))
+		return rc;
 	if ((rc = job_html_ranks(in, out)))
 		return rc;
 	rc = html_chart_sections(out, m);

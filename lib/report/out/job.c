@@ -194,11 +194,15 @@ int job_text_ranks(const struct output_in *in, FILE *out)
 				 sigabbrev_np(r->killed_by)
 					 ? sigabbrev_np(r->killed_by)
 					 : "?");
+		char imgs[40] = "";
+		if (r->images > 1) /* it exec'd: one row, all its images */
+			snprintf(imgs, sizeof(imgs), "  (%u images)",
+				 r->images);
 		fprintf(out, "  %6d %8u %10" PRIu64 " %9.3f %9.3f %5.1f%% "
-			     "%5.1f%% %10s  %s%s%s\n",
+			     "%5.1f%% %10s  %s%s%s%s\n",
 			(int)r->rank, r->os_pid, r->samples, r->seconds,
 			r->compute, r->mpi * 100, r->io * 100, mem,
-			r->host ? r->host : "-", crash,
+			r->host ? r->host : "-", imgs, crash,
 			r->rank == rk->compute.max_rank ? "  <- slowest" : "");
 	}
 	if (n < rk->n)

@@ -329,8 +329,31 @@ static void summary(struct jsonw *w, const struct model *m)
 	jsonw_object_end(w);
 }
 
+/* The images each process of m has (its pid's exec chain), by index of
+ * m->procs; NULL when out of memory (then 1 each is said). */
+static size_t *image_counts(const struct model *m)
+{
+	size_t n = m->nprocs;
+	size_t *order = calloc(n ? n : 1, sizeof(*order));
+	size_t *count = calloc(n ? n : 1, sizeof(*count));
+	if (!order || !count || (n && model_images_order(m, order) != n)) {
+		free(order);
+		free(count);
+		return NULL;
+	}
+	for (size_t i = 0; i < n;) {
+		size_t k = model_images_run(m, order, n, i);
+		for (size_t j = i; j < i + k; j++)
+			count[order[j]] = k;
+		i += k;
+	}
+	free(order);
+	return count;
+}
+
 static void processes(struct jsonw *w, const struct model *m)
 {
+	size_t *images = image_counts(m);
 	jsonw_key(w, "processes");
 	jsonw_array(w);
 	for (size_t i = 0; i < m->nprocs; i++) {
@@ -365,9 +388,21 @@ static void processes(struct jsonw *w, const struct model *m)
 		} else {
 			jsonw_null(w);
 		}
+		jsonw_key(w, "exec");
+		if (p->exec_path) {
+			jsonw_object(w);
+			k_str(w, "path", p->exec_path);
+			k_u64(w, "attempts", p->exec_tries);
+			jsonw_object_end(w);
+		} else {
+			jsonw_null(w);
+		}
+		k_u64(w, "process_images", images ? images[i] : 1);
+		k_u64(w, "merged_programs", p->reinits);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
+	free(images);
 }
 
 static void threads(struct jsonw *w, const struct model *m)
@@ -884,6 +919,7 @@ static void job(struct jsonw *w, const struct output_in *in)
 			jsonw_null(w);
 		jsonw_key(w, "image");
 		jsonw_u64(w, r->image);
+		k_u64(w, "images", r->images);
 		jsonw_key(w, "host");
 		jsonw_string(w, r->host);
 		jsonw_key(w, "threads");

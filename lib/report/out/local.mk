@@ -89,3 +89,5 @@ lib_report_out_libreportout_la_SOURCES += lib/report/out/html_mpi.c
 # (objdump from GNU binutils)
 lib_report_out_libreportout_la_SOURCES += lib/report/out/text_disasm.c \
 	lib/report/out/text_disasm.h
+# text_procs: the Processes and Threads tables, exec'd images grouped
+lib_report_out_libreportout_la_SOURCES += lib/report/out/text_procs.c

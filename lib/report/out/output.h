@@ -85,6 +85,9 @@ struct output_in {
 	 * file and of all of them embedded in the HTML report (0: the
 	 * defaults below) */
 	size_t oi_html_source_max, oi_html_sources_max;
+	/* --images: the images of one process (exec'd programs) the
+	 * process tables list (0: all; report/out/text_procs.c) */
+	unsigned oi_images;
 };
 
 /* The defaults of oi_html_source_max and oi_html_sources_max. */

@@ -59,52 +59,6 @@ static void run_header(const struct model *m, FILE *out)
 	}
 }
 
-/* The processes and threads tables. */
-static void procs_threads(const struct model *m, FILE *out)
-{
-	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
-	fprintf(out, "\nProcesses\n");
-	fprintf(out, "  %8s %5s %10s %7s  %-14s %s\n", "PID", "IMAGE",
-		"SAMPLES", "%", "EXIT", "COMMAND");
-	for (size_t i = 0; i < m->nprocs; i++) {
-		const struct rproc *p = &m->procs[i];
-		char ex[32] = "-";
-		if (p->exited)
-			snprintf(ex, sizeof(ex), "%s %d",
-				 p->exit_how == MAPLOG_EXIT_SIGNALED ? "signal"
-								     : "status",
-				 p->exit_code);
-		char pb[48];
-		fprintf(out, "  %8s %5u %10" PRIu64 " %6.2f%%  %-14s %s\n",
-			model_pid_str(m, p->pid, pb, sizeof(pb)), p->image,
-			p->samples, pct(p->samples, m->samples),
-			ex, p->cmdline ? p->cmdline : "(no initialize record)");
-	}
-
-	fprintf(out, "\nThreads\n");
-	fprintf(out, "  %8s %5s %8s %-16s %10s %7s %10s %10s\n", "PID", "IMAGE",
-		"TID", "NAME", "SAMPLES", "%", wall ? "WALL-S" : "CPU-S",
-		"RATE");
-	for (size_t i = 0; i < m->nthreads; i++) {
-		const struct rthread *t = &m->threads[i];
-		double secs = model_thread_seconds(t, wall);
-		char pb[48];
-		fprintf(out, "  %8s %5u %8u %-16s %10" PRIu64 " %6.2f%% %10.3f "
-			     "%10.1f%s\n",
-			model_pid_str(m, t->pid, pb, sizeof(pb)), t->image,
-			t->tid, t->name ? t->name : "-",
-			t->samples, pct(t->samples, m->samples), secs,
-			secs > 0 ? (double)t->samples / secs : 0.0,
-			t->ended ? "" : " *");
-	}
-	for (size_t i = 0; i < m->nthreads; i++)
-		if (!m->threads[i].ended) {
-			fprintf(out, "  * no end recorded (killed?): time "
-				     "from its samples' weights\n");
-			break;
-		}
-}
-
 /* The program's regions (model/regions.h): entries, wall-clock time
  * inside and samples inside, by name in the order first entered; with
  * --region, how many samples it kept.  Nothing when there are none. */
@@ -269,7 +223,8 @@ int text_emit(const struct output_in *in, FILE *out)
 	int rc = job_text_summary(in, out);
 	if (rc)
 		return rc;
-	procs_threads(m, out);
+	if ((rc = text_procs(m, in->oi_images, out)))
+		return rc;
 	if ((rc = job_text_ranks(in, out)))
 		return rc;
 	regions(m, out);

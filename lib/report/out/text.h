@@ -39,4 +39,10 @@ void text_put_clean(FILE *out, const char *s);
  * logs hold MPI call statistics.  Returns 0 or MAPS_ENOMEM. */
 int text_mpi(const struct model *m, FILE *out);
 
+/* The Processes and Threads tables (text_procs.c): a process's exec'd
+ * images together under a line for the process and its exec chain, at
+ * most images of them listed (0: all).  Returns 0 or MAPS_ENOMEM (the
+ * tables not written). */
+int text_procs(const struct model *m, unsigned images, FILE *out);
+
 #endif
