@@ -18,3 +18,4 @@ lib_model_libmodel_la_LIBADD = lib/common/libcommon.la lib/log/libmaplog_core.la
 lib_model_libmodel_la_SOURCES += lib/model/filter.c lib/model/filter.h
 # images: a process's exec'd images in chain order, for the reports
 lib_model_libmodel_la_SOURCES += lib/model/images.c
+lib_model_libmodel_la_SOURCES += lib/model/threads_order.c

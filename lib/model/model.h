@@ -404,6 +404,17 @@ size_t model_images_order(const struct model *m, size_t *order);
 size_t model_images_run(const struct model *m, const size_t *order,
 			size_t n, size_t i);
 
+/* threads_order.c: the threads of m in the order of their images in
+ * order (of model_images_order()), as read within one image: tk (room for
+ * m->nthreads) gets each one's index in m->threads (i) and the place of
+ * its image in order (pos; m->nprocs when it has none).  Returns 0 or
+ * MAPS_ENOMEM. */
+struct model_tkey {
+	size_t pos, i;
+};
+int model_threads_order(const struct model *m, const size_t *order,
+			struct model_tkey *tk);
+
 /* The exec chain of the images order[0..n) of one process, as program
  * names ("env -> bash -> sh -> xz"; a run of k images of one name as
  * "sh x k"), into buf.  Returns buf. */

@@ -47,6 +47,20 @@ int64_t otf2_region_ref(const char *name, enum region_kind kind)
 	return r;
 }
 
+/* Room for one more metric.  Returns 0 or -1 (out of memory). */
+static int metric_room(void)
+{
+	if (otf2_st.nmetrics < otf2_st.capmetrics)
+		return 0;
+	uint32_t cap = otf2_st.capmetrics ? otf2_st.capmetrics * 2 : 16;
+	struct metric *n = realloc(otf2_st.metrics, cap * sizeof(*n));
+	if (!n)
+		return -1;
+	otf2_st.metrics = n;
+	otf2_st.capmetrics = cap;
+	return 0;
+}
+
 int64_t otf2_metric_ref(mapsample_handle h)
 {
 	uint32_t m;
@@ -61,14 +75,8 @@ int64_t otf2_metric_ref(mapsample_handle h)
 	int64_t s = otf2_str_ref(name);
 	if (s < 0)
 		return -1;
-	if (otf2_st.nmetrics == otf2_st.capmetrics) {
-		uint32_t cap = otf2_st.capmetrics ? otf2_st.capmetrics * 2 : 16;
-		struct metric *n = realloc(otf2_st.metrics, cap * sizeof(*n));
-		if (!n)
-			return -1;
-		otf2_st.metrics = n;
-		otf2_st.capmetrics = cap;
-	}
+	if (metric_room())
+		return -1;
 	m = otf2_st.nmetrics;
 	if (u64map_put(&otf2_st.metric_of_handle, h, m) < 0)
 		return -1;
@@ -87,14 +95,8 @@ int64_t otf2_drop_metric_ref(void)
 	int64_t s = otf2_str_ref("mapsample dropped events"), u = otf2_str_ref("events");
 	if (s < 0 || u < 0)
 		return -1;
-	if (otf2_st.nmetrics == otf2_st.capmetrics) {
-		uint32_t cap = otf2_st.capmetrics ? otf2_st.capmetrics * 2 : 16;
-		struct metric *n = realloc(otf2_st.metrics, cap * sizeof(*n));
-		if (!n)
-			return -1;
-		otf2_st.metrics = n;
-		otf2_st.capmetrics = cap;
-	}
+	if (metric_room())
+		return -1;
 	uint32_t m = otf2_st.nmetrics++;
 	otf2_st.metrics[m] = (struct metric){ .name = (uint32_t)s, .is_double = 0,
 					      .unit = u, .accumulated = 1 };

@@ -262,25 +262,12 @@ static void procs_table(FILE *out, const struct model *m, const size_t *order,
 		      "image of a process</p>\n", out);
 }
 
-/* The threads of m by the place of their process in order (pos), then
- * as read. */
-struct tkey {
-	size_t pos, i;
-};
-
-static int by_tkey(const void *a, const void *b)
-{
-	const struct tkey *x = a, *y = b;
-	if (x->pos != y->pos)
-		return x->pos < y->pos ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 /* The Threads table, in the order of the Processes table, the threads
  * of the images it left out (hide) left out too, with one row for
  * them. */
 static void threads_table(FILE *out, const struct model *m,
-			  const struct tkey *tk, const unsigned char *hide)
+			  const struct model_tkey *tk,
+			  const unsigned char *hide)
 {
 	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
 	fprintf(out, "<h3>Threads</h3>\n<table>\n<thead><tr><th class=\"n\">"
@@ -346,27 +333,19 @@ static int procs_threads(FILE *out, const struct model *m, unsigned images)
 {
 	size_t np = m->nprocs;
 	size_t *order = calloc(np ? np : 1, sizeof(*order));
-	size_t *pos = calloc(np ? np : 1, sizeof(*pos));
 	unsigned char *hide = calloc(np ? np : 1, 1);
-	struct tkey *tk = calloc(m->nthreads ? m->nthreads : 1, sizeof(*tk));
+	struct model_tkey *tk =
+		calloc(m->nthreads ? m->nthreads : 1, sizeof(*tk));
 	int rc = MAPS_ENOMEM;
-	if (!order || !pos || !hide || !tk ||
-	    (np && model_images_order(m, order) != np))
+	if (!order || !hide || !tk ||
+	    (np && model_images_order(m, order) != np) ||
+	    model_threads_order(m, order, tk))
 		goto out;
-	for (size_t i = 0; i < np; i++)
-		pos[order[i]] = i;
-	for (size_t i = 0; i < m->nthreads; i++) {
-		const struct rthread *t = &m->threads[i];
-		const struct rproc *p = model_find_proc(m, t->pid, t->image);
-		tk[i] = (struct tkey){p ? pos[p - m->procs] : np, i};
-	}
-	qsort(tk, m->nthreads, sizeof(*tk), by_tkey);
 	procs_table(out, m, order, images, hide);
 	threads_table(out, m, tk, hide);
 	rc = 0;
 out:
 	free(order);
-	free(pos);
 	free(hide);
 	free(tk);
 	return rc;

@@ -109,39 +109,23 @@ static void thread_row(const struct model *m, const struct rthread *t,
 		t->ended ? "" : " *");
 }
 
-/* The threads sorted as their processes are in order (pos: the place of
- * each process in it), in the order read within one process image. */
-struct tkey {
-	size_t pos, i;
-};
-
-static int by_tkey(const void *a, const void *b)
-{
-	const struct tkey *x = a, *y = b;
-	if (x->pos != y->pos)
-		return x->pos < y->pos ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 int text_procs(const struct model *m, unsigned images, FILE *out)
 {
 	int wall = model_clock(m) == MAPLOG_CLOCK_WALL;
 	size_t np = m->nprocs;
 	size_t *order = calloc(np ? np : 1, sizeof(*order));
-	size_t *pos = calloc(np ? np : 1, sizeof(*pos));
 	/* 1: the image at that place of order is hidden */
 	unsigned char *hide = calloc(np ? np : 1, 1);
-	struct tkey *tk = calloc(m->nthreads ? m->nthreads : 1, sizeof(*tk));
-	if (!order || !pos || !hide || !tk ||
-	    (np && model_images_order(m, order) != np)) {
+	struct model_tkey *tk =
+		calloc(m->nthreads ? m->nthreads : 1, sizeof(*tk));
+	if (!order || !hide || !tk ||
+	    (np && model_images_order(m, order) != np) ||
+	    model_threads_order(m, order, tk)) {
 		free(order);
-		free(pos);
 		free(hide);
 		free(tk);
 		return MAPS_ENOMEM;
 	}
-	for (size_t i = 0; i < np; i++)
-		pos[order[i]] = i;
 
 	fprintf(out, "\nProcesses\n");
 	fprintf(out, "  %8s %5s %10s %7s  %-14s %s\n", "PID", "IMAGE",
@@ -191,13 +175,7 @@ int text_procs(const struct model *m, unsigned images, FILE *out)
 		}
 	}
 
-	size_t nt = 0;
-	for (size_t i = 0; i < m->nthreads; i++) {
-		const struct rthread *t = &m->threads[i];
-		const struct rproc *p = model_find_proc(m, t->pid, t->image);
-		tk[nt++] = (struct tkey){p ? pos[p - m->procs] : np, i};
-	}
-	qsort(tk, nt, sizeof(*tk), by_tkey);
+	size_t nt = m->nthreads;
 	fprintf(out, "\nThreads\n");
 	fprintf(out, "  %8s %5s %8s %-16s %10s %7s %10s %10s\n", "PID", "IMAGE",
 		"TID", "NAME", "SAMPLES", "%", wall ? "WALL-S" : "CPU-S",
@@ -234,7 +212,6 @@ int text_procs(const struct model *m, unsigned images, FILE *out)
 			break;
 		}
 	free(order);
-	free(pos);
 	free(hide);
 	free(tk);
 	return 0;
