@@ -152,6 +152,7 @@ struct sampler_cfg {
 	int signo;               /* sampling signal */
 	uint32_t chunk_size;
 	int force_posix;         /* POSIX CPU timers, not perf events */
+#define SAMPLER_TICK_HZ 250      /* up to this rate: POSIX CPU timers */
 	char path[4096];         /* log file */
 };
 

@@ -24,11 +24,11 @@
 # sqlite (inserts and aggregates), xz2 (xz -9 -T2, two threads).
 # SCALE=0.5 halves every workload's size (and time), SCALE=2 doubles it.
 # Configurations:
-#   ms250    mapsample at its default rate, 250 Hz on perf task-clock
-#            events (target: <= 1% wall overhead); also the rate
-#            gperftools achieves here
-#   mp250    mapsample at 250 Hz on POSIX CPU timers (--timer posix),
-#            which ride the scheduler tick
+#   ms250    mapsample at its default rate, 250 Hz on POSIX CPU timers
+#            (target: <= 1% wall overhead); also the rate gperftools
+#            achieves here
+#   mp250    mapsample at 250 Hz with --timer posix (the default there)
+#   mf250    mapsample at 250 Hz with --timer perf (task-clock events)
 #   mn250    mapsample at 250 Hz with --metrics none (ms250 less mn250
 #            is what the default metric set costs)
 #   ms1000   mapsample -F 1000, perf task-clock events (target: 1000
@@ -66,9 +66,11 @@ run() {
 	bare)
 		/usr/bin/time -f '%e %U %S' -o "$tf" $cmd >/dev/null 2>"$tmp/err" </dev/null
 		t1=$EPOCHREALTIME ;;
-	mp*)
-		# mapsample on POSIX CPU timers (the default before perf events)
-		/usr/bin/time -f '%e %U %S' -o "$tf" "$ms" -q --timer posix -F "${cfg#mp}" -o "$tmp/log" -- $cmd >/dev/null 2>"$tmp/err" </dev/null
+	mp* | mf*)
+		# mapsample with --timer posix (mp) or --timer perf (mf)
+		local tk=posix
+		case $cfg in mf*) tk=perf ;; esac
+		/usr/bin/time -f '%e %U %S' -o "$tf" "$ms" -q --timer $tk -F "${cfg#m?}" -o "$tmp/log" -- $cmd >/dev/null 2>"$tmp/err" </dev/null
 		t1=$EPOCHREALTIME
 		samples=$(ms_samples "$tmp/log")
 		bytes=$(( $(stat -c '%b * %B' "$tmp/log") )) ;;

@@ -83,14 +83,13 @@ test_rate_reported() {
 	}
 }
 
-# The default mode on a busy machine: two spinning shells per CPU run
+# --timer perf on a busy machine: two spinning shells per CPU run
 # beside the program.  cpuburn reads its own CPU clock all the time
 # (getrusage, clock_gettime): a POSIX CPU-time timer on such a thread got
 # 15 to 25 signals per CPU-second at 250 Hz here, or none
 # (test/bench/bench_timer -b 3 -s 1); threads8's eight threads only
 # compute.  Each must get 250 samples per second of its CPU time (225 to
-# 275: the Threads table's RATE), and the report must name the perf
-# task-clock event.
+# 275: the Threads table's RATE).  Not the default (mapsample(1)).
 test_rate_contended() {
 	n=$(( $(nproc) * 2 ))
 	while [ "$n" -gt 0 ]; do
@@ -98,9 +97,9 @@ test_rate_contended() {
 		spinners="$spinners $!"
 		n=$((n - 1))
 	done
-	sample busy1 -- "$programs/cpuburn" 400
+	sample busy1 --timer perf -- "$programs/cpuburn" 400
 	rc1=$rc
-	sample busy8 -- "$programs/threads8" 250
+	sample busy8 --timer perf -- "$programs/threads8" 250
 	kill $spinners 2>/dev/null || true
 	wait $spinners 2>/dev/null || true
 	spinners=
@@ -111,8 +110,7 @@ test_rate_contended() {
 		grep -q '^ *Sampling: .*perf task-clock' "$tmp/$case_.report" || {
 			grep '^ *Sampling:' "$tmp/$case_.report" || true
 			echo "SKIP: perf task-clock events are not available here" \
-				"(perf_event_paranoid or seccomp): the default is the" \
-				"POSIX timer"
+				"(perf_event_paranoid or seccomp)"
 			exit 77
 		}
 		sed -n '/^Threads/,/^$/p' "$tmp/$case_.report" |
