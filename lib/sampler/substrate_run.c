@@ -91,7 +91,7 @@ struct sub_plugin *subrun_current(void)
 _Static_assert(SUB_LOG_REASONS == MAPLOG_DROP_MARK + 1,
 	       "SUB_LOG_REASONS: one per enum maplog_drop_reason");
 
-/* Returns 0, or -1 when the ring had no room (counted in r->lost). */
+/* Returns 0, or -1 when the ring had no room (the caller counts it). */
 static int ring_put(struct sub_plugin *p, struct sub_ring *r,
 		    const struct sub_rec *h, const uint64_t *pc,
 		    const char *text)
@@ -109,10 +109,8 @@ static int ring_put(struct sub_plugin *p, struct sub_ring *r,
 		if (head + pad + need - r->tail_seen >= SUBSTRATE_RING / 2)
 			subrun_wake(p);
 	}
-	if (!r->buf || head + pad + need - r->tail_seen > SUBSTRATE_RING) {
-		__atomic_fetch_add(&r->lost, 1, __ATOMIC_RELAXED);
+	if (!r->buf || head + pad + need - r->tail_seen > SUBSTRATE_RING)
 		return -1;
-	}
 	if (pad) {
 		struct sub_rec *pr = (struct sub_rec *)(r->buf + off);
 		pr->size = (uint32_t)pad;
@@ -161,14 +159,15 @@ void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
 		    (type == MAPSAMPLE_EVENT_SAMPLE && p->in_handler))
 			continue;
 		struct sub_ring *r = &loc->ring[i];
-		if (ring_put(p, r, &h, pc, text) == 0 ||
-		    type != MAPSAMPLE_EVENT_DROP || a >= SUB_LOG_REASONS)
+		if (ring_put(p, r, &h, pc, text) == 0)
 			continue;
 		/* a loss the log counts must not be lost itself, nor told
 		 * as one event of the plugin's: kept by reason, told by
 		 * drain() when the ring has room again */
-		__atomic_fetch_sub(&r->lost, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&r->log_lost[a], b, __ATOMIC_RELAXED);
+		if (type == MAPSAMPLE_EVENT_DROP && a < SUB_LOG_REASONS)
+			__atomic_fetch_add(&r->log_lost[a], b, __ATOMIC_RELAXED);
+		else
+			__atomic_fetch_add(&r->lost, 1, __ATOMIC_RELAXED);
 	}
 }
 
