@@ -66,9 +66,9 @@ static void usage(FILE *f)
 		"  -F, --frequency HZ    samples per second per thread (default %d)\n"
 		"      --wall            sample wall-clock time, not CPU time\n"
 		"      --max-depth N     frames per stack at most (default 256)\n"
-		"      --timer KIND      perf (task-clock events) or posix (CPU\n"
-		"                        timers); default: posix up to 250 Hz,\n"
-		"                        perf above (and with --wall)\n"
+		"      --timer KIND      mixed (default: perf task-clock events\n"
+		"                        for user time, POSIX CPU timers for\n"
+		"                        system time), perf or posix alone\n"
 		"      --signal SIG      sampling signal (default SIGRTMIN+4)\n"
 		"      --metrics LIST    metrics to record: default, all, none,\n"
 		"                        ids, groups, sources or file names,\n"
@@ -356,9 +356,11 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'T':
-			if (strcmp(optarg, "perf") && strcmp(optarg, "posix")) {
+			if (strcmp(optarg, "mixed") && strcmp(optarg, "perf") &&
+			    strcmp(optarg, "posix")) {
 				fprintf(stderr, "mapsample: --timer %s: give "
-						"perf or posix\n", optarg);
+						"mixed, perf or posix\n",
+					optarg);
 				return EXIT_OWN;
 			}
 			timer = optarg;

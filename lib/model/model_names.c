@@ -35,6 +35,9 @@ const char *model_timer_name(uint32_t timer)
 	case MAPLOG_TIMER_POSIX_THREAD_CPU: return "POSIX thread CPU timer";
 	case MAPLOG_TIMER_POSIX_MONOTONIC: return "POSIX monotonic timer";
 	case MAPLOG_TIMER_ITIMER_PROF: return "setitimer(ITIMER_PROF)";
+	case MAPLOG_TIMER_PERF_USER_POSIX_SYS:
+		return "perf task-clock event (user time) and POSIX thread "
+		       "CPU timer (system time)";
 	}
 	return "unknown timer";
 }
@@ -46,6 +49,7 @@ const char *model_timer_id(uint32_t timer)
 	case MAPLOG_TIMER_POSIX_THREAD_CPU: return "posix-thread-cpu";
 	case MAPLOG_TIMER_POSIX_MONOTONIC: return "posix-monotonic";
 	case MAPLOG_TIMER_ITIMER_PROF: return "itimer-prof";
+	case MAPLOG_TIMER_PERF_USER_POSIX_SYS: return "perf-user+posix-sys";
 	}
 	return "unknown";
 }

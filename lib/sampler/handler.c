@@ -39,6 +39,14 @@
  * first sample on the new signal puts the old one back as the program
  * left it, in the mask the thread returns to (uc_sigmask).
  *
+ * With the default timers (timer.c, TK_MIXED) a thread has two: the
+ * perf event samples its user time, and of its POSIX timer's signals
+ * only those that come right after a system call are samples (of the
+ * system time); the others leave at once, uncounted.  Such a sample
+ * stands for as many periods as the timer's overruns say, up to
+ * HANDLER_MAX_REPEAT, and is written that many times (the report counts
+ * samples).
+ *
  * Calls guard.c, slot.c and timer.c below it, and the callbacks through
  * pointers.
  */
@@ -48,6 +56,9 @@
 #include <ucontext.h>
 
 #include "sampler/sampler_i.h"
+
+/* Samples one tick of the system-time timer writes at the most. */
+#define HANDLER_MAX_REPEAT 64
 
 static handler_fn callbacks[HANDLER_MAX_CALLBACKS];
 static int ncallbacks;
@@ -116,6 +127,27 @@ static int in_self(uint64_t pc)
 	return pc >= S.self_lo && pc < S.self_hi;
 }
 
+/*
+ * Was the interrupted context returning from a system call?  The x86-64
+ * "syscall" instruction leaves its return address in %rcx, and the
+ * kernel returns to user mode with %rcx as it was, so a signal handled
+ * on the way out of a system call finds %rcx equal to %rip, or to %rip
+ * + 2 when the call is to be restarted (the kernel moved %rip back onto
+ * the 2-byte instruction).  Code interrupted elsewhere almost never has
+ * its own address in %rcx.  Reads registers only: async-signal-safe.
+ */
+static int in_syscall(const ucontext_t *uc)
+{
+#if defined(__x86_64__)
+	uint64_t ip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+	uint64_t cx = (uint64_t)uc->uc_mcontext.gregs[REG_RCX];
+	return cx == ip || cx == ip + 2;
+#else
+	(void)uc;
+	return 0;
+#endif
+}
+
 /* The action of the sampling signal.  Async-signal-safe. */
 static void handler_signal(int sig, siginfo_t *si, void *ucv)
 {
@@ -143,6 +175,21 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 		errno = saved_errno;
 		return;
 	}
+	uint32_t repeat = 1;
+	if (si->si_code == SI_TIMER &&
+	    __atomic_load_n(&t->tk, __ATOMIC_ACQUIRE) == TK_MIXED) {
+		/* the system-time half of the default timers: a tick that
+		 * found the thread in user mode is the perf event's to
+		 * sample */
+		if (!in_syscall(ucv)) {
+			errno = saved_errno;
+			return;
+		}
+		if (si->si_overrun > 0)
+			repeat = si->si_overrun >= HANDLER_MAX_REPEAT
+					 ? HANDLER_MAX_REPEAT
+					 : (uint32_t)si->si_overrun + 1;
+	}
 	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST)) {
 		/* landed inside our own handler on this thread: this overflow
 		 * may have been the last of the perf event's batch, so
@@ -167,6 +214,7 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 	tick.weight = S.period_ns;
 	if (si->si_code == SI_TIMER && si->si_overrun > 0)
 		tick.weight *= (uint64_t)si->si_overrun + 1;
+	tick.repeat = repeat;
 	tick.uc = ucv;
 	tick.ip = (uint64_t)tick.uc->uc_mcontext.gregs[REG_RIP];
 	tick.tramp = (uint64_t)__builtin_return_address(0);

@@ -73,8 +73,9 @@
  *   the syscall file says "running" for every thread ready to run, so
  *   one read does both.
  * What remains (mapsample(1), --wall): a thread preempted while it ran
- * gets no sample while it waits for a CPU; with the perf event,
- * neither is a running thread's time in the kernel; the system call is
+ * gets no sample while it waits for a CPU; with --timer perf (the
+ * perf event alone, user time only), neither is a running thread's time
+ * in the kernel (the default's POSIX timer samples it, timer.c); the system call is
  * named by its libc wrapper (the log has no frame kind for "in system
  * call N"); a thread blocked for less than the time between two looks
  * is seen in proportion to its time, as by any sampling.

@@ -121,8 +121,9 @@ void process_write_initialize(void)
 	in->in_clock = S.cfg.wall ? MAPLOG_CLOCK_WALL : MAPLOG_CLOCK_CPU;
 	/* --wall too: running threads have their CPU-time timer, blocked
 	 * ones the off-CPU thread (offcpu.c); no monotonic timer */
-	in->in_timer = S.tk == TK_PERF ? MAPLOG_TIMER_PERF_TASK_CLOCK
-				       : MAPLOG_TIMER_POSIX_THREAD_CPU;
+	in->in_timer = S.tk == TK_PERF	  ? MAPLOG_TIMER_PERF_TASK_CLOCK
+		       : S.tk == TK_MIXED ? MAPLOG_TIMER_PERF_USER_POSIX_SYS
+					  : MAPLOG_TIMER_POSIX_THREAD_CPU;
 	in->in_rate_asked = S.cfg.freq;
 	in->in_period_ns = S.period_ns;
 	in->in_signal = (uint32_t)S.cfg.signo;

@@ -238,13 +238,21 @@ void sample_stack(struct tslot *t, const struct handler_tick *tick)
 		pc.u[n++] = tick->ip;
 		t->dropped[MAPLOG_DROP_UNWIND]++;
 	}
-	substrate_sample(t, tick->ts, tick->weight, n, pc.u, 0);
-	if (stream_sample(t, tick->ts, tick->weight, n, pc.u) == 0)
-		t->samples++;
-	else
-		t->dropped[MAPLOG_DROP_BUFFER_FULL]++;
-	if ((t->samples & 255) == 0)
-		stream_flush_drops(t);
+	/* a tick that stands for several periods (handler.c): as many
+	 * samples, the weight shared out, the last taking the rest */
+	uint64_t w = tick->weight / tick->repeat;
+	for (uint32_t i = 0; i < tick->repeat; i++) {
+		uint64_t wi = i + 1 < tick->repeat
+				      ? w
+				      : tick->weight - w * (tick->repeat - 1);
+		substrate_sample(t, tick->ts, wi, n, pc.u, 0);
+		if (stream_sample(t, tick->ts, wi, n, pc.u) == 0)
+			t->samples++;
+		else
+			t->dropped[MAPLOG_DROP_BUFFER_FULL]++;
+		if ((t->samples & 255) == 0)
+			stream_flush_drops(t);
+	}
 	substrate_drops(t);
 }
 

@@ -64,24 +64,14 @@ static int read_config(void)
 			      64 << 10, 16 << 20);
 	S.cfg.chunk_size = (uint32_t)((cs + 4095) & ~4095ull);
 	S.period_ns = 1000000000u / S.cfg.freq;
-	/* Up to the scheduler tick rate (250 Hz on common kernels) a POSIX
-	 * CPU-time timer: it rides the tick, and its expiry is handled on
-	 * the way back to user mode, so its signal never ends a sleep early.
-	 * A perf task-clock event counting kernel time signals the thread
-	 * wherever the overflow comes, also just before it sleeps: a poll()
-	 * of test/programs/sleeper ended with EINTR (mapsample-wall.sh, CPU
-	 * mode).  Counting user time only (exclude_kernel) leaves system
-	 * time unsampled (mapreport-kernel.sh fails).  But the POSIX timer
-	 * loses samples of a thread that reads its own CPU clock beside busy
-	 * processes (test/bench/README.md); --timer perf keeps the rate.
-	 * Above the tick rate only the perf event keeps the rate. */
+	/* The timers: see the top of timer.c for why the default is two */
 	const char *tk = getenv("MAPSAMPLE_TIMER");
 	if (tk && strcmp(tk, "posix") == 0)
-		S.cfg.force_posix = 1;
+		S.cfg.timer = TM_POSIX;
 	else if (tk && strcmp(tk, "perf") == 0)
-		S.cfg.force_posix = 0;
+		S.cfg.timer = TM_PERF;
 	else
-		S.cfg.force_posix = S.cfg.freq <= SAMPLER_TICK_HZ;
+		S.cfg.timer = TM_MIXED;
 	return 0;
 }
 

@@ -113,6 +113,15 @@ enum timer_kind {
 	TK_NONE = 0,
 	TK_PERF,    /* perf_event task-clock, signal on overflow */
 	TK_POSIX,   /* timer_create with SIGEV_THREAD_ID */
+	TK_MIXED,   /* both: the perf event counting user time only, the
+		       POSIX timer kept only for ticks in system calls */
+};
+
+/* The timers asked for (--timer, MAPSAMPLE_TIMER). */
+enum timer_mode {
+	TM_MIXED = 0, /* default: perf event (user) + POSIX timer (system) */
+	TM_PERF,      /* the perf event counting user and system time */
+	TM_POSIX,     /* the POSIX CPU-time timer alone */
 };
 
 struct tslot {
@@ -151,8 +160,7 @@ struct sampler_cfg {
 	unsigned depth;          /* stack depth cap */
 	int signo;               /* sampling signal */
 	uint32_t chunk_size;
-	int force_posix;         /* POSIX CPU timers, not perf events */
-#define SAMPLER_TICK_HZ 250      /* up to this rate: POSIX CPU timers */
+	enum timer_mode timer;   /* the timers asked for */
 	char path[4096];         /* log file */
 };
 
@@ -472,6 +480,9 @@ struct handler_tick {
 	uint64_t ts;         /* CLOCK_MONOTONIC ns at the handler's entry */
 	uint64_t weight;     /* ns of the sampled clock this sample stands
 				for (timer overruns included) */
+	uint32_t repeat;     /* samples to write for it (1, or the periods
+				a tick of the system-time timer stands for:
+				weight is their sum) */
 	ucontext_t *uc;      /* the interrupted context */
 	uint64_t ip;         /* the interrupted PC */
 	uint64_t tramp;      /* the handler's return address: the signal

@@ -1,32 +1,59 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * timer: one sampling timer per thread.
+ * timer: the sampling timers of each thread.
  *
- * CPU time: a perf_event task-clock counter on the thread, overflowing
- * every period and delivered as our signal to that thread (O_ASYNC,
- * F_SETSIG, F_SETOWN_EX).  PERF_EVENT_IOC_REFRESH lets it overflow
- * PERF_BATCH times; the last overflow's signal (POLL_HUP) disables it
- * and its handler refreshes it (timer_rearm()).  So at most PERF_BATCH
- * signals are ever queued for a thread that blocks ours, and the
- * ioctl() is paid once per PERF_BATCH samples: on this VM a refresh
- * after every sample cost about 20 us a sample more than letting the
- * event run (test/bench/timer-cost.sh).  Unlike POSIX CPU-time timers, which fire only
- * on the scheduler tick (250 Hz on a CONFIG_HZ=250 kernel), it keeps the
- * rate asked for.  Where perf events are not allowed (seccomp,
- * perf_event_paranoid 3), a timer_create() timer on the thread's CPU
- * clock with SIGEV_THREAD_ID is the fallback; its si_overrun makes up the
- * weight of ticks it could not deliver.
+ * Three kinds of timer deliver the sampling signal to a thread:
+ *
+ * - a perf_event task-clock counter on the thread, overflowing every
+ *   period and delivered as our signal to that thread (O_ASYNC,
+ *   F_SETSIG, F_SETOWN_EX).  PERF_EVENT_IOC_REFRESH lets it overflow
+ *   PERF_BATCH times; the last overflow's signal (POLL_HUP) disables it
+ *   and its handler refreshes it (timer_rearm()).  So at most PERF_BATCH
+ *   signals are ever queued for a thread that blocks ours, and the
+ *   ioctl() is paid once per PERF_BATCH samples (a refresh after every
+ *   sample cost about 20 us a sample more on this VM).  Its overflows
+ *   come from a high-resolution timer, not the tick: it keeps the rate
+ *   asked for, and where a sample lands does not depend on the tick.
+ * - a timer_create() timer on the thread's CPU clock (SIGEV_THREAD_ID,
+ *   the slot's address in sival_ptr).  It is checked on the scheduler
+ *   tick (250 Hz on a CONFIG_HZ=250 kernel), only on ticks that find its
+ *   thread running; its si_overrun makes up the weight of expiries it
+ *   could not deliver.  Its expiry is handled on the way back to user
+ *   mode (CONFIG_POSIX_CPU_TIMERS_TASK_WORK: x86-64 since 5.11), after
+ *   any system call, so its signal never ends a system call early.
+ *   Beside busy processes it loses samples of a thread that reads its
+ *   own CPU clock: 0 to 25 signals per CPU-second at 250 Hz against
+ *   245 without the clock reads (test/bench/bench_timer, README there).
+ * - both at once (TK_MIXED, the default): the perf event armed with
+ *   exclude_kernel samples the time the thread runs in user mode, and
+ *   the POSIX timer the time it runs in the kernel for a system call.
+ *   A perf event that counts kernel time can overflow inside a system
+ *   call just before the thread sleeps, and its signal, sent at once,
+ *   ends that nanosleep, poll or sem_timedwait early with EINTR (signal
+ *   (7): they are never restarted).  With exclude_kernel it overflows
+ *   only in user mode, where a signal ends nothing.  The POSIX timer's
+ *   signal, handled on the way back to user mode, comes right after the
+ *   system call it found the thread in: the handler keeps such a signal
+ *   as a sample (the interrupted context is at the system-call
+ *   instruction's return address, handler.c) and drops every other,
+ *   whose time the perf event has sampled.  Time in the kernel not
+ *   spent in a system call (page faults, interrupts) is sampled by
+ *   neither.  Where the POSIX timer cannot be made, the perf event
+ *   alone samples user time.
+ *
+ * --timer perf arms the perf event alone, counting kernel time too where
+ * the kernel lets us (perf_event_paranoid < 2, or privileged): system
+ * time sampled at the exact rate, at the risk of the early EINTR above.
+ * --timer posix arms the POSIX timer alone.  Where perf events are not
+ * allowed (seccomp, perf_event_paranoid 3) the POSIX timer alone is the
+ * fallback of every mode.
  *
  * Wall-clock time (--wall): the same CPU-time timers for the time a
- * thread runs, and offcpu.c for the time it is blocked.  A timer on
- * CLOCK_MONOTONIC would signal blocked threads, and a signal ends
- * nanosleep, poll, sem_timedwait... with EINTR (issue 13, item 2).  A
- * thread's CPU-time clock does not advance while it sleeps; a POSIX
- * CPU-timer expiry is handled on the way back to user mode (kernels with
- * CONFIG_POSIX_CPU_TIMERS_TASK_WORK: x86-64 since 5.11), after any system
- * call; the perf event is armed with exclude_kernel, so that it overflows
- * only in user mode and its signal never lands inside a system call.
- * See offcpu.c for the figures.
+ * thread runs (the perf event never counting kernel time), and offcpu.c
+ * for the time it is blocked.  A timer on CLOCK_MONOTONIC would signal
+ * blocked threads, and a signal ends nanosleep, poll, sem_timedwait...
+ * with EINTR (issue 13, item 2); a thread's CPU-time clock does not
+ * advance while it sleeps.  See offcpu.c for the figures.
  *
  * A leaf: it calls nothing of ours (it reads the configuration in S).
  */
@@ -77,7 +104,13 @@ int timer_fd_ours(int fd)
 		(fd % (8 * sizeof(unsigned long)))) & 1;
 }
 
-static int arm_perf(struct tslot *t)
+/*
+ * Opens and starts t's perf event.  user_only: never count kernel time
+ * (also without it with --wall, or where the kernel refuses).  kind:
+ * what t->tk becomes (TK_PERF, or TK_MIXED with the POSIX timer made
+ * and still to start).
+ */
+static int arm_perf(struct tslot *t, int user_only, enum timer_kind kind)
 {
 	struct perf_event_attr pe;
 	memset(&pe, 0, sizeof(pe));
@@ -88,14 +121,16 @@ static int arm_perf(struct tslot *t)
 	pe.disabled = 1;
 	pe.exclude_hv = 1;
 	pe.wakeup_events = 1;
-	/* CPU time is user + system time: count the kernel too where the
-	 * kernel lets us (perf_event_paranoid < 2, or privileged); else
-	 * user time only.  Not with --wall: an overflow in the kernel sends
-	 * the signal at once, and one that lands before the thread sleeps
-	 * ends its nanosleep or poll early (see the top of this file) */
+	/* CPU time is user + system time: --timer perf counts the kernel
+	 * too where the kernel lets us (perf_event_paranoid < 2, or
+	 * privileged); else user time only.  Not with --wall: an overflow
+	 * in the kernel sends the signal at once, and one that lands before
+	 * the thread sleeps ends its nanosleep or poll early (see the top
+	 * of this file) */
 	static int kernel_ok = 1;
 	int fd = -1;
-	if (!S.cfg.wall && __atomic_load_n(&kernel_ok, __ATOMIC_RELAXED)) {
+	if (!user_only && !S.cfg.wall &&
+	    __atomic_load_n(&kernel_ok, __ATOMIC_RELAXED)) {
 		fd = (int)syscall(SYS_perf_event_open, &pe, t->tid, -1, -1,
 				  PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0)
@@ -128,64 +163,83 @@ static int arm_perf(struct tslot *t)
 	/* armed before the event is enabled: the last overflow of the
 	 * batch can come before ioctl() returns, and its handler must
 	 * refresh the event or sampling stops there */
+	enum timer_kind was = t->tk;
 	t->perf_fd = fd;
-	t->tk = TK_PERF;
+	__atomic_store_n(&t->tk, kind, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->armed, 1, __ATOMIC_RELEASE);
 	if (ioctl(fd, PERF_EVENT_IOC_REFRESH, PERF_BATCH)) {
 		__atomic_store_n(&t->armed, 0, __ATOMIC_RELEASE);
 		t->perf_fd = -1;
-		t->tk = TK_NONE;
+		__atomic_store_n(&t->tk, was, __ATOMIC_RELEASE);
 		close(fd);
 		return -1;
 	}
 	return 0;
 }
 
-static int arm_posix(struct tslot *t)
+/* t's POSIX timer on its CPU clock, made (not started).  Raw system
+ * calls (timer_resignal() runs in signal context): the kernel's id is
+ * glibc's timer_t of a SIGEV_THREAD_ID timer. */
+static int posix_make(struct tslot *t, int signo, timer_t *out)
 {
 	struct sigevent sev;
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_THREAD_ID;
-	sev.sigev_signo = S.cfg.signo;
+	sev.sigev_signo = signo;
 	sev.sigev_value.sival_ptr = t;
 	sev._sigev_un._tid = t->tid;
-	if (timer_create(thread_cpu_clock(t->tid), &sev, &t->timer))
+	int id;
+	if (syscall(SYS_timer_create, thread_cpu_clock(t->tid), &sev, &id))
 		return -1;
+	*out = (timer_t)(intptr_t)id;
+	return 0;
+}
+
+/* Starts a timer posix_make() made: every period of CPU time. */
+static int posix_start(timer_t id)
+{
 	struct itimerspec its;
 	its.it_interval.tv_sec = (time_t)(S.period_ns / 1000000000u);
 	its.it_interval.tv_nsec = (long)(S.period_ns % 1000000000u);
 	its.it_value = its.it_interval;
-	if (timer_settime(t->timer, 0, &its, NULL)) {
-		timer_delete(t->timer);
+	return (int)syscall(SYS_timer_settime, (int)(intptr_t)id, 0, &its,
+			    NULL);
+}
+
+static void posix_delete(timer_t id)
+{
+	syscall(SYS_timer_delete, (int)(intptr_t)id);
+}
+
+static int arm_posix(struct tslot *t)
+{
+	if (posix_make(t, S.cfg.signo, &t->timer))
+		return -1;
+	__atomic_store_n(&t->tk, TK_POSIX, __ATOMIC_RELEASE);
+	if (posix_start(t->timer)) {
+		posix_delete(t->timer);
+		__atomic_store_n(&t->tk, TK_NONE, __ATOMIC_RELEASE);
 		return -1;
 	}
-	t->tk = TK_POSIX;
 	return 0;
 }
 
-/*
- * --wall takes the perf event at any rate unless --timer=posix asked
- * otherwise.  A POSIX CPU timer is checked on scheduler ticks that find
- * its thread running, so a thread that runs in bursts shorter than the
- * tick gets fewer samples, each weighing more (si_overrun); in a wall
- * profile, where blocked time is counted per sample, its bursts would
- * look shorter than they are (test/programs/sleeper at 250 Hz: 64
- * samples in the 1 ms busy part against 143 in the 1 ms sleep; 120
- * against 154 with the perf event).  Not from a signal handler (getenv).
- */
-static int wall_wants_perf(void)
+/* The default: the perf event for user time, the POSIX timer for the
+ * time in system calls (top of this file). */
+static int arm_mixed(struct tslot *t)
 {
-	static int wants = -1; /* read once: the program may change its
-				  environment */
-	if (!S.cfg.wall)
-		return 0;
-	int w = __atomic_load_n(&wants, __ATOMIC_RELAXED);
-	if (w < 0) {
-		const char *tk = getenv("MAPSAMPLE_TIMER");
-		w = !(tk && strcmp(tk, "posix") == 0);
-		__atomic_store_n(&wants, w, __ATOMIC_RELAXED);
+	if (posix_make(t, S.cfg.signo, &t->timer))
+		/* no POSIX timer to be had: user time alone */
+		return arm_perf(t, 1, TK_PERF);
+	if (arm_perf(t, 1, TK_MIXED)) {
+		posix_delete(t->timer);
+		return -1;
 	}
-	return w;
+	if (posix_start(t->timer)) {
+		posix_delete(t->timer);
+		__atomic_store_n(&t->tk, TK_PERF, __ATOMIC_RELEASE);
+	}
+	return 0;
 }
 
 int timer_arm(struct tslot *t)
@@ -193,8 +247,13 @@ int timer_arm(struct tslot *t)
 	if (t->armed)
 		return 0;
 	int rc = -1;
-	if (S.tk != TK_POSIX && (!S.cfg.force_posix || wall_wants_perf()))
-		rc = arm_perf(t);
+	/* once perf events failed in this process, the POSIX timer alone */
+	if (S.tk != TK_POSIX) {
+		if (S.cfg.timer == TM_MIXED)
+			rc = arm_mixed(t);
+		else if (S.cfg.timer == TM_PERF)
+			rc = arm_perf(t, 0, TK_PERF);
+	}
 	if (rc)
 		rc = arm_posix(t);
 	if (rc == 0) {
@@ -205,20 +264,30 @@ int timer_arm(struct tslot *t)
 	return rc;
 }
 
+static int has_perf(const struct tslot *t)
+{
+	return t->tk == TK_PERF || t->tk == TK_MIXED;
+}
+
+static int has_posix(const struct tslot *t)
+{
+	return t->tk == TK_POSIX || t->tk == TK_MIXED;
+}
+
 void timer_disarm(struct tslot *t)
 {
 	if (!__atomic_exchange_n(&t->armed, 0, __ATOMIC_ACQ_REL))
 		return;
-	if (t->tk == TK_PERF) {
+	if (has_perf(t)) {
 		if (fd_still(t->perf_fd, t->perf_dev, t->perf_ino)) {
 			ioctl(t->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
 			close(t->perf_fd);
 		}
 		t->perf_fd = -1;
-	} else if (t->tk == TK_POSIX) {
-		timer_delete(t->timer);
 	}
-	t->tk = TK_NONE;
+	if (has_posix(t))
+		posix_delete(t->timer);
+	__atomic_store_n(&t->tk, TK_NONE, __ATOMIC_RELEASE);
 }
 
 /*
@@ -232,34 +301,20 @@ void timer_resignal(struct tslot *t)
 	if (!__atomic_load_n(&t->armed, __ATOMIC_ACQUIRE))
 		return;
 	int signo = __atomic_load_n(&S.cfg.signo, __ATOMIC_ACQUIRE);
-	if (t->tk == TK_PERF) {
-		if (fd_still(t->perf_fd, t->perf_dev, t->perf_ino))
-			syscall(SYS_fcntl, t->perf_fd, F_SETSIG, signo);
+	if (has_perf(t) && fd_still(t->perf_fd, t->perf_dev, t->perf_ino))
+		syscall(SYS_fcntl, t->perf_fd, F_SETSIG, signo);
+	if (!has_posix(t))
+		return;
+	timer_t id;
+	if (posix_make(t, signo, &id))
+		return;
+	if (posix_start(id)) {
+		posix_delete(id);
 		return;
 	}
-	if (t->tk != TK_POSIX)
-		return;
-	struct sigevent sev;
-	memset(&sev, 0, sizeof(sev));
-	sev.sigev_notify = SIGEV_THREAD_ID;
-	sev.sigev_signo = signo;
-	sev.sigev_value.sival_ptr = t;
-	sev._sigev_un._tid = t->tid;
-	int id;
-	if (syscall(SYS_timer_create, thread_cpu_clock(t->tid), &sev, &id))
-		return;
-	struct itimerspec its;
-	its.it_interval.tv_sec = (time_t)(S.period_ns / 1000000000u);
-	its.it_interval.tv_nsec = (long)(S.period_ns % 1000000000u);
-	its.it_value = its.it_interval;
-	if (syscall(SYS_timer_settime, id, 0, &its, NULL)) {
-		syscall(SYS_timer_delete, id);
-		return;
-	}
-	/* glibc's timer_t of a SIGEV_THREAD_ID timer is the kernel's id */
 	timer_t old = t->timer;
-	t->timer = (timer_t)(intptr_t)id;
-	syscall(SYS_timer_delete, (int)(intptr_t)old);
+	t->timer = id;
+	posix_delete(old);
 }
 
 void timer_rearm(struct tslot *t, const siginfo_t *si)
@@ -267,7 +322,7 @@ void timer_rearm(struct tslot *t, const siginfo_t *si)
 	/* only the batch's last overflow (POLL_HUP) disabled the event, and
 	 * only one of the event the slot has now (not one queued before a
 	 * re-arm) */
-	if (t->tk == TK_PERF && __atomic_load_n(&t->armed, __ATOMIC_ACQUIRE) &&
+	if (has_perf(t) && __atomic_load_n(&t->armed, __ATOMIC_ACQUIRE) &&
 	    si->si_code == POLL_HUP && si->si_fd == t->perf_fd)
 		syscall(SYS_ioctl, t->perf_fd, PERF_EVENT_IOC_REFRESH,
 			PERF_BATCH);
@@ -275,20 +330,31 @@ void timer_rearm(struct tslot *t, const siginfo_t *si)
 
 void timer_check(struct tslot *t)
 {
-	if (t->tk != TK_PERF || !__atomic_load_n(&t->armed, __ATOMIC_ACQUIRE) ||
+	if (!has_perf(t) || !__atomic_load_n(&t->armed, __ATOMIC_ACQUIRE) ||
 	    fd_still(t->perf_fd, t->perf_dev, t->perf_ino))
 		return;
 	/* the number is the program's now: forgotten, not closed */
 	__atomic_store_n(&t->armed, 0, __ATOMIC_RELEASE);
 	t->perf_fd = -1;
-	t->tk = TK_NONE;
-	if (arm_perf(t) && arm_posix(t) == 0)
+	if (t->tk == TK_MIXED) {
+		/* the POSIX timer runs on: a new perf event beside it, or
+		 * the POSIX timer alone samples all of the CPU time */
+		if (arm_perf(t, 1, TK_MIXED)) {
+			__atomic_store_n(&t->tk, TK_POSIX, __ATOMIC_RELEASE);
+			__atomic_store_n(&t->armed, 1, __ATOMIC_RELEASE);
+		}
+		return;
+	}
+	__atomic_store_n(&t->tk, TK_NONE, __ATOMIC_RELEASE);
+	if (arm_perf(t, 0, TK_PERF) && arm_posix(t) == 0)
 		__atomic_store_n(&t->armed, 1, __ATOMIC_RELEASE);
 }
 
 void timer_forget(struct tslot *t)
 {
-	if (t->tk == TK_PERF && fd_still(t->perf_fd, t->perf_dev, t->perf_ino))
+	/* a fork child: the parent's perf events were inherited as
+	 * descriptors, its POSIX timers were not */
+	if (has_perf(t) && fd_still(t->perf_fd, t->perf_dev, t->perf_ino))
 		close(t->perf_fd);
 	t->armed = 0;
 	t->tk = TK_NONE;

@@ -79,6 +79,10 @@ enum maplog_timer {
 	MAPLOG_TIMER_POSIX_THREAD_CPU = 2,/* timer_create(CLOCK_THREAD_CPUTIME_ID) */
 	MAPLOG_TIMER_POSIX_MONOTONIC = 3, /* timer_create(CLOCK_MONOTONIC) */
 	MAPLOG_TIMER_ITIMER_PROF = 4,     /* setitimer(ITIMER_PROF), process-wide */
+	MAPLOG_TIMER_PERF_USER_POSIX_SYS = 5, /* per thread: perf_event
+					   task-clock sampling user time,
+					   timer_create(CLOCK_THREAD_CPUTIME_ID)
+					   system time */
 };
 
 enum maplog_datatype {
