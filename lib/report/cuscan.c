@@ -13,6 +13,17 @@
  *   unit libdw got wrong, into one table sorted by start; a lookup is a
  *   binary search and a short walk back over ranges that start earlier
  *   and may still hold the address.
+ *
+ *   The chain of scopes that hold an address (cuscan_scopes): the
+ *   innermost DIE whose ranges hold it is found by going down from the
+ *   unit, at each level into the child that holds it (what holds no
+ *   address, such as a type or a namespace, is not entered, as libdw's
+ *   dwarf_getscopes does not), and dwarf_getscopes_die then lists the
+ *   DIEs that contain that one: the concrete callers of each inlined
+ *   call.  dwarf_getscopes itself would give the scopes of an inline's
+ *   abstract definition past it, not its callers, and in elfutils 0.188
+ *   it leaks its array when that definition is not found where it looks
+ *   (32 bytes under LeakSanitizer, on Go code: mapsample-go.sh).
  */
 #include <dwarf.h>
 #include <stdbool.h>
@@ -29,6 +40,39 @@ struct cuent {
 	Dwarf_Addr lo, hi; /* [lo, hi) */
 	Dwarf_Off off;     /* the unit's DIE */
 };
+
+/* How deep cuscan_scopes goes at the most (a damaged file may nest
+ * DIEs without end). */
+#define CUSCAN_MAX_DEPTH 512
+
+int cuscan_scopes(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die **scopes)
+{
+	*scopes = NULL;
+	Dwarf_Die cur = *cu, child;
+	int depth = 0;
+	while (depth < CUSCAN_MAX_DEPTH && dwarf_child(&cur, &child) == 0) {
+		int in = 0;
+		do {
+			/* < 0: no ranges at all (a type, a declaration) */
+			if (dwarf_haspc(&child, addr) > 0) {
+				in = 1;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!in)
+			break;
+		cur = child;
+		depth++;
+	}
+	if (depth == 0)
+		return 0;
+	int n = dwarf_getscopes_die(&cur, scopes);
+	if (n <= 0) {
+		free(*scopes);
+		*scopes = NULL;
+	}
+	return n;
+}
 
 void cuscan_free(struct cuscan *cs)
 {

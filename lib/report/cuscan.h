@@ -48,6 +48,13 @@ const char *cuscan_line(Dwarf_Die *cu, Dwarf_Addr addr, int sized,
 bool cuscan_line_holds(Dwfl_Module *mod, Dwfl_Line *dl, uint64_t rel,
 		       int sized, uint64_t sstart);
 
+/* The scopes of unit cu that hold addr (a DWARF address), innermost
+ * first, into *scopes (malloc'd, the caller frees it): each inlined call
+ * up to and past the function whose machine code holds addr, and the
+ * unit.  Returns how many, 0 when no scope holds addr, or -1 (*scopes
+ * then NULL).  See cuscan.c for why not dwarf_getscopes. */
+int cuscan_scopes(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die **scopes);
+
 /* Whether the inline chain scopes[0 .. ns) holding addr belongs to the
  * function starting at start (see cuscan.c). */
 bool cuscan_chain_holds(Dwarf_Die *scopes, int ns, Dwarf_Addr addr,

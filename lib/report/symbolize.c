@@ -542,30 +542,6 @@ static int fde_start(struct smod *m, uint64_t rel, uint64_t *start)
 	return 0;
 }
 
-/*
- * The scopes of cu that hold addr (a CU-relative address), innermost
- * first, into *scopes (malloc'd): each inlined call up to and past the
- * function whose machine code holds addr.  dwarf_getscopes alone is not
- * enough: once it meets an inlined subroutine it goes on with the scopes
- * of that inline's abstract definition, so the callers it was inlined
- * into were lost (a loop inlined twice into main showed without main).
- * Its innermost scope is a concrete DIE, and dwarf_getscopes_die lists
- * the DIEs that contain that one, which are the concrete callers.
- * Returns how many, 0 when no scope holds addr, or -1.
- */
-static int inline_chain(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die **scopes)
-{
-	Dwarf_Die *s = NULL;
-	int ns = dwarf_getscopes(cu, addr, &s);
-	if (ns <= 0) {
-		free(s);
-		return ns;
-	}
-	Dwarf_Die inner = s[0];
-	free(s);
-	return dwarf_getscopes_die(&inner, scopes);
-}
-
 static int cmp_symaddr(const void *a, const void *b)
 {
 	const struct symaddr *x = a, *y = b;
@@ -752,7 +728,7 @@ static int resolve(struct symtab *st, struct smod *m, uint64_t rel,
 			return MAPS_ENOMEM;
 	}
 	Dwarf_Die *scopes = NULL;
-	int ns = cu ? inline_chain(cu, rel - bias, &scopes) : 0;
+	int ns = cu ? cuscan_scopes(cu, rel - bias, &scopes) : 0;
 	if (ns > 0 && sized &&
 	    !cuscan_chain_holds(scopes, ns, rel - bias, sstart - bias)) {
 		free(scopes);
