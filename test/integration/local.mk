@@ -338,3 +338,10 @@ EXTRA_DIST += test/integration/pprof_labels.py
 # exec chain, --images
 TESTS += test/integration/mapreport-exec.sh
 EXTRA_DIST += test/integration/mapreport-exec.sh
+
+# the symbolizer's frames for every address of one function
+# (mapsample-go.sh: inline chains of Go code)
+check_PROGRAMS += test/integration/symwalk
+test_integration_symwalk_SOURCES = test/integration/symwalk.c
+test_integration_symwalk_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS)
+test_integration_symwalk_LDADD = lib/report/libreport.la $(LIBELF_LIBS)
