@@ -24,14 +24,15 @@
 # sqlite (inserts and aggregates), xz2 (xz -9 -T2, two threads).
 # SCALE=0.5 halves every workload's size (and time), SCALE=2 doubles it.
 # Configurations:
-#   ms250    mapsample at its default rate, 250 Hz on POSIX CPU timers
-#            (target: <= 1% wall overhead); also the rate gperftools
-#            achieves here
-#   mp250    mapsample at 250 Hz with --timer posix (the default there)
-#   mf250    mapsample at 250 Hz with --timer perf (task-clock events)
+#   ms250    mapsample at its default rate and timers, 250 Hz on a perf
+#            task-clock event (user time) and a POSIX CPU timer (system
+#            time) (target: <= 1% wall overhead); also the rate
+#            gperftools achieves here
+#   mp250    mapsample at 250 Hz with --timer posix (the POSIX timer alone)
+#   mf250    mapsample at 250 Hz with --timer perf (the perf event alone)
 #   mn250    mapsample at 250 Hz with --metrics none (ms250 less mn250
 #            is what the default metric set costs)
-#   ms1000   mapsample -F 1000, perf task-clock events (target: 1000
+#   ms1000   mapsample -F 1000, the default timers (target: 1000
 #            samples per CPU-second)
 #   gp1000   gperftools CPUPROFILE_FREQUENCY=1000 (gets 250 Hz: tick-capped)
 #   perf1000 perf record -g -F 1000

@@ -14,7 +14,7 @@
 # per CPU-second (the report's RATE column) to the rate asked, and the
 # ratio pooled over the threads.
 #
-#   [TIMER=perf|posix] [MINP=N] test/bench/rates.sh [BUILD_DIR] [RATES] [THREADS]
+#   [TIMER=mixed|perf|posix] [MINP=N] test/bench/rates.sh [BUILD_DIR] [RATES] [THREADS]
 #
 # RATES and THREADS are lists in quotes (default "100 1000 10000" and
 # "1 16 64").  A benchmark: exits 0 whatever it measures.
