@@ -19,3 +19,6 @@ lib_model_libmodel_la_SOURCES += lib/model/filter.c lib/model/filter.h
 # images: a process's exec'd images in chain order, for the reports
 lib_model_libmodel_la_SOURCES += lib/model/images.c
 lib_model_libmodel_la_SOURCES += lib/model/threads_order.c
+# stacks: the distinct stacks of each process image and their frames,
+# shared between processes of the same addresses
+lib_model_libmodel_la_SOURCES += lib/model/stacks.c

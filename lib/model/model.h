@@ -150,7 +150,10 @@ struct rnote {
 	uint64_t count, total;
 };
 
-/* A distinct stack of one process image, with its sample count. */
+/* A distinct stack of one process image, with its sample count.  Its
+ * frames, spc[off .. off + npc), are shared with every other stack of
+ * the same addresses (the ranks of a job loading their code at the same
+ * addresses): a stack's frames are read, never written in place. */
 struct rstack {
 	uint64_t hash;
 	uint32_t pid, image;
@@ -231,6 +234,18 @@ struct model {
 				   * searched */
 	uint32_t nseq;            /* distinct processes (pids) so far: the
 				   * next rproc.seq */
+	/* the distinct frame sequences in spc, whatever their processes
+	 * (open addressing): a stack whose addresses another process's
+	 * stack had is given that stack's frames, not a copy */
+	struct rframes *frames;
+	size_t nframes, capframes;
+};
+
+/* A frame sequence of model.spc: spc[off .. off + npc); npc1 is npc + 1
+ * (0: a free slot). */
+struct rframes {
+	uint64_t hash;
+	uint32_t off, npc1;
 };
 
 void model_init(struct model *m);
@@ -296,6 +311,19 @@ void model_drop_unsampled(struct model *m);
 /* Formats note n as one line "FILE: what happened at byte N; ..." into
  * buf.  Returns buf. */
 const char *model_note_str(const struct rnote *n, char *buf, size_t len);
+
+/* Drops the first cut frames of stack s of m (0 < cut <= s->npc): its
+ * frames become a copy of its own of the rest, the new leaf (a return
+ * address) less 1, so that the call instruction names it.  The frames
+ * it had are left as they were for the stacks that share them.  Returns
+ * 0 or MAPS_ENOMEM (s unchanged). */
+int model_stack_cut(struct model *m, struct rstack *s, uint32_t cut);
+
+/* stacks.c: counts sample ev (of a known thread, passed by every
+ * filter) on its stack, added if new; stack ids are remembered per
+ * chunk so a repeated stack is found without hashing its frames again.
+ * Calls m->on_sample.  Returns 0 or MAPS_ENOMEM (or on_sample's code). */
+int model_stack_count(struct model *m, const struct maplog_ev *ev);
 
 /* The mapping of process (pid, image) that holds pc, or NULL. */
 const struct rmap *model_find_map(const struct model *m, uint32_t pid,
