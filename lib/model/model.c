@@ -833,8 +833,9 @@ static void load_progress(void *ctx, uint64_t done, uint64_t size)
 		ld->m->progress(ld->m->progress_ctx, done, size);
 }
 
-int model_load(struct model *m, const char *path,
-	       const struct logread_tool *also, void *also_ctx)
+/* model_load() of path, or of log i of pool when pool is not NULL. */
+static int load(struct model *m, const char *path, struct logpool *pool,
+		size_t i, const struct logread_tool *also, void *also_ctx)
 {
 	static const struct logread_tool tool = {
 		.lt_any = load_record,
@@ -845,17 +846,25 @@ int model_load(struct model *m, const char *path,
 		return m->error;
 	struct load ld = {m, also, also_ctx, NULL, NULL, {0}, 0, 0};
 	struct maplog_stats st;
+	int rc = 0, e = 0, fd = -1;
 	m->nlogs++; /* the log's number, read or not (model_reread()) */
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
+	if (!pool) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		e = fd < 0 ? errno : 0;
+	}
+	if (pool)
+		rc = logpool_read(pool, i, &tool, &ld, &st, &e);
+	if (e) {
+		keymap_free(&ld.seen);
 		if (note_add(m, RNOTE_FATAL, path, 0, (uint64_t)e, MAPS_EIO))
 			return m->error = MAPS_ENOMEM;
 		return LOGREAD_UNREADABLE;
 	}
 	m->files++;
-	int rc = logread_fd(fd, path, &tool, &ld, &st);
-	close(fd);
+	if (!pool) {
+		rc = logread_fd(fd, path, &tool, &ld, &st);
+		close(fd);
+	}
 	keymap_free(&ld.seen);
 	if (rc == MAPS_ENOMEM && !m->error)
 		m->error = rc; /* in logread or the parser: sticky too */
@@ -872,4 +881,17 @@ int model_load(struct model *m, const char *path,
 		rc = LOGREAD_UNREADABLE;
 	}
 	return rc;
+}
+
+int model_load(struct model *m, const char *path,
+	       const struct logread_tool *also, void *also_ctx)
+{
+	return load(m, path, NULL, 0, also, also_ctx);
+}
+
+int model_load_pool(struct model *m, struct logpool *pool, size_t i,
+		    const char *path, const struct logread_tool *also,
+		    void *also_ctx)
+{
+	return load(m, path, pool, i, also, also_ctx);
 }

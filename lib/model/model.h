@@ -23,6 +23,7 @@
 
 #include "model/filter.h"
 #include "model/keymap.h"
+#include "model/logpool.h"
 #include "model/logread.h"
 #include "model/metrics.h"
 #include "model/regions.h"
@@ -268,6 +269,17 @@ void model_free(struct model *m);
  */
 int model_load(struct model *m, const char *path,
 	       const struct logread_tool *also, void *also_ctx);
+
+/*
+ * model_load() of log i of pool (model/logpool.h), path its name: the
+ * log read ahead on the pool's threads, given to m as model_load() would
+ * have read it.  m's logs must all be read this way, in the pool's
+ * order (a log skipped is dropped unread, and the model numbers it all
+ * the same).  Returns what model_load() returns.
+ */
+int model_load_pool(struct model *m, struct logpool *pool, size_t i,
+		    const char *path, const struct logread_tool *also,
+		    void *also_ctx);
 
 /*
  * Reads log number log (counted in model_load() calls from 0) of m again

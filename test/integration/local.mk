@@ -338,3 +338,8 @@ EXTRA_DIST += test/integration/pprof_labels.py
 # exec chain, --images
 TESTS += test/integration/mapreport-exec.sh
 EXTRA_DIST += test/integration/mapreport-exec.sh
+
+# mapreport --jobs: a job's logs decoded on several threads give the
+# report of the logs read one by one, byte for byte (lib/model/logpool.c)
+TESTS += test/integration/mapreport-jobs.sh
+EXTRA_DIST += test/integration/mapreport-jobs.sh
