@@ -431,8 +431,11 @@ static int proc_keeps(const struct model *m, const struct rproc *p,
 	if (!filter_keep_rank(m->filter, p->rank >= 0 ? p->rank
 						      : (int32_t)p->seq))
 		return 0;
-	return filter_keep(m->filter, p->os_pid, prog ? prog + 1 : p->exe,
-			   ev->ev_u.sample.sa_tid, t->name, ev->ev_ts);
+	/* --pid is the pid people saw (model_real_pid()): every process
+	 * of it, whichever its log or PID namespace */
+	return filter_keep(m->filter, p->os_pid & (MODEL_PIDNS_TAG - 1),
+			   prog ? prog + 1 : p->exe, ev->ev_u.sample.sa_tid,
+			   t->name, ev->ev_ts);
 }
 
 static int sample_passes(struct model *m, struct rproc *p,

@@ -378,6 +378,36 @@ START_TEST(modeljob_stacks_share_frames)
 }
 END_TEST
 
+/* --pid is the pid people saw: a process of another PID namespace is
+ * chosen by its pid there (without the log's namespace tag), and every
+ * process of that pid is, whichever its log. */
+START_TEST(modeljob_pid_filter_real_pid)
+{
+	static const struct lproc a = {2 * MODEL_PIDNS_TAG + 77, "h", "/bin/app",
+				       NULL, 0, 3};
+	static const struct lproc b = {77, "h2", "/bin/app", NULL, 0, 5};
+	static const struct lproc c = {78, "h2", "/bin/app", NULL, 0, 4};
+	struct rfilter f;
+	filter_init(&f);
+	ck_assert_int_eq(filter_add_pid(&f, "77"), 0);
+	struct model m;
+	model_init(&m);
+	m.filter = &f;
+	ck_assert_int_eq(model_load(&m, write_log("a.maplog", &a, 1), NULL,
+				    NULL),
+			 LOGREAD_CLEAN);
+	ck_assert_int_eq(model_load(&m, write_log("b.maplog", &b, 1), NULL,
+				    NULL),
+			 LOGREAD_CLEAN);
+	ck_assert_int_eq(model_load(&m, write_log("c.maplog", &c, 1), NULL,
+				    NULL),
+			 LOGREAD_CLEAN);
+	ck_assert_uint_eq(m.samples, 3 + 5);
+	model_free(&m);
+	filter_free(&f);
+}
+END_TEST
+
 START_TEST(modeljob_outname_patterns)
 {
 	struct mapjob j;
@@ -446,6 +476,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, modeljob_outname_patterns);
 	tcase_add_test(tc, modeljob_pid_labels);
 	tcase_add_test(tc, modeljob_stacks_share_frames);
+	tcase_add_test(tc, modeljob_pid_filter_real_pid);
 	suite_add_tcase(s, tc);
 	return s;
 }
