@@ -68,6 +68,9 @@ void model_free(struct model *m)
 	free(m->stacks);
 	free(m->spc);
 	free(m->frames);
+	free(m->lstacks);
+	free(m->lidx);
+	free(m->lspc);
 	free(m->sidmap);
 	free(m->pidmap);
 	keymap_free(&m->pidkeys);
@@ -868,6 +871,7 @@ static int load(struct model *m, const char *path, struct logpool *pool,
 		rc = logread_fd(fd, path, &tool, &ld, &st);
 		close(fd);
 	}
+	model_stacks_flush(m);
 	keymap_free(&ld.seen);
 	if (rc == MAPS_ENOMEM && !m->error)
 		m->error = rc; /* in logread or the parser: sticky too */

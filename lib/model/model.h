@@ -240,6 +240,29 @@ struct model {
 	 * stack had is given that stack's frames, not a copy */
 	struct rframes *frames;
 	size_t nframes, capframes;
+	/* the stacks of the log being read (stacks.c), in the order first
+	 * seen: their samples are counted here, where the chunks' stack ids
+	 * find them, and added to their slots of stacks by
+	 * model_stacks_flush() (lidx: index + 1, open addressing) */
+	struct rlstack *lstacks;
+	size_t nlstacks, caplstacks;
+	uint32_t *lidx;
+	size_t caplidx;
+	uint64_t *lspc;           /* frames of lstacks not yet in stacks */
+	size_t nlspc, caplspc;
+	uint32_t sgen;            /* times the stack table grew (slots
+				   * moved) */
+};
+
+/* A stack of the log being read: its slot in model.stacks while
+ * model.sgen is gen (UINT32_MAX: not in the table yet, its frames at
+ * off in model.lspc, else in model.spc), and the samples not yet added
+ * to it. */
+struct rlstack {
+	uint64_t hash;
+	uint32_t pid, image, npc, off;
+	uint32_t slot, gen, seq;
+	uint64_t count, weight;
 };
 
 /* A frame sequence of model.spc: spc[off .. off + npc); npc1 is npc + 1
@@ -336,6 +359,11 @@ int model_stack_cut(struct model *m, struct rstack *s, uint32_t cut);
  * chunk so a repeated stack is found without hashing its frames again.
  * Calls m->on_sample.  Returns 0 or MAPS_ENOMEM (or on_sample's code). */
 int model_stack_count(struct model *m, const struct maplog_ev *ev);
+
+/* stacks.c: adds the samples counted on the stacks of the log being read
+ * to the stack table (model.stacks' count and weight); model_load()
+ * calls it at the end of each log. */
+void model_stacks_flush(struct model *m);
 
 /* The mapping of process (pid, image) that holds pc, or NULL. */
 const struct rmap *model_find_map(const struct model *m, uint32_t pid,

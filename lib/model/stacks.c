@@ -15,6 +15,18 @@
  *   The table's hash and order are those of the stack alone (pid, image
  *   and frames), so its slots, and the order readers walk it in, do not
  *   depend on what is shared.
+ *
+ *   Counting: a sample names its stack by an id of its chunk (sidmap),
+ *   which leads to an entry of model.lstacks, the stacks of the log
+ *   being read (a small table that stays in the cache), where its sample
+ *   is counted; model_stacks_flush() adds those counts to the table at
+ *   the end of the log (or when lstacks is full).  A stack new to the
+ *   log is put in the table there too, its frames kept in model.lspc
+ *   until then, the next ones' slots prefetched (in a job of many ranks
+ *   each new stack is a slot far from the last, a cache miss each), or
+ *   at once when model.on_sample wants its seq.  Either way stacks go in
+ *   the table in the order first seen, so it is filled, and grows, as
+ *   if each sample went to it: its slots and seq numbers are the same.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -108,10 +120,28 @@ int model_stack_cut(struct model *m, struct rstack *s, uint32_t cut)
 	return 0;
 }
 
-/* Index of the stack (pid, image, pc[0..n)), added if new; -1 when out
- * of memory. */
-static long stack_get(struct model *m, uint32_t pid, uint32_t image,
-		      uint32_t n, const uint64_t *pc)
+/* The slot of the stack (pid, image, pc[0..n)) of hash h, or -1 when
+ * the table has none; the table is not changed. */
+static long stack_find(const struct model *m, uint64_t h, uint32_t pid,
+		       uint32_t image, uint32_t n, const uint64_t *pc)
+{
+	if (!m->capstacks)
+		return -1;
+	size_t mask = m->capstacks - 1;
+	for (size_t j = h & mask; m->stacks[j].used; j = (j + 1) & mask) {
+		const struct rstack *s = &m->stacks[j];
+		if (s->hash == h && s->pid == pid && s->image == image &&
+		    s->npc == n &&
+		    memcmp(m->spc + s->off, pc, n * sizeof(*pc)) == 0)
+			return (long)j;
+	}
+	return -1;
+}
+
+/* Slot of the stack (pid, image, pc[0..n)) of hash h, added if new; -1
+ * when out of memory. */
+static long stack_get(struct model *m, uint64_t h, uint32_t pid,
+		      uint32_t image, uint32_t n, const uint64_t *pc)
 {
 	if ((m->nstacks + 1) * 2 > m->capstacks) {
 		size_t cap = m->capstacks ? m->capstacks * 2 : 1024;
@@ -129,9 +159,8 @@ static long stack_get(struct model *m, uint32_t pid, uint32_t image,
 		free(m->stacks);
 		m->stacks = t;
 		m->capstacks = cap;
-		m->c_valid = 0; /* indices moved */
+		m->sgen++; /* slots moved */
 	}
-	uint64_t h = stack_hash(pid, image, n, pc);
 	size_t mask = m->capstacks - 1;
 	size_t j = h & mask;
 	while (m->stacks[j].used) {
@@ -150,6 +179,119 @@ static long stack_get(struct model *m, uint32_t pid, uint32_t image,
 			     (uint32_t)m->nstacks};
 	m->nstacks++;
 	return (long)j;
+}
+
+/* rlstack.gen of a stack not yet put in the table: its frames are in
+ * model.lspc */
+#define PENDING UINT32_MAX
+
+void model_stacks_flush(struct model *m)
+{
+	for (size_t i = 0; i < m->nlstacks; i++) {
+		const struct rlstack *e = &m->lstacks[i];
+		long j;
+		if (e->gen == PENDING) {
+			/* put in the table in the order first seen, the
+			 * slots of the next ones asked for ahead: each is
+			 * a cache miss in a table of a large job */
+			if (i + 8 < m->nlstacks && m->capstacks)
+				__builtin_prefetch(
+					&m->stacks[m->lstacks[i + 8].hash &
+						   (m->capstacks - 1)],
+					1);
+			j = stack_get(m, e->hash, e->pid, e->image, e->npc,
+				      m->lspc + e->off);
+			if (j < 0) {
+				if (!m->error)
+					m->error = MAPS_ENOMEM;
+				break;
+			}
+		} else {
+			j = e->gen == m->sgen
+				    ? (long)e->slot
+				    : stack_find(m, e->hash, e->pid, e->image,
+						 e->npc, m->spc + e->off);
+			if (j < 0)
+				continue; /* cannot be: added when first seen */
+		}
+		m->stacks[j].count += e->count;
+		m->stacks[j].weight += e->weight;
+	}
+	m->nlstacks = 0;
+	m->nlspc = 0;
+	if (m->caplidx)
+		memset(m->lidx, 0, m->caplidx * sizeof(*m->lidx));
+	m->c_valid = 0; /* the chunk's stack ids named entries of lstacks */
+}
+
+/* The stacks of the log being read that model_stacks_flush() counts at
+ * once, at most: their memory stays small whatever the log. */
+#define LSTACKS_MAX 65536
+
+/* The index in m->lstacks of the stack (pid, image, pc[0..n)), added
+ * (and to the table, in the order first seen) if new; -1 when out of
+ * memory. */
+static long local_get(struct model *m, uint32_t pid, uint32_t image,
+		      uint32_t n, const uint64_t *pc)
+{
+	uint64_t h = stack_hash(pid, image, n, pc);
+	if (m->caplidx) {
+		size_t mask = m->caplidx - 1;
+		for (size_t j = h & mask; m->lidx[j]; j = (j + 1) & mask) {
+			const struct rlstack *e = &m->lstacks[m->lidx[j] - 1];
+			const uint64_t *epc = (e->gen == PENDING ? m->lspc
+								 : m->spc) +
+					      e->off;
+			if (e->hash == h && e->pid == pid &&
+			    e->image == image && e->npc == n &&
+			    memcmp(epc, pc, n * sizeof(*pc)) == 0)
+				return (long)(m->lidx[j] - 1);
+		}
+	}
+	if (m->nlstacks >= LSTACKS_MAX)
+		model_stacks_flush(m);
+	if ((m->nlstacks + 1) * 2 > m->caplidx) {
+		size_t cap = m->caplidx ? m->caplidx * 2 : 1024;
+		uint32_t *t = calloc(cap, sizeof(*t));
+		if (!t)
+			return -1;
+		for (size_t i = 0; i < m->nlstacks; i++) {
+			size_t j = m->lstacks[i].hash & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = (uint32_t)i + 1;
+		}
+		free(m->lidx);
+		m->lidx = t;
+		m->caplidx = cap;
+	}
+	if (mem_grow(&m->lstacks, &m->caplstacks, m->nlstacks,
+		     sizeof(*m->lstacks)))
+		return -1;
+	if (m->on_sample) {
+		/* its seq is wanted now: put in the table now */
+		long g = stack_get(m, h, pid, image, n, pc);
+		if (g < 0)
+			return -1;
+		const struct rstack *s = &m->stacks[g];
+		m->lstacks[m->nlstacks] = (struct rlstack){
+			h,	   pid,		 image,	 n, s->off,
+			(uint32_t)g, m->sgen, s->seq, 0, 0};
+	} else {
+		if (mem_reserve(&m->lspc, &m->caplspc, m->nlspc + n,
+				sizeof(*m->lspc), 4096))
+			return -1;
+		memcpy(m->lspc + m->nlspc, pc, n * sizeof(*pc));
+		m->lstacks[m->nlstacks] = (struct rlstack){
+			h, pid, image, n, (uint32_t)m->nlspc, 0, PENDING, 0, 0,
+			0};
+		m->nlspc += n;
+	}
+	size_t mask = m->caplidx - 1, j = h & mask;
+	while (m->lidx[j])
+		j = (j + 1) & mask;
+	m->lidx[j] = (uint32_t)++m->nlstacks;
+	return (long)(m->nlstacks - 1);
 }
 
 int model_stack_count(struct model *m, const struct maplog_ev *ev)
@@ -175,7 +317,7 @@ int model_stack_count(struct model *m, const struct maplog_ev *ev)
 	}
 	uint32_t idx = m->sidmap[s->sa_stack];
 	if (!idx) {
-		long j = stack_get(m, ev->ev_pid, ev->ev_image, s->sa_npc,
+		long j = local_get(m, ev->ev_pid, ev->ev_image, s->sa_npc,
 				   s->sa_pc);
 		if (j < 0)
 			return MAPS_ENOMEM;
@@ -183,10 +325,10 @@ int model_stack_count(struct model *m, const struct maplog_ev *ev)
 		if (m->c_valid)
 			m->sidmap[s->sa_stack] = idx;
 	}
-	m->stacks[idx - 1].count++;
-	m->stacks[idx - 1].weight += s->sa_weight;
+	struct rlstack *e = &m->lstacks[idx - 1];
+	e->count++;
+	e->weight += s->sa_weight;
 	if (m->on_sample)
-		return m->on_sample(m->on_sample_ctx, ev,
-				    m->stacks[idx - 1].seq);
+		return m->on_sample(m->on_sample_ctx, ev, e->seq);
 	return 0;
 }
