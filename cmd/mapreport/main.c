@@ -453,24 +453,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_NO_KERNEL_FRAMES:
 			a->no_kernel_frames = 1;
 			break;
-		case OPT_JOBS: {
-			char *e;
-			unsigned long v = strtoul(optarg, &e, 10);
-			if (strcmp(optarg, "auto") == 0) {
-				a->jobs = 0;
-				break;
-			}
-			if (!*optarg || *e || v < 1 ||
-			    v > LOGPOOL_MAX_THREADS + 1) {
-				fprintf(stderr, "mapreport: --jobs %s: give "
-						"a number from 1 to %d, or "
-						"auto\n",
-					optarg, LOGPOOL_MAX_THREADS + 1);
+		case OPT_JOBS:
+			if (run_jobs_option(optarg, &a->jobs))
 				return 2;
-			}
-			a->jobs = (unsigned)v;
 			break;
-		}
 		case OPT_IMAGES: {
 			char *e;
 			unsigned long v = strtoul(optarg, &e, 10);
@@ -736,14 +722,6 @@ static int check_one_run(const struct args *a, const struct run_id *ids)
 	return 0;
 }
 
-/* --jobs auto: the CPUs online, at most 8 (the logs' decoding stops
- * paying before that: the thread that folds them is the limit). */
-static unsigned auto_jobs(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
-}
-
 /*
  * Reads every log of a into m, with a progress line on a terminal for
  * large logs, giving each record to tool's logread tool too (when not
@@ -773,7 +751,7 @@ static int read_logs(struct model *m, const struct args *a,
 	/* --jobs: the logs decoded on jobs - 1 threads ahead of this one,
 	 * which folds them in their order (the same model); one by one
 	 * when the pool cannot start */
-	unsigned jobs = a->jobs ? a->jobs : auto_jobs();
+	unsigned jobs = a->jobs ? a->jobs : run_auto_jobs();
 	struct logpool *pool =
 		jobs > 1 && a->nlogs > 1
 			? logpool_start(a->logs, a->nlogs,
