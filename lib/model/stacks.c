@@ -16,8 +16,11 @@
  *   and frames), so its slots, and the order readers walk it in, do not
  *   depend on what is shared.
  *
- *   Counting: a sample names its stack by an id of its chunk (sidmap),
- *   which leads to an entry of model.lstacks, the stacks of the log
+ *   Counting: a sample names its stack by an id of its chunk (sidmap).
+ *   In the first log that id leads to the stack's slot, where the sample
+ *   is counted.  In later logs (the table then holds other logs'
+ *   stacks, a job's other ranks, and grows large) it leads to an entry
+ *   of model.lstacks, the stacks of the log
  *   being read (a small table that stays in the cache), where its sample
  *   is counted; model_stacks_flush() adds those counts to the table at
  *   the end of the log (or when lstacks is full).  A stack new to the
@@ -160,6 +163,7 @@ static long stack_get(struct model *m, uint64_t h, uint32_t pid,
 		m->stacks = t;
 		m->capstacks = cap;
 		m->sgen++; /* slots moved */
+		m->c_valid = 0;
 	}
 	size_t mask = m->capstacks - 1;
 	size_t j = h & mask;
@@ -316,6 +320,29 @@ int model_stack_count(struct model *m, const struct maplog_ev *ev)
 		       (m->capsid - old) * sizeof(*m->sidmap));
 	}
 	uint32_t idx = m->sidmap[s->sa_stack];
+	if (m->nlogs <= 1) {
+		/* the first log: counted in the table itself, which holds
+		 * its stacks only (a table of its own would be a second
+		 * lookup); the chunk's ids name slots */
+		if (!idx) {
+			long j = stack_get(m,
+					   stack_hash(ev->ev_pid, ev->ev_image,
+						      s->sa_npc, s->sa_pc),
+					   ev->ev_pid, ev->ev_image, s->sa_npc,
+					   s->sa_pc);
+			if (j < 0)
+				return MAPS_ENOMEM;
+			idx = (uint32_t)j + 1;
+			if (m->c_valid)
+				m->sidmap[s->sa_stack] = idx;
+		}
+		struct rstack *st = &m->stacks[idx - 1];
+		st->count++;
+		st->weight += s->sa_weight;
+		if (m->on_sample)
+			return m->on_sample(m->on_sample_ctx, ev, st->seq);
+		return 0;
+	}
 	if (!idx) {
 		long j = local_get(m, ev->ev_pid, ev->ev_image, s->sa_npc,
 				   s->sa_pc);
