@@ -47,6 +47,7 @@ struct args {
 
 	int no_kernel_frames;       /* --no-kernel-frames */
 	unsigned images;            /* --images N|all: 0 all */
+	unsigned jobs;              /* --jobs N|auto: 0 auto */
 };
 
 #endif

@@ -74,6 +74,8 @@ static void usage(FILE *f)
 		"files\n"
 		"                       (default 4M)\n"
 		"      --no-progress    no progress line on a terminal\n"
+		"      --jobs N|auto    read N logs at once, on N threads (default\n"
+		"                       auto: one per CPU, at most 8; 1: one by one)\n"
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
 		"comparing runs (mapreport(1), COMPARING RUNS):\n"
@@ -163,6 +165,7 @@ static void usage(FILE *f)
 #define OPT_HTML_SOURCES_MAX 0x1eb
 #define OPT_NO_KERNEL_FRAMES 0x1ec
 #define OPT_IMAGES 0x1ed
+#define OPT_JOBS 0x1f6
 
 /* A size of --html-source-max or --html-sources-max: a whole number of
  * bytes, or with K, M or G (1024, 1024^2, 1024^3 bytes), from 1 byte to
@@ -323,6 +326,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 		{"no-kernel-frames", no_argument, NULL, OPT_NO_KERNEL_FRAMES},
 		{"images", required_argument, NULL, OPT_IMAGES},
+		{"jobs", required_argument, NULL, OPT_JOBS},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -448,6 +452,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_NO_KERNEL_FRAMES:
 			a->no_kernel_frames = 1;
+			break;
+		case OPT_JOBS:
+			if (run_jobs_option(optarg, &a->jobs))
+				return 2;
 			break;
 		case OPT_IMAGES: {
 			char *e;
@@ -740,14 +748,27 @@ static int read_logs(struct model *m, const struct args *a,
 	m->progress = progress_update;
 	m->progress_ctx = &prog;
 	*readable = 0;
+	/* --jobs: the logs decoded on jobs - 1 threads ahead of this one,
+	 * which folds them in their order (the same model); one by one
+	 * when the pool cannot start */
+	unsigned jobs = a->jobs ? a->jobs : run_auto_jobs();
+	struct logpool *pool =
+		jobs > 1 && a->nlogs > 1
+			? logpool_start(a->logs, a->nlogs,
+					jobs - 1 < a->nlogs ? jobs - 1
+							    : (unsigned)a->nlogs)
+			: NULL;
 	for (size_t i = 0; i < a->nlogs; i++) {
 		progress_file(&prog, a->logs[i], base);
 		if (stat(a->logs[i], &sb) == 0 && S_ISREG(sb.st_mode))
 			base += (uint64_t)sb.st_size;
 		size_t procs_before = m->nprocs;
-		int rc = model_load(m, a->logs[i],
-				    tool ? tool->ou_backend->ob_tool : NULL,
-				    tool ? tool->ou_file : NULL);
+		const struct logread_tool *also =
+			tool ? tool->ou_backend->ob_tool : NULL;
+		void *also_ctx = tool ? tool->ou_file : NULL;
+		int rc = pool ? model_load_pool(m, pool, i, a->logs[i], also,
+						also_ctx)
+			      : model_load(m, a->logs[i], also, also_ctx);
 		if (rc < 0) {
 			status = rc; /* out of memory: the model is lost */
 			break;
@@ -758,6 +779,7 @@ static int read_logs(struct model *m, const struct args *a,
 			(*readable)++;
 		ids[i] = run_of(m, procs_before);
 	}
+	logpool_stop(pool);
 	progress_end(&prog);
 	m->progress = NULL;
 	m->progress_ctx = NULL;

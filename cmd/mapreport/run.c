@@ -15,6 +15,7 @@
 
 #include "cmd/mapreport/run.h"
 #include "defs/partial.h"
+#include "model/logpool.h"
 
 int run_oom(void)
 {
@@ -113,4 +114,28 @@ struct partial_set *load_partials(const struct args *a, int *status)
 	if (pset->ps_nerrors)
 		*status = 1;
 	return pset;
+}
+
+int run_jobs_option(const char *arg, unsigned *jobs)
+{
+	char *e;
+	unsigned long v = strtoul(arg, &e, 10);
+	if (strcmp(arg, "auto") == 0) {
+		*jobs = 0;
+		return 0;
+	}
+	if (!*arg || *e || v < 1 || v > LOGPOOL_MAX_THREADS + 1) {
+		fprintf(stderr, "mapreport: --jobs %s: give a number from 1 "
+				"to %d, or auto\n",
+			arg, LOGPOOL_MAX_THREADS + 1);
+		return 1;
+	}
+	*jobs = (unsigned)v;
+	return 0;
+}
+
+unsigned run_auto_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
 }

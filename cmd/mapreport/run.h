@@ -33,4 +33,13 @@ int run_output(struct output *o, const struct output_in *in);
  */
 struct partial_set *load_partials(const struct args *a, int *status);
 
+/* The value arg of --jobs into *jobs (0: auto).  Returns 0, or 1 when
+ * it is neither a number from 1 to LOGPOOL_MAX_THREADS + 1 nor "auto"
+ * (said on standard error). */
+int run_jobs_option(const char *arg, unsigned *jobs);
+
+/* --jobs auto: the CPUs online, at most 8 (past a few, the thread that
+ * folds the logs into the model is the limit, not their decoding). */
+unsigned run_auto_jobs(void);
+
 #endif

@@ -19,3 +19,11 @@ lib_model_libmodel_la_SOURCES += lib/model/filter.c lib/model/filter.h
 # images: a process's exec'd images in chain order, for the reports
 lib_model_libmodel_la_SOURCES += lib/model/images.c
 lib_model_libmodel_la_SOURCES += lib/model/threads_order.c
+# stacks: the distinct stacks of each process image and their frames,
+# shared between processes of the same addresses
+lib_model_libmodel_la_SOURCES += lib/model/stacks.c
+# logpool: the logs of a job decoded on a pool of threads ahead of the
+# model (mapreport --jobs)
+lib_model_libmodel_la_SOURCES += lib/model/logpool.c lib/model/logpool.h
+lib_model_libmodel_la_CFLAGS = $(AM_CFLAGS) -pthread
+lib_model_libmodel_la_LIBADD += -lpthread

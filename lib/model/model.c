@@ -67,6 +67,10 @@ void model_free(struct model *m)
 	free(m->notes);
 	free(m->stacks);
 	free(m->spc);
+	free(m->frames);
+	free(m->lstacks);
+	free(m->lidx);
+	free(m->lspc);
 	free(m->sidmap);
 	free(m->pidmap);
 	keymap_free(&m->pidkeys);
@@ -153,107 +157,6 @@ static int note_add(struct model *m, enum rnote_kind kind, const char *file,
 	m->notes[m->nnotes++] = (struct rnote){kind, f, off, len, code,
 					       m->records, LOGREAD_LOSS_NONE,
 					       0, 0, 0, 0, 0};
-	return 0;
-}
-
-static uint64_t stack_hash(uint32_t pid, uint32_t image, uint32_t n,
-			   const uint64_t *pc)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)pid << 32) ^ image ^
-		     ((uint64_t)n << 20);
-	for (uint32_t i = 0; i < n; i++) {
-		h ^= pc[i];
-		h *= 0xff51afd7ed558ccdull;
-		h ^= h >> 33;
-	}
-	return h;
-}
-
-/* Index of the stack (pid, image, pc[0..n)), added if new; -1 when out
- * of memory. */
-static long stack_get(struct model *m, uint32_t pid, uint32_t image,
-		      uint32_t n, const uint64_t *pc)
-{
-	if ((m->nstacks + 1) * 2 > m->capstacks) {
-		size_t cap = m->capstacks ? m->capstacks * 2 : 1024;
-		struct rstack *t = calloc(cap, sizeof(*t));
-		if (!t)
-			return -1;
-		for (size_t i = 0; i < m->capstacks; i++) {
-			if (!m->stacks[i].used)
-				continue;
-			size_t j = m->stacks[i].hash & (cap - 1);
-			while (t[j].used)
-				j = (j + 1) & (cap - 1);
-			t[j] = m->stacks[i];
-		}
-		free(m->stacks);
-		m->stacks = t;
-		m->capstacks = cap;
-		m->c_valid = 0; /* indices moved */
-	}
-	uint64_t h = stack_hash(pid, image, n, pc);
-	size_t mask = m->capstacks - 1;
-	size_t j = h & mask;
-	while (m->stacks[j].used) {
-		struct rstack *s = &m->stacks[j];
-		if (s->hash == h && s->pid == pid && s->image == image &&
-		    s->npc == n &&
-		    memcmp(m->spc + s->off, pc, n * sizeof(*pc)) == 0)
-			return (long)j;
-		j = (j + 1) & mask;
-	}
-	if (mem_reserve(&m->spc, &m->capspc, m->nspc + n, sizeof(*m->spc),
-			4096))
-		return -1;
-	memcpy(m->spc + m->nspc, pc, n * sizeof(*pc));
-	struct rstack *s = &m->stacks[j];
-	*s = (struct rstack){h, pid, image, n, (uint32_t)m->nspc, 0, 0, 1,
-			     (uint32_t)m->nstacks};
-	m->nspc += n;
-	m->nstacks++;
-	return (long)j;
-}
-
-/* Counts a sample on its stack; stack ids are remembered per chunk so a
- * repeated stack is found without hashing its frames again.  Returns 0
- * or MAPS_ENOMEM. */
-static int stack_count(struct model *m, const struct maplog_ev *ev)
-{
-	const struct maplog_ev_sample *s = &ev->ev_u.sample;
-	if (!m->c_valid || m->c_pid != ev->ev_pid || m->c_tid != ev->ev_tid ||
-	    m->c_image != ev->ev_image || m->c_seq != ev->ev_chunk_seq) {
-		if (m->capsid)
-			memset(m->sidmap, 0, m->capsid * sizeof(*m->sidmap));
-		m->c_pid = ev->ev_pid;
-		m->c_tid = ev->ev_tid;
-		m->c_image = ev->ev_image;
-		m->c_seq = ev->ev_chunk_seq;
-		m->c_valid = 1;
-	}
-	if (s->sa_stack >= m->capsid) {
-		size_t old = m->capsid;
-		if (mem_reserve(&m->sidmap, &m->capsid, (size_t)s->sa_stack + 1,
-				sizeof(*m->sidmap), 1024))
-			return MAPS_ENOMEM;
-		memset(m->sidmap + old, 0,
-		       (m->capsid - old) * sizeof(*m->sidmap));
-	}
-	uint32_t idx = m->sidmap[s->sa_stack];
-	if (!idx) {
-		long j = stack_get(m, ev->ev_pid, ev->ev_image, s->sa_npc,
-				   s->sa_pc);
-		if (j < 0)
-			return MAPS_ENOMEM;
-		idx = (uint32_t)j + 1;
-		if (m->c_valid)
-			m->sidmap[s->sa_stack] = idx;
-	}
-	m->stacks[idx - 1].count++;
-	m->stacks[idx - 1].weight += s->sa_weight;
-	if (m->on_sample)
-		return m->on_sample(m->on_sample_ctx, ev,
-				    m->stacks[idx - 1].seq);
 	return 0;
 }
 
@@ -443,7 +346,7 @@ static int sample(struct model *m, struct rproc *p, const struct maplog_ev *ev,
 		t->last_ts = ev->ev_ts;
 	p->samples++;
 	m->samples++;
-	return stack_count(m, ev);
+	return model_stack_count(m, ev);
 }
 
 /* A thread begin, drop, thread name or thread end record of process p. */
@@ -531,8 +434,11 @@ static int proc_keeps(const struct model *m, const struct rproc *p,
 	if (!filter_keep_rank(m->filter, p->rank >= 0 ? p->rank
 						      : (int32_t)p->seq))
 		return 0;
-	return filter_keep(m->filter, p->os_pid, prog ? prog + 1 : p->exe,
-			   ev->ev_u.sample.sa_tid, t->name, ev->ev_ts);
+	/* --pid is the pid people saw (model_real_pid()): every process
+	 * of it, whichever its log or PID namespace */
+	return filter_keep(m->filter, p->os_pid & (MODEL_PIDNS_TAG - 1),
+			   prog ? prog + 1 : p->exe, ev->ev_u.sample.sa_tid,
+			   t->name, ev->ev_ts);
 }
 
 static int sample_passes(struct model *m, struct rproc *p,
@@ -933,8 +839,9 @@ static void load_progress(void *ctx, uint64_t done, uint64_t size)
 		ld->m->progress(ld->m->progress_ctx, done, size);
 }
 
-int model_load(struct model *m, const char *path,
-	       const struct logread_tool *also, void *also_ctx)
+/* model_load() of path, or of log i of pool when pool is not NULL. */
+static int load(struct model *m, const char *path, struct logpool *pool,
+		size_t i, const struct logread_tool *also, void *also_ctx)
 {
 	static const struct logread_tool tool = {
 		.lt_any = load_record,
@@ -945,17 +852,26 @@ int model_load(struct model *m, const char *path,
 		return m->error;
 	struct load ld = {m, also, also_ctx, NULL, NULL, {0}, 0, 0};
 	struct maplog_stats st;
+	int rc = 0, e = 0, fd = -1;
 	m->nlogs++; /* the log's number, read or not (model_reread()) */
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
+	if (!pool) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		e = fd < 0 ? errno : 0;
+	}
+	if (pool)
+		rc = logpool_read(pool, i, &tool, &ld, &st, &e);
+	if (e) {
+		keymap_free(&ld.seen);
 		if (note_add(m, RNOTE_FATAL, path, 0, (uint64_t)e, MAPS_EIO))
 			return m->error = MAPS_ENOMEM;
 		return LOGREAD_UNREADABLE;
 	}
 	m->files++;
-	int rc = logread_fd(fd, path, &tool, &ld, &st);
-	close(fd);
+	if (!pool) {
+		rc = logread_fd(fd, path, &tool, &ld, &st);
+		close(fd);
+	}
+	model_stacks_flush(m);
 	keymap_free(&ld.seen);
 	if (rc == MAPS_ENOMEM && !m->error)
 		m->error = rc; /* in logread or the parser: sticky too */
@@ -972,4 +888,17 @@ int model_load(struct model *m, const char *path,
 		rc = LOGREAD_UNREADABLE;
 	}
 	return rc;
+}
+
+int model_load(struct model *m, const char *path,
+	       const struct logread_tool *also, void *also_ctx)
+{
+	return load(m, path, NULL, 0, also, also_ctx);
+}
+
+int model_load_pool(struct model *m, struct logpool *pool, size_t i,
+		    const char *path, const struct logread_tool *also,
+		    void *also_ctx)
+{
+	return load(m, path, pool, i, also, also_ctx);
 }

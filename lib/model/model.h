@@ -23,6 +23,7 @@
 
 #include "model/filter.h"
 #include "model/keymap.h"
+#include "model/logpool.h"
 #include "model/logread.h"
 #include "model/metrics.h"
 #include "model/regions.h"
@@ -150,7 +151,10 @@ struct rnote {
 	uint64_t count, total;
 };
 
-/* A distinct stack of one process image, with its sample count. */
+/* A distinct stack of one process image, with its sample count.  Its
+ * frames, spc[off .. off + npc), are shared with every other stack of
+ * the same addresses (the ranks of a job loading their code at the same
+ * addresses): a stack's frames are read, never written in place. */
 struct rstack {
 	uint64_t hash;
 	uint32_t pid, image;
@@ -231,6 +235,41 @@ struct model {
 				   * searched */
 	uint32_t nseq;            /* distinct processes (pids) so far: the
 				   * next rproc.seq */
+	/* the distinct frame sequences in spc, whatever their processes
+	 * (open addressing): a stack whose addresses another process's
+	 * stack had is given that stack's frames, not a copy */
+	struct rframes *frames;
+	size_t nframes, capframes;
+	/* the stacks of the log being read (stacks.c), in the order first
+	 * seen: their samples are counted here, where the chunks' stack ids
+	 * find them, and added to their slots of stacks by
+	 * model_stacks_flush() (lidx: index + 1, open addressing) */
+	struct rlstack *lstacks;
+	size_t nlstacks, caplstacks;
+	uint32_t *lidx;
+	size_t caplidx;
+	uint64_t *lspc;           /* frames of lstacks not yet in stacks */
+	size_t nlspc, caplspc;
+	uint32_t sgen;            /* times the stack table grew (slots
+				   * moved) */
+};
+
+/* A stack of the log being read: its slot in model.stacks while
+ * model.sgen is gen (UINT32_MAX: not in the table yet, its frames at
+ * off in model.lspc, else in model.spc), and the samples not yet added
+ * to it. */
+struct rlstack {
+	uint64_t hash;
+	uint32_t pid, image, npc, off;
+	uint32_t slot, gen, seq;
+	uint64_t count, weight;
+};
+
+/* A frame sequence of model.spc: spc[off .. off + npc); npc1 is npc + 1
+ * (0: a free slot). */
+struct rframes {
+	uint64_t hash;
+	uint32_t off, npc1;
 };
 
 void model_init(struct model *m);
@@ -253,6 +292,17 @@ void model_free(struct model *m);
  */
 int model_load(struct model *m, const char *path,
 	       const struct logread_tool *also, void *also_ctx);
+
+/*
+ * model_load() of log i of pool (model/logpool.h), path its name: the
+ * log read ahead on the pool's threads, given to m as model_load() would
+ * have read it.  m's logs must all be read this way, in the pool's
+ * order (a log skipped is dropped unread, and the model numbers it all
+ * the same).  Returns what model_load() returns.
+ */
+int model_load_pool(struct model *m, struct logpool *pool, size_t i,
+		    const char *path, const struct logread_tool *also,
+		    void *also_ctx);
 
 /*
  * Reads log number log (counted in model_load() calls from 0) of m again
@@ -296,6 +346,24 @@ void model_drop_unsampled(struct model *m);
 /* Formats note n as one line "FILE: what happened at byte N; ..." into
  * buf.  Returns buf. */
 const char *model_note_str(const struct rnote *n, char *buf, size_t len);
+
+/* Drops the first cut frames of stack s of m (0 < cut <= s->npc): its
+ * frames become a copy of its own of the rest, the new leaf (a return
+ * address) less 1, so that the call instruction names it.  The frames
+ * it had are left as they were for the stacks that share them.  Returns
+ * 0 or MAPS_ENOMEM (s unchanged). */
+int model_stack_cut(struct model *m, struct rstack *s, uint32_t cut);
+
+/* stacks.c: counts sample ev (of a known thread, passed by every
+ * filter) on its stack, added if new; stack ids are remembered per
+ * chunk so a repeated stack is found without hashing its frames again.
+ * Calls m->on_sample.  Returns 0 or MAPS_ENOMEM (or on_sample's code). */
+int model_stack_count(struct model *m, const struct maplog_ev *ev);
+
+/* stacks.c: adds the samples counted on the stacks of the log being read
+ * to the stack table (model.stacks' count and weight); model_load()
+ * calls it at the end of each log. */
+void model_stacks_flush(struct model *m);
 
 /* The mapping of process (pid, image) that holds pc, or NULL. */
 const struct rmap *model_find_map(const struct model *m, uint32_t pid,

@@ -452,6 +452,139 @@ static int memo_get(struct stackmemo *mo, const struct akey *k, uint32_t n,
 	return 0;
 }
 
+/* Process images of the same layout: the same files mapped at the same
+ * addresses, in the same order (ranks that load their code at the same
+ * addresses: address-space randomization off, or a synthetic job).  A
+ * stack of the same addresses has the same keys in each, an address in
+ * no file aside (keyed by its process).  layout[i] is the index of the
+ * first process image of m whose mappings are those of m->procs[i]. */
+static int maps_same(const struct rproc *p, const struct rproc *q)
+{
+	if (p->nmaps != q->nmaps)
+		return 0;
+	for (size_t j = 0; j < p->nmaps; j++) {
+		const struct rmap *a = &p->maps[j], *b = &q->maps[j];
+		if (a->start != b->start || a->end != b->end ||
+		    a->offset != b->offset || a->bias != b->bias ||
+		    a->buildid_len != b->buildid_len ||
+		    memcmp(a->buildid, b->buildid, a->buildid_len) ||
+		    strcmp(a->path, b->path))
+			return 0;
+	}
+	return 1;
+}
+
+static uint64_t maps_hash(const struct rproc *p)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ p->nmaps;
+	for (size_t j = 0; j < p->nmaps; j++) {
+		const struct rmap *a = &p->maps[j];
+		h = (h ^ a->start) * 0xff51afd7ed558ccdull;
+		h = (h ^ a->end ^ (a->offset << 17)) * 0xc4ceb9fe1a85ec53ull;
+		for (const char *c = a->path; *c; c++)
+			h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/* The layout of every process image of m (see maps_same()), a new array
+ * of m->nprocs; NULL when out of memory. */
+static uint32_t *layouts_of(const struct model *m)
+{
+	size_t cap = 16;
+	while (cap < m->nprocs * 2)
+		cap *= 2;
+	uint32_t *lay = malloc((m->nprocs ? m->nprocs : 1) * sizeof(*lay));
+	uint32_t *t = calloc(cap, sizeof(*t)); /* first of a layout + 1 */
+	uint64_t *h = malloc((m->nprocs ? m->nprocs : 1) * sizeof(*h));
+	if (!lay || !t || !h) {
+		free(lay);
+		lay = NULL;
+		goto out;
+	}
+	for (size_t i = 0; i < m->nprocs; i++) {
+		h[i] = maps_hash(&m->procs[i]);
+		size_t j = h[i] & (cap - 1);
+		for (; t[j]; j = (j + 1) & (cap - 1))
+			if (h[t[j] - 1] == h[i] &&
+			    maps_same(&m->procs[t[j] - 1], &m->procs[i]))
+				break;
+		if (!t[j])
+			t[j] = (uint32_t)i + 1;
+		lay[i] = t[j] - 1;
+	}
+out:
+	free(t);
+	free(h);
+	return lay;
+}
+
+/* Stacks of the same frames (model.spc offset and length: the model
+ * gives stacks of the same addresses the same frames) in process images
+ * of the same layout: their entry in the memo, found without working out
+ * their keys again. */
+struct shareent {
+	uint32_t off, npc, layout;
+	uint32_t ix1;       /* the memo's index + 1; 0: a free slot */
+};
+
+struct sharetab {
+	struct shareent *t;
+	size_t n, cap;
+};
+
+static size_t share_slot(const struct sharetab *st, uint32_t off,
+			 uint32_t npc, uint32_t layout)
+{
+	uint64_t h = ((uint64_t)off << 32 | npc) * 0x9e3779b97f4a7c15ull ^
+		     (uint64_t)layout * 0xc2b2ae3d27d4eb4full;
+	h ^= h >> 31;
+	size_t mask = st->cap - 1, j = h & mask;
+	while (st->t[j].ix1 && (st->t[j].off != off || st->t[j].npc != npc ||
+				st->t[j].layout != layout))
+		j = (j + 1) & mask;
+	return j;
+}
+
+/* The memo index of frames (off, npc) in layout into *ix: 1 if known,
+ * else 0. */
+static int share_find(const struct sharetab *st, uint32_t off, uint32_t npc,
+		      uint32_t layout, uint32_t *ix)
+{
+	if (!st->cap)
+		return 0;
+	const struct shareent *e = &st->t[share_slot(st, off, npc, layout)];
+	if (!e->ix1)
+		return 0;
+	*ix = e->ix1 - 1;
+	return 1;
+}
+
+/* Keeps ix as the memo index of frames (off, npc) in layout; 0 or
+ * MAPS_ENOMEM. */
+static int share_put(struct sharetab *st, uint32_t off, uint32_t npc,
+		     uint32_t layout, uint32_t ix)
+{
+	if ((st->n + 1) * 2 > st->cap) {
+		struct sharetab nt = {NULL, 0, st->cap ? st->cap * 2 : 1024};
+		nt.t = calloc(nt.cap, sizeof(*nt.t));
+		if (!nt.t)
+			return MAPS_ENOMEM;
+		for (size_t i = 0; i < st->cap; i++)
+			if (st->t[i].ix1)
+				nt.t[share_slot(&nt, st->t[i].off, st->t[i].npc,
+						st->t[i].layout)] = st->t[i];
+		nt.n = st->n;
+		free(st->t);
+		*st = nt;
+	}
+	st->t[share_slot(st, off, npc, layout)] =
+		(struct shareent){off, npc, layout, ix + 1};
+	st->n++;
+	return 0;
+}
+
 /* The used slots of m's stack table in the order the stacks were first
  * read (their frames lie in that order in spc, and a log's stacks
  * together), into a new array of m->nstacks; NULL when out of memory,
@@ -644,9 +777,13 @@ int analysis_run(struct analysis *a, const struct model *m)
 	const struct rproc *p;
 	size_t capkeys = 0, capmps = 0;
 	uint32_t *ord = NULL;
+	uint32_t *layout = NULL;
+	struct sharetab share = {0};
 	int bad;
 	if (!a->st || !a->exp_off || !a->exp_n || !a->own ||
 	    (kernel_frames && !a->kf))
+		goto out;
+	if (m->nprocs > 1 && !(layout = layouts_of(m)))
 		goto out;
 	/* first each stack's entry in the memo (in exp_off for now), the
 	 * stacks taken in the order they were read: their frames, and
@@ -681,11 +818,26 @@ int analysis_run(struct analysis *a, const struct model *m)
 			a->exp_off[si] = (uint32_t)memo.n++;
 			continue;
 		}
+		/* a stack of the same frames in a process of the same
+		 * layout: the same keys, without working them out */
+		const struct rproc *sp = model_find_proc(m, s->pid, s->image);
+		uint32_t lay = sp ? layout[sp - m->procs] : 0;
+		if (sp && share_find(&share, s->off, s->npc, lay,
+				     &a->exp_off[si]))
+			continue;
 		if (keys_of(a, &cache, m, s, &keys, &capkeys, &mps, &capmps,
 			    &p) ||
 		    memo_get(&memo, keys, s->npc, &a->exp_off[si]))
 			goto out;
+		uint32_t k = 0;
+		while (k < s->npc && keys[k].mod != ANON)
+			k++;
+		if (sp && k == s->npc &&
+		    share_put(&share, s->off, s->npc, lay, a->exp_off[si]))
+			goto out;
 	}
+	free(share.t); /* only the first pass looks keys up */
+	share.t = NULL;
 	free(memo.keys); /* only the first pass compares keys */
 	memo.keys = NULL;
 	free(memo.idx);
@@ -765,6 +917,8 @@ out:
 	free(memo.idx);
 	free(memo.keys);
 	free(ord);
+	free(layout);
+	free(share.t);
 	free(keys);
 	free(mps);
 	if (rc)

@@ -313,12 +313,15 @@ int mpi_fold(struct model *m, size_t *folded)
 		int i = p >= 0 && x.n[p] ? stack_outer(m, &x, (size_t)p, st)
 					 : -1;
 		if (i > 0) {
-			st->off += (uint32_t)i;
-			st->npc -= (uint32_t)i;
 			/* the new leaf is a return address: the call
 			 * instruction before it names the function that
-			 * made the call (not code inlined after it) */
-			m->spc[st->off]--;
+			 * made the call (not code inlined after it); the
+			 * frames are the stack's own from now on, those
+			 * it shared left as they were */
+			if (model_stack_cut(m, st, (uint32_t)i)) {
+				maps_free(&x);
+				return MAPS_ENOMEM;
+			}
 			(*folded)++;
 		}
 	}

@@ -86,7 +86,7 @@ int mpi_proc_samples(const struct model *m, uint64_t *in_mpi);
  * top functions, the call tree, the flame graph and the exports then
  * show it.  Call it after the last model_load() (the stack table is not
  * searched again).  *folded gets the number of stacks cut.  Returns 0
- * or MAPS_ENOMEM (m unchanged). */
+ * or MAPS_ENOMEM (some stacks may be cut: m can only be freed). */
 int mpi_fold(struct model *m, size_t *folded);
 
 #endif

@@ -10,7 +10,9 @@
 #
 # RANKS (default "64 256 1024") and SAMPLES (default 10000) change the
 # jobs; REPEAT (default 1) runs each report that many times and keeps the
-# fastest.  Each line: the case, wall seconds, CPU seconds (user +
+# fastest; JOBS, when set, is given to mapreport as --jobs JOBS (the
+# logs of a job decoded on JOBS - 1 threads; unset: mapreport's default,
+# which a mapreport from before --jobs needs).  Each line: the case, wall seconds, CPU seconds (user +
 # system) and the largest resident set of mapreport's text report, from
 # /usr/bin/time.  The last line is the ratio of the largest job's time to
 # the one log's, wall and CPU (the target is 3 at most; on a machine
@@ -69,7 +71,8 @@ for r in $ranks; do
 		rm -rf "$dir"
 		"$bench_ranks" -r "$r" -n "$samples" "$dir"
 	fi
-	timed "$r ranks x $samples samples" --merge "$dir"/rank-*.maplog
+	# shellcheck disable=SC2086
+	timed "$r ranks x $samples samples" ${JOBS:+--jobs "$JOBS"} --merge "$dir"/rank-*.maplog
 	eval "t_$r=\$last"
 	eval "c_$r=\$last_cpu"
 done

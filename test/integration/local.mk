@@ -345,3 +345,8 @@ check_PROGRAMS += test/integration/symwalk
 test_integration_symwalk_SOURCES = test/integration/symwalk.c
 test_integration_symwalk_CFLAGS = $(AM_CFLAGS) $(LIBDW_CFLAGS)
 test_integration_symwalk_LDADD = lib/report/libreport.la $(LIBELF_LIBS)
+
+# mapreport --jobs: a job's logs decoded on several threads give the
+# report of the logs read one by one, byte for byte (lib/model/logpool.c)
+TESTS += test/integration/mapreport-jobs.sh
+EXTRA_DIST += test/integration/mapreport-jobs.sh

@@ -15,11 +15,13 @@
 #include <check.h>
 
 #include "model/metrics.h"
+#include "model/model.h"
 #include "report/out/text.h"
 
 #define S 1000000000ull /* ns per second */
 
 static struct rmetrics X;
+static struct model M; /* no process: pids shown as they are */
 
 static void setup(void)
 {
@@ -393,7 +395,7 @@ START_TEST(metrics_errors)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(f);
-	text_metrics(&X, f);
+	text_metrics(&X, &M, f);
 	fclose(f);
 	ck_assert_msg(strstr(buf, "\nMetric plugin errors\n"
 				  "  libx.so: no device (2 processes)\n"
@@ -406,12 +408,40 @@ START_TEST(metrics_errors)
 }
 END_TEST
 
+/* A metric error of a process whose pid an earlier log had: its line
+ * names the pid on its host and its log (model_pid_str()), not the
+ * number the model keys it under. */
+START_TEST(metrics_errors_pid_shown)
+{
+	struct rproc p = {.pid = MODEL_PID_REMAP, .os_pid = 30, .log = 1,
+			  .rank = -1};
+	struct rpidmap pm = {1, 30, MODEL_PID_REMAP};
+	struct model m;
+	memset(&m, 0, sizeof(m));
+	m.procs = &p;
+	m.nprocs = 1;
+	m.pidmap = &pm;
+	m.npidmap = 1;
+	merr(MODEL_PID_REMAP, 7, 1 * S, 4, "orphan");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	text_metrics(&X, &m, f);
+	fclose(f);
+	ck_assert_msg(strstr(buf, "  metric #7 of process 30 (log 2) (no "
+				  "definition): 4 errors, first: orphan\n"),
+		      "%s", buf);
+	free(buf);
+}
+END_TEST
+
 START_TEST(metrics_report_empty_and_orphans)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	text_metrics(&X, f);
+	text_metrics(&X, &M, f);
 	fclose(f);
 	ck_assert_uint_eq(len, 0);
 	free(buf);
@@ -420,7 +450,7 @@ START_TEST(metrics_report_empty_and_orphans)
 	val(10, 4, 2 * S, 1);
 	val(10, 5, 2 * S, 1);
 	f = open_memstream(&buf, &len);
-	text_metrics(&X, f);
+	text_metrics(&X, &M, f);
 	fclose(f);
 	ck_assert_str_eq(buf, "\nMetrics\n  3 values of 2 metrics with no "
 			      "definition in the logs left out (damaged "
@@ -471,6 +501,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(tc, metrics_value_before_definition);
 	tcase_add_test(tc, metrics_processes);
 	tcase_add_test(tc, metrics_errors);
+	tcase_add_test(tc, metrics_errors_pid_shown);
 	tcase_add_test(tc, metrics_report_empty_and_orphans);
 	tcase_add_test(tc, metrics_memory_bounded);
 	suite_add_tcase(s, tc);

@@ -342,6 +342,72 @@ START_TEST(modeljob_pid_labels)
 }
 END_TEST
 
+/* The ranks of a job sampling the same addresses: each process counts
+ * its samples on stacks of its own, and their frames are kept once. */
+START_TEST(modeljob_stacks_share_frames)
+{
+	static const struct lproc r0 = {500, "h", "/bin/app", NULL, 0, 3};
+	static const struct lproc r1 = {600, "h", "/bin/app", NULL, 0, 5};
+	struct model m;
+	model_init(&m);
+	ck_assert_int_eq(model_load(&m, write_log("a.maplog", &r0, 1), NULL,
+				    NULL),
+			 LOGREAD_CLEAN);
+	ck_assert_int_eq(model_load(&m, write_log("b.maplog", &r1, 1), NULL,
+				    NULL),
+			 LOGREAD_CLEAN);
+	ck_assert_uint_eq(m.nstacks, 2);
+	ck_assert_uint_eq(m.nspc, 2); /* one copy of the two frames */
+	uint64_t counts[2] = {0, 0};
+	uint32_t off = UINT32_MAX;
+	for (size_t i = 0; i < m.capstacks; i++) {
+		const struct rstack *s = &m.stacks[i];
+		if (!s->used)
+			continue;
+		ck_assert(s->pid == 500 || s->pid == 600);
+		counts[s->pid == 600] = s->count;
+		ck_assert(off == UINT32_MAX || s->off == off);
+		off = s->off;
+		ck_assert_uint_eq(s->npc, 2);
+		ck_assert_uint_eq(m.spc[s->off], 0x401000);
+		ck_assert_uint_eq(m.spc[s->off + 1], 0x402000);
+	}
+	ck_assert_uint_eq(counts[0], 3);
+	ck_assert_uint_eq(counts[1], 5);
+	model_free(&m);
+}
+END_TEST
+
+/* --pid is the pid people saw: a process of another PID namespace is
+ * chosen by its pid there (without the log's namespace tag), and every
+ * process of that pid is, whichever its log. */
+START_TEST(modeljob_pid_filter_real_pid)
+{
+	static const struct lproc a = {2 * MODEL_PIDNS_TAG + 77, "h", "/bin/app",
+				       NULL, 0, 3};
+	static const struct lproc b = {77, "h2", "/bin/app", NULL, 0, 5};
+	static const struct lproc c = {78, "h2", "/bin/app", NULL, 0, 4};
+	struct rfilter f;
+	filter_init(&f);
+	ck_assert_int_eq(filter_add_pid(&f, "77"), 0);
+	struct model m;
+	model_init(&m);
+	m.filter = &f;
+	ck_assert_int_eq(model_load(&m, write_log("a.maplog", &a, 1), NULL,
+				    NULL),
+			 LOGREAD_CLEAN);
+	ck_assert_int_eq(model_load(&m, write_log("b.maplog", &b, 1), NULL,
+				    NULL),
+			 LOGREAD_CLEAN);
+	ck_assert_int_eq(model_load(&m, write_log("c.maplog", &c, 1), NULL,
+				    NULL),
+			 LOGREAD_CLEAN);
+	ck_assert_uint_eq(m.samples, 3 + 5);
+	model_free(&m);
+	filter_free(&f);
+}
+END_TEST
+
 START_TEST(modeljob_outname_patterns)
 {
 	struct mapjob j;
@@ -409,6 +475,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, modeljob_same_pid_two_hosts);
 	tcase_add_test(tc, modeljob_outname_patterns);
 	tcase_add_test(tc, modeljob_pid_labels);
+	tcase_add_test(tc, modeljob_stacks_share_frames);
+	tcase_add_test(tc, modeljob_pid_filter_real_pid);
 	suite_add_tcase(s, tc);
 	return s;
 }

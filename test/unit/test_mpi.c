@@ -7,6 +7,7 @@
  * are MPI's, and a stack's outermost MPI frame and its fold.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <check.h>
@@ -119,8 +120,11 @@ START_TEST(mpi_stack_fold)
 	};
 	static struct rproc p = {.pid = 5, .maps = maps, .nmaps = 3};
 	/* leaf first: open-pal, open-pal, libmpi (MPI_Barrier), app, app */
-	static uint64_t pcs[] = {0x30010, 0x30020, 0x10030, 0x1040, 0x1050,
-				 0x1060, 0x1070};
+	static const uint64_t pcs0[] = {0x30010, 0x30020, 0x10030, 0x1040,
+					0x1050, 0x1060, 0x1070};
+	uint64_t *pcs = malloc(sizeof(pcs0));
+	ck_assert_ptr_nonnull(pcs);
+	memcpy(pcs, pcs0, sizeof(pcs0));
 	static struct rstack st[2] = {
 		{.pid = 5, .npc = 5, .off = 0, .count = 4, .used = 1},
 		{.pid = 5, .npc = 2, .off = 5, .count = 1, .used = 1},
@@ -133,6 +137,7 @@ START_TEST(mpi_stack_fold)
 	m.capstacks = 2;
 	m.nstacks = 2;
 	m.spc = pcs;
+	m.nspc = m.capspc = 7;
 	ck_assert_int_eq(mpi_stack(&m, 5, 0, 5, pcs), 2);
 	ck_assert_int_eq(mpi_stack(&m, 5, 0, 2, pcs + 5), -1);
 	uint64_t in[1];
@@ -141,18 +146,24 @@ START_TEST(mpi_stack_fold)
 	size_t n;
 	ck_assert_int_eq(mpi_fold(&m, &n), 0);
 	ck_assert_uint_eq(n, 1);
-	ck_assert_uint_eq(st[0].off, 2);
 	ck_assert_uint_eq(st[0].npc, 3);
-	ck_assert_uint_eq(pcs[2], 0x1002f); /* the call instruction */
-	ck_assert_uint_eq(pcs[3], 0x1040);
+	ck_assert_uint_eq(m.spc[st[0].off], 0x1002f); /* the call instruction */
+	ck_assert_uint_eq(m.spc[st[0].off + 1], 0x1040);
+	ck_assert_uint_eq(m.spc[st[0].off + 2], 0x1050);
+	/* the frames it had are left as they were (another process's stack
+	 * of the same addresses may share them): the cut stack has a copy */
+	ck_assert_uint_ne(st[0].off, 2);
+	ck_assert_int_eq(memcmp(m.spc, pcs0, sizeof(pcs0)), 0);
 	ck_assert_uint_eq(st[1].off, 5);
 	ck_assert_uint_eq(st[1].npc, 2);
 	/* folded: the leaf is the MPI call, still in MPI */
-	ck_assert_int_eq(mpi_stack(&m, 5, 0, st[0].npc, pcs + st[0].off), 0);
+	ck_assert_int_eq(mpi_stack(&m, 5, 0, st[0].npc, m.spc + st[0].off),
+			 0);
 	ck_assert_int_eq(mpi_proc_samples(&m, in), 0);
 	ck_assert_uint_eq(in[0], 4);
 	ck_assert_int_eq(mpi_fold(&m, &n), 0);
 	ck_assert_uint_eq(n, 0);
+	free(m.spc);
 }
 END_TEST
 

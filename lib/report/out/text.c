@@ -228,7 +228,7 @@ int text_emit(const struct output_in *in, FILE *out)
 	if ((rc = job_text_ranks(in, out)))
 		return rc;
 	regions(m, out);
-	rc = text_metrics(&m->metrics, out);
+	rc = text_metrics(&m->metrics, m, out);
 	if (!rc)
 		rc = text_partial(in->oi_partial, out);
 	if (!rc)

@@ -27,10 +27,12 @@ int text_emit(const struct output_in *in, FILE *out);
  * no report.  Returns 0, or MAPS_ENOMEM (the sections are cut short). */
 int text_partial(const struct partial_result *r, FILE *out);
 
-/* The report's "Metrics" and "Metric plugin errors" parts, to out;
- * nothing when the logs hold no metric records.  Returns 0, or
- * MAPS_ENOMEM with nothing written. */
-int text_metrics(const struct rmetrics *x, FILE *out);
+/* The report's "Metrics" and "Metric plugin errors" parts of x, the
+ * metrics of m (whose processes name the pids), to out; nothing when the
+ * logs hold no metric records.  Returns 0, or MAPS_ENOMEM with nothing
+ * written. */
+int text_metrics(const struct rmetrics *x, const struct model *m,
+		 FILE *out);
 /* Prints s (nothing for NULL) with control characters as spaces (text
  * from a log, a plugin or a user's file).  text_clean.c. */
 void text_put_clean(FILE *out, const char *s);

@@ -22,7 +22,7 @@ struct row {
 	char c[NCOL][UNITS_BUFSZ];
 };
 
-int text_metrics(const struct rmetrics *x, FILE *out)
+int text_metrics(const struct rmetrics *x, const struct model *m, FILE *out)
 {
 	if (!x->nm && !x->npe && !x->ns)
 		return 0;
@@ -155,10 +155,11 @@ int text_metrics(const struct rmetrics *x, FILE *out)
 			const struct rmseries *s = &x->s[k];
 			if (s->metric || !s->errors)
 				continue;
-			fprintf(out, "  metric #%u of process %u (no definition): "
+			char pb[48];
+			fprintf(out, "  metric #%u of process %s (no definition): "
 				     "%" PRIu64 " error%s, first: ",
-				s->index, s->pid, s->errors,
-				s->errors == 1 ? "" : "s");
+				s->index, model_pid_str(m, s->pid, pb, sizeof(pb)),
+				s->errors, s->errors == 1 ? "" : "s");
 			text_put_clean(out, s->err_msg ? s->err_msg : "");
 			fputc('\n', out);
 		}
