@@ -466,6 +466,9 @@ static void load_one(const char *item)
 					       sizeof(*ev));
 		}
 	}
+	for (int t = 0; p->ev && t < MAPSAMPLE_SUBSTRATES_NUM_EVENTS; t++)
+		if (p->ev[t] && !(t == MAPSAMPLE_EVENT_SAMPLE && p->in_handler))
+			SUB.take[SUB.n] |= 1u << t;
 	if (p->ev && p->ev[MAPSAMPLE_EVENT_SAMPLE]) {
 		if (p->in_handler)
 			SUB.sample_in_handler++;
@@ -906,7 +909,7 @@ static void end_plugin(struct sub_plugin *p)
 		substrate_manifest(p);
 	if (p->info.finalize)
 		p->info.finalize();
-	__atomic_store_n(&p->off, 1, __ATOMIC_RELEASE);
+	subrun_off(p);
 	if (p->behind)
 		fprintf(stderr, "mapsample: substrate plugin %s fell behind "
 				"in pid %u: %llu of its events dropped\n",
@@ -935,7 +938,7 @@ void substrate_finish(int how, int code, int sigctx)
 		__atomic_store_n(&SUB.end_req, 1, __ATOMIC_RELEASE);
 		subrun_end_wait(SUB_END_WAIT_MS, SUB_EXIT_WAIT_MS);
 		for (int i = 0; i < SUB.n; i++)
-			__atomic_store_n(&SUB.p[i].off, 1, __ATOMIC_RELEASE);
+			subrun_off(&SUB.p[i]);
 		return;
 	}
 	if (!SUB.mpi_done) {
