@@ -130,8 +130,14 @@ struct sub_host {
 	uint32_t take[SUBSTRATE_MAX];
 	struct sub_plugin p[SUBSTRATE_MAX];
 	/* the location of each thread slot (index into S.slots), read by
-	 * the signal handler */
-	struct mapsample_location *cur[4096];
+	 * the signal handler, and the sum of the slot's t->dropped[] when
+	 * its losses were last looked at (substrate_drops(): while the sum
+	 * is the same, no loss is new, and t->dropped_told, two more cache
+	 * lines, is not read); one line holds four slots' */
+	struct sub_cur {
+		struct mapsample_location *loc;
+		uint64_t drops_seen;
+	} cur[4096] __attribute__((aligned(64)));
 	/* samples of each slot's thread taken before its location was
 	 * made (the main thread's timer runs before its thread_begin) */
 	uint32_t early[4096];
