@@ -38,6 +38,13 @@
  *     of a location; per location, events come in the order they were
  *     recorded.  Before an event that names a handle the plugin has not
  *     seen, it gets new_definition_handle for every newer handle.
+ *   - What a sample costs the handler is mostly cache misses: between two
+ *     samples the host's lines leave the caches, and the ring's lines
+ *     were last read by the dispatcher on another CPU.  So the handler
+ *     reads one line of SUB (take[]: which plugin takes which type), the
+ *     slot's SUB.cur entry and the location's ring line; a SAMPLE record
+ *     carries no unused words; the next record's lines are prefetched for
+ *     writing after each record, and the dispatcher reads ahead.
  *   - The dispatchers block every signal, are not sampled, leave the
  *     sampler's process_watch to its writer thread (both running it
  *     doubled its reads of /proc), stop around process_solo_begin/
