@@ -184,8 +184,9 @@ static int ring_put(struct sub_plugin *p, struct sub_ring *r,
 	/* The lines the next record will take were last read by the
 	 * dispatcher on another CPU: writing them would wait there for
 	 * their ownership to come back.  Asked for now, they come while
-	 * the program runs.  A prefetch is only a hint: lines past the
-	 * dispatcher's tail are read by nobody until head passes them. */
+	 * the program runs.  A prefetch changes no data: at worst it takes
+	 * a line the dispatcher is reading (the end of the last record),
+	 * which the dispatcher then fetches again. */
 	uint64_t next = (head + need) % SUBSTRATE_RING;
 	for (int k = 0; k < PREFETCH_LINES; k++)
 		prefetch_w(r->buf + (next + (uint64_t)k * 64) % SUBSTRATE_RING);
