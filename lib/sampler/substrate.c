@@ -18,7 +18,7 @@
  *
  * Locations are threads, one struct mapsample_location each, made by
  * substrate_thread_begin() (the thread_begin hook, normal context) and
- * found by the signal handler through SUB.cur[slot index].  The first
+ * found by the signal handler through SUB.cur[slot index].loc.  The first
  * location of a process image is its main thread; a fork child's first
  * location has the forking thread's location as parent, whose fork count
  * it carries (fork_sequence_count).  The per-plugin data slots are plain
@@ -466,6 +466,9 @@ static void load_one(const char *item)
 					       sizeof(*ev));
 		}
 	}
+	for (int t = 0; p->ev && t < MAPSAMPLE_SUBSTRATES_NUM_EVENTS; t++)
+		if (p->ev[t] && !(t == MAPSAMPLE_EVENT_SAMPLE && p->in_handler))
+			SUB.take[SUB.n] |= 1u << t;
 	if (p->ev && p->ev[MAPSAMPLE_EVENT_SAMPLE]) {
 		if (p->in_handler)
 			SUB.sample_in_handler++;
@@ -562,12 +565,12 @@ void substrate_thread_begin(struct tslot *t, uint32_t creator)
 		pthread_mutex_lock(&cur_lock);
 		struct mapsample_location *par = NULL;
 		for (int i = 0; i < SAMPLER_MAX_THREADS && creator; i++)
-			if (SUB.cur[i] && SUB.cur[i]->tid == creator)
-				par = SUB.cur[i];
+			if (SUB.cur[i].loc && SUB.cur[i].loc->tid == creator)
+				par = SUB.cur[i].loc;
 		if (!par)
 			for (int i = 0; i < SAMPLER_MAX_THREADS; i++)
-				if (SUB.cur[i] && SUB.cur[i]->first)
-					par = SUB.cur[i];
+				if (SUB.cur[i].loc && SUB.cur[i].loc->first)
+					par = SUB.cur[i].loc;
 		l->parent = par;
 		if (par)
 			__atomic_fetch_add(&par->refs, 1, __ATOMIC_RELAXED);
@@ -580,7 +583,10 @@ void substrate_thread_begin(struct tslot *t, uint32_t creator)
 	int own = t == slot_self();
 	if (own)
 		__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&SUB.cur[idx], l, __ATOMIC_RELEASE);
+	/* before the location is published: the handler writes it only
+	 * once it sees the location */
+	__atomic_store_n(&SUB.cur[idx].drops_seen, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&SUB.cur[idx].loc, l, __ATOMIC_RELEASE);
 	l->early = __atomic_exchange_n(&SUB.early[idx], 0, __ATOMIC_ACQ_REL);
 	if (own)
 		__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
@@ -595,7 +601,7 @@ void substrate_thread_end(struct tslot *t)
 	size_t idx = (size_t)(t - S.slots);
 	pthread_mutex_lock(&cur_lock);
 	struct mapsample_location *l =
-		__atomic_exchange_n(&SUB.cur[idx], NULL, __ATOMIC_ACQ_REL);
+		__atomic_exchange_n(&SUB.cur[idx].loc, NULL, __ATOMIC_ACQ_REL);
 	pthread_mutex_unlock(&cur_lock);
 	if (!l)
 		return;
@@ -615,7 +621,7 @@ void substrate_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 	if (!SUB.sample_deferred && !SUB.sample_in_handler)
 		return;
 	struct mapsample_location *l =
-		__atomic_load_n(&SUB.cur[t - S.slots], __ATOMIC_ACQUIRE);
+		__atomic_load_n(&SUB.cur[t - S.slots].loc, __ATOMIC_ACQUIRE);
 	if (__atomic_load_n(&SUB.finishing, __ATOMIC_ACQUIRE))
 		return;
 	if (!l) {
@@ -658,7 +664,7 @@ void substrate_metric(struct tslot *t, const struct maplog_ev *ev,
 	if (!t || t < S.slots || t >= S.slots + SAMPLER_MAX_THREADS)
 		return;
 	struct mapsample_location *l =
-		__atomic_load_n(&SUB.cur[t - S.slots], __ATOMIC_ACQUIRE);
+		__atomic_load_n(&SUB.cur[t - S.slots].loc, __ATOMIC_ACQUIRE);
 	if (!l || __atomic_load_n(&SUB.finishing, __ATOMIC_ACQUIRE))
 		return;
 	const struct maplog_ev_metric_value *v = &ev->ev_u.mval;
@@ -676,7 +682,7 @@ void substrate_mark(struct tslot *t, uint64_t ts, uint64_t kind,
 	if (!SUB.n)
 		return;
 	struct mapsample_location *l =
-		__atomic_load_n(&SUB.cur[t - S.slots], __ATOMIC_ACQUIRE);
+		__atomic_load_n(&SUB.cur[t - S.slots].loc, __ATOMIC_ACQUIRE);
 	if (!l)
 		return;
 	uint16_t type = kind == MAPLOG_MARK_REGION_BEGIN
@@ -690,6 +696,16 @@ void substrate_mark(struct tslot *t, uint64_t ts, uint64_t kind,
  * closing).  Async-signal-safe. */
 static void tell_drops(struct tslot *t, struct mapsample_location *l)
 {
+	/* the counts only grow: the same sum as last time, nothing new
+	 * (the sum is taken before the loop, so a loss added meanwhile
+	 * by another thread (a mark's) makes the next sum differ) */
+	uint64_t sum = 0;
+	for (uint32_t r = 0; r < SUB_LOG_REASONS; r++)
+		sum += __atomic_load_n(&t->dropped[r], __ATOMIC_RELAXED);
+	uint64_t *seen = &SUB.cur[t - S.slots].drops_seen;
+	if (sum == __atomic_load_n(seen, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(seen, sum, __ATOMIC_RELAXED);
 	uint64_t ts = 0;
 	for (uint32_t r = 0; r < SUB_LOG_REASONS; r++) {
 		uint64_t n = __atomic_load_n(&t->dropped[r], __ATOMIC_RELAXED);
@@ -708,7 +724,7 @@ void substrate_drops(struct tslot *t)
 	if (!SUB.n || t < S.slots || t >= S.slots + SAMPLER_MAX_THREADS)
 		return;
 	struct mapsample_location *l =
-		__atomic_load_n(&SUB.cur[t - S.slots], __ATOMIC_ACQUIRE);
+		__atomic_load_n(&SUB.cur[t - S.slots].loc, __ATOMIC_ACQUIRE);
 	if (l && !__atomic_load_n(&SUB.finishing, __ATOMIC_ACQUIRE))
 		tell_drops(t, l);
 }
@@ -721,7 +737,7 @@ static void tell_all_drops(void)
 	for (int i = 0, n = slot_limit(); i < n; i++) {
 		struct tslot *t = &S.slots[i];
 		struct mapsample_location *l =
-			__atomic_load_n(&SUB.cur[i], __ATOMIC_ACQUIRE);
+			__atomic_load_n(&SUB.cur[i].loc, __ATOMIC_ACQUIRE);
 		if (!l || __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) <= 0 ||
 		    __atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST))
 			continue;
@@ -743,7 +759,7 @@ static void put_self(uint16_t type, uint64_t a, uint64_t b, int64_t d,
 	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST))
 		return;
 	struct mapsample_location *l =
-		__atomic_load_n(&SUB.cur[t - S.slots], __ATOMIC_ACQUIRE);
+		__atomic_load_n(&SUB.cur[t - S.slots].loc, __ATOMIC_ACQUIRE);
 	if (l && !__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST) &&
 	    !__atomic_load_n(&SUB.finishing, __ATOMIC_SEQ_CST))
 		subrun_put(l, type, now_ns(), a, b, 0, d, 0, NULL, text);
@@ -784,7 +800,7 @@ void substrate_fork_prepare(void)
 	if (!SUB.n)
 		return;
 	struct tslot *t = slot_self();
-	fork_parent = t ? __atomic_load_n(&SUB.cur[t - S.slots],
+	fork_parent = t ? __atomic_load_n(&SUB.cur[t - S.slots].loc,
 					  __ATOMIC_ACQUIRE)
 			: NULL;
 	if (fork_parent)
@@ -906,7 +922,7 @@ static void end_plugin(struct sub_plugin *p)
 		substrate_manifest(p);
 	if (p->info.finalize)
 		p->info.finalize();
-	__atomic_store_n(&p->off, 1, __ATOMIC_RELEASE);
+	subrun_off(p);
 	if (p->behind)
 		fprintf(stderr, "mapsample: substrate plugin %s fell behind "
 				"in pid %u: %llu of its events dropped\n",
@@ -935,7 +951,7 @@ void substrate_finish(int how, int code, int sigctx)
 		__atomic_store_n(&SUB.end_req, 1, __ATOMIC_RELEASE);
 		subrun_end_wait(SUB_END_WAIT_MS, SUB_EXIT_WAIT_MS);
 		for (int i = 0; i < SUB.n; i++)
-			__atomic_store_n(&SUB.p[i].off, 1, __ATOMIC_RELEASE);
+			subrun_off(&SUB.p[i]);
 		return;
 	}
 	if (!SUB.mpi_done) {

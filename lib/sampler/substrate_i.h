@@ -116,20 +116,33 @@ struct sub_plugin {
 };
 
 struct sub_host {
-	int n;                  /* plugins loaded and initialized */
-	struct sub_plugin p[SUBSTRATE_MAX];
-	/* the location of each thread slot (index into S.slots), read by
-	 * the signal handler */
-	struct mapsample_location *cur[4096];
-	/* samples of each slot's thread taken before its location was
-	 * made (the main thread's timer runs before its thread_begin) */
-	uint32_t early[4096];
-	int finishing;          /* the process image is ending */
-	int mpi_expected;       /* an MPI launcher's variables are set */
-	int mpi_done;           /* init_mpp asked for */
+	/* What the sampling handler reads for every sample, on one cache
+	 * line: between two samples the program, the kernel or other
+	 * processes on the CPU push the host's lines out of the caches,
+	 * and each line the handler touches then costs a miss. */
+	_Alignas(64) int n;     /* plugins loaded and initialized */
 	/* plugins that take SAMPLE events deferred / in the handler: with
 	 * neither, a sample costs the handler one test */
 	int sample_deferred, sample_in_handler;
+	int finishing;          /* the process image is ending */
+	/* bit t of take[i]: plugin i takes events of type t deferred
+	 * (through its ring); 0 once it is off (subrun_off()) */
+	uint32_t take[SUBSTRATE_MAX];
+	struct sub_plugin p[SUBSTRATE_MAX];
+	/* the location of each thread slot (index into S.slots), read by
+	 * the signal handler, and the sum of the slot's t->dropped[] when
+	 * its losses were last looked at (substrate_drops(): while the sum
+	 * is the same, no loss is new, and t->dropped_told, two more cache
+	 * lines, is not read); one line holds four slots' */
+	struct sub_cur {
+		struct mapsample_location *loc;
+		uint64_t drops_seen;
+	} cur[4096] __attribute__((aligned(64)));
+	/* samples of each slot's thread taken before its location was
+	 * made (the main thread's timer runs before its thread_begin) */
+	uint32_t early[4096];
+	int mpi_expected;       /* an MPI launcher's variables are set */
+	int mpi_done;           /* init_mpp asked for */
 	uint32_t next_id;
 	/* the end of an image that called _exit (substrate_finish with
 	 * SIGCTX_EXIT): no message can be queued there, so each
@@ -174,6 +187,9 @@ void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
 		uint64_t a, uint64_t b, uint64_t c, int64_t d,
 		uint32_t npc, const uint64_t *pc, const char *text)
 	__attribute__((visibility("hidden")));
+/* Turns p off: no more events are put in its rings, no more calls
+ * (p->off).  Async-signal-safe (two stores). */
+void subrun_off(struct sub_plugin *p) __attribute__((visibility("hidden")));
 /* Wakes p's dispatcher (once until it has looked).  Async-signal-safe
  * (an atomic exchange and at most one futex(2) call). */
 void subrun_wake(struct sub_plugin *p) __attribute__((visibility("hidden")));

@@ -38,6 +38,13 @@
  *     of a location; per location, events come in the order they were
  *     recorded.  Before an event that names a handle the plugin has not
  *     seen, it gets new_definition_handle for every newer handle.
+ *   - What a sample costs the handler is mostly cache misses: between two
+ *     samples the host's lines leave the caches, and the ring's lines
+ *     were last read by the dispatcher on another CPU.  So the handler
+ *     reads one line of SUB (take[]: which plugin takes which type), the
+ *     slot's SUB.cur entry and the location's ring line; a SAMPLE record
+ *     carries no unused words; the next record's lines are prefetched for
+ *     writing after each record, and the dispatcher reads ahead.
  *   - The dispatchers block every signal, are not sampled, leave the
  *     sampler's process_watch to its writer thread (both running it
  *     doubled its reads of /proc), stop around process_solo_begin/
@@ -68,15 +75,47 @@
 /* Records delivered between two checks for a fork's hold */
 #define BATCH 64
 
+/* A record in a ring: this header, then (unless a SAMPLE) b and c, then
+ * npc program counters, then tlen bytes of text.  A SAMPLE's b and c are
+ * always 0 and are left out: with the few frames of a typical stack the
+ * record is then about a quarter shorter, and every byte of it travels
+ * twice between two CPUs' caches (the handler writes it, the dispatcher
+ * reads it), which is most of what a deferred plugin costs per sample. */
 struct sub_rec {
 	uint32_t size;          /* bytes, with what follows, multiple of 8 */
 	uint16_t type;          /* MAPSAMPLE_EVENT_*, or SUB_REC_PAD */
 	uint16_t tlen;          /* bytes of text after the PCs (no NUL) */
 	uint32_t npc;
-	uint32_t pad;
-	uint64_t ts, a, b, c;
-	int64_t d;
+	int32_t d;              /* SAMPLE: wall; MPI_EXIT: the peer */
+	uint64_t ts, a;
 };
+struct sub_rec_bc {
+	uint64_t b, c;
+};
+
+static size_t rec_head(uint16_t type)
+{
+	return sizeof(struct sub_rec) +
+	       (type == MAPSAMPLE_EVENT_SAMPLE ? 0 : sizeof(struct sub_rec_bc));
+}
+
+/* Lines of the next record, fetched for writing ahead of time */
+#define PREFETCH_LINES 2
+/* How far ahead of the record it delivers the dispatcher fetches */
+#define READ_AHEAD 512
+
+/* Asks for the cache line at p in a state fit for writing, without
+ * waiting for it.  Async-signal-safe (one instruction that cannot
+ * fault). */
+static inline void prefetch_w(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	/* PREFETCHW; a no-op on the older CPUs that lack it */
+	__asm__ volatile("prefetchw %0" : : "m"(*(const char *)p));
+#else
+	__builtin_prefetch(p, 1, 3);
+#endif
+}
 
 static __thread struct sub_plugin *running_plugin
 	__attribute__((tls_model("initial-exec")));
@@ -88,13 +127,23 @@ struct sub_plugin *subrun_current(void)
 
 /* ---- the producer side (async-signal-safe) ---- */
 
+static int plugin_index(const struct sub_plugin *p)
+{
+	return (int)(p - SUB.p);
+}
+
+_Static_assert(MAPSAMPLE_SUBSTRATES_NUM_EVENTS <= 32,
+	       "SUB.take: one bit per event type");
 _Static_assert(SUB_LOG_REASONS == MAPLOG_DROP_MARK + 1,
 	       "SUB_LOG_REASONS: one per enum maplog_drop_reason");
 
-/* Returns 0, or -1 when the ring had no room (the caller counts it). */
+/* Writes the record h (with b, c, pc and text as rec_head(h->type)
+ * says) at loc's ring r.  Returns 0, or -1 when the ring had no room
+ * (the caller counts it).  Async-signal-safe: plain stores, one release
+ * store, prefetches, at most one futex(2) call. */
 static int ring_put(struct sub_plugin *p, struct sub_ring *r,
-		    const struct sub_rec *h, const uint64_t *pc,
-		    const char *text)
+		    const struct sub_rec *h, const struct sub_rec_bc *bc,
+		    const uint64_t *pc, const char *text)
 {
 	uint32_t need = h->size;
 	uint64_t head = r->head;
@@ -120,12 +169,34 @@ static int ring_put(struct sub_plugin *p, struct sub_ring *r,
 	}
 	uint8_t *at = r->buf + off;
 	memcpy(at, h, sizeof(*h));
-	if (h->npc)
-		memcpy(at + sizeof(*h), pc, (size_t)h->npc * 8);
+	at += sizeof(*h);
+	if (bc) {
+		memcpy(at, bc, sizeof(*bc));
+		at += sizeof(*bc);
+	}
+	if (h->npc) {
+		memcpy(at, pc, (size_t)h->npc * 8);
+		at += (size_t)h->npc * 8;
+	}
 	if (h->tlen)
-		memcpy(at + sizeof(*h) + (size_t)h->npc * 8, text, h->tlen);
+		memcpy(at, text, h->tlen);
 	__atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
+	/* The lines the next record will take were last read by the
+	 * dispatcher on another CPU: writing them would wait there for
+	 * their ownership to come back.  Asked for now, they come while
+	 * the program runs.  A prefetch changes no data: at worst it takes
+	 * a line the dispatcher is reading (the end of the last record),
+	 * which the dispatcher then fetches again. */
+	uint64_t next = (head + need) % SUBSTRATE_RING;
+	for (int k = 0; k < PREFETCH_LINES; k++)
+		prefetch_w(r->buf + (next + (uint64_t)k * 64) % SUBSTRATE_RING);
 	return 0;
+}
+
+void subrun_off(struct sub_plugin *p)
+{
+	__atomic_store_n(&SUB.take[plugin_index(p)], 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->off, 1, __ATOMIC_RELEASE);
 }
 
 void subrun_wake(struct sub_plugin *p)
@@ -140,26 +211,27 @@ void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
 		uint32_t npc, const uint64_t *pc, const char *text)
 {
 	struct sub_rec h;
+	struct sub_rec_bc bc = {b, c};
 	size_t tl = text ? strnlen(text, 1024) : 0;
-	size_t sz = sizeof(h) + (size_t)npc * 8 + tl;
+	size_t sz = rec_head(type) + (size_t)npc * 8 + tl;
 	h.size = (uint32_t)((sz + 7) & ~(size_t)7);
 	h.type = type;
 	h.tlen = (uint16_t)tl;
 	h.npc = npc;
-	h.pad = 0;
+	h.d = (int32_t)d;
 	h.ts = ts;
 	h.a = a;
-	h.b = b;
-	h.c = c;
-	h.d = d;
 	for (int i = 0; i < SUB.n; i++) {
-		struct sub_plugin *p = &SUB.p[i];
-		if (__atomic_load_n(&p->off, __ATOMIC_RELAXED) || !p->ev ||
-		    !p->ev[type] ||
-		    (type == MAPSAMPLE_EVENT_SAMPLE && p->in_handler))
+		/* one bit of the handler's line of SUB, not the plugin's
+		 * own lines (off, its table of event functions) */
+		if (!(__atomic_load_n(&SUB.take[i], __ATOMIC_RELAXED) >> type &
+		      1))
 			continue;
+		struct sub_plugin *p = &SUB.p[i];
 		struct sub_ring *r = &loc->ring[i];
-		if (ring_put(p, r, &h, pc, text) == 0)
+		if (ring_put(p, r, &h,
+			     type == MAPSAMPLE_EVENT_SAMPLE ? NULL : &bc, pc,
+			     text) == 0)
 			continue;
 		/* a loss the log counts must not be lost itself, nor told
 		 * as one event of the plugin's: kept by reason, told by
@@ -240,11 +312,6 @@ static void tell_defs(struct sub_plugin *p, mapsample_handle h)
 	}
 }
 
-static int plugin_index(const struct sub_plugin *p)
-{
-	return (int)(p - SUB.p);
-}
-
 static void drop_event(struct sub_plugin *p, struct mapsample_location *loc,
 		       uint32_t reason, uint64_t n)
 {
@@ -302,14 +369,20 @@ static mapsample_handle region_handle(struct sub_plugin *p,
 static void deliver_rec(struct sub_plugin *p, struct mapsample_location *loc,
 			const struct sub_rec *h)
 {
-	const uint64_t *pc = (const uint64_t *)(h + 1);
+	const uint8_t *at = (const uint8_t *)(h + 1);
+	struct sub_rec_bc bc = {0, 0};
+	if (h->type != MAPSAMPLE_EVENT_SAMPLE) {
+		memcpy(&bc, at, sizeof(bc));
+		at += sizeof(bc);
+	}
+	const uint64_t *pc = (const uint64_t *)at;
 	char text[1025];
-	memcpy(text, (const uint8_t *)(h + 1) + (size_t)h->npc * 8, h->tlen);
+	memcpy(text, at + (size_t)h->npc * 8, h->tlen);
 	text[h->tlen] = 0;
 	switch (h->type) {
 	case MAPSAMPLE_EVENT_SAMPLE:
 		EV(p, mapsample_event_sample_cb, h->type)(loc, h->ts, h->a,
-							 h->npc, pc, (int)h->d);
+							 h->npc, pc, h->d);
 		break;
 	case MAPSAMPLE_EVENT_MARK:
 	case MAPSAMPLE_EVENT_REGION_ENTER:
@@ -331,17 +404,17 @@ static void deliver_rec(struct sub_plugin *p, struct mapsample_location *loc,
 				loc, h->ts, f, MAPSAMPLE_INVALID_HANDLE);
 		else
 			EV(p, mapsample_event_mpi_exit_cb, h->type)(
-				loc, h->ts, f, h->a, h->b, (int32_t)h->d);
+				loc, h->ts, f, h->a, bc.b, h->d);
 		break;
 	}
 	case MAPSAMPLE_EVENT_METRIC: {
 		mapsample_handle m =
 			subdefs_get(MAPSAMPLE_HANDLE_TYPE_METRIC, text);
 		double dbl;
-		memcpy(&dbl, &h->c, sizeof(dbl));
+		memcpy(&dbl, &bc.c, sizeof(dbl));
 		tell_defs(p, m);
 		EV(p, mapsample_event_metric_cb, h->type)(
-			loc, h->ts, m, (int)h->a, (int)h->b, h->c, dbl);
+			loc, h->ts, m, (int)h->a, (int)bc.b, bc.c, dbl);
 		break;
 	}
 	case MAPSAMPLE_EVENT_FORK:
@@ -350,7 +423,7 @@ static void deliver_rec(struct sub_plugin *p, struct mapsample_location *loc,
 		break;
 	case MAPSAMPLE_EVENT_DROP:
 		EV(p, mapsample_event_drop_cb, h->type)(loc, h->ts,
-						       (uint32_t)h->a, h->b);
+						       (uint32_t)h->a, bc.b);
 		break;
 	default:
 		break;
@@ -374,6 +447,10 @@ static size_t drain(struct sub_plugin *p, struct mapsample_location *loc,
 	while (tail < head) {
 		const struct sub_rec *h =
 			(const struct sub_rec *)(r->buf + tail % SUBSTRATE_RING);
+		/* the records ahead were written on the producer's CPU:
+		 * their lines are asked for while this one is delivered
+		 * (a hint only; past head it fetches what nobody reads) */
+		__builtin_prefetch(r->buf + (tail + READ_AHEAD) % SUBSTRATE_RING);
 		/* the end of the image stopped waiting for this backlog */
 		hurry |= __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE) > 1;
 		if (h->type != SUB_REC_PAD) {
@@ -800,7 +877,7 @@ void subrun_fork_child(void)
 		pthread_mutex_init(&p->qlock, NULL);
 		if (p->held && !p->off) {
 			/* its dispatcher was inside a call at the fork */
-			p->off = 1;
+			subrun_off(p);
 			fprintf(stderr, "mapsample: substrate plugin %s: busy "
 					"in a call when process %d forked; off in "
 					"the child\n", p->name, (int)getpid());
