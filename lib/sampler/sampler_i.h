@@ -140,6 +140,11 @@ struct tslot {
 	void *stabmem;
 	size_t stabsize;
 	uint64_t samples;
+	/* the thread's system and total CPU time (getrusage, us) at its
+	 * last POSIX-timer signal with the default timers (handler.c);
+	 * ktick_set 0 until the first */
+	int64_t ktick_sys, ktick_all;
+	int ktick_set;
 	uint64_t dropped[7];     /* by enum maplog_drop_reason; [0, 6)
 				    lose samples, MAPLOG_DROP_MARK marks
 				    (added to atomically: marks.c) */

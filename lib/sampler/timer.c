@@ -35,11 +35,11 @@
  *   signal, handled on the way back to user mode, comes right after the
  *   system call it found the thread in: the handler keeps such a signal
  *   as a sample (the interrupted context is at the system-call
- *   instruction's return address, handler.c) and drops every other,
- *   whose time the perf event has sampled.  Time in the kernel not
- *   spent in a system call (page faults, interrupts) is sampled by
- *   neither.  Where the POSIX timer cannot be made, the perf event
- *   alone samples user time.
+ *   instruction's return address), and one whose tick found the thread
+ *   in other kernel work such as a page fault (its system time grew by
+ *   that tick, handler.c), and drops every other, whose time the perf
+ *   event has sampled.  Where the POSIX timer cannot be made, the perf
+ *   event alone samples user time.
  *
  * --timer perf arms the perf event alone, counting kernel time too where
  * the kernel lets us (perf_event_paranoid < 2, or privileged): system
