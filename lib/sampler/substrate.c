@@ -80,6 +80,10 @@ static int32_t mpi_rank = -1;
 static uint32_t mpi_size;
 /* the forking thread's location, from substrate_fork_prepare() */
 static struct mapsample_location *fork_parent;
+/* when that fork began: the FORK event's time, which must come before
+ * the child's first event (taken after fork() returned, it came after
+ * the child's PROGRAM_BEGIN under load) */
+static uint64_t fork_ts;
 /* in a fork child, from substrate_after_fork_child() until its first
  * thread's location takes it: the forking thread's location, the
  * parent of that first one.  Not fork_parent itself: in the parent, a
@@ -748,8 +752,8 @@ static void tell_all_drops(void)
 
 /* An event of the calling thread from normal context: it becomes its
  * slot's writer as marks.c does; lost when the slot is busy. */
-static void put_self(uint16_t type, uint64_t a, uint64_t b, int64_t d,
-		     const char *text)
+static void put_self_at(uint16_t type, uint64_t ts, uint64_t a, uint64_t b,
+			int64_t d, const char *text)
 {
 	if (!SUB.n)
 		return; /* no plugin: an MPI call costs only this test */
@@ -762,8 +766,14 @@ static void put_self(uint16_t type, uint64_t a, uint64_t b, int64_t d,
 		__atomic_load_n(&SUB.cur[t - S.slots].loc, __ATOMIC_ACQUIRE);
 	if (l && !__atomic_load_n(&t->closing, __ATOMIC_SEQ_CST) &&
 	    !__atomic_load_n(&SUB.finishing, __ATOMIC_SEQ_CST))
-		subrun_put(l, type, now_ns(), a, b, 0, d, 0, NULL, text);
+		subrun_put(l, type, ts, a, b, 0, d, 0, NULL, text);
 	__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
+}
+
+static void put_self(uint16_t type, uint64_t a, uint64_t b, int64_t d,
+		     const char *text)
+{
+	put_self_at(type, now_ns(), a, b, d, text);
 }
 
 /* For the MPI plugin's PMPI layer: MPI_Init (or MPI_Init_thread) has
@@ -806,6 +816,7 @@ void substrate_fork_prepare(void)
 	if (fork_parent)
 		fork_parent->forks++;
 	pthread_mutex_lock(&cur_lock);
+	fork_ts = now_ns(); /* under cur_lock until the fork returns */
 	subrun_fork_prepare();
 }
 
@@ -814,10 +825,11 @@ void substrate_fork_parent(int pid)
 	if (!SUB.n)
 		return;
 	subrun_fork_parent();
+	uint64_t ts = fork_ts;
 	pthread_mutex_unlock(&cur_lock);
 	fork_parent = NULL;
 	if (pid > 0)
-		put_self(MAPSAMPLE_EVENT_FORK, (uint64_t)pid, 0, 0, NULL);
+		put_self_at(MAPSAMPLE_EVENT_FORK, ts, (uint64_t)pid, 0, 0, NULL);
 }
 
 void substrate_after_fork_child(void)
