@@ -405,9 +405,10 @@ uint32_t model_os_pid(const struct model *m, uint32_t pid);
 const char *model_pid_str(const struct model *m, uint32_t pid, char *buf,
 			  size_t len);
 
-/* Bits 22 and up of a pid in a log: the tag (1 to 1023) the sampler
- * gives a process of another PID namespace than the log's first process
- * (mapsample-log(5)); pids on a host are below this. */
+/* Bits 22 and up of a pid in a log: the tag (1 to 511; up to 1023 in
+ * logs of earlier versions) the sampler gives a process of another PID
+ * namespace than the log's first process (mapsample-log(5)); pids on a
+ * host are below this. */
 #define MODEL_PIDNS_TAG 0x400000u
 
 /* The pid the process the model keys as pid had in its PID namespace,
@@ -415,8 +416,9 @@ const char *model_pid_str(const struct model *m, uint32_t pid, char *buf,
  * tag. */
 uint32_t model_real_pid(const struct model *m, uint32_t pid);
 
-/* The namespace tag of the process the model keys as pid (1 to 1023;
- * the same for two processes once in 1023), 0 for a process of its
+/* The namespace tag of the process the model keys as pid (1 to 511, or
+ * 1023 in older logs; the same for two processes once in 511), 0 for a
+ * process of its
  * log's first PID namespace. */
 uint32_t model_pid_ns(const struct model *m, uint32_t pid);
 

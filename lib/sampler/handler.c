@@ -48,10 +48,14 @@
  * thread's system time, which the kernel charges tick by tick: it grew
  * by at least half the CPU time since the last signal (kernel_tick()).
  * The sample of such a tick is charged to the instruction that entered
- * the kernel, as perf charges page faults.  Such a sample
- * stands for as many periods as the timer's overruns say, up to
- * HANDLER_MAX_REPEAT, and is written that many times (the report counts
- * samples).
+ * the kernel, as perf charges page faults.  It stands for the periods
+ * of system time the thread used since the last signal (the rest of a
+ * period carried to the next, per thread; none when less than a period
+ * is owed), up to HANDLER_MAX_REPEAT, and is written that many times
+ * (the report counts samples).  Not the timer's overruns: a signal
+ * delayed on a busy machine has overruns for CPU time that was mostly
+ * user time, which the perf event sampled (8 worker threads beside 4
+ * busy shells got up to 10% too many samples so).
  *
  * Calls guard.c, slot.c and timer.c below it, and the callbacks through
  * pointers.
@@ -165,10 +169,12 @@ static int in_syscall(const ucontext_t *uc)
  * CPU time since the last signal.  (A test program alternating page
  * faults and a user loop, 250 Hz: 818 of 860 ticks in the faults and 0
  * of 903 in the loop said so.)  Also keeps this signal's times for the
- * next.  One raw system call: async-signal-safe.
+ * next, and gives the system time since the last one in *ds (us).  One
+ * raw system call: async-signal-safe.
  */
-static int kernel_tick(struct tslot *t)
+static int kernel_tick(struct tslot *t, int64_t *ds_out)
 {
+	*ds_out = 0;
 	struct rusage ru;
 	if (syscall(SYS_getrusage, RUSAGE_THREAD, &ru))
 		return 0;
@@ -180,7 +186,16 @@ static int kernel_tick(struct tslot *t)
 	t->ktick_sys = sys;
 	t->ktick_all = all;
 	t->ktick_set = 1;
-	return was && da > 0 && 2 * ds >= da;
+	if (!was || da < 0 || ds < 0) {
+		/* the first signal, or the slot's times were another
+		 * thread's (a slot used again, a fork child) */
+		t->ktick_carry = 0;
+		return 0;
+	}
+	if (da == 0)
+		return 0;
+	*ds_out = ds;
+	return 2 * ds >= da;
 }
 
 /* The action of the sampling signal.  Async-signal-safe. */
@@ -211,20 +226,33 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 		return;
 	}
 	uint32_t repeat = 1;
+	uint64_t weight = S.period_ns;
 	if (si->si_code == SI_TIMER &&
 	    __atomic_load_n(&t->tk, __ATOMIC_ACQUIRE) == TK_MIXED) {
 		/* the system-time half of the default timers: a tick that
 		 * found the thread in user mode is the perf event's to
 		 * sample */
-		int kern = kernel_tick(t);
+		int64_t ds;
+		int kern = kernel_tick(t, &ds);
 		if (!in_syscall(ucv) && !kern) {
 			errno = saved_errno;
 			return;
 		}
-		if (si->si_overrun > 0)
-			repeat = si->si_overrun >= HANDLER_MAX_REPEAT
-					 ? HANDLER_MAX_REPEAT
-					 : (uint32_t)si->si_overrun + 1;
+		uint64_t owed = t->ktick_carry + (uint64_t)ds * 1000;
+		uint64_t n = owed / S.period_ns;
+		if (n > HANDLER_MAX_REPEAT)
+			n = HANDLER_MAX_REPEAT;
+		t->ktick_carry = owed - n * S.period_ns;
+		if (t->ktick_carry > HANDLER_MAX_REPEAT * S.period_ns)
+			t->ktick_carry = HANDLER_MAX_REPEAT * S.period_ns;
+		if (n == 0) {
+			errno = saved_errno;
+			return;
+		}
+		repeat = (uint32_t)n;
+		weight = n * S.period_ns;
+	} else if (si->si_code == SI_TIMER && si->si_overrun > 0) {
+		weight *= (uint64_t)si->si_overrun + 1;
 	}
 	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST)) {
 		/* landed inside our own handler on this thread: this overflow
@@ -247,9 +275,7 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 
 	struct handler_tick tick;
 	tick.ts = now_ns();
-	tick.weight = S.period_ns;
-	if (si->si_code == SI_TIMER && si->si_overrun > 0)
-		tick.weight *= (uint64_t)si->si_overrun + 1;
+	tick.weight = weight;
 	tick.repeat = repeat;
 	tick.uc = ucv;
 	tick.ip = (uint64_t)tick.uc->uc_mcontext.gregs[REG_RIP];

@@ -228,10 +228,13 @@ void sample_stack(struct tslot *t, const struct handler_tick *tick)
 		n = walk_fast(&pc, S.cfg.depth, tick->ip, tick->tramp);
 	if (n == 0 && walk) {
 		n = walk_step(&pc, S.cfg.depth, tick->uc);
+		/* counted per sample written (a tick that stands for
+		 * several periods is one walk and that many samples) */
 		if (walk_report)
-			__atomic_fetch_add(&walks_step, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&walks_step, tick->repeat,
+					   __ATOMIC_RELAXED);
 	} else if (walk_report) {
-		__atomic_fetch_add(&walks_fast, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&walks_fast, tick->repeat, __ATOMIC_RELAXED);
 	}
 	in_handler = was;
 	if (n == 0) {

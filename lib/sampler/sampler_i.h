@@ -145,6 +145,7 @@ struct tslot {
 	 * ktick_set 0 until the first */
 	int64_t ktick_sys, ktick_all;
 	int ktick_set;
+	uint64_t ktick_carry;    /* system time owed, less than a period */
 	uint64_t dropped[7];     /* by enum maplog_drop_reason; [0, 6)
 				    lose samples, MAPLOG_DROP_MARK marks
 				    (added to atomically: marks.c) */

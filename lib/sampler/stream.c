@@ -372,7 +372,8 @@ static uint64_t start_ticks(void)
  * (pids stay below 2^22) from its namespace and its start time (the
  * kernel reuses a namespace's number once it is gone), so that the two
  * are two processes in the log.  Two such processes with one pid still
- * meet in 1 of 1023. */
+ * meet in 1 of 511.  Bit 31 stays clear: mapreport keys processes it had
+ * to renumber from 2^31 up (MODEL_PID_REMAP). */
 void stream_set_log_pid(void)
 {
 	log_pid = S.pid;
@@ -387,7 +388,7 @@ void stream_set_log_pid(void)
 		return;
 	uint64_t h = (ns ^ start_ticks() * 0xff51afd7ed558ccdull) *
 		     0x9e3779b97f4a7c15ull;
-	log_pid = (uint32_t)(1 + (h >> 32) % 1023) << 22 |
+	log_pid = (uint32_t)(1 + (h >> 32) % 511) << 22 |
 		  (S.pid & ((1u << 22) - 1));
 }
 

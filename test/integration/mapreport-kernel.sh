@@ -56,20 +56,31 @@ sys_share() {
 
 need_programs syswork
 
-case_mixed() {
-	sample mixed -F 1000 -- "$programs/syswork" mixed 2
-	[ "$rc" = 0 ] || { show "$tmp/mixed.err"; fail "mapsample exited $rc"; }
-	report mixed --folded
-	shares=$(sys_share mixed)
-	[ -n "$shares" ] || { show "$tmp/mixed.err"; fail "syswork said no CPU times"; }
+# run NAME MODE MIN LEAF [MAPSAMPLE-OPTIONS...]: syswork MODE 2 under
+# mapsample -F 1000 and the folded report; $sys is the % of its CPU time
+# in its read(2)s (touch_part with faults), at least MIN, $rusage
+# getrusage's system share, and the stacks ending in LEAF (the part's
+# frame) must hold $sys% of the samples within 5 points ($kern).
+run() {
+	name=$1 mode=$2 min=$3 leaf=$4
+	shift 4
+	sample "$name" -F 1000 "$@" -- "$programs/syswork" "$mode" 2
+	[ "$rc" = 0 ] || { show "$tmp/$name.err"; fail "$name: mapsample exited $rc"; }
+	report "$name" --folded
+	shares=$(sys_share "$name")
+	[ -n "$shares" ] || { show "$tmp/$name.err"; fail "$name: syswork said no CPU times"; }
 	sys=${shares% *}
 	rusage=${shares#* }
-	check "$sys >= 20" || fail "syswork spent only $sys% in read(2); the case needs 20% or more"
-	kern=$(share mixed "[kernel] read")
+	check "$sys >= $min" || fail "$name: syswork spent only $sys% in its $mode part; the case needs $min% or more"
+	kern=$(share "$name" "$leaf")
 	check "($kern - $sys) <= 5 && ($sys - $kern) <= 5" || {
-		show "$tmp/mixed.report"
-		fail "[kernel] read holds $kern% of the samples; the program spent $sys% of its CPU time in read(2) (getrusage: $rusage% system time)"
+		show "$tmp/$name.report"
+		fail "$name: $leaf holds $kern% of the samples; the program spent $sys% of its CPU time there (getrusage: $rusage% system time)"
 	}
+}
+
+case_mixed() {
+	run mixed mixed 20 "[kernel] read"
 	# below libc's read, the user frame that entered the kernel
 	grep -q ';read;\[kernel\] read [0-9]*$' "$tmp/mixed.report" || {
 		show "$tmp/mixed.report"
@@ -138,40 +149,18 @@ case_user() {
 }
 
 case_wall() {
-	sample wall --wall -F 1000 -- "$programs/syswork" mixed 2
-	[ "$rc" = 0 ] || { show "$tmp/wall.err"; fail "--wall: mapsample exited $rc"; }
-	report wall --folded
-	shares=$(sys_share wall)
-	[ -n "$shares" ] || { show "$tmp/wall.err"; fail "--wall: syswork said no CPU times"; }
-	wsys=${shares% *}
-	check "$wsys >= 20" || fail "--wall: syswork spent only $wsys% in read(2); the case needs 20% or more"
-	kern=$(share wall "[kernel] read")
-	check "($kern - $wsys) <= 5 && ($wsys - $kern) <= 5" || {
-		show "$tmp/wall.report"
-		fail "--wall: [kernel] read holds $kern% of the samples; the program spent $wsys% of its CPU time in read(2)"
-	}
-	echo "wall: [kernel] read $kern% of the samples; CPU time in read(2) $wsys%"
+	run wall mixed 20 "[kernel] read" --wall
+	echo "wall: [kernel] read $kern% of the samples; CPU time in read(2) $sys%"
 }
+
 case_faults() {
-	sample faults -F 1000 -- "$programs/syswork" faults 2
-	[ "$rc" = 0 ] || { show "$tmp/faults.err"; fail "faults: mapsample exited $rc"; }
-	report faults --folded
-	shares=$(sys_share faults)
-	[ -n "$shares" ] || { show "$tmp/faults.err"; fail "faults: syswork said no CPU times"; }
-	fsys=${shares% *}
-	check "$fsys >= 15" || fail "faults: syswork spent only $fsys% in touch_part; the case needs 15% or more"
-	touch=$(awk '{ n = $NF; all += n; if ($0 ~ /;touch_part [0-9]+$/) hit += n }
-		END { printf "%.2f\n", all ? 100 * hit / all : 0 }' "$tmp/faults.report")
-	check "($touch - $fsys) <= 5 && ($fsys - $touch) <= 5" || {
-		show "$tmp/faults.report"
-		fail "faults: touch_part holds $touch% of the samples; it took $fsys% of the CPU time"
-	}
-	echo "faults: touch_part $touch% of the samples; its CPU time $fsys%"
+	run faults faults 15 touch_part
+	echo "faults: touch_part $kern% of the samples; its CPU time $sys%"
 }
 case_mixed
-case_faults
 case_text_json
 case_off
 case_user
 case_wall
+case_faults
 echo "mapreport-kernel: all cases passed"
