@@ -387,6 +387,9 @@ MAPS_HIDDEN int stream_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 MAPS_HIDDEN int stream_put_data(struct tslot *t, const struct maplog_ev *ev);
 /* Writes pending drop counts of t as DROP records.  Async-signal-safe. */
 MAPS_HIDDEN void stream_flush_drops(struct tslot *t);
+/* The same, written on dest's stream (the process stream, under
+ * proc_lock, at a thread's close). */
+MAPS_HIDDEN void stream_flush_drops_to(struct tslot *t, struct tslot *dest);
 /* Seals t's chunk.  Async-signal-safe. */
 MAPS_HIDDEN void stream_seal(struct tslot *t);
 /* Sets up t's stack table memory (mmap).  Returns 0 or -1. */

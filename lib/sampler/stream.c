@@ -485,6 +485,11 @@ int stream_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 
 void stream_flush_drops(struct tslot *t)
 {
+	stream_flush_drops_to(t, t);
+}
+
+void stream_flush_drops_to(struct tslot *t, struct tslot *dest)
+{
 	for (int r = 0; r <= MAPLOG_DROP_MARK; r++) {
 		uint64_t n = __atomic_load_n(&t->dropped[r], __ATOMIC_RELAXED) -
 			     t->dropped_done[r];
@@ -497,7 +502,7 @@ void stream_flush_drops(struct tslot *t)
 		ev.ev_u.drop.dr_tid = (uint32_t)t->tid;
 		ev.ev_u.drop.dr_reason = (uint32_t)r;
 		ev.ev_u.drop.dr_count = n;
-		if (stream_put(t, &ev) == 0)
+		if (stream_put(dest, &ev) == 0)
 			t->dropped_done[r] += n;
 	}
 }

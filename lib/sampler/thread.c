@@ -109,7 +109,12 @@ void thread_close(struct tslot *t, int proc_ok)
 			sched_yield();
 	}
 	timer_disarm(t);
-	stream_flush_drops(t);
+	/* on the process stream with the end record, as the reader finds
+	 * them by their tid: on the thread's own stream, a thread with
+	 * no sample (a main thread that only waits, its first samples
+	 * dropped) got a chunk holding only its drop records, whose loss
+	 * nothing could tell (mapreport-losses.sh failed so in CI) */
+	stream_flush_drops_to(t, proc_ok ? &S.proc : t);
 	substrate_drops(t);
 	struct maplog_ev ev;
 	/* a name set after the thread began (the last one): read where it
