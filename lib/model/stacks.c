@@ -320,42 +320,40 @@ int model_stack_count(struct model *m, const struct maplog_ev *ev)
 		       (m->capsid - old) * sizeof(*m->sidmap));
 	}
 	uint32_t idx = m->sidmap[s->sa_stack];
-	if (m->nlogs <= 1) {
-		/* the first log: counted in the table itself, which holds
-		 * its stacks only (a table of its own would be a second
-		 * lookup); the chunk's ids name slots */
-		if (!idx) {
-			long j = stack_get(m,
+	/* the first log is counted in the stack table itself, which holds
+	 * its stacks only (a table of its own would be a second lookup);
+	 * later logs on a table of their own (local_get()); the chunk's
+	 * ids name slots of the one used */
+	int first = m->nlogs <= 1;
+	if (!idx) {
+		long j = first ? stack_get(m,
 					   stack_hash(ev->ev_pid, ev->ev_image,
 						      s->sa_npc, s->sa_pc),
 					   ev->ev_pid, ev->ev_image, s->sa_npc,
-					   s->sa_pc);
-			if (j < 0)
-				return MAPS_ENOMEM;
-			idx = (uint32_t)j + 1;
-			if (m->c_valid)
-				m->sidmap[s->sa_stack] = idx;
-		}
-		struct rstack *st = &m->stacks[idx - 1];
-		st->count++;
-		st->weight += s->sa_weight;
-		if (m->on_sample)
-			return m->on_sample(m->on_sample_ctx, ev, st->seq);
-		return 0;
-	}
-	if (!idx) {
-		long j = local_get(m, ev->ev_pid, ev->ev_image, s->sa_npc,
-				   s->sa_pc);
+					   s->sa_pc)
+			       : local_get(m, ev->ev_pid, ev->ev_image,
+					   s->sa_npc, s->sa_pc);
 		if (j < 0)
 			return MAPS_ENOMEM;
 		idx = (uint32_t)j + 1;
-		if (m->c_valid)
-			m->sidmap[s->sa_stack] = idx;
+		m->sidmap[s->sa_stack] = idx;
 	}
-	struct rlstack *e = &m->lstacks[idx - 1];
-	e->count++;
-	e->weight += s->sa_weight;
+	uint64_t *count, *weight;
+	uint32_t seq;
+	if (first) {
+		struct rstack *st = &m->stacks[idx - 1];
+		count = &st->count;
+		weight = &st->weight;
+		seq = st->seq;
+	} else {
+		struct rlstack *e = &m->lstacks[idx - 1];
+		count = &e->count;
+		weight = &e->weight;
+		seq = e->seq;
+	}
+	(*count)++;
+	*weight += s->sa_weight;
 	if (m->on_sample)
-		return m->on_sample(m->on_sample_ctx, ev, e->seq);
+		return m->on_sample(m->on_sample_ctx, ev, seq);
 	return 0;
 }
