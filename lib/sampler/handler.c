@@ -198,6 +198,28 @@ static int kernel_tick(struct tslot *t, int64_t *ds_out)
 	return 2 * ds >= da;
 }
 
+/*
+ * The samples a signal of t's system-time timer stands for (TK_MIXED):
+ * 0 for a tick that found the thread in user mode, else the periods of
+ * system time owed since the last signal (at most HANDLER_MAX_REPEAT;
+ * the rest carried).  Async-signal-safe.
+ */
+static uint32_t kernel_samples(struct tslot *t, const ucontext_t *uc)
+{
+	int64_t ds;
+	int kern = kernel_tick(t, &ds);
+	if (!in_syscall(uc) && !kern)
+		return 0;
+	uint64_t owed = t->ktick_carry + (uint64_t)ds * 1000;
+	uint64_t n = owed / S.period_ns;
+	if (n > HANDLER_MAX_REPEAT)
+		n = HANDLER_MAX_REPEAT;
+	t->ktick_carry = owed - n * S.period_ns;
+	if (t->ktick_carry > HANDLER_MAX_REPEAT * S.period_ns)
+		t->ktick_carry = HANDLER_MAX_REPEAT * S.period_ns;
+	return (uint32_t)n;
+}
+
 /* The action of the sampling signal.  Async-signal-safe. */
 static void handler_signal(int sig, siginfo_t *si, void *ucv)
 {
@@ -232,25 +254,12 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 		/* the system-time half of the default timers: a tick that
 		 * found the thread in user mode is the perf event's to
 		 * sample */
-		int64_t ds;
-		int kern = kernel_tick(t, &ds);
-		if (!in_syscall(ucv) && !kern) {
+		repeat = kernel_samples(t, ucv);
+		if (!repeat) {
 			errno = saved_errno;
 			return;
 		}
-		uint64_t owed = t->ktick_carry + (uint64_t)ds * 1000;
-		uint64_t n = owed / S.period_ns;
-		if (n > HANDLER_MAX_REPEAT)
-			n = HANDLER_MAX_REPEAT;
-		t->ktick_carry = owed - n * S.period_ns;
-		if (t->ktick_carry > HANDLER_MAX_REPEAT * S.period_ns)
-			t->ktick_carry = HANDLER_MAX_REPEAT * S.period_ns;
-		if (n == 0) {
-			errno = saved_errno;
-			return;
-		}
-		repeat = (uint32_t)n;
-		weight = n * S.period_ns;
+		weight = repeat * S.period_ns;
 	} else if (si->si_code == SI_TIMER && si->si_overrun > 0) {
 		weight *= (uint64_t)si->si_overrun + 1;
 	}
