@@ -64,6 +64,17 @@ static int read_config(void)
 			      64 << 10, 16 << 20);
 	S.cfg.chunk_size = (uint32_t)((cs + 4095) & ~4095ull);
 	S.period_ns = 1000000000u / S.cfg.freq;
+	/* the system-time timer's slack (handler.c, kernel_samples()):
+	 * four scheduler ticks (the coarse clocks' resolution), at least
+	 * two periods */
+	struct timespec jiffy;
+	uint64_t tick = 4000000;
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &jiffy) == 0 &&
+	    jiffy.tv_sec == 0 && jiffy.tv_nsec >= 100000)
+		tick = (uint64_t)jiffy.tv_nsec;
+	S.fill_ns = 4 * tick;
+	if (S.fill_ns < 2 * S.period_ns)
+		S.fill_ns = 2 * S.period_ns;
 	/* The timers: see the top of timer.c for why the default is two */
 	const char *tk = getenv("MAPSAMPLE_TIMER");
 	if (tk && strcmp(tk, "posix") == 0)

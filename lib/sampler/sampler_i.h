@@ -140,12 +140,17 @@ struct tslot {
 	void *stabmem;
 	size_t stabsize;
 	uint64_t samples;
-	/* the thread's system and total CPU time (getrusage, us) at its
-	 * last POSIX-timer signal with the default timers (handler.c);
-	 * ktick_set 0 until the first */
+	/* The default timers' books (handler.c): the perf event's signals
+	 * on this thread (ucount; any outcome), and at its last
+	 * POSIX-timer signal its system and total CPU time (getrusage,
+	 * us) and ucount; ktick_set 0 until the first.  ktick_debt: the CPU
+	 * time (ns) no sample stands for yet; ktick_carry: system time
+	 * (ns) owed, less than a period */
+	uint64_t ucount, ktick_ucount;
 	int64_t ktick_sys, ktick_all;
 	int ktick_set;
-	uint64_t ktick_carry;    /* system time owed, less than a period */
+	int64_t ktick_debt;
+	uint64_t ktick_carry;
 	uint64_t dropped[7];     /* by enum maplog_drop_reason; [0, 6)
 				    lose samples, MAPLOG_DROP_MARK marks
 				    (added to atomically: marks.c) */
@@ -180,6 +185,7 @@ struct sampler {
 	int finished;            /* process_finish() ran (or a fatal signal) */
 	struct sampler_cfg cfg;
 	uint64_t period_ns;
+	uint64_t fill_ns;         /* handler.c: kernel_samples() */
 	enum timer_kind tk;      /* the kind this process managed to arm */
 	uint32_t pid, image;
 	int fd;                  /* log file, O_CLOEXEC, kept high */
