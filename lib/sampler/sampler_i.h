@@ -185,6 +185,7 @@ struct sampler {
 	int finished;            /* process_finish() ran (or a fatal signal) */
 	struct sampler_cfg cfg;
 	uint64_t period_ns;
+	uint64_t tick_ns;         /* the scheduler's tick */
 	uint64_t fill_ns;         /* handler.c: kernel_samples() */
 	enum timer_kind tk;      /* the kind this process managed to arm */
 	uint32_t pid, image;
