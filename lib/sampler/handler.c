@@ -284,8 +284,10 @@ static uint32_t kernel_samples(struct tslot *t, const ucontext_t *uc)
 		int64_t owed = (int64_t)t->ktick_carry + ds * 1000;
 		t->ktick_carry = (uint64_t)(owed < fill ? owed : fill);
 	}
-	if (!kern && debt >= fill) {
-		n = (debt - fill) / p + 1;
+	/* in user mode: past twice the band, at most S.fill_ns */
+	int64_t ufill = 2 * band < fill ? 2 * band : fill;
+	if (!kern && debt >= ufill) {
+		n = (debt - ufill) / p + 1;
 		if (n > HANDLER_MAX_REPEAT)
 			n = HANDLER_MAX_REPEAT;
 	}
