@@ -536,7 +536,9 @@ int main(int argc, char **argv)
 	setenv("MAPSAMPLE_MAX_DEPTH", num, 1);
 	snprintf(num, sizeof(num), "%d", signo);
 	setenv("MAPSAMPLE_SIGNAL", num, 1);
-	unsetenv("MAPSAMPLE_IMAGE");
+	/* image 0 of every process (no pid is 0); the sampler rewrites it
+	 * in place with the number of the next image (process.c) */
+	setenv("MAPSAMPLE_IMAGE", "0000000000:0000000000", 1);
 	if (timer)
 		setenv("MAPSAMPLE_TIMER", timer, 1);
 	else

@@ -46,6 +46,44 @@ const char *process_exec_image(void)
 	return exec_image[0] ? exec_image : NULL;
 }
 
+/* MAPSAMPLE_IMAGE's value: two numbers of ten digits each, so that it
+ * can be rewritten in place */
+#define IMAGE_FMT "%010u:%010u"
+#define IMAGE_LEN 21
+
+/*
+ * Puts "pid:next" in place of the value of the MAPSAMPLE_IMAGE string
+ * the environment holds (the launcher's, or the one an exec through us
+ * passed, both IMAGE_LEN long), so that an exec that does not go through
+ * our execve (a raw system call: Go's syscall.Exec passes the
+ * environment as the Go runtime copied it at start-up, after our
+ * constructor) still tells the next image its number.  Writes bytes of a
+ * string the environment already has, never the array: safe in a fork
+ * child and while other code reads the environment.
+ */
+static void image_mark(uint32_t pid, uint32_t next)
+{
+	static const char name[] = "MAPSAMPLE_IMAGE=";
+	if (!environ)
+		return;
+	for (char **e = environ; *e; e++) {
+		if (strncmp(*e, name, sizeof(name) - 1) != 0)
+			continue;
+		char *v = *e + sizeof(name) - 1;
+		if (strlen(v) != IMAGE_LEN)
+			return;
+		/* by hand: snprintf() is not async-signal-safe */
+		uint32_t n[2] = {pid, next};
+		for (int k = 0; k < 2; k++)
+			for (int d = 9; d >= 0; d--) {
+				v[k * 11 + d] = (char)('0' + n[k] % 10);
+				n[k] /= 10;
+			}
+		v[10] = ':';
+		return;
+	}
+}
+
 /* The exec generation: MAPSAMPLE_IMAGE=pid:n when this pid exec'd us. */
 static uint32_t read_image(void)
 {
@@ -79,6 +117,7 @@ void process_init(int argc, char **argv)
 	S.watch = process_watch;
 	S.image = read_image();
 	start_process();
+	image_mark(S.pid, S.image + 1);
 }
 
 /* Arguments a process's initialize record keeps: fewer than readers
@@ -268,7 +307,7 @@ void process_before_exec(const char *path)
 	 * array the caller is passing (su and runuser build theirs with
 	 * clearenv and setenv), and which shells ignore (they pass their
 	 * own copy of the exported variables) */
-	snprintf(exec_image, sizeof(exec_image), "%u:%u", S.pid,
+	snprintf(exec_image, sizeof(exec_image), IMAGE_FMT, S.pid,
 		 S.image + 1);
 	writer_stop();
 	close_all(-1, 0, 0, path);
@@ -403,6 +442,7 @@ void process_after_fork_child(void)
 	S.image = 0;
 	S.stopping = 0;
 	start_process();
+	image_mark(S.pid, 1);
 	mhost_after_fork_child();
 	io_after_fork_child();
 	process_write_initialize();

@@ -21,6 +21,7 @@
 # first 5 and last 5 images and one line for the 50 between (their
 # samples, the images' numbers); the Threads table likewise; --images
 # all lists all 60 in chain order; the HTML report does as the text.
+# rawexec: see test_rawexec.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -230,6 +231,32 @@ test_option() {
 	echo "ok - --images N|all"
 }
 
+# rawexec: a program that execs itself with the execve system call made
+# directly (as Go's syscall.Exec does), which the sampler's execve never
+# sees: each image still gets its own number (the sampler rewrites
+# MAPSAMPLE_IMAGE in place in the environment it was given), so the
+# report has three rows under one pid, each with its own samples, and no
+# warning that programs were counted as one.
+test_rawexec() {
+	need_programs rawexec
+	sample rx -F 250 -- "$programs/rawexec" 2 150
+	[ "$rc" = 0 ] || { show "$tmp/rx.err"; fail "rawexec: mapsample exited $rc"; }
+	report rx
+	got=$(processes rx | awk '{ print $2 }' | tr '\n' ' ')
+	[ "$got" = "0 1 2 " ] ||
+		{ show "$tmp/rx.report"; fail "rawexec: images '$got', expected '0 1 2 '"; }
+	[ "$(processes rx | awk '{ print $1 }' | sort -u | wc -l)" = 1 ] ||
+		{ show "$tmp/rx.report"; fail "rawexec: the images are not one pid"; }
+	processes rx | awk '$3 < 10 { bad = 1 } END { exit bad }' ||
+		{ show "$tmp/rx.report"; fail "rawexec: an image with fewer than 10 samples"; }
+	! grep -q "wrote under this pid and image" "$tmp/rx.report" || {
+		show "$tmp/rx.report"
+		fail "rawexec: images counted as one"
+	}
+	echo "ok - an exec the sampler did not see"
+}
+
 test_chain3
 test_chain60
 test_option
+test_rawexec

@@ -13,7 +13,8 @@ TEST_PROGRAMS_CFLAGS = $(WARN_CFLAGS) -O1 -g -fno-omit-frame-pointer \
 check_PROGRAMS += test/programs/hot test/programs/threads8 \
 	test/programs/forkexec test/programs/dlloop test/programs/segv \
 	test/programs/spinforever test/programs/sigprof test/programs/outerr \
-	test/programs/sleepburn test/programs/cpuburn test/programs/phdrthread
+	test/programs/sleepburn test/programs/cpuburn test/programs/phdrthread \
+	test/programs/rawexec
 
 test_programs_hot_SOURCES = test/programs/hot.c test/programs/spin.h
 test_programs_hot_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
@@ -26,6 +27,10 @@ test_programs_threads8_LDFLAGS = -pthread
 test_programs_forkexec_SOURCES = test/programs/forkexec.c
 test_programs_forkexec_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_forkexec_LDFLAGS =
+
+test_programs_rawexec_SOURCES = test/programs/rawexec.c test/programs/spin.h
+test_programs_rawexec_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_rawexec_LDFLAGS =
 
 test_programs_phdrthread_SOURCES = test/programs/phdrthread.c
 test_programs_phdrthread_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
