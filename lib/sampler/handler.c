@@ -263,8 +263,8 @@ static uint32_t kernel_samples(struct tslot *t, const ucontext_t *uc)
 	if (band > fill)
 		band = fill;
 	int64_t debt = t->ktick_debt, n = 0;
+	int64_t owed = (int64_t)t->ktick_carry + ds * 1000;
 	if (kern) {
-		int64_t owed = (int64_t)t->ktick_carry + ds * 1000;
 		n = owed / p;
 		if (debt - n * p > band)
 			/* system time the ticks missed: here, in the kernel */
@@ -281,13 +281,12 @@ static uint32_t kernel_samples(struct tslot *t, const ucontext_t *uc)
 		 * for (on a busy machine a signal comes for only some of the
 		 * ticks that find the thread running): owed to the next tick
 		 * in the kernel */
-		int64_t owed = (int64_t)t->ktick_carry + ds * 1000;
 		t->ktick_carry = (uint64_t)(owed < fill ? owed : fill);
-	}
-	/* in user mode: past twice the band, at most S.fill_ns */
-	int64_t ufill = 2 * band < fill ? 2 * band : fill;
-	if (!kern && debt >= ufill) {
-		n = (debt - ufill) / p + 1;
+		/* the rest of the books past twice the band (at most
+		 * S.fill_ns), here where the thread runs */
+		int64_t ufill = 2 * band < fill ? 2 * band : fill;
+		if (debt >= ufill)
+			n = (debt - ufill) / p + 1;
 		if (n > HANDLER_MAX_REPEAT)
 			n = HANDLER_MAX_REPEAT;
 	}

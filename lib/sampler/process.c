@@ -46,10 +46,11 @@ const char *process_exec_image(void)
 	return exec_image[0] ? exec_image : NULL;
 }
 
-/* MAPSAMPLE_IMAGE's value: two numbers of ten digits each, so that it
- * can be rewritten in place */
+/* MAPSAMPLE_IMAGE's value: two numbers of IMAGE_DIGITS digits each, so
+ * that it can be rewritten in place */
 #define IMAGE_FMT "%010u:%010u"
-#define IMAGE_LEN 21
+#define IMAGE_DIGITS 10
+#define IMAGE_LEN (2 * IMAGE_DIGITS + 1)
 
 /*
  * Puts "pid:next" in place of the value of the MAPSAMPLE_IMAGE string
@@ -75,11 +76,12 @@ static void image_mark(uint32_t pid, uint32_t next)
 		/* by hand: snprintf() is not async-signal-safe */
 		uint32_t n[2] = {pid, next};
 		for (int k = 0; k < 2; k++)
-			for (int d = 9; d >= 0; d--) {
-				v[k * 11 + d] = (char)('0' + n[k] % 10);
+			for (int d = IMAGE_DIGITS - 1; d >= 0; d--) {
+				v[k * (IMAGE_DIGITS + 1) + d] =
+					(char)('0' + n[k] % 10);
 				n[k] /= 10;
 			}
-		v[10] = ':';
+		v[IMAGE_DIGITS] = ':';
 		return;
 	}
 }

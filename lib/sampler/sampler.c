@@ -72,7 +72,6 @@ static int read_config(void)
 	if (clock_getres(CLOCK_MONOTONIC_COARSE, &jiffy) == 0 &&
 	    jiffy.tv_sec == 0 && jiffy.tv_nsec >= 100000)
 		tick = (uint64_t)jiffy.tv_nsec;
-	S.tick_ns = tick;
 	S.fill_ns = 4 * tick;
 	if (S.fill_ns < 2 * S.period_ns)
 		S.fill_ns = 2 * S.period_ns;

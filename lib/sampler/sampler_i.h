@@ -145,7 +145,8 @@ struct tslot {
 	 * POSIX-timer signal its system and total CPU time (getrusage,
 	 * us) and ucount; ktick_set 0 until the first.  ktick_debt: the CPU
 	 * time (ns) no sample stands for yet; ktick_carry: system time
-	 * (ns) owed, less than a period */
+	 * (ns) charged and not yet written (less than a period after a
+	 * tick in the kernel, at most S.fill_ns) */
 	uint64_t ucount, ktick_ucount;
 	int64_t ktick_sys, ktick_all;
 	int ktick_set;
@@ -185,7 +186,6 @@ struct sampler {
 	int finished;            /* process_finish() ran (or a fatal signal) */
 	struct sampler_cfg cfg;
 	uint64_t period_ns;
-	uint64_t tick_ns;         /* the scheduler's tick */
 	uint64_t fill_ns;         /* handler.c: kernel_samples() */
 	enum timer_kind tk;      /* the kind this process managed to arm */
 	uint32_t pid, image;
