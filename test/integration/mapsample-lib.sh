@@ -93,7 +93,7 @@ first_self() {
 		print $5; exit }' "$tmp/$1.report"
 }
 
-# threads NAME: the Threads table as "PID TID SAMPLES" lines.  Its
+# threads NAME: the Threads table as "PID TID SAMPLES CPU-S RATE" lines.  Its
 # columns: PID IMAGE TID NAME SAMPLES % CPU-S RATE, then " *" when the
 # thread's end was not recorded; names may hold spaces, so SAMPLES is
 # counted from the right.
@@ -101,7 +101,7 @@ threads() {
 	awk '$0 == "Threads" { s = 1; getline; next }
 		s && NF == 0 { s = 0 }
 		s && $1 ~ /^[0-9]+$/ { n = NF; if ($n == "*") n--;
-			print $1, $3, $(n - 3) }' "$tmp/$1.report"
+			print $1, $3, $(n - 3), $(n - 1), $n }' "$tmp/$1.report"
 }
 
 # processes NAME: the Processes table as "PID IMAGE SAMPLES EXIT" lines,

@@ -3,9 +3,13 @@
 #
 # mapsample on multi-threaded programs.  test/programs/threads8 runs eight
 # threads with the same fixed CPU work: each must be in the Threads table
-# with samples, and their shares must be within 10% of each other
+# with samples, and their rates (samples per second of the thread's own
+# CPU time, the Threads table's RATE) must be within 10% of each other
 # ((max - min) / mean <= 0.10), which fails if the sampler misses or
-# favours threads.  test/programs/dlloop dlopens, calls and dlcloses
+# favours threads.  Their sample counts are not compared: the same
+# work does not take the same CPU time on every thread of a shared
+# machine (a CI run had 412 to 463 samples per worker, a 12% spread,
+# with the run at 1002 samples per CPU-second).  test/programs/dlloop dlopens, calls and dlcloses
 # libdlwork 200 times on one thread while two others burn, at 4000 Hz:
 # it must finish (no deadlock between the unwinder and the loader) and
 # dlwork_burn, a function of the dlopened library, must be named in the
@@ -39,17 +43,19 @@ test_threads8() {
 		show "$tmp/t8.report"
 		fail "threads8: $nw worker threads in the Threads table, expected 8"
 	}
-	# 0.25 s of CPU each at 1000 Hz: 250 samples each (60 with POSIX
-	# timers, which fire on the 250 Hz tick)
-	awk '{ n++; s += $3; if (n == 1 || $3 < min) min = $3
-		if ($3 > max) max = $3 }
+	# about 0.25 s of CPU each at 1000 Hz: some 250 samples each (60
+	# with POSIX timers, which fire on the 250 Hz tick)
+	awk '{ n++; s += $5; if (n == 1 || $5 < min) min = $5
+		if ($5 > max) max = $5
+		if (n == 1 || $3 < mins) mins = $3 }
 		END { mean = s / n
-		      printf "min %d max %d mean %.1f spread %.3f\n", min, max,
+		      printf "rates: min %.1f max %.1f mean %.1f spread %.3f;", min, max,
 			  mean, mean ? (max - min) / mean : 1
-		      exit !(min >= 20 && (max - min) / mean <= 0.10) }' \
+		      printf " fewest samples %d\n", mins
+		      exit !(mins >= 20 && (max - min) / mean <= 0.10) }' \
 		"$tmp/workers" >"$tmp/spread" || {
 		show "$tmp/t8.report"
-		fail "threads8: worker shares not within 10% of each other: $(cat "$tmp/spread")"
+		fail "threads8: worker rates not within 10% of each other: $(cat "$tmp/spread")"
 	}
 	first=$(first_self t8)
 	[ "$first" = worker_burn ] || {
