@@ -345,7 +345,7 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 		/* landed inside our own handler on this thread: this overflow
 		 * may have been the last of the perf event's batch, so
 		 * refresh it */
-		t->dropped[MAPLOG_DROP_IN_SAMPLER]++;
+		slot_drop(t, MAPLOG_DROP_IN_SAMPLER, 1);
 		timer_rearm(t, si);
 		errno = saved_errno;
 		return;
@@ -356,7 +356,7 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 	if (__atomic_load_n(&S.forking, __ATOMIC_SEQ_CST)) {
 		/* another thread forks: no libunwind lock may be held when
 		 * it does (process_fork_prepare()) */
-		t->dropped[MAPLOG_DROP_OTHER]++;
+		slot_drop(t, MAPLOG_DROP_OTHER, 1);
 		goto rearm;
 	}
 
@@ -368,7 +368,7 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 	tick.ip = (uint64_t)tick.uc->uc_mcontext.gregs[REG_RIP];
 	tick.tramp = (uint64_t)__builtin_return_address(0);
 	if (in_self(tick.ip)) {
-		t->dropped[MAPLOG_DROP_IN_SAMPLER]++;
+		slot_drop(t, MAPLOG_DROP_IN_SAMPLER, 1);
 		goto rearm;
 	}
 	int n = __atomic_load_n(&ncallbacks, __ATOMIC_ACQUIRE);

@@ -15,8 +15,8 @@
  * that finds no chunk space (once the log cannot grow, marks open no
  * chunk, as samples do not: the last ones are for the end records).
  * Lost marks are counted in the slot's
- * dropped[MAPLOG_DROP_MARK] (atomically: the call that lost it may have
- * interrupted another that is counting) and written as DROP records of
+ * dropped[MAPLOG_DROP_MARK] (slot_drop(), atomically: the call that lost
+ * it may have interrupted another that is counting) and written as DROP records of
  * that reason with the slot's other drops; a lost region end still
  * shows as a region never ended.
  * A sampling signal that lands while a mark is written finds the flag
@@ -38,7 +38,7 @@
  * (one atomic add). */
 static void mark_lost(struct tslot *t)
 {
-	__atomic_fetch_add(&t->dropped[MAPLOG_DROP_MARK], 1, __ATOMIC_RELAXED);
+	slot_drop(t, MAPLOG_DROP_MARK, 1);
 }
 
 /* Writes a MARK record of kind for name on the calling thread's stream.

@@ -505,7 +505,7 @@ static void put_samples(struct tslot *t, int tid, uint64_t ts, uint64_t ns,
 			if (stream_sample(t, ts, w, npc, pc) == 0)
 				t->samples++;
 			else
-				t->dropped[MAPLOG_DROP_BUFFER_FULL]++;
+				slot_drop(t, MAPLOG_DROP_BUFFER_FULL, 1);
 		}
 	}
 	__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);

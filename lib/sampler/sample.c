@@ -239,7 +239,7 @@ void sample_stack(struct tslot *t, const struct handler_tick *tick)
 	in_handler = was;
 	if (n == 0) {
 		pc.u[n++] = tick->ip;
-		t->dropped[MAPLOG_DROP_UNWIND]++;
+		slot_drop(t, MAPLOG_DROP_UNWIND, 1);
 	}
 	/* a tick that stands for several periods (handler.c): as many
 	 * samples, the weight shared out, the last taking the rest */
@@ -252,7 +252,7 @@ void sample_stack(struct tslot *t, const struct handler_tick *tick)
 		if (stream_sample(t, tick->ts, wi, n, pc.u) == 0)
 			t->samples++;
 		else
-			t->dropped[MAPLOG_DROP_BUFFER_FULL]++;
+			slot_drop(t, MAPLOG_DROP_BUFFER_FULL, 1);
 		if ((t->samples & 255) == 0)
 			stream_flush_drops(t);
 	}

@@ -140,6 +140,10 @@ struct tslot {
 	void *stabmem;
 	size_t stabsize;
 	uint64_t samples;
+	/* dropped[] added up (slot_drop()): beside ucount, on a line the
+	 * handler writes for every signal anyway, so that it learns
+	 * whether any loss is new from one word (substrate_drops()) */
+	uint64_t drops;
 	/* The default timers' books (handler.c): the perf event's signals
 	 * on this thread (ucount; any outcome), and at its last
 	 * POSIX-timer signal its system and total CPU time (getrusage,
@@ -153,8 +157,8 @@ struct tslot {
 	int64_t ktick_debt;
 	uint64_t ktick_carry;
 	uint64_t dropped[7];     /* by enum maplog_drop_reason; [0, 6)
-				    lose samples, MAPLOG_DROP_MARK marks
-				    (added to atomically: marks.c) */
+				    lose samples, MAPLOG_DROP_MARK marks;
+				    added to through slot_drop() only */
 	uint64_t dropped_done[7];/* of those, written as DROP records */
 	uint64_t dropped_told[7];/* of those, told to substrate plugins
 				   (substrate_drops()) */
@@ -252,6 +256,16 @@ MAPS_HIDDEN extern __thread int in_handler
 
 /* ---- shared helpers (async-signal-safe) ---- */
 /* CLOCK_MONOTONIC now, ns (vDSO clock_gettime). */
+/* Counts n losses of reason r on slot t: t->dropped[r] and the total
+ * t->drops.  Atomic adds, as a mark may be lost in a signal handler
+ * that interrupted this one on the same thread (marks.c).
+ * Async-signal-safe. */
+static inline void slot_drop(struct tslot *t, unsigned r, uint64_t n)
+{
+	__atomic_fetch_add(&t->dropped[r], n, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->drops, n, __ATOMIC_RELAXED);
+}
+
 static inline uint64_t now_ns(void)
 {
 	struct timespec ts;

@@ -533,6 +533,7 @@ int stream_slot_init(struct tslot *t, int tid)
 	t->seq = 0;
 	t->samples = 0;
 	memset(t->dropped, 0, sizeof(t->dropped));
+	t->drops = 0;
 	memset(t->dropped_done, 0, sizeof(t->dropped_done));
 	memset(t->dropped_told, 0, sizeof(t->dropped_told));
 	(void)tid;

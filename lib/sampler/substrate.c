@@ -700,12 +700,13 @@ void substrate_mark(struct tslot *t, uint64_t ts, uint64_t kind,
  * closing).  Async-signal-safe. */
 static void tell_drops(struct tslot *t, struct mapsample_location *l)
 {
-	/* the counts only grow: the same sum as last time, nothing new
-	 * (the sum is taken before the loop, so a loss added meanwhile
-	 * by another thread (a mark's) makes the next sum differ) */
-	uint64_t sum = 0;
-	for (uint32_t r = 0; r < SUB_LOG_REASONS; r++)
-		sum += __atomic_load_n(&t->dropped[r], __ATOMIC_RELAXED);
+	/* the counts only grow: the same total as last time, nothing new
+	 * (t->drops, on a line the handler has written already, where
+	 * the seven counts cost a line more per sample; it is read
+	 * before the loop, so a loss added meanwhile (a mark's, in a
+	 * handler that interrupted this one) makes the next total
+	 * differ) */
+	uint64_t sum = __atomic_load_n(&t->drops, __ATOMIC_RELAXED);
 	uint64_t *seen = &SUB.cur[t - S.slots].drops_seen;
 	if (sum == __atomic_load_n(seen, __ATOMIC_RELAXED))
 		return;

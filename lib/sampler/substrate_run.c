@@ -101,8 +101,10 @@ static size_t rec_head(uint16_t type)
 
 /* Lines of the next record, fetched for writing ahead of time */
 #define PREFETCH_LINES 2
-/* How far ahead of the record it delivers the dispatcher fetches */
-#define READ_AHEAD 512
+/* How far ahead of the record it delivers the dispatcher fetches: some
+ * ten records of a short stack, enough to cover the time a line takes
+ * to come from the producer's CPU */
+#define READ_AHEAD 1024
 
 /* Asks for the cache line at p in a state fit for writing, without
  * waiting for it.  Async-signal-safe (one instruction that cannot
@@ -375,15 +377,11 @@ static void deliver_rec(struct sub_plugin *p, struct mapsample_location *loc,
 		memcpy(&bc, at, sizeof(bc));
 		at += sizeof(bc);
 	}
-	const uint64_t *pc = (const uint64_t *)at;
 	char text[1025];
 	memcpy(text, at + (size_t)h->npc * 8, h->tlen);
 	text[h->tlen] = 0;
+	/* SAMPLE records: drain() calls the plugin itself */
 	switch (h->type) {
-	case MAPSAMPLE_EVENT_SAMPLE:
-		EV(p, mapsample_event_sample_cb, h->type)(loc, h->ts, h->a,
-							 h->npc, pc, h->d);
-		break;
 	case MAPSAMPLE_EVENT_MARK:
 	case MAPSAMPLE_EVENT_REGION_ENTER:
 	case MAPSAMPLE_EVENT_REGION_EXIT: {
@@ -444,13 +442,15 @@ static size_t drain(struct sub_plugin *p, struct mapsample_location *loc,
 	/* inside the plugin (enter) for up to BATCH records at a time; a
 	 * fork's hold is looked at between any two (a plain load) */
 	int in = 0, on = 1, batch = 0;
+	/* the records ahead were written on the producer's CPU: their
+	 * lines are asked for, each once, up to READ_AHEAD bytes ahead of
+	 * the record being delivered (hints only, none past head) */
+	uint64_t ahead = tail & ~(uint64_t)63;
 	while (tail < head) {
 		const struct sub_rec *h =
 			(const struct sub_rec *)(r->buf + tail % SUBSTRATE_RING);
-		/* the records ahead were written on the producer's CPU:
-		 * their lines are asked for while this one is delivered
-		 * (a hint only; past head it fetches what nobody reads) */
-		__builtin_prefetch(r->buf + (tail + READ_AHEAD) % SUBSTRATE_RING);
+		for (; ahead < head && ahead < tail + READ_AHEAD; ahead += 64)
+			__builtin_prefetch(r->buf + ahead % SUBSTRATE_RING);
 		/* the end of the image stopped waiting for this backlog */
 		hurry |= __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE) > 1;
 		if (h->type != SUB_REC_PAD) {
@@ -469,7 +469,13 @@ static size_t drain(struct sub_plugin *p, struct mapsample_location *loc,
 					batch = 0;
 					running_plugin = p;
 				}
-				if (on)
+				if (on && h->type == MAPSAMPLE_EVENT_SAMPLE)
+					/* most records: no copy, no switch */
+					EV(p, mapsample_event_sample_cb,
+					   h->type)(loc, h->ts, h->a, h->npc,
+						    (const uint64_t *)(h + 1),
+						    h->d);
+				else if (on)
 					deliver_rec(p, loc, h);
 				batch++;
 			}
