@@ -322,6 +322,7 @@ static void handler_signal(int sig, siginfo_t *si, void *ucv)
 		errno = saved_errno;
 		return;
 	}
+	sampler_prefetch(t);
 	uint32_t repeat = 1;
 	uint64_t weight = S.period_ns;
 	if (si->si_code != SI_TIMER)

@@ -144,6 +144,12 @@ struct tslot {
 	 * handler writes for every signal anyway, so that it learns
 	 * whether any loss is new from one word (substrate_drops()) */
 	uint64_t drops;
+	/* Where the last sample's copy for a substrate plugin went: the
+	 * location's slot entry (SUB.cur), the ring's producer line and
+	 * the ring's next bytes; the handler asks for these lines on entry
+	 * (sampler_prefetch()), so that they come while the stack is
+	 * walked.  Hints only: stale or NULL does no harm */
+	const void *sub_hint[3];
 	/* The default timers' books (handler.c): the perf event's signals
 	 * on this thread (ucount; any outcome), and at its last
 	 * POSIX-timer signal its system and total CPU time (getrusage,
@@ -264,6 +270,31 @@ static inline void slot_drop(struct tslot *t, unsigned r, uint64_t n)
 {
 	__atomic_fetch_add(&t->dropped[r], n, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&t->drops, n, __ATOMIC_RELAXED);
+}
+
+/* Asks for the cache line at p in a state fit for writing, without
+ * waiting for it.  Async-signal-safe (an instruction that cannot fault,
+ * whatever p is). */
+static inline void prefetch_w(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	/* PREFETCHW; a no-op on the older CPUs that lack it */
+	__asm__ volatile("prefetchw %0" : : "m"(*(const char *)p));
+#else
+	__builtin_prefetch(p, 1, 3);
+#endif
+}
+
+/* The handler's first look at slot t: the lines its substrate plugins'
+ * copy of the sample will write (t->sub_hint), asked for now.
+ * Async-signal-safe (loads of t's own line and prefetches). */
+static inline void sampler_prefetch(const struct tslot *t)
+{
+	if (!t->sub_hint[0])
+		return;
+	for (int i = 0; i < 3; i++)
+		if (t->sub_hint[i])
+			prefetch_w(t->sub_hint[i]);
 }
 
 static inline uint64_t now_ns(void)

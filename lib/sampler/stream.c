@@ -534,6 +534,7 @@ int stream_slot_init(struct tslot *t, int tid)
 	t->samples = 0;
 	memset(t->dropped, 0, sizeof(t->dropped));
 	t->drops = 0;
+	memset(t->sub_hint, 0, sizeof(t->sub_hint));
 	memset(t->dropped_done, 0, sizeof(t->dropped_done));
 	memset(t->dropped_told, 0, sizeof(t->dropped_told));
 	(void)tid;

@@ -634,9 +634,14 @@ void substrate_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 				   __ATOMIC_RELAXED);
 		return;
 	}
-	if (SUB.sample_deferred)
+	if (SUB.sample_deferred) {
 		subrun_put(l, MAPSAMPLE_EVENT_SAMPLE, ts, weight, 0, 0, wall,
 			   npc, pc, NULL);
+		/* for the next sample's handler: the lines to ask for on
+		 * entry (sampler_prefetch()) */
+		t->sub_hint[0] = &SUB.cur[t - S.slots];
+		subrun_hint(l, &t->sub_hint[1], &t->sub_hint[2]);
+	}
 	if (!SUB.sample_in_handler)
 		return;
 	/* in-handler delivery: async-signal-safe code only, as the plugin

@@ -187,6 +187,11 @@ void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
 		uint64_t a, uint64_t b, uint64_t c, int64_t d,
 		uint32_t npc, const uint64_t *pc, const char *text)
 	__attribute__((visibility("hidden")));
+/* The producer line of loc's ring for the first plugin that takes
+ * samples deferred, and where its next record goes (NULL, NULL when
+ * none): prefetch hints (tslot.sub_hint).  Async-signal-safe (loads). */
+void subrun_hint(const struct mapsample_location *loc, const void **ring,
+		 const void **next) __attribute__((visibility("hidden")));
 /* Turns p off: no more events are put in its rings, no more calls
  * (p->off).  Async-signal-safe (two stores). */
 void subrun_off(struct sub_plugin *p) __attribute__((visibility("hidden")));

@@ -106,19 +106,6 @@ static size_t rec_head(uint16_t type)
  * to come from the producer's CPU */
 #define READ_AHEAD 1024
 
-/* Asks for the cache line at p in a state fit for writing, without
- * waiting for it.  Async-signal-safe (one instruction that cannot
- * fault). */
-static inline void prefetch_w(const void *p)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	/* PREFETCHW; a no-op on the older CPUs that lack it */
-	__asm__ volatile("prefetchw %0" : : "m"(*(const char *)p));
-#else
-	__builtin_prefetch(p, 1, 3);
-#endif
-}
-
 static __thread struct sub_plugin *running_plugin
 	__attribute__((tls_model("initial-exec")));
 
@@ -193,6 +180,23 @@ static int ring_put(struct sub_plugin *p, struct sub_ring *r,
 	for (int k = 0; k < PREFETCH_LINES; k++)
 		prefetch_w(r->buf + (next + (uint64_t)k * 64) % SUBSTRATE_RING);
 	return 0;
+}
+
+void subrun_hint(const struct mapsample_location *loc, const void **ring,
+		 const void **next)
+{
+	*ring = *next = NULL;
+	for (int i = 0; i < SUB.n; i++) {
+		if (!(__atomic_load_n(&SUB.take[i], __ATOMIC_RELAXED) >>
+		      MAPSAMPLE_EVENT_SAMPLE & 1))
+			continue;
+		const struct sub_ring *r = &loc->ring[i];
+		if (r->buf) {
+			*ring = r;
+			*next = r->buf + r->head % SUBSTRATE_RING;
+		}
+		return;
+	}
 }
 
 void subrun_off(struct sub_plugin *p)
