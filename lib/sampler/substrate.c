@@ -635,12 +635,11 @@ void substrate_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 		return;
 	}
 	if (SUB.sample_deferred) {
-		subrun_put(l, MAPSAMPLE_EVENT_SAMPLE, ts, weight, 0, 0, wall,
-			   npc, pc, NULL);
-		/* for the next sample's handler: the lines to ask for on
-		 * entry (sampler_prefetch()) */
+		/* and for the next sample's handler, the lines to ask for
+		 * on entry (sampler_prefetch()) */
+		subrun_sample(l, ts, weight, npc, pc, wall, &t->sub_hint[1],
+			      &t->sub_hint[2]);
 		t->sub_hint[0] = &SUB.cur[t - S.slots];
-		subrun_hint(l, &t->sub_hint[1], &t->sub_hint[2]);
 	}
 	if (!SUB.sample_in_handler)
 		return;

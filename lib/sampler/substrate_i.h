@@ -187,11 +187,15 @@ void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
 		uint64_t a, uint64_t b, uint64_t c, int64_t d,
 		uint32_t npc, const uint64_t *pc, const char *text)
 	__attribute__((visibility("hidden")));
-/* The producer line of loc's ring for the first plugin that takes
- * samples deferred, and where its next record goes (NULL, NULL when
- * none): prefetch hints (tslot.sub_hint).  Async-signal-safe (loads). */
-void subrun_hint(const struct mapsample_location *loc, const void **ring,
-		 const void **next) __attribute__((visibility("hidden")));
+/* subrun_put() of a SAMPLE (weight w, wall), with what the next
+ * sample's handler asks for on entry (tslot.sub_hint): the producer line
+ * of the first ring written and where its next record goes (NULL, NULL
+ * when none).  The caller holds the slot's busy flag.
+ * Async-signal-safe. */
+void subrun_sample(struct mapsample_location *loc, uint64_t ts, uint64_t w,
+		   uint32_t npc, const uint64_t *pc, int wall,
+		   const void **ring, const void **next)
+	__attribute__((visibility("hidden")));
 /* Turns p off: no more events are put in its rings, no more calls
  * (p->off).  Async-signal-safe (two stores). */
 void subrun_off(struct sub_plugin *p) __attribute__((visibility("hidden")));

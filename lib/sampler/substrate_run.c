@@ -182,20 +182,32 @@ static int ring_put(struct sub_plugin *p, struct sub_ring *r,
 	return 0;
 }
 
-void subrun_hint(const struct mapsample_location *loc, const void **ring,
-		 const void **next)
+void subrun_sample(struct mapsample_location *loc, uint64_t ts, uint64_t w,
+		   uint32_t npc, const uint64_t *pc, int wall,
+		   const void **ring, const void **next)
 {
+	struct sub_rec h = {
+		.size = (uint32_t)(sizeof(h) + (size_t)npc * 8),
+		.type = MAPSAMPLE_EVENT_SAMPLE,
+		.npc = npc,
+		.d = wall,
+		.ts = ts,
+		.a = w,
+	};
 	*ring = *next = NULL;
 	for (int i = 0; i < SUB.n; i++) {
 		if (!(__atomic_load_n(&SUB.take[i], __ATOMIC_RELAXED) >>
 		      MAPSAMPLE_EVENT_SAMPLE & 1))
 			continue;
-		const struct sub_ring *r = &loc->ring[i];
-		if (r->buf) {
+		struct sub_ring *r = &loc->ring[i];
+		if (ring_put(&SUB.p[i], r, &h, NULL, pc, NULL)) {
+			__atomic_fetch_add(&r->lost, 1, __ATOMIC_RELAXED);
+			continue;
+		}
+		if (!*ring) {
 			*ring = r;
 			*next = r->buf + r->head % SUBSTRATE_RING;
 		}
-		return;
 	}
 }
 
