@@ -355,3 +355,9 @@ EXTRA_DIST += test/integration/mapreport-jobs.sh
 # of one run's ranks (filterwork, cmpwork)
 TESTS += test/integration/mapreport-compare-load.sh
 EXTRA_DIST += test/integration/mapreport-compare-load.sh
+
+# mapreport --compare matching functions across builds: C++ names
+# demangled, inlined functions, stripped code by build-id
+# (test/programs/cmpcxx.cc, built by the test with g++)
+TESTS += test/integration/mapreport-compare-match.sh
+EXTRA_DIST += test/integration/mapreport-compare-match.sh
