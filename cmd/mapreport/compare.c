@@ -75,7 +75,8 @@ struct cmp_unit {
  * models by log for the outputs (mptr: a run's model at its first log,
  * the empty model none at its other logs, so that its notes are listed
  * once), the runs given to compare_run, and how many runs of BASE and
- * of NEW lack the --region. */
+ * of NEW were left out (no --region in them, or no sample the filters
+ * keep). */
 struct cmp_state {
 	size_t nlogs, nunits;
 	const char *const *logs;     /* BASE's then NEW's, nlogs */
