@@ -43,6 +43,10 @@ testdeps="$testdeps nodejs binutils"
 testdeps="$testdeps otf2-tools"
 # xz: a real program compared with itself (mapreport-compare-real.sh)
 testdeps="$testdeps xz-utils"
+# g++: the C++ test programs built by the tests themselves
+# (mapreport-compare-match.sh, mapreport-inline.sh,
+# mapreport-html-browser.sh)
+testdeps="$testdeps g++"
 
 die() {
 	echo "build.sh: $*" >&2

@@ -12,6 +12,7 @@
 
 #include "cmd/mapreport/compare.h"
 #include "cmd/mapreport/run.h"
+#include "cmd/mapreport/runid.h"
 #include "config.h"
 #include "model/model.h"
 #include "report/compare.h"
@@ -48,48 +49,72 @@ static int load_rules(const struct args *a, struct rule_set *set)
 	return rc;
 }
 
-/* What run_compare holds: the models of BASE's then NEW's logs, their
- * analyses, their partial reports' values (pset's), and the runs given
- * to compare_run; with --region, each log's regions (a log is a run of
- * its own: its threads' region stacks are its own) and how many logs of
- * BASE and of NEW lack the region. */
-struct cmp_state {
-	size_t n;
-	const char *region;          /* --region NAME, or NULL */
-	struct regions *rg;          /* one per log with --region, else NULL */
-	size_t missing[2];           /* logs of BASE, NEW without the region */
-	struct model *models;
-	const struct model **mptr;   /* the models read, NULL after MAPS_ENOMEM */
-	struct analysis *an;
-	int *have_an;
-	struct cmp_run *runs;
-	struct partial_set *pset;
-	struct partial_result **pres;
-	struct cmp_blocks *blocks;   /* each log's samples per block of time */
-	int timeline;                /* --html: models keep their timeline */
+/* One run of a side: its logs (one, or the logs of the processes or
+ * ranks of one job: runid.h), read into one model. */
+struct cmp_unit {
+	const char **paths;          /* its logs, npaths of them */
+	size_t npaths;
+	int side;                    /* 0 BASE, 1 NEW */
+	size_t first;                /* its first log's index among BASE's
+				      * then NEW's logs */
+	int dead;                    /* its logs went to another run */
+	struct model m;
+	struct regions rg;           /* with --region */
+	struct cmp_blocks blocks;    /* its samples per block of time */
+	struct rfilter filter;       /* the filters with this run's start
+				      * (the arrays are the command line's:
+				      * not freed here) */
+	int loaded, damaged, readable; /* logs damaged, logs read at all */
+	struct analysis an;
+	int have_an;
+	struct partial_result *pres;
 };
+
+/* What run_compare holds: the runs of BASE then NEW (st->units, a log
+ * each until cmp_group() puts the logs of one run together), their
+ * models by log for the outputs (mptr: a run's model at its first log,
+ * the empty model none at its other logs, so that its notes are listed
+ * once), the runs given to compare_run, and how many runs of BASE and
+ * of NEW were left out (no --region in them, or no sample the filters
+ * keep). */
+struct cmp_state {
+	size_t nlogs, nunits;
+	const char *const *logs;     /* BASE's then NEW's, nlogs */
+	const struct args *a;
+	struct cmp_unit *units;
+	struct model none;
+	const struct model **mptr;   /* by log; NULL: not read */
+	struct cmp_run *runs;
+	size_t missing[2];           /* runs of BASE, NEW left out (said) */
+	struct partial_set *pset;
+};
+
+/* Frees what u's reading made and makes it unread. */
+static void cmp_unload(struct cmp_unit *u)
+{
+	if (u->have_an)
+		analysis_free(&u->an);
+	u->have_an = 0;
+	partial_result_free(u->pres);
+	u->pres = NULL;
+	if (u->loaded) {
+		model_free(&u->m);
+		regions_free(&u->rg);
+		cmp_blocks_free(&u->blocks);
+	}
+	u->loaded = 0;
+}
 
 static void cmp_state_free(struct cmp_state *st)
 {
-	for (size_t i = 0; st->models && i < st->n; i++) {
-		if (st->have_an[i])
-			analysis_free(&st->an[i]);
-		model_free(&st->models[i]);
-		if (st->rg)
-			regions_free(&st->rg[i]);
-		if (st->blocks)
-			cmp_blocks_free(&st->blocks[i]);
+	for (size_t i = 0; st->units && i < st->nunits; i++) {
+		cmp_unload(&st->units[i]);
+		free(st->units[i].paths);
 	}
-	free(st->blocks);
-	free(st->rg);
-	free(st->models);
+	free(st->units);
+	model_free(&st->none);
 	free(st->mptr);
-	free(st->an);
-	free(st->have_an);
 	free(st->runs);
-	for (size_t i = 0; st->pres && i < st->n; i++)
-		partial_result_free(st->pres[i]);
-	free(st->pres);
 	partial_set_free(st->pset);
 }
 
@@ -107,63 +132,203 @@ static void cmp_region_times(struct model *m)
 	}
 }
 
-/* Reads log i of the n of both sides (of BASE when side is 0, of NEW
- * when 1) into st and analyses it when it could be read; says its
- * damage on standard error.  With --region, only the samples taken
- * inside the region are kept (regions.h), and a log that holds no
- * region of that name is said and not analysed.  Returns 0, 1 when it
- * was damaged, unreadable or without the region, MAPS_ENOMEM. */
-static int cmp_read(struct cmp_state *st, size_t i, int side,
-		    const char *path)
+/* Reads u's logs into its model, as the plain report reads a run: with
+ * --region, only the samples inside the region; with the filters
+ * (--pid, --tid, --comm, --time from the run's start, --rank), only
+ * the samples they keep.  Returns 0 or MAPS_ENOMEM. */
+static int cmp_load(struct cmp_state *st, struct cmp_unit *u)
 {
-	struct model *m = &st->models[i];
-	if (st->rg) {
-		m->regions = &st->rg[i];
-		if (regions_scan(&st->rg[i], &path, 1))
+	const struct args *a = st->a;
+	model_init(&u->m);
+	regions_init(&u->rg, a->region);
+	cmp_blocks_init(&u->blocks);
+	u->loaded = 1;
+	u->damaged = u->readable = 0;
+	if (a->region) {
+		u->m.regions = &u->rg;
+		if (regions_scan(&u->rg, u->paths, u->npaths))
 			return MAPS_ENOMEM;
 	}
-	m->timeline_on = st->timeline;
-	m->on_sample = cmp_blocks_sample;
-	m->on_sample_ctx = &st->blocks[i];
-	int rc = model_load(m, path, NULL, NULL);
-	if (rc < 0)
+	if (filter_active(&a->filter)) {
+		u->filter = a->filter;
+		u->filter.fi_dropped = 0;
+		if (filter_run_start(&u->filter, u->paths, u->npaths))
+			return MAPS_ENOMEM;
+		u->m.filter = &u->filter;
+	}
+	u->m.timeline_on = a->html_path != NULL;
+	u->m.on_sample = cmp_blocks_sample;
+	u->m.on_sample_ctx = &u->blocks;
+	for (size_t k = 0; k < u->npaths; k++) {
+		int rc = model_load(&u->m, u->paths[k], NULL, NULL);
+		if (rc < 0)
+			return MAPS_ENOMEM;
+		u->damaged += rc != 0;
+		u->readable += rc != LOGREAD_UNREADABLE;
+	}
+	return 0;
+}
+
+/* The logs of one side that are of one run (run_id_same_job()) into one
+ * unit: the ranks' logs of one MPI job are one run, not as many runs
+ * whose spread would be taken for the variation between runs.  Each unit
+ * holds one log, read, when called; a unit that gains logs is read
+ * again.  Says on standard error which logs were put together.  Returns
+ * 0 or MAPS_ENOMEM. */
+static int cmp_group(struct cmp_state *st)
+{
+	struct run_id *ids = calloc(st->nunits, sizeof(*ids));
+	int rc = 0;
+	if (!ids)
 		return MAPS_ENOMEM;
-	char line[1024];
+	for (size_t i = 0; i < st->nunits; i++)
+		ids[i] = run_of(&st->units[i].m, 0);
+	for (size_t i = 0; i < st->nunits; i++) {
+		struct cmp_unit *u = &st->units[i];
+		for (size_t g = 0; g < i && !u->dead; g++) {
+			struct cmp_unit *lead = &st->units[g];
+			if (lead->dead || lead->side != u->side ||
+			    !run_id_same_job(&ids[g], &ids[i]))
+				continue;
+			lead->paths[lead->npaths++] = u->paths[0];
+			u->dead = 1;
+			cmp_unload(u);
+		}
+	}
+	for (size_t g = 0; g < st->nunits && !rc; g++) {
+		struct cmp_unit *u = &st->units[g];
+		if (u->dead || u->npaths < 2)
+			continue;
+		fprintf(stderr, "mapreport: note: %s: %s and %zu more log%s are "
+				"of one run ('%s' started %s), compared as "
+				"one run\n",
+			u->side ? "NEW" : "BASE", u->paths[0], u->npaths - 1,
+			u->npaths == 2 ? "" : "s", ids[g].command,
+			ids[g].started);
+		cmp_unload(u);
+		rc = cmp_load(st, u);
+	}
+	for (size_t i = 0; i < st->nunits; i++) {
+		free(ids[i].command);
+		free(ids[i].job);
+	}
+	free(ids);
+	size_t n = 0;
+	for (size_t i = 0; i < st->nunits; i++) {
+		if (st->units[i].dead)
+			free(st->units[i].paths);
+		else
+			st->units[n++] = st->units[i];
+	}
+	st->nunits = n;
+	return rc;
+}
+
+/* The first log of u and how many more, for messages, into buf. */
+static const char *cmp_unit_name(const struct cmp_unit *u, char *buf,
+				 size_t len)
+{
+	if (u->npaths == 1)
+		snprintf(buf, len, "%s", u->paths[0]);
+	else
+		snprintf(buf, len, "%s and %zu more log%s", u->paths[0],
+			 u->npaths - 1, u->npaths == 2 ? "" : "s");
+	return buf;
+}
+
+/* After u was read: says its damage on standard error, and analyses it
+ * when it could be read.  A run that holds no region of --region's name
+ * is said and left out (counted in st->missing); so is one of whose
+ * samples the filters keep none.  Returns 0, 1 when a log was damaged
+ * or unreadable or the run was left out, MAPS_ENOMEM. */
+static int cmp_ready(struct cmp_state *st, struct cmp_unit *u)
+{
+	const struct args *a = st->a;
+	struct model *m = &u->m;
+	char line[1024], name[1024];
 	for (size_t k = 0; k < m->nnotes; k++)
 		fprintf(stderr, "mapreport: %s\n",
 			model_note_str(&m->notes[k], line, sizeof(line)));
-	st->mptr[i] = m;
-	if (rc == LOGREAD_UNREADABLE)
+	st->mptr[u->first] = m;
+	if (!u->readable)
 		return 1;
-	if (st->rg && st->rg[i].filter_id < 0) {
+	cmp_unit_name(u, name, sizeof(name));
+	if (a->region && u->rg.filter_id < 0) {
 		fprintf(stderr, "mapreport: %s (%s): no region %s in this "
 				"log; see the Regions table of its report, or "
 				"compare without --region\n",
-			path, side ? "NEW" : "BASE", st->region);
-		st->missing[side]++;
+			name, u->side ? "NEW" : "BASE", a->region);
+		st->missing[u->side]++;
 		return 1;
 	}
-	if (st->rg)
+	if (m->filter) {
+		model_drop_unsampled(m);
+		if (!m->samples && u->filter.fi_dropped) {
+			fprintf(stderr, "mapreport: %s (%s): the filters (%s) "
+					"keep none of its %" PRIu64 " samples; "
+					"see the ids, names and duration in "
+					"its report without them\n",
+				name, u->side ? "NEW" : "BASE",
+				filter_str(&a->filter, line, sizeof(line)),
+				u->filter.fi_dropped);
+			st->missing[u->side]++;
+			return 1;
+		}
+	}
+	if (a->region)
 		cmp_region_times(m);
-	if (analysis_run(&st->an[i], m))
+	if (analysis_run(&u->an, m))
 		return MAPS_ENOMEM;
-	st->have_an[i] = 1;
+	u->have_an = 1;
 	if (st->pset->ps_ndefs &&
-	    partial_eval(st->pset, m, &path, 1, &st->pres[i]))
+	    partial_eval(st->pset, m, u->paths, u->npaths, &u->pres))
 		return MAPS_ENOMEM;
-	return rc ? 1 : 0;
+	return u->damaged ? 1 : 0;
 }
 
-/* The runs of one side that could be read, from logs [from, from + n),
- * into st->runs + from; returns how many. */
-static size_t cmp_side_runs(struct cmp_state *st, size_t from, size_t n)
+/* Reads BASE's and NEW's logs into st's runs, the logs of one run of a
+ * side together, and analyses them.  Returns 0, 1 when a log was
+ * damaged, unreadable or without the region, or MAPS_ENOMEM. */
+static int cmp_read_all(struct cmp_state *st)
+{
+	const struct args *a = st->a;
+	int status = 0, rc;
+	for (size_t i = 0; i < st->nlogs; i++) {
+		struct cmp_unit *u = &st->units[i];
+		int side = i >= a->nbase;
+		u->paths = calloc(side ? a->nnew : a->nbase, sizeof(*u->paths));
+		if (!u->paths)
+			return MAPS_ENOMEM;
+		u->paths[u->npaths++] = st->logs[i];
+		u->side = side;
+		u->first = i;
+		st->nunits++;
+		if ((rc = cmp_load(st, u)))
+			return rc;
+	}
+	if ((a->nbase > 1 || a->nnew > 1) && (rc = cmp_group(st)))
+		return rc;
+	for (size_t i = 0; i < st->nlogs; i++)
+		st->mptr[i] = &st->none; /* a run's other logs */
+	for (size_t i = 0; i < st->nunits; i++) {
+		if ((rc = cmp_ready(st, &st->units[i])) < 0)
+			return rc;
+		status |= rc;
+	}
+	return status;
+}
+
+/* The runs of one side that could be read into st->runs + at; returns
+ * how many. */
+static size_t cmp_side_runs(struct cmp_state *st, int side, size_t at)
 {
 	size_t k = 0;
-	for (size_t i = from; i < from + n; i++)
-		if (st->have_an[i])
-			st->runs[from + k++] = (struct cmp_run){
-				&st->models[i], &st->an[i], st->pres[i],
-				&st->blocks[i]};
+	for (size_t i = 0; i < st->nunits; i++) {
+		struct cmp_unit *u = &st->units[i];
+		if (u->side == side && u->have_an)
+			st->runs[at + k++] = (struct cmp_run){
+				&u->m, &u->an, u->pres, &u->blocks};
+	}
 	return k;
 }
 
@@ -214,58 +379,48 @@ int run_compare(const struct args *a, struct output *outs)
 	struct rule_result *results = NULL;
 	struct calltree trees[2] = {{0}, {0}};
 	struct cmp_flame flame = {0};
+	const char **logs = NULL;
 	int rc = load_rules(a, &rules);
 	if (rc) {
 		rules_free(&rules);
 		return rc == 2 ? 2 : run_oom();
 	}
-	st.n = a->nbase + a->nnew;
-	st.region = a->region;
-	st.timeline = a->html_path != NULL;
-	if (a->region && !(st.rg = calloc(st.n, sizeof(*st.rg))))
-		goto oom;
-	for (size_t i = 0; st.rg && i < st.n; i++)
-		regions_init(&st.rg[i], a->region);
-	st.models = calloc(st.n, sizeof(*st.models));
-	st.mptr = calloc(st.n, sizeof(*st.mptr));
-	st.an = calloc(st.n, sizeof(*st.an));
-	st.have_an = calloc(st.n, sizeof(*st.have_an));
-	st.runs = calloc(st.n, sizeof(*st.runs));
-	st.pres = calloc(st.n, sizeof(*st.pres));
-	st.blocks = calloc(st.n, sizeof(*st.blocks));
+	st.a = a;
+	st.nlogs = a->nbase + a->nnew;
+	model_init(&st.none);
+	logs = calloc(st.nlogs, sizeof(*logs));
+	st.units = calloc(st.nlogs, sizeof(*st.units));
+	st.mptr = calloc(st.nlogs, sizeof(*st.mptr));
+	st.runs = calloc(st.nlogs, sizeof(*st.runs));
 	st.pset = load_partials(a, &status);
 	results = calloc(rules.rs_n + 1, sizeof(*results));
-	if (!st.models || !st.mptr || !st.an || !st.have_an || !st.runs ||
-	    !st.pres || !st.blocks || !st.pset || !results)
+	if (!logs || !st.units || !st.mptr || !st.runs || !st.pset ||
+	    !results)
 		goto oom;
-	for (size_t i = 0; i < st.n; i++)
-		model_init(&st.models[i]);
-	for (size_t i = 0; i < st.n; i++) {
-		rc = cmp_read(&st, i, i >= a->nbase,
-			      i < a->nbase ? a->base[i]
-					   : a->new[i - a->nbase]);
-		if (rc < 0)
-			goto oom;
-		status |= rc;
-	}
-	size_t nb = cmp_side_runs(&st, 0, a->nbase);
-	size_t nn = cmp_side_runs(&st, a->nbase, a->nnew);
+	for (size_t i = 0; i < st.nlogs; i++)
+		logs[i] = i < a->nbase ? a->base[i] : a->new[i - a->nbase];
+	st.logs = logs;
+	rc = cmp_read_all(&st);
+	if (rc < 0)
+		goto oom;
+	status |= rc;
+	size_t nb = cmp_side_runs(&st, 0, 0);
+	size_t nn = cmp_side_runs(&st, 1, nb);
 	if (!nb || !nn) {
-		/* a side whose logs all lack the region was said */
+		/* a side whose runs were all left out was said */
 		if (!st.missing[!nb ? 0 : 1])
 			fprintf(stderr, "mapreport: %s: no log could be "
 					"read; nothing to compare\n",
 				!nb ? "BASE" : "NEW");
 		status = 1;
 	} else {
-		if (compare_run(&cmp, st.runs, nb, st.runs + a->nbase, nn))
+		if (compare_run(&cmp, st.runs, nb, st.runs + nb, nn))
 			goto oom;
 		have_cmp = 1;
 		for (size_t k = 0; k < cmp.nnotes; k++)
 			fprintf(stderr, "mapreport: note: %s\n", cmp.notes[k]);
 	}
-	if (have_cmp && a->html_path &&
-	    cmp_flame_of(&st, a->nbase, trees, &flame))
+	if (have_cmp && a->html_path && cmp_flame_of(&st, nb, trees, &flame))
 		goto oom;
 	struct output_compare oc = {
 		have_cmp ? &cmp : NULL, results, rules.rs_n, 0, a->sigma,
@@ -290,9 +445,10 @@ int run_compare(const struct args *a, struct output *outs)
 	}
 	if (!status && oc.oc_broken)
 		status = 3;
-	for (size_t i = 0; i < st.n; i++) {
+	for (size_t i = 0; i < st.nunits; i++) {
+		const struct cmp_unit *u = &st.units[i];
 		const char *const *lines;
-		size_t np = st.have_an[i] ? sym_problems(st.an[i].st, &lines) : 0;
+		size_t np = u->have_an ? sym_problems(u->an.st, &lines) : 0;
 		for (size_t k = 0; k < np; k++)
 			fprintf(stderr, "mapreport: %s\n", lines[k]);
 	}
@@ -307,6 +463,7 @@ out:
 	if (have_cmp)
 		compare_free(&cmp);
 	cmp_state_free(&st);
+	free(logs);
 	free(results);
 	rules_free(&rules);
 	return status;

@@ -11,15 +11,23 @@
 
 #include "cmd/mapreport/jobdir.h"
 
-/* The expanded list, for the life of the program. */
-static char **kept;
+/* The expanded lists (one per call: --compare's BASE and NEW each have
+ * one), for the life of the program. */
+struct kept_list {
+	char **logs;
+	size_t n;
+};
+static struct kept_list *kept;
 static size_t nkept;
 
-/* At exit: the expanded list goes. */
+/* At exit: the expanded lists go. */
 static void free_kept(void)
 {
-	for (size_t i = 0; i < nkept; i++)
-		free(kept[i]);
+	for (size_t k = 0; k < nkept; k++) {
+		for (size_t i = 0; i < kept[k].n; i++)
+			free(kept[k].logs[i]);
+		free(kept[k].logs);
+	}
 	free(kept);
 	kept = NULL;
 	nkept = 0;
@@ -125,11 +133,15 @@ int jobdir_expand(const char *const **logs, size_t *nlogs)
 			goto usage;
 		}
 	}
-	kept = out;
-	nkept = n;
-	atexit(free_kept);
-	*logs = (const char *const *)kept;
-	*nlogs = nkept;
+	struct kept_list *g = realloc(kept, (nkept + 1) * sizeof(*g));
+	if (!g)
+		goto oom;
+	kept = g;
+	kept[nkept++] = (struct kept_list){out, n};
+	if (nkept == 1)
+		atexit(free_kept);
+	*logs = (const char *const *)out;
+	*nlogs = n;
 	return 0;
 oom:
 	for (size_t i = 0; i < n; i++)

@@ -13,7 +13,8 @@
  * Replaces every folder in *logs (*nlogs paths) by the logs in it: its
  * files whose names end in ".maplog", not hidden, in name order (rank-0
  * before rank-1 ...; mapsample pads the ranks).  The new list is kept
- * for the life of the program.  Returns 0, -1 when out of memory, or 2
+ * for the life of the program (each call's list: it may be called more
+ * than once).  Returns 0, -1 when out of memory, or 2
  * after saying on standard error which folder holds no log or cannot be
  * read (usage error).
  */

@@ -28,6 +28,7 @@
 #include "cmd/mapreport/compare.h"
 #include "cmd/mapreport/jobdir.h"
 #include "cmd/mapreport/run.h"
+#include "cmd/mapreport/runid.h"
 #include "common/cli.h"
 #include "config.h"
 #include "model/model.h"
@@ -79,9 +80,10 @@ static void usage(FILE *f)
 		"      --partial-report FILE|DIR  partial report definitions\n"
 		"                       (repeatable; instead of the default places)\n"
 		"comparing runs (mapreport(1), COMPARING RUNS):\n"
-		"      --compare        compare BASE with NEW (one log each)\n"
-		"      --base LOG, --new LOG  a log of each side (repeatable:\n"
-		"                       several runs a side)\n"
+		"      --compare        compare BASE with NEW (a log or a job's\n"
+		"                       folder each; filters apply to both)\n"
+		"      --base LOG, --new LOG  a log or folder of each side\n"
+		"                       (repeatable: several runs a side)\n"
 		"      --fail-if RULE   exit 3 when RULE is broken (repeatable):\n"
 		"                       'self(parse) > +2pp', 'total > +5%%'\n"
 		"      --rules FILE     rules, one a line (repeatable)\n"
@@ -194,8 +196,9 @@ static int parse_size(const char *s, size_t *to)
 
 /*
  * The rest of --compare's command line, after the options: BASE and NEW
- * as two arguments, or the logs of --base and --new.  Returns -1 to go
- * on, or 2 after a usage error (said on standard error).
+ * as two arguments, or the logs of --base and --new; a folder among
+ * them stands for its logs (jobdir.h).  Returns -1 to go on, 1 when out
+ * of memory, or 2 after a usage error (said on standard error).
  */
 static int compare_args(int argc, char **argv, struct args *a)
 {
@@ -223,6 +226,17 @@ static int compare_args(int argc, char **argv, struct args *a)
 		a->base[a->nbase++] = argv[optind];
 		a->new[a->nnew++] = argv[optind + 1];
 	}
+	/* a folder stands for the logs in it (a job's folder), on each
+	 * side; compare.c puts the logs of one run together */
+	const char *const *side[2] = {a->base, a->new};
+	size_t *nside[2] = {&a->nbase, &a->nnew};
+	for (int k = 0; k < 2; k++) {
+		int jrc = jobdir_expand(&side[k], nside[k]);
+		if (jrc)
+			return jrc < 0 ? run_oom() : jrc;
+	}
+	a->base = (const char **)side[0];
+	a->new = (const char **)side[1];
 	int takers = (a->json && !a->json_path) +
 		     (a->markdown && !a->markdown_path) + a->github;
 	if (takers > 1) {
@@ -605,51 +619,6 @@ static unsigned pick_outputs(const struct args *a, struct output *outs,
 	return needs;
 }
 
-/* What names the run a log is of.  The log holds no run id, so: the
- * command line of the first process it initializes, and the time (wall
- * clock) from the first process's start to the last one's last record:
- * the processes of one run (the ranks of one job, each with its log)
- * run at the same time, two runs of one command one after the other. */
-/* Copies, not pointers into the model: a later log's records may
- * replace the very process (the same pid) and move the process array. */
-struct run_id {
-	char *command;        /* NULL: no initialize record (or no memory) */
-	double start, end;    /* seconds since the epoch */
-	char started[64];     /* the start, as a date */
-};
-
-/* Seconds two logs of one run may seem apart (clocks of two hosts). */
-#define RUN_SLACK 1.0
-
-/* The run of the processes m->procs[from..] that the last log added. */
-static struct run_id run_of(const struct model *m, size_t from)
-{
-	struct run_id id = {NULL, 0, 0, "?"};
-	for (size_t i = from; i < m->nprocs; i++) {
-		const struct rproc *p = &m->procs[i];
-		if (!p->have_init || !p->cmdline)
-			continue;
-		double s = (double)p->wall_sec + p->wall_nsec / 1e9;
-		double e = s + (p->end_ts > p->start_ts
-					? (double)(p->end_ts - p->start_ts) / 1e9
-					: 0.0);
-		if (!id.command) {
-			if (!(id.command = strdup(p->cmdline)))
-				return id; /* not checked, as with no record */
-			if (!model_start_str(p, "%Y-%m-%d %H:%M:%S UTC",
-					     id.started, sizeof(id.started)))
-				strcpy(id.started, "?");
-			id.start = s;
-			id.end = e;
-		}
-		if (s < id.start)
-			id.start = s;
-		if (e > id.end)
-			id.end = e;
-	}
-	return id;
-}
-
 /*
  * The MPI rank whose log note n is about: the rank of the process it
  * names, or the one rank of its log (a rank's log of a job folder); -1
@@ -696,9 +665,7 @@ static int check_one_run(const struct args *a, const struct run_id *ids)
 			fi = i;
 			continue;
 		}
-		if (strcmp(first->command, ids[i].command) == 0 &&
-		    ids[i].start <= first->end + RUN_SLACK &&
-		    first->start <= ids[i].end + RUN_SLACK)
+		if (run_id_same(first, &ids[i]))
 			continue;
 		const char *w1 = first->started, *w2 = ids[i].started;
 		if (a->merge) {
@@ -905,8 +872,10 @@ int main(int argc, char **argv)
 			   regions_complete(&rg, a.logs, a.nlogs)))
 		return run_oom();
 	int other_runs = !tool && check_one_run(&a, ids);
-	for (size_t i = 0; i < a.nlogs; i++)
+	for (size_t i = 0; i < a.nlogs; i++) {
 		free(ids[i].command);
+		free(ids[i].job);
+	}
 	if (other_runs) {
 		free(ids);
 		model_free(&m);

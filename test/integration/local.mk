@@ -350,3 +350,14 @@ test_integration_symwalk_LDADD = lib/report/libreport.la $(LIBELF_LIBS)
 # report of the logs read one by one, byte for byte (lib/model/logpool.c)
 TESTS += test/integration/mapreport-jobs.sh
 EXTRA_DIST += test/integration/mapreport-jobs.sh
+
+# mapreport --compare with the sample filters, job folders and the logs
+# of one run's ranks (filterwork, cmpwork)
+TESTS += test/integration/mapreport-compare-load.sh
+EXTRA_DIST += test/integration/mapreport-compare-load.sh
+
+# mapreport --compare matching functions across builds: C++ names
+# demangled, inlined functions, stripped code by build-id
+# (test/programs/cmpcxx.cc, built by the test with g++)
+TESTS += test/integration/mapreport-compare-match.sh
+EXTRA_DIST += test/integration/mapreport-compare-match.sh

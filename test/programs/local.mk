@@ -140,6 +140,8 @@ test_programs_inlinehot_SOURCES = test/programs/inlinehot.c
 test_programs_inlinehot_CFLAGS = $(WARN_CFLAGS) -O2 -g
 test_programs_inlinehot_LDFLAGS =
 EXTRA_DIST += test/programs/inlinesort.cc
+# cmpcxx: C++ built twice by mapreport-compare-match.sh (with g++)
+EXTRA_DIST += test/programs/cmpcxx.cc
 
 # symnames: aliases of one function, and a discarded function's DWARF
 # over _start (test/unit/test_symbolize.c); -O0 keeps that function big.
