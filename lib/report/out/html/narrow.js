@@ -40,6 +40,8 @@ var mapreportNarrow = function (lib) {
 			return e;
 		}
 
+		/* callers and callees of the function named full in the
+		 * selection: stackCalls over its samples per frame */
 		function calls(full) {
 			return stackCalls(g, cur.self, full);
 		}
@@ -229,9 +231,9 @@ var mapreportNarrow = function (lib) {
 		}
 
 		/* the metric charts zoomed to the time range from a to b
-		 * seconds (null: the whole run): the plot (g.plot) stretched
-		 * and clipped to the plot area, a new time axis in place of
-		 * the run's */
+		 * seconds (a null: the whole run): the plot (g.plot)
+		 * stretched and clipped to the plot area, a new time axis in
+		 * place of the run's */
 		function zoomCharts(a, b) {
 			var svgs = document.querySelectorAll('#metrics svg.timed');
 			for (var i = 0; i < svgs.length; i++) {
@@ -241,42 +243,38 @@ var mapreportNarrow = function (lib) {
 					continue;
 				if (old)
 					sv.removeChild(old);
+				/* the plot inside an <svg> of the plot area: its
+				 * viewport clips what the stretch pushes out */
 				var clip = plot.parentNode;
+				if (a === null && clip.getAttribute('class') !== 'nr-clip')
+					continue; /* never zoomed */
 				if (clip.getAttribute('class') !== 'nr-clip') {
-					clip = document.createElementNS(sv.namespaceURI, 'g');
+					clip = document.createElementNS(sv.namespaceURI, 'svg');
 					clip.setAttribute('class', 'nr-clip');
 					plot.parentNode.insertBefore(clip, plot);
 					clip.appendChild(plot);
 				}
+				var x0 = +sv.getAttribute('data-x0'), x1 = +sv.getAttribute('data-x1');
+				var hgt = sv.viewBox.baseVal.height;
+				clip.setAttribute('x', String(x0));
+				clip.setAttribute('y', '0');
+				clip.setAttribute('width', String(x1 - x0));
+				clip.setAttribute('height', String(hgt));
+				clip.setAttribute('viewBox', x0 + ' 0 ' + (x1 - x0) + ' ' + hgt);
 				if (a === null) {
 					plot.removeAttribute('transform');
-					clip.removeAttribute('clip-path');
+					clip.setAttribute('overflow', 'visible');
 					axis.removeAttribute('display');
 					sv.removeAttribute('data-zoom');
 					continue;
 				}
-				var x0 = +sv.getAttribute('data-x0'), x1 = +sv.getAttribute('data-x1');
 				var span = +sv.getAttribute('data-span') || 1;
 				var hi = Math.min(b, span), lo = Math.min(a, hi);
 				var xa = x0 + lo / span * (x1 - x0), xb = x0 + hi / span * (x1 - x0);
 				var k = (x1 - x0) / Math.max(xb - xa, 1e-6);
 				plot.setAttribute('transform', 'translate(' + (x0 - k * xa).toFixed(3) +
 					',0) scale(' + k.toFixed(6) + ',1)');
-				var id = 'nr-clip-' + i, cp = document.getElementById(id);
-				if (!cp) {
-					var defs = document.createElementNS(sv.namespaceURI, 'defs');
-					cp = document.createElementNS(sv.namespaceURI, 'clipPath');
-					cp.setAttribute('id', id);
-					var r = document.createElementNS(sv.namespaceURI, 'rect');
-					r.setAttribute('x', String(x0));
-					r.setAttribute('y', '0');
-					r.setAttribute('width', String(x1 - x0));
-					r.setAttribute('height', String(sv.viewBox.baseVal.height));
-					cp.appendChild(r);
-					defs.appendChild(cp);
-					sv.insertBefore(defs, sv.firstChild);
-				}
-				clip.setAttribute('clip-path', 'url(#' + id + ')');
+				clip.setAttribute('overflow', 'hidden');
 				axis.setAttribute('display', 'none');
 				/* the time axis of the range: ticks on a round step */
 				var base = axis.querySelector('line');
