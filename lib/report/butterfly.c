@@ -12,21 +12,27 @@
 #include <mapsample/maps_error.h>
 
 #include "report/butterfly.h"
+#include "report/shorten.h"
 
 /* Whether function name fn is the one asked for as name: the same, or
- * (when loose) the same up to fn's argument list. */
+ * (loose 1) the same up to fn's argument list, or (loose 2) fn's short
+ * form is name. */
 static int name_is(const char *fn, const char *name, size_t len, int loose)
 {
+	char buf[1024];
 	if (!loose)
 		return strcmp(fn, name) == 0;
-	return strncmp(fn, name, len) == 0 && fn[len] == '(';
+	if (loose == 1)
+		return strncmp(fn, name, len) == 0 && fn[len] == '(';
+	return name_shorten(fn, buf, sizeof(buf)) < sizeof(buf) &&
+	       strcmp(buf, name) == 0;
 }
 
 size_t butterfly_match(const struct analysis *a, const char *name,
 		       uint8_t *is_t)
 {
 	size_t n = 0, len = strlen(name);
-	for (int loose = 0; loose < 2 && !n; loose++)
+	for (int loose = 0; loose < 3 && !n; loose++)
 		for (size_t i = 0; i < a->nfuncs; i++)
 			if (name_is(a->funcs[i].name, name, len, loose)) {
 				is_t[i] = 1;

@@ -7,7 +7,9 @@
  *
  * The function is chosen by name: every function of the analysis named
  * so (in any loaded file), or, when none is, every one whose name up to
- * its argument list is ("ns::f" finds "ns::f(int)").  Counts are of
+ * its argument list is ("ns::f" finds "ns::f(int)"), or, when none is
+ * either, every one whose short name (report/shorten.h, as the tables
+ * show it) is ("S<...>::f(...)" finds "S<int>::f(int)").  Counts are of
  * samples, each stack counted once however often the function is on it
  * (recursion): its total, the samples whose stack holds it; its self,
  * those whose stack ends in it; a caller's samples, those whose stack

@@ -115,3 +115,12 @@ const char *name_elide(const char *s, size_t width, char *out, size_t cap)
 	out[width] = 0;
 	return out;
 }
+
+const char *name_display(const char *name, int full, char *buf, size_t cap)
+{
+	char shortn[1024];
+	if (full || cap <= NAME_DISPLAY_WIDTH)
+		return name;
+	name_shorten(name, shortn, sizeof(shortn));
+	return name_elide(shortn, NAME_DISPLAY_WIDTH, buf, cap);
+}

@@ -21,4 +21,13 @@ size_t name_shorten(const char *name, char *out, size_t cap);
  * start and the end with "..." between them.  Returns out. */
 const char *name_elide(const char *s, size_t width, char *out, size_t cap);
 
+/* The width the text report gives a function's name. */
+#define NAME_DISPLAY_WIDTH 60
+
+/* name as the text report's tables show it: shortened, then elided to
+ * NAME_DISPLAY_WIDTH characters; name itself when full (mapreport
+ * --full-names).  buf holds the result (cap bytes, at least
+ * NAME_DISPLAY_WIDTH + 1). */
+const char *name_display(const char *name, int full, char *buf, size_t cap);
+
 #endif

@@ -21,10 +21,18 @@
 # mapreport --time FROM:TO --folded in the same way.  The function view
 # follows a selection (#time=0:HALF&fn=hot_loop): hot_loop's total and
 # its callers' samples are those of --time 0:HALF --folded, its source
-# lines hold fewer samples than the whole run's.  On test/programs/
+# lines hold fewer samples than the whole run's.  A function outside
+# the page's top functions (#fn=NAME) gets its callers and callees from
+# the flame graph: those of mapreport --callers/--callees NAME.  Narrowed,
+# the run's facts, performance summary, ranks, MPI and metric figures
+# say they are of the whole run, the run's facts get a row of the
+# selection, the marks table and the metric charts follow (the charts
+# zoom to the time range; a thread selected, they say they are the
+# whole process's).  On test/programs/
 # longnames.cc (built with the C++ compiler), the tables made for a
-# selection show the short names, the whole name in data-fn and the
-# tooltip, and the whole names with --full-names.  Saves a screenshot (1400x2000) as
+# selection and the function view's title and call tables show the
+# short names, the whole name in data-fn and the tooltip, and the whole
+# names with --full-names.  Saves a screenshot (1400x2000) as
 # $top_builddir/mapreport-html.png, which CI keeps as an artifact.
 # Skipped (77) when no Chromium is installed: CHROMIUM names one, else
 # chromium, chromium-browser or google-chrome from PATH.
@@ -110,6 +118,7 @@ test_page() {
 		fail "charts missing"
 	grep -q '<polyline class="mean"' "$d" || fail "no chart lines"
 	grep -q '<section id="activity">' "$d" || fail "no thread activity"
+	check_whole "$d" whole 0
 
 	chrome "$tmp/shot.out" "$tmp/shot.err" --screenshot="$tmp/r.png" \
 		--window-size=1400,2000 --hide-scrollbars "file://$tmp/r.html"
@@ -255,6 +264,7 @@ test_narrow() {
 		fail "narrowing to thread $tid: flame graph total ${got:-none}, --folded $want"
 	grep -q "<div id=\"fn-narrowed\" data-total=\"$want\">" "$n" ||
 		fail "narrowing: the functions' selection total is not $want"
+	check_whole "$n" tid "$want" "$tid"
 	# self per function: the last frame of each folded stack
 	awk '{ c = $NF; $NF = ""; n = split($0, f, ";"); sub(/ +$/, "", f[n])
 		s[f[n]] += c } END { for (k in s) print k, s[k] }' "$tmp/tf" |
@@ -315,6 +325,7 @@ PY
 		fail "time range $range: flame graph total ${got:-none}, --time --folded $want"
 	grep -q "<div id=\"fn-narrowed\" data-total=\"$want\">" "$n" ||
 		fail "time range: the functions' selection total is not $want"
+	check_whole "$n" time "$want" "$range"
 	awk '{ c = $NF; $NF = ""; n = split($0, f, ";"); sub(/ +$/, "", f[n])
 		s[f[n]] += c } END { for (k in s) print k, s[k] }' "$tmp/tt" |
 		sort >"$tmp/ttself"
@@ -381,6 +392,164 @@ assert longc, "--full-names: spin_hot not in the selection's tables"
 for attrs, text in longc:
     assert len(h.unescape(text)) > 1000 and "data-fn" not in attrs, text[:80]
 PY
+	# the function view: main's callees (fn-data) and the view of
+	# spin_hot itself (its title) show the short name, the whole one in
+	# data-fn and the tooltip; with --full-names the whole name
+	full=$(python3 - "$tmp/ln.html" <<'PY'
+import json, re, sys, urllib.parse
+html = open(sys.argv[1]).read()
+m = re.search(r'<script type="application/json" id="fg-data">(.*?)</script>', html, re.S)
+print(urllib.parse.quote([n for n in json.loads(m.group(1))["names"] if "::spin_hot(" in n][0], safe=""))
+PY
+)
+	chrome "$tmp/lnm" "$tmp/lnm.err" --dump-dom "file://$tmp/ln.html#fn=main"
+	no_console "$tmp/lnm.err"
+	chrome "$tmp/lnfm" "$tmp/lnfm.err" --dump-dom "file://$tmp/lnf.html#fn=main"
+	no_console "$tmp/lnfm.err"
+	chrome "$tmp/lns" "$tmp/lns.err" --dump-dom "file://$tmp/ln.html#fn=$full"
+	no_console "$tmp/lns.err"
+	python3 - "$tmp/lnm" "$tmp/lnfm" "$tmp/lns" <<'PY' || fail "the function view does not show the short names (--full-names: the whole ones)"
+import html as h, re, sys
+def view(path):
+    m = re.search(r'<div id="fn-view"[^>]*>(.*?)</section>', open(path).read(), re.S)
+    assert m, "no function view in " + path
+    return m.group(1)
+def callees(path):
+    t = re.search(r'<h3>Callees \(whom it calls\)</h3><table class="calls">(.*?)</table>', view(path), re.S)
+    assert t, "no callees of main in " + path
+    return [(h.unescape(a), h.unescape(b)) for a, b in re.findall(r'<td class="f"([^>]*)>([^<]*)</td>', t.group(1))]
+rows = [r for r in callees(sys.argv[1]) if "spin_hot" in r[1]]
+assert rows, "spin_hot not among main's callees"
+attrs, text = rows[0]
+assert text == "Engine<...>::spin_hot(...)", text[:80]
+full = re.search(r'data-fn="([^"]*)"', attrs).group(1)
+assert len(full) > 1000 and re.search(r'title="([^"]*)"', attrs).group(1) == full, attrs[:80]
+rows = [r for r in callees(sys.argv[2]) if "spin_hot" in r[1]]
+assert rows and len(rows[0][1]) > 1000 and "data-fn" not in rows[0][0], rows[:1]
+title = re.search(r'<h3 class="f"( title="[^"]*")?>([^<]*)</h3>', view(sys.argv[3]))
+assert title and h.unescape(title.group(2)) == "Engine<...>::spin_hot(...)", title and title.group(2)[:80]
+assert title.group(1) and len(title.group(1)) > 1000, "no whole name in the title's tooltip"
+PY
+}
+
+# The function view of a function outside the page's top functions
+# (fn-data holds 30): on the synthetic log (over 100 functions) a
+# function of the flame graph with a caller and callees but no entry in
+# fn-data, shown as an address ending in #fn=NAME shows it: its total,
+# its callers and the callees shown must be those of mapreport
+# --callers NAME --callees NAME (the graph keeps every frame of a run of
+# 20000 samples), and the view must say its source lines are not in the
+# page.
+test_function_view_any() {
+	[ -s "$tmp/r.html" ] || fail "no page of the synthetic log"
+	name=$(python3 - "$tmp/r.html" <<'PY'
+import json, re, sys
+html = open(sys.argv[1]).read()
+def data(i):
+    m = re.search(r'<script type="application/json" id="%s">(.*?)</script>' % i, html, re.S)
+    return json.loads(m.group(1))
+fg, fn = data("fg-data"), data("fn-data")
+have = {f["name"] for f in fn["funcs"]}
+raw, tot, kids, stack = fg["nodes"], {}, set(), []
+for i in range(len(raw) // 3):
+    nm, v, d = raw[3 * i:3 * i + 3]
+    stack[d:] = [i]
+    if d >= 2:
+        tot[nm] = tot.get(nm, 0) + v
+    if d >= 3:
+        kids.add(raw[3 * stack[d - 1]])
+c = sorted((t, fg["names"][k]) for k, t in tot.items()
+           if fg["names"][k] not in have and k in kids and t >= 20)
+print(c[-1][1] if c else "")
+PY
+)
+	[ -n "$name" ] || fail "no function outside the page's top functions with callees"
+	"$mapreport" --callers "$name" --callees "$name" "$tmp/r.log" \
+		>"$tmp/any.txt" 2>/dev/null || fail "mapreport --callers $name failed"
+	chrome "$tmp/anydom" "$tmp/anydom.err" --dump-dom "file://$tmp/r.html#fn=$name"
+	no_console "$tmp/anydom.err"
+	python3 - "$tmp/anydom" "$tmp/any.txt" "$name" <<'PY' || fail "function view of $name (outside the top functions): not as --callers/--callees"
+import html as h, re, sys
+page, text, name = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+v = re.search(r'<div id="fn-view" ([^>]*)>(.*?)</section>', page, re.S)
+assert v, "no function view"
+attrs, body = dict(re.findall(r'([a-z-]+)="([^"]*)"', v.group(1))), v.group(2)
+assert h.unescape(attrs.get("data-fn", "")) == name, attrs
+def text_rows(kind):
+    sec = re.search(r'^%s of .*?: total (\d+) samples.*?\n.*?\n(.*?)(?:\n\n|\Z)' % kind, text, re.S | re.M)
+    assert sec, kind + " missing in the text"
+    rows = {}
+    for line in sec.group(2).split("\n"):
+        f = line.split()
+        if len(f) >= 3 and f[2] != "(self)":
+            nm = "(program start)" if f[2] == "(none:" else f[2]
+            rows[nm] = int(f[0])
+    return int(sec.group(1)), rows
+def page_rows(title):
+    t = re.search(r'<h3>%s</h3><table class="calls">(.*?)</table>' % re.escape(title), body, re.S)
+    assert t, title + " missing in the view"
+    rows = {h.unescape(a): int(b.replace(",", "")) for a, b in
+            re.findall(r'<td class="f"[^>]*>([^<]*)</td><td class="n">([0-9,]+)</td>', t.group(1))}
+    more = re.search(r'<td class="nodata">([0-9,]+) more</td><td class="n">([0-9,]+)</td>', t.group(1))
+    return rows, (int(more.group(1).replace(",", "")), int(more.group(2).replace(",", ""))) if more else (0, 0)
+total, callers = text_rows("Callers")
+_, callees = text_rows("Callees")
+assert int(attrs.get("data-total", -1)) == total, (attrs, total)
+for title, want in (("Callers (who calls it)", callers), ("Callees (whom it calls)", callees)):
+    got, (more, rest) = page_rows(title)
+    assert got, title + ": no rows"
+    for k, n in got.items():
+        assert want.get(k) == n, (title, k, n, want.get(k))
+    assert len(got) + more == len(want), (title, len(got), more, len(want))
+    assert sum(got.values()) + rest == sum(want.values()), title
+assert "no source lines embedded for this function" in body, "no word on the missing source lines"
+PY
+}
+
+# Narrowed (thread or time range), the figures the page holds for the
+# whole run only say so, the run's facts get a row of the selection,
+# the marks table keeps the selection's marks, the metric charts zoom
+# to the time range (or say they are the whole process's when a thread
+# is chosen); on the whole-run page none of that.  check_whole DOM KIND
+# SAMPLES [TID | FROM:TO].
+check_whole() {
+	python3 - "$@" <<'PY' || fail "narrowed ($2): whole-run figures not labelled, or tables/charts not following"
+import html as h, re, sys
+page, kind, want = open(sys.argv[1]).read(), sys.argv[2], int(sys.argv[3])
+arg = sys.argv[4] if len(sys.argv) > 4 else ""
+notes = re.findall(r'<p class="note nr-whole">([^<]*)</p>', page)
+zoom = re.findall(r'<svg [^>]*class="timed"[^>]*data-zoom="([0-9.]+):([0-9.]+)"', page)
+if kind == "whole":
+    assert not notes and not zoom and 'class="nr-row"' not in page, (notes, zoom)
+    sys.exit(0)
+for sec in ("The run's facts", "performance summary", "ranks' table", "MPI call", "metrics' figures"):
+    assert any(sec in h.unescape(n) for n in notes), (sec, notes)
+row = re.search(r'<tr class="nr-row"><th>Selection</th><td>([0-9,]+) samples', page)
+assert row and int(row.group(1).replace(",", "")) == want, (row and row.group(1), want)
+marks = re.findall(r'<tr data-pid="\d+" data-proc="\d+" data-tid="(\d+)" data-t="([0-9.]+)"( hidden="")?>', page)
+assert marks, "no marks rows"
+charts = re.findall(r'<figure class="chart".*?</figure>', re.search(r'<section id="metrics">.*?</section>', page, re.S).group(0), re.S)
+assert charts, "no metric charts"
+if kind == "tid":
+    for tid, t, hid in marks:
+        assert bool(hid) == (tid != arg), ("mark", tid, t, hid)
+    assert any("the whole process" in h.unescape(n) for n in notes), notes
+    assert not zoom, zoom
+else:
+    a, b = (float(x) for x in arg.split(":"))
+    for tid, t, hid in marks:
+        assert bool(hid) != (a - 1e-6 <= float(t) < b - 1e-6), ("mark", t, a, b, hid)
+    assert len(zoom) == len(charts), (len(zoom), len(charts))
+    for z0, z1 in zoom:
+        assert abs(float(z0) - a) < 1e-5 and abs(float(z1) - b) < 1e-5, (z0, z1, a, b)
+    for c in charts:
+        plot = re.search(r'<g class="plot" transform="translate\(([-0-9.]+),0\) scale\(([0-9.]+),1\)">', c)
+        span = float(re.search(r'data-span="([0-9.e+-]+)"', c).group(1))
+        assert plot and abs(float(plot.group(2)) - span / (b - a)) < 1e-3 * span / (b - a), (plot and plot.groups(), span)
+        assert re.search(r'<g class="xaxis" display="none">', c), "the run's time axis still shown"
+        ticks = [float(x) for x in re.findall(r'>([0-9.]+) s</text>', re.search(r'<g class="nr-axis">(.*?)</g>', c, re.S).group(1))]
+        assert len(ticks) >= 3 and min(ticks) >= a - 1e-6 and max(ticks) <= b + 1e-6, ticks
+PY
 }
 
 test_page
@@ -389,6 +558,7 @@ test_narrow_time
 test_narrow_names
 test_function_view
 test_function_view_narrowed
+test_function_view_any
 test_metrics_scenario
 test_script_off
 echo "mapreport-html-browser: all cases passed"

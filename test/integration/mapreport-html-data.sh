@@ -102,7 +102,8 @@ EOF
 import json, sys
 d = json.load(open(sys.argv[1]))["fn"]
 f = [f for f in d["funcs"] if f["name"] == "hot_loop"][0]
-for name, n in f[sys.argv[2]][0]:
+for row in f[sys.argv[2]][0]:
+    name, n = row[0], row[1]
     print(name, n)
 EOF
 		[ -s "$tmp/$kind.text" ] || { show "$tmp/lh.txt"; fail "no $kind in the text"; }

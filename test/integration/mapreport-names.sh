@@ -8,7 +8,9 @@
 # show "Engine<...>::spin_hot(...)" with no line over 200 characters;
 # --full-names the whole name; the JSON the whole name always; the HTML
 # flame graph the short name as the label and the whole name for the
-# tooltip.
+# tooltip.  The rows of --callers and --callees and the titles of
+# --lines and --disasm show the short name too (the whole one with
+# --full-names), and --callers takes the short name as the function.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -68,4 +70,35 @@ PY
 "$mapreport" --full-names --html "$tmp/lnf.html" "$tmp/ln.log" >/dev/null 2>&1 ||
 	fail "mapreport --full-names --html failed"
 ! grep -q 'data-fn=' "$tmp/lnf.html" || fail "--full-names: the HTML tables still shorten"
-echo "ok: $pct% in Engine<...>::spin_hot(...), full name kept for --full-names, JSON and tooltips"
+
+# --callers/--callees rows and the titles of --lines and --disasm: the
+# short name (which is also taken as the name asked for), the whole one
+# with --full-names
+hot='Engine<...>::spin_hot(...)'
+report ln --callees main --callers "$hot" --lines="$hot"
+awk '/^Callees of main:/ { s = 1; next } s && NF == 0 { exit }
+	s && $3 == "Engine<...>::spin_hot(...)" { found = 1 } END { exit !found }' \
+	"$tmp/ln.report" || { cut -c1-300 "$tmp/ln.report" >&2; fail "--callees main: no row of $hot"; }
+grep -q "^Callers of $hot: total [1-9]" "$tmp/ln.report" ||
+	{ cut -c1-300 "$tmp/ln.report" >&2; fail "--callers '$hot': the short name not taken"; }
+grep -Eq '^ +[0-9]+ +[0-9.]+%  main \(' "$tmp/ln.report" ||
+	fail "--callers '$hot': main not a caller"
+grep -q "^Source lines of $hot (longnames): [1-9]" "$tmp/ln.report" ||
+	{ cut -c1-300 "$tmp/ln.report" >&2; fail "--lines: the title does not hold the short name"; }
+long=$(awk 'length($0) > 200' "$tmp/ln.report" | wc -l)
+[ "$long" = 0 ] || { awk 'length($0) > 200 { print substr($0, 1, 300) }' "$tmp/ln.report" >&2; fail "$long lines of --callers/--callees/--lines over 200 characters"; }
+# --disasm: the title (objdump's own lines, labels and jump targets,
+# keep the names objdump writes)
+if command -v objdump >/dev/null 2>&1; then
+	report ln --lines="$hot" --disasm
+	grep -q "^  Instructions of $hot (objdump" "$tmp/ln.report" ||
+		fail "--disasm: the title does not hold the short name"
+fi
+report ln --full-names --callees main
+grep -Eq '^ +[0-9]+ +[0-9.]+%  Engine<Pair<Pair<.*::spin_hot\(Pair<.* \(longnames\)$' "$tmp/ln.report" ||
+	fail "--full-names: --callees main does not show the whole name"
+report ln --full-names --lines="$hot"
+grep -q '^Source lines of Engine<Pair<Pair<.*::spin_hot(Pair<' "$tmp/ln.report" ||
+	fail "--full-names: the --lines title does not hold the whole name"
+
+echo "ok: $pct% in Engine<...>::spin_hot(...), full name kept for --full-names, JSON and tooltips; short in --callers/--callees/--lines/--disasm"

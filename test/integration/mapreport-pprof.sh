@@ -8,7 +8,9 @@
 # by CPU time; its locations carry function, file and line, its mapping
 # the program's path.  On test/programs/threads8, -tags lists the pid,
 # the nine threads' tids and the process name as labels, and -traces a
-# worker's stack under its labels.  --pprof comes with the text report on
+# worker's stack under its labels.  On test/programs/linehot, whose
+# mix() is inlined into hot_loop, a location holds both functions'
+# lines (inline frames: mix's line, then hot_loop's call).  --pprof comes with the text report on
 # standard output and with --folded to a file in the same run; a pprof
 # file that cannot be written is one line naming it and exit status 1.
 set -eu
@@ -29,7 +31,7 @@ GOCACHE=$tmp/gocache
 PPROF_TMPDIR=$tmp
 export HOME GOCACHE PPROF_TMPDIR
 
-need_programs hot threads8
+need_programs hot threads8 linehot
 
 # pprof_top FILE [OPTIONS]: go tool pprof -top's rows, "FLAT% NAME".
 pprof_top() {
@@ -117,6 +119,41 @@ test_labels() {
 	}
 }
 
+# Inline frames: test/programs/linehot's mix() is inlined into
+# hot_loop (-O2, always_inline), so a location in mix's code holds two
+# Lines, mix at a line between HELPER BEGIN and HELPER END and then
+# hot_loop at its call, between HOT BEGIN and HOT END (go tool pprof
+# -raw writes the inner Line first, the caller's on the next line).
+test_inline() {
+	src=$top_srcdir/test/programs/linehot.c
+	sample lh -F 1000 -- "$programs/linehot" 150
+	[ "$rc" = 0 ] || { show "$tmp/lh.err"; fail "linehot: mapsample exited $rc"; }
+	report lh --pprof "$tmp/lh.pb.gz"
+	go tool pprof -raw "$tmp/lh.pb.gz" >"$tmp/lhraw" 2>"$tmp/pprof.err" || {
+		show "$tmp/pprof.err"
+		fail "linehot: go tool pprof -raw failed"
+	}
+	range() { awk -v b="/* $1 BEGIN */" -v e="/* $1 END */" 'index($0, b) { f = NR }
+		index($0, e) { print f, NR; exit }' "$src"; }
+	set -- $(range HELPER) $(range HOT)
+	[ $# = 4 ] || fail "linehot.c: no HELPER or HOT markers"
+	# "N: ADDR M=1 mix .../linehot.c:L s=0" then "hot_loop .../linehot.c:L s=0"
+	awk -v h0="$1" -v h1="$2" -v c0="$3" -v c1="$4" '
+		/^Locations/ { s = 1; next } /^Mappings/ { s = 0 }
+		!s { next }
+		$1 ~ /^[0-9]+:$/ { inl = 0
+			if ($4 == "mix" && split($5, a, ":") == 2 &&
+			    a[2] >= h0 && a[2] <= h1 && a[1] ~ /linehot\.c$/) inl = 1
+			next }
+		inl && NF >= 2 && $1 == "hot_loop" && split($2, a, ":") == 2 &&
+		    a[2] >= c0 && a[2] <= c1 { n++ }
+		{ inl = 0 }
+		END { exit !(n > 0) }' "$tmp/lhraw" || {
+		show "$tmp/lhraw"
+		fail "linehot: no location with mix (lines $1-$2) inlined into hot_loop (lines $3-$4)"
+	}
+}
+
 test_unwritable() {
 	sample solo -- "$programs/hot" 50
 	set +e
@@ -131,5 +168,6 @@ test_unwritable() {
 
 test_hot
 test_labels
+test_inline
 test_unwritable
 echo "mapreport-pprof: OK"

@@ -143,7 +143,7 @@ import json, re, sys
 html = open(sys.argv[1]).read()
 marks = html[html.index('<h3>Marks</h3>'):]
 marks = marks[:marks.index('</table>')]
-rows = re.findall(r'<tr data-pid="(\d+)" data-proc="(\d+)"><td class="n">[^<]*</td>'
+rows = re.findall(r'<tr data-pid="(\d+)" data-proc="(\d+)"[^>]*><td class="n">[^<]*</td>'
                   r'<td class="n">([^<]*)</td><td class="n">\d+</td><td class="n">\d+</td><td>between</td>', marks)
 assert len(rows) == 2, marks
 assert all(r[0] == '1' and re.match(r'1 \(ns \d+\)$', r[2]) for r in rows), rows

@@ -122,6 +122,12 @@ START_TEST(butterfly_names)
 	ck_assert_uint_eq(b.bf_total, 5);
 	ck_assert_uint_eq(b.bf_callers[0].br_func, BUTTERFLY_ROOT);
 	butterfly_free(&b);
+	/* the short name, as the tables show it */
+	ck_assert_int_eq(butterfly_build(&b, &m, &a, "ns::f(...)"), 0);
+	ck_assert_uint_eq(b.bf_nfuncs, 1);
+	ck_assert_uint_eq(b.bf_funcs[0], F_CPP);
+	ck_assert_uint_eq(b.bf_total, 5);
+	butterfly_free(&b);
 	ck_assert_int_eq(butterfly_build(&b, &m, &a, "ns::"), 0);
 	ck_assert_uint_eq(b.bf_nfuncs, 0);
 	ck_assert_uint_eq(b.bf_total, 0);

@@ -507,17 +507,22 @@ static int chart(FILE *out, const struct model *m, const struct cols *c,
 	y_scale(&d, c);
 	chart_head(out, &d, r);
 	y_axis(out, &d);
+	/* g.xaxis and g.plot: for report.js to zoom the chart to a time
+	 * range (the plot stretched, the axis drawn anew) */
+	fputs("<g class=\"xaxis\">", out);
 	x_axis(out, c, tl);
+	fputs("</g>", out);
 	if (!d.npts) {
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
 			     "no values</text>",
 			(PX0 + PX1) / 2, (PY0 + PY1) / 2);
 	}
+	fputs("<g class=\"plot\">", out);
 	if ((rc = series(out, c, tl, &d)))
 		goto out;
 	marks_svg(out, c, tl, PX0, PX1, PY0, PY1);
 	hover_targets(out, c, tl, &d);
-	fputs("</svg>\n", out);
+	fputs("</g></svg>\n", out);
 	chart_legend(out, d.mt, r);
 out:
 	free(d.col);
@@ -554,12 +559,16 @@ static int marks_table(FILE *out, const struct model *m,
 	for (size_t i = 0; i < tl->nmarks; i++) {
 		const struct rtlmark *k = ord[i];
 		char pb[48];
-		fprintf(out, "<tr data-pid=\"%u\" data-proc=\"%u\"><td "
+		/* data-tid, data-t (seconds): for report.js to show the
+		 * marks of a selection */
+		double t = k->ts >= c->t0 ? (double)(k->ts - c->t0) / 1e9 : 0.0;
+		fprintf(out, "<tr data-pid=\"%u\" data-proc=\"%u\" "
+			     "data-tid=\"%u\" data-t=\"%.9f\"><td "
 			     "class=\"n\">%.3f s</td><td class=\"n\">%s</td>"
 			     "<td class=\"n\">%u</td><td class=\"n\">%" PRIu64
 			     "</td><td>",
 			model_real_pid(m, k->pid), model_proc_num(m, k->pid),
-			k->ts >= c->t0 ? (double)(k->ts - c->t0) / 1e9 : 0.0,
+			k->tid, t, t,
 			model_pid_str(m, k->pid, pb, sizeof(pb)), k->tid,
 			k->value);
 		H(k->text);
@@ -578,7 +587,8 @@ static int marks_table(FILE *out, const struct model *m,
 static void metrics_table(FILE *out, const struct rmetrics *x,
 			  struct rmsummary *sum)
 {
-	fputs("<table>\n<thead><tr><th>Metric</th><th class=\"n\">Min</th>"
+	fputs("<table class=\"msum\">\n<thead><tr><th>Metric</th>"
+	      "<th class=\"n\">Min</th>"
 	      "<th class=\"n\">Mean</th><th class=\"n\">Max</th>"
 	      "<th class=\"n\">Total</th><th class=\"n\">Values</th>"
 	      "<th class=\"n\">Processes</th><th>Notes</th></tr></thead>\n"
@@ -811,7 +821,7 @@ static void regions_table(FILE *out, const struct model *m)
 	const struct regions *rg = m->regions;
 	if (!rg || !rg->nnames)
 		return;
-	fputs("<h3>Regions</h3>\n<table>\n<thead><tr><th>Region</th>"
+	fputs("<h3>Regions</h3>\n<table class=\"regions\">\n<thead><tr><th>Region</th>"
 	      "<th class=\"n\">Entered</th><th class=\"n\">Wall time</th>"
 	      "<th class=\"n\">Samples</th><th class=\"n\">%</th></tr>"
 	      "</thead>\n<tbody>\n",

@@ -30,6 +30,7 @@
 #include "model/keymap.h"
 #include "report/butterfly.h"
 #include "report/out/html_i.h"
+#include "report/shorten.h"
 #include "report/srclines.h"
 
 #define HTML_FUNCS 30            /* functions with a view at most */
@@ -98,6 +99,7 @@ struct sview {
 	size_t nfv;
 	struct sfile *files;
 	size_t nfiles, capfiles;
+	int full_names;          /* mapreport --full-names: no short names */
 };
 
 static long file_id(struct sview *s, const char *name, const char *comp_dir)
@@ -142,16 +144,37 @@ static size_t pick_funcs(const struct analysis *a, unsigned top,
 	return n;
 }
 
+/* pre, then name's short form (report/shorten.h) as a JSON string,
+ * when it differs from name and short names are wanted. */
+static void write_short(FILE *out, const struct sview *s, const char *pre,
+			const char *name)
+{
+	char buf[1024];
+	if (s->full_names)
+		return;
+	name_shorten(name, buf, sizeof(buf));
+	if (!strcmp(buf, name))
+		return;
+	fputs(pre, out);
+	htmlsafe_json(out, buf);
+}
+
+/* The rows of callers or callees: [name, samples] or, when the name is
+ * shortened, [name, samples, short name]. */
 static void write_rows(FILE *out, const struct analysis *a,
-		       const struct butterfly_row *r, size_t n)
+		       const struct sview *s, const struct butterfly_row *r,
+		       size_t n)
 {
 	fputc('[', out);
 	for (size_t i = 0; i < n && i < HTML_ROWS; i++) {
-		fputs(i ? ",[" : "[", out);
-		htmlsafe_json(out, r[i].br_func == BUTTERFLY_ROOT
+		const char *name = r[i].br_func == BUTTERFLY_ROOT
 					   ? "(program start)"
-					   : a->funcs[r[i].br_func].name);
-		fprintf(out, ",%" PRIu64 "]", r[i].br_samples);
+					   : a->funcs[r[i].br_func].name;
+		fputs(i ? ",[" : "[", out);
+		htmlsafe_json(out, name);
+		fprintf(out, ",%" PRIu64, r[i].br_samples);
+		write_short(out, s, ",", name);
+		fputc(']', out);
 	}
 	fputc(']', out);
 	if (n > HTML_ROWS) {
@@ -172,6 +195,7 @@ static void write_func(FILE *out, const struct analysis *a,
 	const struct srclines *r = &v->lines;
 	fputs("{\"name\":", out);
 	htmlsafe_json(out, f->name);
+	write_short(out, s, ",\"short\":", f->name);
 	fputs(",\"module\":", out);
 	htmlsafe_json(out, f->module ? f->module : "");
 	fprintf(out, ",\"self\":%" PRIu64 ",\"total\":%" PRIu64
@@ -219,9 +243,9 @@ static void write_func(FILE *out, const struct analysis *a,
 	}
 	fprintf(out, ",\"more_lines\":%zu,\"callers\":[",
 		r->sf_nlines > HTML_LINES ? r->sf_nlines - HTML_LINES : 0);
-	write_rows(out, a, v->bf.bf_callers, v->bf.bf_ncallers);
+	write_rows(out, a, s, v->bf.bf_callers, v->bf.bf_ncallers);
 	fputs("],\"callees\":[", out);
-	write_rows(out, a, v->bf.bf_callees, v->bf.bf_ncallees);
+	write_rows(out, a, s, v->bf.bf_callees, v->bf.bf_ncallees);
 	fputs("]}", out);
 }
 
@@ -314,7 +338,7 @@ int html_source_data(FILE *out, const struct output_in *in)
 {
 	const struct analysis *a = in->oi_analysis;
 	const struct model *m = in->oi_model;
-	struct sview s = {0};
+	struct sview s = {.full_names = in->oi_full_names};
 	struct sfile **order = NULL;
 	uint32_t ids[HTML_FUNCS];
 	size_t n = m->samples ? pick_funcs(a, in->oi_top, ids) : 0;

@@ -25,15 +25,18 @@ nodist_lib_report_out_libreportout_la_SOURCES = lib/report/out/html_assets.c
 lib_report_out_libreportout_la_LIBADD = lib/report/libreport.la -lm
 lib/report/out/html_assets.c: $(top_srcdir)/lib/report/out/html/embed.sh \
 		$(top_srcdir)/lib/report/out/html/report.css \
-		$(top_srcdir)/lib/report/out/html/report.js
+		$(top_srcdir)/lib/report/out/html/report.js \
+		$(top_srcdir)/lib/report/out/html/narrow.js
 	$(AM_V_GEN)$(MKDIR_P) lib/report/out && \
 	$(SHELL) $(top_srcdir)/lib/report/out/html/embed.sh \
 		html_css $(top_srcdir)/lib/report/out/html/report.css \
-		html_js $(top_srcdir)/lib/report/out/html/report.js >$@.tmp && \
+		html_js $(top_srcdir)/lib/report/out/html/report.js \
+		html_js_narrow $(top_srcdir)/lib/report/out/html/narrow.js \
+		>$@.tmp && \
 	mv $@.tmp $@
 CLEANFILES += lib/report/out/html_assets.c
 EXTRA_DIST += lib/report/out/html/embed.sh lib/report/out/html/report.css \
-	lib/report/out/html/report.js
+	lib/report/out/html/report.js lib/report/out/html/narrow.js
 # text_calls: the text report's callers, callees and source-line sections
 lib_report_out_libreportout_la_SOURCES += lib/report/out/text_calls.c \
 	lib/report/out/text_calls.h

@@ -15,17 +15,21 @@
 
 #include "report/butterfly.h"
 #include "report/out/text_calls.h"
+#include "report/shorten.h"
 
 static double pct(uint64_t a, uint64_t b)
 {
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
-/* One row: samples, share of total, a name and the file it is in. */
+/* One row: samples, share of total, a name (shortened as the tables
+ * show it, unless full) and the file it is in. */
 static void row(FILE *out, uint64_t n, uint64_t total, const char *name,
-		const char *module)
+		const char *module, int full)
 {
-	fprintf(out, "  %10" PRIu64 " %7.2f%%  %s", n, pct(n, total), name);
+	char buf[NAME_DISPLAY_WIDTH + 1];
+	fprintf(out, "  %10" PRIu64 " %7.2f%%  %s", n, pct(n, total),
+		name_display(name, full, buf, sizeof(buf)));
 	if (module)
 		fprintf(out, " (%s)", module);
 	fputc('\n', out);
@@ -35,7 +39,7 @@ static void row(FILE *out, uint64_t n, uint64_t total, const char *name,
  * name. */
 static void section(FILE *out, const struct analysis *a,
 		    const struct model *m, const struct butterfly *b,
-		    const char *name, int callees)
+		    const char *name, int callees, int full)
 {
 	const char *what = callees ? "Callees" : "Callers";
 	if (!b->bf_nfuncs || !b->bf_total) {
@@ -55,14 +59,15 @@ static void section(FILE *out, const struct analysis *a,
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].br_func == BUTTERFLY_ROOT) {
 			row(out, r[i].br_samples, b->bf_total,
-			    "(none: outermost frame)", NULL);
+			    "(none: outermost frame)", NULL, 1);
 			continue;
 		}
 		const struct rfunc *f = &a->funcs[r[i].br_func];
-		row(out, r[i].br_samples, b->bf_total, f->name, f->module);
+		row(out, r[i].br_samples, b->bf_total, f->name, f->module,
+		    full);
 	}
 	if (callees && b->bf_self)
-		row(out, b->bf_self, b->bf_total, "(self)", NULL);
+		row(out, b->bf_self, b->bf_total, "(self)", NULL, 1);
 }
 
 /* The section on name's callers or callees.  0 or MAPS_ENOMEM. */
@@ -72,7 +77,8 @@ static int one(const struct output_in *in, FILE *out, const char *name,
 	struct butterfly b;
 	if (butterfly_build(&b, in->oi_model, in->oi_analysis, name))
 		return MAPS_ENOMEM;
-	section(out, in->oi_analysis, in->oi_model, &b, name, callees);
+	section(out, in->oi_analysis, in->oi_model, &b, name, callees,
+		in->oi_full_names);
 	butterfly_free(&b);
 	return 0;
 }

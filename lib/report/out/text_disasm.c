@@ -23,6 +23,7 @@
 #include "common/mem.h"
 #include "report/disasm.h"
 #include "report/out/text_disasm.h"
+#include "report/shorten.h"
 
 extern char **environ;
 
@@ -156,9 +157,11 @@ int text_disasm(const struct output_in *in, FILE *out, uint32_t func)
 	for (size_t i = 0; i < d.d_n; i++)
 		for (size_t j = 0; j < d.d_ranges[i].dr_n; j++)
 			fself += d.d_ranges[i].dr_insn[j].di_self;
+	char buf[NAME_DISPLAY_WIDTH + 1];
 	fprintf(out, "\n  Instructions of %s (objdump -d -l): %" PRIu64
 		     " samples running them\n",
-		f->name, fself);
+		name_display(f->name, in->oi_full_names, buf, sizeof(buf)),
+		fself);
 	if (!d.d_n)
 		fprintf(out, "  (no instructions: the function's code is in no "
 			     "file this report can read)\n");

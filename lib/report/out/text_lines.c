@@ -18,6 +18,7 @@
 #include "report/butterfly.h"
 #include "report/out/text_calls.h"
 #include "report/out/text_disasm.h"
+#include "report/shorten.h"
 #include "report/srclines.h"
 
 #define LINES_TOP 5   /* functions shown without a name */
@@ -141,10 +142,12 @@ static void file_rows(FILE *out, const struct srclines *r,
 static int one_function(FILE *out, const struct output_in *in,
 			const struct srclines *r, const struct rfunc *f)
 {
+	char buf[NAME_DISPLAY_WIDTH + 1];
 	fprintf(out, "\nSource lines of %s (%s): %" PRIu64 " samples, %.3f s "
 		     "running its code (inlined code included); total %" PRIu64
 		     " samples\n",
-		f->name, f->module, r->sf_self, (double)r->sf_self_ns / 1e9,
+		name_display(f->name, in->oi_full_names, buf, sizeof(buf)),
+		f->module, r->sf_self, (double)r->sf_self_ns / 1e9,
 		f->total);
 	for (size_t i = 0; i < r->sf_nlines;) {
 		const char *file = r->sf_lines[i].sl_file;

@@ -17,14 +17,10 @@
  * callees; the hottest files' source): a click on a function in a table
  * or in the flame graph shows who calls it and whom it calls, and its
  * source with self and total samples per line, scrolled to the hottest
- * line.
+ * line.  Any other function's callers and callees come from the flame
+ * graph's frames (its source lines are not in the page).
  *
- * Narrowing ("nr-data": samples per flame-graph frame, thread and time
- * bin as [frame, thread, bin, samples, ...]): the select control picks a
- * process or a thread, a drag on the time strip a range of bins; the
- * flame graph, the tables of functions (recomputed from the graph's
- * frames: self from where stacks end, total once per stack), the
- * process and thread tables and the time strip follow.  An address
+ * Narrowing to a process, a thread or a time range: narrow.js.  An address
  * ending in "#tid=N", "#pid=N", "#time=FROM:TO" (seconds), "#fn=NAME"
  * (as a click on that function in the tables) or several of them joined
  * by "&" starts there.
@@ -277,13 +273,99 @@
 		return e ? JSON.parse(e.textContent) : null;
 	}
 
+	/* callers and callees of the function named full, from the stacks
+	 * the graph's frames stand for (self[e]: the samples of the stacks
+	 * ending in frame e): each stack counted once per caller and
+	 * callee, as mapreport --callers and --callees count them, and once
+	 * in the total however often it recurses */
+	function stackCalls(g, self, full) {
+		var id = g.names.indexOf(full), r = {self: 0, total: 0};
+		var callers = new Map(), callees = new Map(), path = [];
+		for (var e = 1; id >= 0 && e < g.n; e++) {
+			var w = self[e];
+			if (w <= 0 || g.depth[e] < 2)
+				continue;
+			path.length = 0;
+			for (var a = e; a > 0 && g.depth[a] >= 2; a = g.parent[a])
+				path.push(a);
+			path.reverse();
+			var seenR = new Set(), seenE = new Set(), on = false;
+			for (var p = 0; p < path.length; p++) {
+				if (g.name[path[p]] !== id)
+					continue;
+				on = true;
+				var cn = p ? g.names[g.name[path[p - 1]]] : '(program start)';
+				if (!seenR.has(cn)) {
+					seenR.add(cn);
+					callers.set(cn, (callers.get(cn) || 0) + w);
+				}
+				if (p + 1 < path.length) {
+					var en = g.names[g.name[path[p + 1]]];
+					if (!seenE.has(en)) {
+						seenE.add(en);
+						callees.set(en, (callees.get(en) || 0) + w);
+					}
+				}
+			}
+			if (on)
+				r.total += w;
+			if (g.name[e] === id)
+				r.self += w;
+		}
+		function rows(m) {
+			var v = Array.from(m.entries()).sort(function (x, y) {
+				return y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0);
+			});
+			var rest = 0;
+			for (var i = ROWS; i < v.length; i++)
+				rest += v[i][1];
+			return [v.slice(0, ROWS), Math.max(v.length - ROWS, 0), rest];
+		}
+		r.callers = rows(callers);
+		r.callees = rows(callees);
+		return r;
+	}
+
 	/* ---- the function view ---- */
 
-	function FunctionView(d) {
-		var box = $('fn-view'), byName = {};
+	function FunctionView(d, g) {
+		var box = $('fn-view'), byName = {}, labelOf = {};
 		for (var k = 0; k < d.funcs.length; k++)
 			if (!byName.hasOwnProperty(d.funcs[k].name))
 				byName[d.funcs[k].name] = d.funcs[k];
+		/* the short names the flame graph shows (none with
+		 * --full-names); the call rows of fn-data carry their own */
+		for (k = 0; g && g.labels !== g.names && k < g.names.length; k++)
+			if (g.labels[k] !== g.names[k])
+				labelOf[g.names[k]] = g.labels[k];
+
+		/* a cell of a function: the short name shown, the whole one
+		 * in data-fn (what a click shows) and the tooltip */
+		function fnCell(tr, full, label) {
+			label = label || (labelOf.hasOwnProperty(full) ? labelOf[full] : full);
+			var td = cell(tr, label, 'f');
+			if (label !== full) {
+				td.setAttribute('data-fn', full);
+				td.title = full;
+			}
+			return td;
+		}
+
+		/* the whole run's callers and callees of a function without
+		 * an entry in fn-data, from the flame graph's frames; null
+		 * when no frame is that function's */
+		var self0 = null;
+		function wholeCalls(name) {
+			if (!g)
+				return null;
+			if (!self0) {
+				self0 = new Float64Array(g.value0);
+				for (var i = 1; i < g.n; i++)
+					self0[g.parent[i]] -= g.value0[i];
+			}
+			var c = stackCalls(g, self0, name);
+			return c.total > 0 ? c : null;
+		}
 
 		function calls(title, rows, more, rest, total) {
 			var wrap = el('div', 'fn-calls');
@@ -301,7 +383,7 @@
 			t.appendChild(h);
 			for (var i = 0; i < rows.length; i++) {
 				var tr = el('tr');
-				cell(tr, rows[i][0], 'f');
+				fnCell(tr, rows[i][0], rows[i][2]);
 				cell(tr, fmt(rows[i][1]), 'n');
 				cell(tr, pct(rows[i][1], total), 'n');
 				tb.appendChild(tr);
@@ -412,19 +494,37 @@
 			});
 			if (narrow)
 				box.setAttribute('data-narrowed', 'yes');
-			var title = el('h3', 'f', name);
+			var title = el('h3', 'f', f && f.short ? f.short
+				: labelOf.hasOwnProperty(name) ? labelOf[name] : name);
+			if (title.textContent !== name)
+				title.title = name;
 			box.appendChild(title);
 			var c = narrow ? narrow.calls(name) : null;
-			if (!f && !c) {
-				box.appendChild(el('p', 'note', 'No source lines or callers ' +
-					'embedded for this function: the page holds them for the ' +
-					'functions of the tables of top functions.'));
+			var whole = !narrow && !f ? wholeCalls(name) : null;
+			/* source lines: only the functions of fn-data have them */
+			var nosrc = 'no source lines embedded for this function: the ' +
+				'page holds them for the ' + d.funcs.length + ' functions at ' +
+				'the top of the tables of functions (mapreport --lines=NAME ' +
+				'prints any function\'s).';
+			if (!f && !c && !whole) {
+				box.appendChild(el('p', 'note', 'No samples of this function ' +
+					'in the flame graph\'s frames' + (narrow ? ' in the selection' : '') +
+					', and ' + nosrc));
 				if (scroll)
 					$('fnview').scrollIntoView();
 				return;
 			}
 			var lines = f ? f.lines : [], code = f ? f.code : 0;
-			if (c) {
+			if (whole) {
+				c = whole;
+				box.setAttribute('data-self', String(c.self));
+				box.setAttribute('data-total', String(c.total));
+				box.appendChild(el('p', 'note', fmt(c.self) + ' samples self, ' +
+					fmt(c.total) + ' total (' + pct(c.total, g.value0[0]) +
+					' of all). Whole run. Callers and callees from the stacks ' +
+					'of the flame graph\'s frames (frames under 1/20000 of the ' +
+					'samples are left out of the graph); ' + nosrc));
+			} else if (c) {
 				var nl = f ? narrow.lines(f) : null;
 				if (nl) {
 					lines = nl;
@@ -439,7 +539,7 @@
 					fmt(c.total) + ' total (' + pct(c.total, narrow.total) +
 					' of the selection\'s ' + fmt(narrow.total) + '). Callers and ' +
 					'callees from the stacks of the flame graph\'s frames; ' +
-					(!f ? 'no source lines embedded for this function.'
+					(!f ? nosrc
 						: nl ? 'samples per line estimated: each frame\'s ' +
 						  'share of the selection applied to its lines.'
 						: 'source lines of the whole run (too many to split).')));
@@ -503,412 +603,6 @@
 		this.show = show;
 	}
 
-	/* ---- narrowing ---- */
-
-	function Narrow(d, g, fg, fv) {
-		var sel = $('nr-select'), strip = $('nr-time'), status = $('nr-status');
-		var range = $('nr-range'), nt = d.threads.length, cells = d.cells;
-		var b0 = 0, b1 = d.bins, cur = null;
-		var binw = d.bins > 0 ? d.seconds / d.bins : 0;
-		/* the cells' samples per frame over the whole run */
-		var all0 = new Float64Array(g.n);
-		for (var c0 = 0; c0 < cells.length; c0 += 4)
-			all0[cells[c0]] += cells[c0 + 3];
-
-		/* the frame whose cells hold frame e's samples (its ancestor
-		 * at depth d.cut when the data was cut) */
-		function cellFrame(e) {
-			while (d.cut && g.depth[e] > d.cut)
-				e = g.parent[e];
-			return e;
-		}
-
-		/* callers and callees of the function named full in the
-		 * selection, from the stacks the graph's frames stand for:
-		 * each stack counted once per caller and callee, as
-		 * mapreport --callers and --callees count them */
-		function calls(full) {
-			var id = g.names.indexOf(full), r = {self: 0, total: 0};
-			var callers = new Map(), callees = new Map(), path = [];
-			for (var e = 1; id >= 0 && e < g.n; e++) {
-				var w = cur.self[e];
-				if (w <= 0 || g.depth[e] < 2)
-					continue;
-				path.length = 0;
-				for (var a = e; a > 0 && g.depth[a] >= 2; a = g.parent[a])
-					path.push(a);
-				path.reverse();
-				var seenR = new Set(), seenE = new Set(), on = false;
-				for (var p = 0; p < path.length; p++) {
-					if (g.name[path[p]] !== id)
-						continue;
-					on = true;
-					var cn = p ? g.names[g.name[path[p - 1]]] : '(program start)';
-					if (!seenR.has(cn)) {
-						seenR.add(cn);
-						callers.set(cn, (callers.get(cn) || 0) + w);
-					}
-					if (p + 1 < path.length) {
-						var en = g.names[g.name[path[p + 1]]];
-						if (!seenE.has(en)) {
-							seenE.add(en);
-							callees.set(en, (callees.get(en) || 0) + w);
-						}
-					}
-				}
-				if (on)
-					r.total += w;
-				if (g.name[e] === id)
-					r.self += w;
-			}
-			function rows(m) {
-				var v = Array.from(m.entries()).sort(function (x, y) {
-					return y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0);
-				});
-				var rest = 0;
-				for (var i = ROWS; i < v.length; i++)
-					rest += v[i][1];
-				return [v.slice(0, ROWS), Math.max(v.length - ROWS, 0), rest];
-			}
-			r.callers = rows(callers);
-			r.callees = rows(callees);
-			return r;
-		}
-
-		/* f's lines in the selection: each line's samples from the
-		 * stacks ending in a frame (f.lf), scaled by the share of that
-		 * frame's samples the selection holds; null when the page has
-		 * no such split for f */
-		function lines(f) {
-			if (!f.lf)
-				return null;
-			var out = f.lines.map(function (l) { return [l[0], l[1], 0, 0, l[4]]; });
-			for (var i = 0; i < f.lf.length; i += 4) {
-				var e = cellFrame(f.lf[i + 1]);
-				var sh = all0[e] > 0 ? cur.self[e] / all0[e] : 0;
-				out[f.lf[i]][2] += f.lf[i + 2] * sh;
-				out[f.lf[i]][3] += f.lf[i + 3] * sh;
-			}
-			out.forEach(function (l) {
-				l[2] = Math.round(l[2]);
-				l[3] = Math.round(l[3]);
-			});
-			return out;
-		}
-
-		function opt(value, text) {
-			var o = el('option', null, text);
-			o.value = value;
-			sel.appendChild(o);
-		}
-		opt('', 'the whole run (every process and thread)');
-		var pids = [];
-		for (var i = 0; i < nt; i++)
-			if (pids.indexOf(d.threads[i][0]) < 0)
-				pids.push(d.threads[i][0]);
-		/* a thread is [process number, tid, thread name, program,
-		 * pid as the text report writes it, pid]: two processes may
-		 * have one pid (PID namespaces, logs of several hosts), the
-		 * number tells them apart */
-		pids.forEach(function (pid) {
-			var name = '', label = '';
-			for (var k = 0; k < nt; k++)
-				if (d.threads[k][0] === pid) {
-					name = d.threads[k][3];
-					label = d.threads[k][4];
-				}
-			opt('p' + pid, 'process ' + label + ' (' + name + ')');
-			for (k = 0; k < nt; k++)
-				if (d.threads[k][0] === pid)
-					opt('t' + k, '\u2003thread ' + d.threads[k][1] +
-						(d.threads[k][2] ? ' ' + d.threads[k][2] : '') +
-						' of ' + label);
-		});
-
-		function threadOk() {
-			var v = sel.value, ok = new Uint8Array(nt);
-			for (var k = 0; k < nt; k++)
-				ok[k] = !v || (v[0] === 'p' ? d.threads[k][0] === +v.slice(1)
-					: v[0] === 'P' ? d.threads[k][5] === +v.slice(1)
-					: v[0] === 'T' ? d.threads[k][1] === +v.slice(1)
-					: k === +v.slice(1));
-			return ok;
-		}
-
-		function drawStrip(ok) {
-			var per = new Float64Array(d.bins), max = 0;
-			for (var c = 0; c < cells.length; c += 4)
-				if (ok[cells[c + 1]])
-					per[cells[c + 2]] += cells[c + 3];
-			for (var b = 0; b < d.bins; b++)
-				if (per[b] > max)
-					max = per[b];
-			strip.textContent = '';
-			var w = 100 / Math.max(d.bins, 1);
-			for (b = 0; b < d.bins; b++) {
-				if (!per[b])
-					continue;
-				var bar = el('div', 'nr-bin' + (b >= b0 && b < b1 ? '' : ' out'));
-				bar.style.left = (b * w) + '%';
-				bar.style.width = w + '%';
-				bar.style.height = (100 * per[b] / max) + '%';
-				strip.appendChild(bar);
-			}
-			if (b0 > 0 || b1 < d.bins) {
-				var r = el('div', 'nr-sel');
-				r.style.left = (b0 * w) + '%';
-				r.style.width = ((b1 - b0) * w) + '%';
-				strip.appendChild(r);
-			}
-		}
-
-		/* the function tables of the selection, from the graph */
-		function functionTables(value, self) {
-			var box = $('fn-narrowed'), n = g.n;
-			/* by name id: the tables show the short name (the
-			 * graph's label) and keep the whole one in data-fn and
-			 * the tooltip, as the tables of the whole run do */
-			var selfBy = {}, totalBy = {}, names = [];
-			for (var i = 1; i < n; i++) {
-				if (g.depth[i] < 2 || value[i] <= 0)
-					continue;
-				var nm = g.name[i];
-				if (!selfBy.hasOwnProperty(nm)) {
-					selfBy[nm] = totalBy[nm] = 0;
-					names.push(nm);
-				}
-				selfBy[nm] += self[i];
-				var outer = true;
-				for (var a = g.parent[i]; a > 0 && g.depth[a] >= 2; a = g.parent[a])
-					if (g.name[a] === g.name[i]) {
-						outer = false;
-						break;
-					}
-				if (outer)
-					totalBy[nm] += value[i];
-			}
-			var rows = document.querySelectorAll('#functions > table.funcs tbody tr').length / 2;
-			box.textContent = '';
-			box.setAttribute('data-total', String(value[0]));
-			box.appendChild(el('p', 'note', 'In the selection: ' + fmt(value[0]) +
-				' samples. Functions as the flame graph names them.'));
-			[['self', selfBy], ['total', totalBy]].forEach(function (kind) {
-				var by = kind[1];
-				var order = names.slice().sort(function (x, y) {
-					var a = g.names[x], b = g.names[y];
-					return by[y] - by[x] || (a < b ? -1 : a > b ? 1 : 0);
-				});
-				box.appendChild(el('h3', null, 'By ' + kind[0] + ' samples, in the selection'));
-				var t = el('table', 'funcs nr-' + kind[0]), tb = el('tbody');
-				var h = el('thead'), hr = el('tr');
-				['Self', 'Self %', 'Total', 'Total %', 'Function'].forEach(function (x, k) {
-					hr.appendChild(el('th', k < 4 ? 'n' : null, x));
-				});
-				h.appendChild(hr);
-				t.appendChild(h);
-				for (var r = 0; r < order.length && r < Math.max(rows, 20); r++) {
-					var f = order[r];
-					if (!by[f])
-						break;
-					var tr = el('tr');
-					tr.setAttribute('data-self', String(selfBy[f]));
-					tr.setAttribute('data-total', String(totalBy[f]));
-					cell(tr, fmt(selfBy[f]), 'n');
-					cell(tr, pct(selfBy[f], value[0]), 'n');
-					cell(tr, fmt(totalBy[f]), 'n');
-					cell(tr, pct(totalBy[f], value[0]), 'n');
-					var full = g.names[f], label = g.labels[f];
-					var td = cell(tr, label, 'f');
-					if (label !== full) {
-						td.setAttribute('data-fn', full);
-						td.title = full;
-					}
-					tb.appendChild(tr);
-				}
-				t.appendChild(tb);
-				box.appendChild(t);
-			});
-		}
-
-		/* the chosen time range over the charts (svg.timed say where
-		 * the run's start and end are on their x axis) */
-		function markCharts() {
-			var svgs = document.querySelectorAll('svg.timed');
-			for (var i = 0; i < svgs.length; i++) {
-				var sv = svgs[i], old = sv.querySelector('rect.nr-span');
-				if (old)
-					sv.removeChild(old);
-				if (b0 === 0 && b1 === d.bins)
-					continue;
-				var x0 = +sv.getAttribute('data-x0'), x1 = +sv.getAttribute('data-x1');
-				var span = +sv.getAttribute('data-span') || 1;
-				var vb = sv.viewBox.baseVal;
-				var a = x0 + Math.min(b0 * binw / span, 1) * (x1 - x0);
-				var b = x0 + Math.min(b1 * binw / span, 1) * (x1 - x0);
-				var r = document.createElementNS(sv.namespaceURI, 'rect');
-				r.setAttribute('class', 'nr-span');
-				r.setAttribute('x', a.toFixed(1));
-				r.setAttribute('y', '0');
-				r.setAttribute('width', Math.max(b - a, 1).toFixed(1));
-				r.setAttribute('height', String(vb ? vb.height : 0));
-				sv.appendChild(r);
-			}
-		}
-
-		function apply() {
-			var ok = threadOk(), all = !sel.value && b0 === 0 && b1 === d.bins;
-			var n = g.n, value = new Float64Array(n), self = new Float64Array(n);
-			if (all) {
-				value.set(g.value0);
-				for (var i = 0; i < n; i++)
-					self[i] = value[i];
-				for (i = 1; i < n; i++)
-					self[g.parent[i]] -= value[i];
-			} else {
-				for (var c = 0; c < cells.length; c += 4)
-					if (ok[cells[c + 1]] && cells[c + 2] >= b0 && cells[c + 2] < b1)
-						self[cells[c]] += cells[c + 3];
-				value.set(self);
-				for (i = n - 1; i > 0; i--)
-					value[g.parent[i]] += value[i];
-			}
-			g.value.set(value);
-			fg.redraw();
-			drawStrip(ok);
-			markCharts();
-			/* the static tables are of the whole run */
-			var st = document.querySelectorAll('#functions > h3, #functions > table.funcs');
-			for (i = 0; i < st.length; i++)
-				st[i].hidden = !all;
-			$('fn-narrowed').hidden = all;
-			if (!all)
-				functionTables(value, self);
-			cur = all ? null : {self: self, total: value[0]};
-			if (fv)
-				fv.narrow(all ? null : {calls: calls, lines: lines, total: value[0]});
-			/* a row of process number proc (thread tid, or every
-			 * thread when tid is null) is shown when the selection
-			 * holds it */
-			function shown(proc, tid) {
-				var show = !sel.value;
-				for (var k = 0; !show && k < nt; k++)
-					show = ok[k] && d.threads[k][0] === proc &&
-						(tid === null || d.threads[k][1] === +tid);
-				return show;
-			}
-			var rows = document.querySelectorAll('#summary tr[data-proc]');
-			for (i = 0; i < rows.length; i++) {
-				var r = rows[i];
-				r.hidden = !shown(+r.getAttribute('data-proc'), r.getAttribute('data-tid'));
-			}
-			/* the thread activity chart: the selection's rows only,
-			 * packed from the top */
-			var act = document.querySelector('#activity svg[data-rowh]');
-			if (act) {
-				var lanes = act.querySelectorAll('g.act-row'), rh = +act.getAttribute('data-rowh');
-				var kept = 0;
-				for (i = 0; i < lanes.length; i++) {
-					var ln = lanes[i];
-					if (!shown(+ln.getAttribute('data-proc'), ln.getAttribute('data-tid'))) {
-						ln.setAttribute('display', 'none');
-						continue;
-					}
-					ln.removeAttribute('display');
-					ln.setAttribute('transform', 'translate(0,' +
-						((kept - i) * rh) + ')');
-					kept++;
-				}
-				var foot = act.querySelector('g.act-foot');
-				if (foot)
-					foot.setAttribute('transform', 'translate(0,' +
-						((kept - lanes.length) * rh) + ')');
-				var vb = act.viewBox.baseVal;
-				act.setAttribute('viewBox', '0 0 ' + vb.width + ' ' +
-					(kept * rh + 28));
-				act.setAttribute('data-rows', String(kept));
-			}
-			range.textContent = b0 === 0 && b1 === d.bins ? ' all of the run' :
-				' from ' + (b0 * binw).toFixed(3) + ' s to ' + (b1 * binw).toFixed(3) + ' s';
-			status.textContent = fmt(value[0]) + ' samples selected' + (all || !d.cut ? ''
-				: '; frames deeper than ' + d.cut + ' levels are not told apart in the selection');
-			status.setAttribute('data-samples', String(value[0]));
-			document.documentElement.setAttribute('data-narrowed', all ? 'no' : 'yes');
-		}
-
-		function binAt(ev) {
-			var r = strip.getBoundingClientRect();
-			var f = r.width > 0 ? (ev.clientX - r.left) / r.width : 0;
-			return Math.min(Math.max(Math.floor(f * d.bins), 0), d.bins - 1);
-		}
-		var from = -1;
-		strip.addEventListener('mousedown', function (ev) {
-			from = binAt(ev);
-			ev.preventDefault();
-		});
-		window.addEventListener('mousemove', function (ev) {
-			if (from < 0)
-				return;
-			var b = binAt(ev);
-			b0 = Math.min(from, b);
-			b1 = Math.max(from, b) + 1;
-			drawStrip(threadOk());
-		});
-		window.addEventListener('mouseup', function () {
-			if (from < 0)
-				return;
-			from = -1;
-			apply();
-		});
-		sel.addEventListener('change', apply);
-		$('nr-clear').addEventListener('click', function () {
-			sel.value = '';
-			b0 = 0;
-			b1 = d.bins;
-			apply();
-		});
-		/* every thread of that id, as mapreport --tid takes it */
-		this.thread = function (tid) {
-			var hits = [];
-			for (var k = 0; k < nt; k++)
-				if (d.threads[k][1] === tid)
-					hits.push(k);
-			if (hits.length > 1) {
-				opt('T' + tid, 'threads ' + tid + ' of ' + hits.length + ' processes');
-				sel.value = 'T' + tid;
-			} else if (hits.length) {
-				sel.value = 't' + hits[0];
-			}
-			apply();
-		};
-		/* the process of that pid, or every one when processes of
-		 * several PID namespaces or hosts have it */
-		this.process = function (pid) {
-			var procs = [];
-			for (var k = 0; k < nt; k++)
-				if (d.threads[k][5] === pid && procs.indexOf(d.threads[k][0]) < 0)
-					procs.push(d.threads[k][0]);
-			if (procs.length > 1) {
-				opt('P' + pid, 'processes ' + pid + ' (' + procs.length + ' of them)');
-				sel.value = 'P' + pid;
-			} else if (procs.length) {
-				sel.value = 'p' + procs[0];
-			}
-			apply();
-		};
-		/* a time given to the nanosecond on a bin's edge (as the
-		 * page prints them) is that edge, not the next bin: within a
-		 * millionth of a bin counts as on it */
-		this.time = function (a, b) {
-			b0 = binw > 0 ? Math.max(Math.floor(a / binw + 1e-6), 0) : 0;
-			b1 = binw > 0 ? Math.min(Math.ceil(b / binw - 1e-6), d.bins) : d.bins;
-			if (b1 <= b0)
-				b1 = Math.min(b0 + 1, d.bins);
-			apply();
-		};
-		$('nr-bar').hidden = false;
-		apply();
-	}
-
 	function start() {
 		var g = null, fg = null, fv = null, nr = null;
 		try {
@@ -921,7 +615,7 @@
 		}
 		var fd = json('fn-data');
 		if (fd)
-			fv = new FunctionView(fd);
+			fv = new FunctionView(fd, g && g.n > 0 ? g : null);
 		if (g && g.n > 0) {
 			var c = $('fg-controls');
 			if (c)
@@ -929,8 +623,11 @@
 			$('fg').hidden = false;
 			fg = new FlameGraph(g, fv ? function (name) { fv.show(name, false); } : null);
 			var nd = json('nr-data');
-			if (nd)
+			if (nd) {
+				var Narrow = mapreportNarrow({$: $, el: el, cell: cell, fmt: fmt,
+					pct: pct, stackCalls: stackCalls});
 				nr = new Narrow(nd, g, fg, fv);
+			}
 		}
 		/* an address may carry a search, a selection, a function:
 		 * report.html#fg-search=TEXT&tid=N&time=A:B&fn=NAME */

@@ -1,0 +1,532 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mapreport --html: narrowing the page to a process, a thread and a time
+ * range (embedded by lib/report/out/html.c before report.js, which
+ * calls mapreportNarrow with its helpers once the page is loaded).
+ *
+ * Data ("nr-data": samples per flame-graph frame, thread and time bin
+ * as [frame, thread, bin, samples, ...]): the select control picks a
+ * process or a thread, a drag on the time strip a range of bins.  The
+ * flame graph, the tables of functions (recomputed from the graph's
+ * frames: self from where stacks end, total once per stack), the
+ * function view, the process and thread tables, the marks and the
+ * thread activity chart follow; the metric charts zoom to the range.
+ * What the page holds for the whole run only (the run's facts, the
+ * performance summary, ranks, MPI, regions and metric figures) gets a
+ * note saying so while a selection is active, and the run's facts a row
+ * with the selection's.
+ */
+/* lib: report.js's helpers; returns the Narrow constructor */
+var mapreportNarrow = function (lib) {
+	'use strict';
+	var $ = lib.$, el = lib.el, cell = lib.cell, fmt = lib.fmt, pct = lib.pct;
+	var stackCalls = lib.stackCalls;
+
+	function Narrow(d, g, fg, fv) {
+		var sel = $('nr-select'), strip = $('nr-time'), status = $('nr-status');
+		var range = $('nr-range'), nt = d.threads.length, cells = d.cells;
+		var b0 = 0, b1 = d.bins, cur = null;
+		var binw = d.bins > 0 ? d.seconds / d.bins : 0;
+		/* the cells' samples per frame over the whole run */
+		var all0 = new Float64Array(g.n);
+		for (var c0 = 0; c0 < cells.length; c0 += 4)
+			all0[cells[c0]] += cells[c0 + 3];
+
+		/* the frame whose cells hold frame e's samples (its ancestor
+		 * at depth d.cut when the data was cut) */
+		function cellFrame(e) {
+			while (d.cut && g.depth[e] > d.cut)
+				e = g.parent[e];
+			return e;
+		}
+
+		/* callers and callees of the function named full in the
+		 * selection: stackCalls over its samples per frame */
+		function calls(full) {
+			return stackCalls(g, cur.self, full);
+		}
+
+		/* f's lines in the selection: each line's samples from the
+		 * stacks ending in a frame (f.lf), scaled by the share of that
+		 * frame's samples the selection holds; null when the page has
+		 * no such split for f */
+		function lines(f) {
+			if (!f.lf)
+				return null;
+			var out = f.lines.map(function (l) { return [l[0], l[1], 0, 0, l[4]]; });
+			for (var i = 0; i < f.lf.length; i += 4) {
+				var e = cellFrame(f.lf[i + 1]);
+				var sh = all0[e] > 0 ? cur.self[e] / all0[e] : 0;
+				out[f.lf[i]][2] += f.lf[i + 2] * sh;
+				out[f.lf[i]][3] += f.lf[i + 3] * sh;
+			}
+			out.forEach(function (l) {
+				l[2] = Math.round(l[2]);
+				l[3] = Math.round(l[3]);
+			});
+			return out;
+		}
+
+		function opt(value, text) {
+			var o = el('option', null, text);
+			o.value = value;
+			sel.appendChild(o);
+		}
+		opt('', 'the whole run (every process and thread)');
+		var pids = [];
+		for (var i = 0; i < nt; i++)
+			if (pids.indexOf(d.threads[i][0]) < 0)
+				pids.push(d.threads[i][0]);
+		/* a thread is [process number, tid, thread name, program,
+		 * pid as the text report writes it, pid]: two processes may
+		 * have one pid (PID namespaces, logs of several hosts), the
+		 * number tells them apart */
+		pids.forEach(function (pid) {
+			var name = '', label = '';
+			for (var k = 0; k < nt; k++)
+				if (d.threads[k][0] === pid) {
+					name = d.threads[k][3];
+					label = d.threads[k][4];
+				}
+			opt('p' + pid, 'process ' + label + ' (' + name + ')');
+			for (k = 0; k < nt; k++)
+				if (d.threads[k][0] === pid)
+					opt('t' + k, '\u2003thread ' + d.threads[k][1] +
+						(d.threads[k][2] ? ' ' + d.threads[k][2] : '') +
+						' of ' + label);
+		});
+
+		function threadOk() {
+			var v = sel.value, ok = new Uint8Array(nt);
+			for (var k = 0; k < nt; k++)
+				ok[k] = !v || (v[0] === 'p' ? d.threads[k][0] === +v.slice(1)
+					: v[0] === 'P' ? d.threads[k][5] === +v.slice(1)
+					: v[0] === 'T' ? d.threads[k][1] === +v.slice(1)
+					: k === +v.slice(1));
+			return ok;
+		}
+
+		function drawStrip(ok) {
+			var per = new Float64Array(d.bins), max = 0;
+			for (var c = 0; c < cells.length; c += 4)
+				if (ok[cells[c + 1]])
+					per[cells[c + 2]] += cells[c + 3];
+			for (var b = 0; b < d.bins; b++)
+				if (per[b] > max)
+					max = per[b];
+			strip.textContent = '';
+			var w = 100 / Math.max(d.bins, 1);
+			for (b = 0; b < d.bins; b++) {
+				if (!per[b])
+					continue;
+				var bar = el('div', 'nr-bin' + (b >= b0 && b < b1 ? '' : ' out'));
+				bar.style.left = (b * w) + '%';
+				bar.style.width = w + '%';
+				bar.style.height = (100 * per[b] / max) + '%';
+				strip.appendChild(bar);
+			}
+			if (b0 > 0 || b1 < d.bins) {
+				var r = el('div', 'nr-sel');
+				r.style.left = (b0 * w) + '%';
+				r.style.width = ((b1 - b0) * w) + '%';
+				strip.appendChild(r);
+			}
+		}
+
+		/* the function tables of the selection, from the graph */
+		function functionTables(value, self) {
+			var box = $('fn-narrowed'), n = g.n;
+			/* by name id: the tables show the short name (the
+			 * graph's label) and keep the whole one in data-fn and
+			 * the tooltip, as the tables of the whole run do */
+			var selfBy = {}, totalBy = {}, names = [];
+			for (var i = 1; i < n; i++) {
+				if (g.depth[i] < 2 || value[i] <= 0)
+					continue;
+				var nm = g.name[i];
+				if (!selfBy.hasOwnProperty(nm)) {
+					selfBy[nm] = totalBy[nm] = 0;
+					names.push(nm);
+				}
+				selfBy[nm] += self[i];
+				var outer = true;
+				for (var a = g.parent[i]; a > 0 && g.depth[a] >= 2; a = g.parent[a])
+					if (g.name[a] === g.name[i]) {
+						outer = false;
+						break;
+					}
+				if (outer)
+					totalBy[nm] += value[i];
+			}
+			var rows = document.querySelectorAll('#functions > table.funcs tbody tr').length / 2;
+			box.textContent = '';
+			box.setAttribute('data-total', String(value[0]));
+			box.appendChild(el('p', 'note', 'In the selection: ' + fmt(value[0]) +
+				' samples. Functions as the flame graph names them.'));
+			[['self', selfBy], ['total', totalBy]].forEach(function (kind) {
+				var by = kind[1];
+				var order = names.slice().sort(function (x, y) {
+					var a = g.names[x], b = g.names[y];
+					return by[y] - by[x] || (a < b ? -1 : a > b ? 1 : 0);
+				});
+				box.appendChild(el('h3', null, 'By ' + kind[0] + ' samples, in the selection'));
+				var t = el('table', 'funcs nr-' + kind[0]), tb = el('tbody');
+				var h = el('thead'), hr = el('tr');
+				['Self', 'Self %', 'Total', 'Total %', 'Function'].forEach(function (x, k) {
+					hr.appendChild(el('th', k < 4 ? 'n' : null, x));
+				});
+				h.appendChild(hr);
+				t.appendChild(h);
+				for (var r = 0; r < order.length && r < Math.max(rows, 20); r++) {
+					var f = order[r];
+					if (!by[f])
+						break;
+					var tr = el('tr');
+					tr.setAttribute('data-self', String(selfBy[f]));
+					tr.setAttribute('data-total', String(totalBy[f]));
+					cell(tr, fmt(selfBy[f]), 'n');
+					cell(tr, pct(selfBy[f], value[0]), 'n');
+					cell(tr, fmt(totalBy[f]), 'n');
+					cell(tr, pct(totalBy[f], value[0]), 'n');
+					var full = g.names[f], label = g.labels[f];
+					var td = cell(tr, label, 'f');
+					if (label !== full) {
+						td.setAttribute('data-fn', full);
+						td.title = full;
+					}
+					tb.appendChild(tr);
+				}
+				t.appendChild(tb);
+				box.appendChild(t);
+			});
+		}
+
+		/* the chosen time range over the charts but the metric ones
+		 * (svg.timed say where the run's start and end are on their
+		 * x axis) */
+		function markCharts() {
+			var svgs = document.querySelectorAll('svg.timed');
+			for (var i = 0; i < svgs.length; i++) {
+				var sv = svgs[i], old = sv.querySelector('rect.nr-span');
+				/* the metric charts zoom instead (zoomCharts) */
+				if (sv.querySelector('g.plot'))
+					continue;
+				if (old)
+					sv.removeChild(old);
+				if (b0 === 0 && b1 === d.bins)
+					continue;
+				var x0 = +sv.getAttribute('data-x0'), x1 = +sv.getAttribute('data-x1');
+				var span = +sv.getAttribute('data-span') || 1;
+				var vb = sv.viewBox.baseVal;
+				var a = x0 + Math.min(b0 * binw / span, 1) * (x1 - x0);
+				var b = x0 + Math.min(b1 * binw / span, 1) * (x1 - x0);
+				var r = document.createElementNS(sv.namespaceURI, 'rect');
+				r.setAttribute('class', 'nr-span');
+				r.setAttribute('x', a.toFixed(1));
+				r.setAttribute('y', '0');
+				r.setAttribute('width', Math.max(b - a, 1).toFixed(1));
+				r.setAttribute('height', String(vb ? vb.height : 0));
+				sv.appendChild(r);
+			}
+		}
+
+		/* the metric charts zoomed to the time range from a to b
+		 * seconds (a null: the whole run): the plot (g.plot)
+		 * stretched and clipped to the plot area, a new time axis in
+		 * place of the run's */
+		function zoomCharts(a, b) {
+			var svgs = document.querySelectorAll('#metrics svg.timed');
+			for (var i = 0; i < svgs.length; i++) {
+				var sv = svgs[i], plot = sv.querySelector('g.plot');
+				var axis = sv.querySelector('g.xaxis'), old = sv.querySelector('g.nr-axis');
+				if (!plot || !axis)
+					continue;
+				if (old)
+					sv.removeChild(old);
+				/* the plot inside an <svg> of the plot area: its
+				 * viewport clips what the stretch pushes out */
+				var clip = plot.parentNode;
+				if (a === null && clip.getAttribute('class') !== 'nr-clip')
+					continue; /* never zoomed */
+				if (clip.getAttribute('class') !== 'nr-clip') {
+					clip = document.createElementNS(sv.namespaceURI, 'svg');
+					clip.setAttribute('class', 'nr-clip');
+					plot.parentNode.insertBefore(clip, plot);
+					clip.appendChild(plot);
+				}
+				var x0 = +sv.getAttribute('data-x0'), x1 = +sv.getAttribute('data-x1');
+				var hgt = sv.viewBox.baseVal.height;
+				clip.setAttribute('x', String(x0));
+				clip.setAttribute('y', '0');
+				clip.setAttribute('width', String(x1 - x0));
+				clip.setAttribute('height', String(hgt));
+				clip.setAttribute('viewBox', x0 + ' 0 ' + (x1 - x0) + ' ' + hgt);
+				if (a === null) {
+					plot.removeAttribute('transform');
+					clip.setAttribute('overflow', 'visible');
+					axis.removeAttribute('display');
+					sv.removeAttribute('data-zoom');
+					continue;
+				}
+				var span = +sv.getAttribute('data-span') || 1;
+				var hi = Math.min(b, span), lo = Math.min(a, hi);
+				var xa = x0 + lo / span * (x1 - x0), xb = x0 + hi / span * (x1 - x0);
+				var k = (x1 - x0) / Math.max(xb - xa, 1e-6);
+				plot.setAttribute('transform', 'translate(' + (x0 - k * xa).toFixed(3) +
+					',0) scale(' + k.toFixed(6) + ',1)');
+				clip.setAttribute('overflow', 'hidden');
+				axis.setAttribute('display', 'none');
+				/* the time axis of the range: ticks on a round step */
+				var base = axis.querySelector('line');
+				var y = base ? +base.getAttribute('y1') : 0;
+				var g2 = document.createElementNS(sv.namespaceURI, 'g');
+				g2.setAttribute('class', 'nr-axis');
+				var line = function (ax, ay, bx, by) {
+					var l = document.createElementNS(sv.namespaceURI, 'line');
+					l.setAttribute('class', 'axis');
+					l.setAttribute('x1', ax.toFixed(1));
+					l.setAttribute('y1', ay.toFixed(1));
+					l.setAttribute('x2', bx.toFixed(1));
+					l.setAttribute('y2', by.toFixed(1));
+					g2.appendChild(l);
+				};
+				line(x0, y, x1, y);
+				var w = hi - lo, raw = w / 8 || 1, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+				var st = (raw / mag < 1.5 ? 1 : raw / mag < 3 ? 2 : raw / mag < 7 ? 5 : 10) * mag;
+				var dec = Math.max(0, -Math.floor(Math.log10(st)));
+				for (var t = Math.ceil(lo / st - 1e-9) * st; w > 0 && t <= hi + st * 1e-6; t += st) {
+					var x = x0 + (t - lo) / w * (x1 - x0);
+					line(x, y, x, y + 4);
+					var tx = document.createElementNS(sv.namespaceURI, 'text');
+					tx.setAttribute('x', x.toFixed(1));
+					tx.setAttribute('y', (y + 16).toFixed(1));
+					tx.setAttribute('text-anchor', 'middle');
+					tx.textContent = t.toFixed(dec) + ' s';
+					g2.appendChild(tx);
+				}
+				sv.appendChild(g2);
+				sv.setAttribute('data-zoom', lo.toFixed(6) + ':' + hi.toFixed(6));
+			}
+		}
+
+		/* the figures the page holds for the whole run only: a note
+		 * before each while a selection is active (its text says
+		 * why); the run's facts get a row of the selection */
+		function wholeRun(all, samples) {
+			var olds = document.querySelectorAll('.nr-whole, .nr-row');
+			for (var i = 0; i < olds.length; i++)
+				olds[i].parentNode.removeChild(olds[i]);
+			if (all)
+				return;
+			var v = sel.value, threadSel = v && (v[0] === 't' || v[0] === 'T');
+			var mnote = !v ? 'the time axis zoomed to the selected range; '
+				: 'the time axis zoomed to the selected range; metrics are ' +
+				  'measured per process, so these are the values of ' +
+				  (threadSel ? 'the whole process (not of the selected thread alone' +
+				   (pids.length > 1 ? ') and of every process' : ')')
+				   : 'every process, not of the selected one alone') + '; ';
+			[['#summary table.kv', 'The run\'s facts: whole run, not narrowed ' +
+				'to the selection (its figures are in the row "Selection").'],
+			 ['#performance table', 'Whole run: the performance summary is ' +
+				'not narrowed to the selection.'],
+			 ['#ranks table', 'Whole run: the ranks\' table and charts are not ' +
+				'narrowed to the selection.'],
+			 ['#mpi table', 'Whole run: MPI call statistics are not narrowed ' +
+				'to the selection.'],
+			 ['#activity table.regions', 'Whole run: the regions\' figures are ' +
+				'not narrowed to the selection.'],
+			 ['#metrics table.msum', 'Whole run: the metrics\' figures are not ' +
+				'narrowed to the selection.'],
+			 ['#metrics div.charts', 'Charts: ' + mnote + 'the shaded band of ' +
+				'the thread activity chart is the range.']
+			].forEach(function (w) {
+				var t = document.querySelector(w[0]);
+				if (t)
+					t.parentNode.insertBefore(el('p', 'note nr-whole', w[1]), t);
+			});
+			var kv = document.querySelector('#summary table.kv');
+			if (kv) {
+				var nth = 0, procs = [], ok = threadOk();
+				for (var k = 0; k < nt; k++)
+					if (ok[k]) {
+						nth++;
+						if (procs.indexOf(d.threads[k][0]) < 0)
+							procs.push(d.threads[k][0]);
+					}
+				var tr = el('tr', 'nr-row');
+				tr.appendChild(el('th', null, 'Selection'));
+				cell(tr, fmt(samples) + ' samples, ' + (b0 * binw).toFixed(3) +
+					' s to ' + (b1 * binw).toFixed(3) + ' s, ' + nth + ' thread' +
+					(nth === 1 ? '' : 's') + ' of ' + procs.length + ' process' +
+					(procs.length === 1 ? '' : 'es'));
+				(kv.tBodies[0] || kv).appendChild(tr);
+			}
+		}
+
+		function apply() {
+			var ok = threadOk(), all = !sel.value && b0 === 0 && b1 === d.bins;
+			var n = g.n, value = new Float64Array(n), self = new Float64Array(n);
+			if (all) {
+				value.set(g.value0);
+				for (var i = 0; i < n; i++)
+					self[i] = value[i];
+				for (i = 1; i < n; i++)
+					self[g.parent[i]] -= value[i];
+			} else {
+				for (var c = 0; c < cells.length; c += 4)
+					if (ok[cells[c + 1]] && cells[c + 2] >= b0 && cells[c + 2] < b1)
+						self[cells[c]] += cells[c + 3];
+				value.set(self);
+				for (i = n - 1; i > 0; i--)
+					value[g.parent[i]] += value[i];
+			}
+			g.value.set(value);
+			fg.redraw();
+			drawStrip(ok);
+			markCharts();
+			zoomCharts(b0 === 0 && b1 === d.bins ? null : b0 * binw, b1 * binw);
+			wholeRun(all, value[0]);
+			/* the static tables are of the whole run */
+			var st = document.querySelectorAll('#functions > h3, #functions > table.funcs');
+			for (i = 0; i < st.length; i++)
+				st[i].hidden = !all;
+			$('fn-narrowed').hidden = all;
+			if (!all)
+				functionTables(value, self);
+			cur = all ? null : {self: self, total: value[0]};
+			if (fv)
+				fv.narrow(all ? null : {calls: calls, lines: lines, total: value[0]});
+			/* a row of process number proc (thread tid, or every
+			 * thread when tid is null) is shown when the selection
+			 * holds it */
+			function shown(proc, tid) {
+				var show = !sel.value;
+				for (var k = 0; !show && k < nt; k++)
+					show = ok[k] && d.threads[k][0] === proc &&
+						(tid === null || d.threads[k][1] === +tid);
+				return show;
+			}
+			var rows = document.querySelectorAll('#summary tr[data-proc]');
+			for (i = 0; i < rows.length; i++) {
+				var r = rows[i];
+				r.hidden = !shown(+r.getAttribute('data-proc'), r.getAttribute('data-tid'));
+			}
+			/* the marks of the selection: its threads, its range */
+			var t0 = b0 * binw, t1 = b1 * binw;
+			rows = document.querySelectorAll('#metrics tr[data-t]');
+			for (i = 0; i < rows.length; i++) {
+				var mt = +rows[i].getAttribute('data-t');
+				rows[i].hidden = !shown(+rows[i].getAttribute('data-proc'),
+					rows[i].getAttribute('data-tid')) ||
+					(b1 < d.bins && mt >= t1) || (b0 > 0 && mt < t0);
+			}
+			/* the thread activity chart: the selection's rows only,
+			 * packed from the top */
+			var act = document.querySelector('#activity svg[data-rowh]');
+			if (act) {
+				var lanes = act.querySelectorAll('g.act-row'), rh = +act.getAttribute('data-rowh');
+				var kept = 0;
+				for (i = 0; i < lanes.length; i++) {
+					var ln = lanes[i];
+					if (!shown(+ln.getAttribute('data-proc'), ln.getAttribute('data-tid'))) {
+						ln.setAttribute('display', 'none');
+						continue;
+					}
+					ln.removeAttribute('display');
+					ln.setAttribute('transform', 'translate(0,' +
+						((kept - i) * rh) + ')');
+					kept++;
+				}
+				var foot = act.querySelector('g.act-foot');
+				if (foot)
+					foot.setAttribute('transform', 'translate(0,' +
+						((kept - lanes.length) * rh) + ')');
+				var vb = act.viewBox.baseVal;
+				act.setAttribute('viewBox', '0 0 ' + vb.width + ' ' +
+					(kept * rh + 28));
+				act.setAttribute('data-rows', String(kept));
+			}
+			range.textContent = b0 === 0 && b1 === d.bins ? ' all of the run' :
+				' from ' + (b0 * binw).toFixed(3) + ' s to ' + (b1 * binw).toFixed(3) + ' s';
+			status.textContent = fmt(value[0]) + ' samples selected' + (all || !d.cut ? ''
+				: '; frames deeper than ' + d.cut + ' levels are not told apart in the selection');
+			status.setAttribute('data-samples', String(value[0]));
+			document.documentElement.setAttribute('data-narrowed', all ? 'no' : 'yes');
+		}
+
+		function binAt(ev) {
+			var r = strip.getBoundingClientRect();
+			var f = r.width > 0 ? (ev.clientX - r.left) / r.width : 0;
+			return Math.min(Math.max(Math.floor(f * d.bins), 0), d.bins - 1);
+		}
+		var from = -1;
+		strip.addEventListener('mousedown', function (ev) {
+			from = binAt(ev);
+			ev.preventDefault();
+		});
+		window.addEventListener('mousemove', function (ev) {
+			if (from < 0)
+				return;
+			var b = binAt(ev);
+			b0 = Math.min(from, b);
+			b1 = Math.max(from, b) + 1;
+			drawStrip(threadOk());
+		});
+		window.addEventListener('mouseup', function () {
+			if (from < 0)
+				return;
+			from = -1;
+			apply();
+		});
+		sel.addEventListener('change', apply);
+		$('nr-clear').addEventListener('click', function () {
+			sel.value = '';
+			b0 = 0;
+			b1 = d.bins;
+			apply();
+		});
+		/* every thread of that id, as mapreport --tid takes it */
+		this.thread = function (tid) {
+			var hits = [];
+			for (var k = 0; k < nt; k++)
+				if (d.threads[k][1] === tid)
+					hits.push(k);
+			if (hits.length > 1) {
+				opt('T' + tid, 'threads ' + tid + ' of ' + hits.length + ' processes');
+				sel.value = 'T' + tid;
+			} else if (hits.length) {
+				sel.value = 't' + hits[0];
+			}
+			apply();
+		};
+		/* the process of that pid, or every one when processes of
+		 * several PID namespaces or hosts have it */
+		this.process = function (pid) {
+			var procs = [];
+			for (var k = 0; k < nt; k++)
+				if (d.threads[k][5] === pid && procs.indexOf(d.threads[k][0]) < 0)
+					procs.push(d.threads[k][0]);
+			if (procs.length > 1) {
+				opt('P' + pid, 'processes ' + pid + ' (' + procs.length + ' of them)');
+				sel.value = 'P' + pid;
+			} else if (procs.length) {
+				sel.value = 'p' + procs[0];
+			}
+			apply();
+		};
+		/* a time given to the nanosecond on a bin's edge (as the
+		 * page prints them) is that edge, not the next bin: within a
+		 * millionth of a bin counts as on it */
+		this.time = function (a, b) {
+			b0 = binw > 0 ? Math.max(Math.floor(a / binw + 1e-6), 0) : 0;
+			b1 = binw > 0 ? Math.min(Math.ceil(b / binw - 1e-6), d.bins) : d.bins;
+			if (b1 <= b0)
+				b1 = Math.min(b0 + 1, d.bins);
+			apply();
+		};
+		$('nr-bar').hidden = false;
+		apply();
+	}
+
+	return Narrow;
+};
