@@ -58,6 +58,7 @@ struct cmp_state {
 	const char *region;          /* --region NAME, or NULL */
 	struct regions *rg;          /* one per log with --region, else NULL */
 	size_t missing[2];           /* logs of BASE, NEW without the region */
+	char *noregion;              /* per log: 1 when it lacks the region */
 	struct model *models;
 	const struct model **mptr;   /* the models read, NULL after MAPS_ENOMEM */
 	struct analysis *an;
@@ -81,6 +82,7 @@ static void cmp_state_free(struct cmp_state *st)
 			cmp_blocks_free(&st->blocks[i]);
 	}
 	free(st->blocks);
+	free(st->noregion);
 	free(st->rg);
 	free(st->models);
 	free(st->mptr);
@@ -141,6 +143,7 @@ static int cmp_read(struct cmp_state *st, size_t i, int side,
 				"compare without --region\n",
 			path, side ? "NEW" : "BASE", st->region);
 		st->missing[side]++;
+		st->noregion[i] = 1;
 		return 1;
 	}
 	if (st->rg)
@@ -181,6 +184,38 @@ static int cmp_flame_of(struct cmp_state *st, size_t nbase,
 	return compare_flame(flame, &trees[0], &trees[1], 0.001);
 }
 
+/* The input problems of st that no model's notes hold, for the outputs,
+ * into probs (room for st->n + 1) with their lines in text (as many
+ * entries of 512 bytes): each log without the --region, and a side
+ * (nb or nn runs read) with nothing to compare.  Returns how many. */
+static size_t cmp_problems(const struct cmp_state *st, const struct args *a,
+			   size_t nb, size_t nn, struct output_problem *probs,
+			   char (*text)[512])
+{
+	size_t n = 0;
+	for (size_t i = 0; i < st->n; i++) {
+		if (!st->noregion[i])
+			continue;
+		const char *log = i < a->nbase ? a->base[i]
+					       : a->new[i - a->nbase];
+		snprintf(text[n], sizeof(text[n]), "%s (%s): no region %s in "
+			 "this log", log, i < a->nbase ? "BASE" : "NEW",
+			 st->region);
+		probs[n] = (struct output_problem){"region-missing", log,
+						   text[n]};
+		n++;
+	}
+	if (!nb || !nn) {
+		snprintf(text[n], sizeof(text[n]), "%s: no log could be "
+			 "read%s; nothing to compare", !nb ? "BASE" : "NEW",
+			 st->missing[!nb ? 0 : 1] ? " with the region" : "");
+		probs[n] = (struct output_problem){"nothing-to-compare", NULL,
+						   text[n]};
+		n++;
+	}
+	return n;
+}
+
 /* Picks the --compare outputs a asks for into outs: the files, and the
  * text report when standard output is not taken. */
 static void pick_compare_outputs(const struct args *a, struct output *outs)
@@ -203,7 +238,8 @@ static void pick_compare_outputs(const struct args *a, struct output *outs)
  * mapreport --compare: reads BASE's and NEW's logs, compares them, judges
  * the rules, writes the picked outputs.  Returns the exit status: 0 no
  * rule broken, 3 a rule broken, 1 an input problem (a log damaged or
- * unreadable, an output not written), 2 an invalid rule.
+ * unreadable, an output not written), 2 an invalid rule or a metric
+ * name that ends several metric ids.
  */
 int run_compare(const struct args *a, struct output *outs)
 {
@@ -214,6 +250,8 @@ int run_compare(const struct args *a, struct output *outs)
 	struct rule_result *results = NULL;
 	struct calltree trees[2] = {{0}, {0}};
 	struct cmp_flame flame = {0};
+	struct output_problem *probs = NULL;
+	char(*ptext)[512] = NULL;
 	int rc = load_rules(a, &rules);
 	if (rc) {
 		rules_free(&rules);
@@ -233,10 +271,14 @@ int run_compare(const struct args *a, struct output *outs)
 	st.runs = calloc(st.n, sizeof(*st.runs));
 	st.pres = calloc(st.n, sizeof(*st.pres));
 	st.blocks = calloc(st.n, sizeof(*st.blocks));
+	st.noregion = calloc(st.n, 1);
+	probs = calloc(st.n + 1, sizeof(*probs));
+	ptext = calloc(st.n + 1, sizeof(*ptext));
 	st.pset = load_partials(a, &status);
 	results = calloc(rules.rs_n + 1, sizeof(*results));
 	if (!st.models || !st.mptr || !st.an || !st.have_an || !st.runs ||
-	    !st.pres || !st.blocks || !st.pset || !results)
+	    !st.pres || !st.blocks || !st.pset || !results || !st.noregion ||
+	    !probs || !ptext)
 		goto oom;
 	for (size_t i = 0; i < st.n; i++)
 		model_init(&st.models[i]);
@@ -263,14 +305,23 @@ int run_compare(const struct args *a, struct output *outs)
 		have_cmp = 1;
 		for (size_t k = 0; k < cmp.nnotes; k++)
 			fprintf(stderr, "mapreport: note: %s\n", cmp.notes[k]);
+		/* a metric name that ends several ids: a usage error, as an
+		 * invalid rule is */
+		struct rule_error err;
+		if (rules_resolve(&rules, &cmp, &err)) {
+			rule_error(&err);
+			status = 2;
+			goto out;
+		}
 	}
 	if (have_cmp && a->html_path &&
 	    cmp_flame_of(&st, a->nbase, trees, &flame))
 		goto oom;
 	struct output_compare oc = {
-		have_cmp ? &cmp : NULL, results, rules.rs_n, 0, a->sigma,
-		a->base, a->new, a->nbase, a->nnew, st.mptr,
-		a->html_path && have_cmp ? &flame : NULL};
+		have_cmp ? &cmp : NULL, results, have_cmp ? rules.rs_n : 0, 0,
+		a->sigma, a->base, a->new, a->nbase, a->nnew, st.mptr,
+		a->html_path && have_cmp ? &flame : NULL, st.pset, probs,
+		cmp_problems(&st, a, nb, nn, probs, ptext)};
 	if (have_cmp)
 		oc.oc_broken = rules_eval(&rules, &cmp, a->sigma, results);
 	struct output_in in = {0};
@@ -279,9 +330,11 @@ int run_compare(const struct args *a, struct output *outs)
 	in.oi_generator = "mapreport " PACKAGE_VERSION;
 	pick_compare_outputs(a, outs);
 	for (size_t i = 0; i < output_nbackends; i++) {
+		/* with nothing compared, every output but the HTML page
+		 * (a flame graph of nothing) says the input problems */
 		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit ||
 		    (!have_cmp &&
-		     strcmp(outs[i].ou_backend->ob_name, "compare-json") != 0))
+		     strcmp(outs[i].ou_backend->ob_name, "compare-html") == 0))
 			continue;
 		rc = run_output(&outs[i], &in);
 		if (rc == MAPS_ENOMEM)
@@ -307,6 +360,8 @@ out:
 	if (have_cmp)
 		compare_free(&cmp);
 	cmp_state_free(&st);
+	free(probs);
+	free(ptext);
 	free(results);
 	rules_free(&rules);
 	return status;

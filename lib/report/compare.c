@@ -24,6 +24,7 @@
 #include <mapsample/maps_error.h>
 
 #include "common/mem.h"
+#include "model/units.h"
 #include "report/compare.h"
 
 #ifndef M_PI
@@ -37,13 +38,14 @@ const char *compare_kind_id(enum cmp_kind k)
 {
 	static const char *const ids[CMP_NKINDS] = {
 		"time", "self", "total", "module", "process", "metric-mean",
-		"metric-max", "partial"};
+		"metric-max", "metric-total", "partial"};
 	return k < CMP_NKINDS ? ids[k] : "unknown";
 }
 
 static int is_metric(enum cmp_kind k)
 {
-	return k == CMP_METRIC_MEAN || k == CMP_METRIC_MAX || k == CMP_PARTIAL;
+	return k == CMP_METRIC_MEAN || k == CMP_METRIC_MAX ||
+	       k == CMP_METRIC_TOTAL || k == CMP_PARTIAL;
 }
 
 static uint64_t key_hash(enum cmp_kind kind, const char *key)
@@ -392,6 +394,16 @@ static int add_run(struct comparison *c, const struct cmp_run *r, size_t col)
 			    set_value(c, k ? CMP_METRIC_MAX : CMP_METRIC_MEAN,
 				      id, s.metric->units, col,
 				      k ? s.max : s.mean))
+				return MAPS_ENOMEM;
+		}
+		/* a rate's total: the values before the division by sample
+		 * time, in their units (compare.h) */
+		if (s.rate && s.values) {
+			char tu[UNITS_BUFSZ];
+			double f = units_undivided(tu, sizeof(tu),
+						   s.metric->units);
+			if (set_value(c, CMP_METRIC_TOTAL, id,
+				      tu[0] ? tu : NULL, col, s.total * f))
 				return MAPS_ENOMEM;
 		}
 	}

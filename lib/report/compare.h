@@ -4,8 +4,8 @@
  * mapreport --compare (mapreport(1), COMPARING RUNS).  Each side is one
  * or more runs, each a model read from one log with its analysis.  The
  * comparison is a list of rows: the whole-run time, every function (by
- * self and by total samples), module, process name and metric (mean and
- * max) and partial report value, each with its figures on both sides, the change and how many
+ * self and by total samples), module, process name and metric (mean,
+ * max and, for rate metrics, total) and partial report value, each with its figures on both sides, the change and how many
  * standard errors of the sampling noise that change is.  No formatting
  * here: the writers are lib/report/out/compare_*.c.
  *
@@ -28,7 +28,14 @@
  *   noise estimate only from several runs on both sides (its sigma is
  *   NaN otherwise).  A partial report value never has one (sigma NaN):
  *   it is a metric combined over processes and time, whose spread a run
- *   does not say.  Variation from run to run that is steady within a
+ *   does not say.  A metric's total is defined for the metrics
+ *   divided by sample time (rates: B/s, /s, W, % of a CPU): the sum of
+ *   the values the plugin returned before the division, over every
+ *   process of the run, in the units before it (B, a count, J, seconds;
+ *   the Metrics section's TOTAL, model/units.h units_undivided()): the
+ *   integral of the rate over the run.  Other metrics are levels (RSS,
+ *   load), whose sum over samples would count the sampling rate, so
+ *   they have no total row.  Variation from run to run that is steady within a
  *   run (Python's hash seed, address layout, a busy machine) shows only
  *   in the spread of several runs.  With several runs on one side and
  *   one on the other, the lone run's variance is at least the other
@@ -56,6 +63,7 @@ enum cmp_kind {
 	CMP_PROCESS,     /* samples of the processes of one program */
 	CMP_METRIC_MEAN, /* a metric's mean value */
 	CMP_METRIC_MAX,  /* a metric's largest value */
+	CMP_METRIC_TOTAL,/* a rate metric's total over the run */
 	CMP_PARTIAL,     /* a partial report's value (a reportMetric) */
 	CMP_NKINDS
 };
@@ -154,7 +162,7 @@ int compare_run(struct comparison *c, const struct cmp_run *base,
 void compare_free(struct comparison *c);
 
 /* The kind's id in rules and JSON: "time", "self", "total", "module",
- * "process", "metric-mean", "metric-max", "partial". */
+ * "process", "metric-mean", "metric-max", "metric-total", "partial". */
 const char *compare_kind_id(enum cmp_kind k);
 
 #endif

@@ -350,3 +350,10 @@ test_integration_symwalk_LDADD = lib/report/libreport.la $(LIBELF_LIBS)
 # report of the logs read one by one, byte for byte (lib/model/logpool.c)
 TESTS += test/integration/mapreport-jobs.sh
 EXTRA_DIST += test/integration/mapreport-jobs.sh
+
+# mapreport --compare's metric rules on real logs: metric names by id or
+# dotted suffix (memgrow with more memory in NEW: broken; the same size:
+# pass), an ambiguous name (exit 2), the rate metrics' total rows
+# (iowrite's bytes) and metric(NAME).total rules
+TESTS += test/integration/mapreport-compare-metrics.sh
+EXTRA_DIST += test/integration/mapreport-compare-metrics.sh

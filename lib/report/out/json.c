@@ -661,6 +661,13 @@ static void note_object(struct jsonw *w, const struct rnote *n, int damage)
 void json_errors(struct jsonw *w, const struct model *const *models,
 		 size_t nmodels, const struct partial_set *pset)
 {
+	json_errors_extra(w, models, nmodels, pset, NULL, 0);
+}
+
+void json_errors_extra(struct jsonw *w, const struct model *const *models,
+		       size_t nmodels, const struct partial_set *pset,
+		       const struct output_problem *extra, size_t nextra)
+{
 	jsonw_key(w, "errors");
 	jsonw_array(w);
 	for (size_t k = 0; k < nmodels; k++) {
@@ -682,6 +689,14 @@ void json_errors(struct jsonw *w, const struct model *const *models,
 		k_str(w, "file", f->pf_path);
 		k_null(w, "offset");
 		k_str(w, "message", line);
+		jsonw_object_end(w);
+	}
+	for (size_t i = 0; i < nextra; i++) {
+		jsonw_object(w);
+		k_str(w, "kind", extra[i].op_kind);
+		k_str(w, "file", extra[i].op_file);
+		k_null(w, "offset");
+		k_str(w, "message", extra[i].op_message);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);

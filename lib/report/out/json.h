@@ -76,6 +76,12 @@ int jsonw_finish(struct jsonw *w);
 void json_errors(struct jsonw *w, const struct model *const *models,
 		 size_t nmodels, const struct partial_set *pset);
 
+/* json_errors(), and after those one object for each of extra[0..nextra)
+ * (kind, file, a null offset, message). */
+void json_errors_extra(struct jsonw *w, const struct model *const *models,
+		       size_t nmodels, const struct partial_set *pset,
+		       const struct output_problem *extra, size_t nextra);
+
 /*
  * Writes the report of in's model and analysis (NULL: none), logs and
  * partial reports to out as one JSON object, schema JSON_SCHEMA version
