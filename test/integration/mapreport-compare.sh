@@ -280,6 +280,11 @@ test_man_rules() {
 	grep -q '^self(parse) > +2pp$' "$tmp/perf.rules" || fail "mapreport.1: no perf.rules"
 	compare 0 man-perf --compare "$tmp/base.log" "$tmp/base.log" \
 		--rules "$tmp/perf.rules"
+	# the metric examples name metrics mapsample records by default
+	grep -q '^metric(' "$tmp/man-rules.txt" || fail "mapreport.1: no metric example"
+	! grep -E '^  (no data|BROKEN) +metric\(' "$tmp/man-rules.out" \
+		"$tmp/man-perf.out" >&2 ||
+		fail "mapreport.1: a metric example is not judged on a mapsample log"
 	# the two error lines the page shows
 	man_block "the error, and exit status 2:" >"$tmp/man-errors.txt"
 	compare 2 man-err1 --compare "$tmp/base.log" "$tmp/base.log" \
