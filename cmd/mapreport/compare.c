@@ -17,6 +17,20 @@
 #include "report/compare.h"
 #include "report/rules.h"
 
+int compare_run_noise_option(const char *arg, double *v)
+{
+	char *e;
+	double x = strtod(arg, &e);
+	if (!*arg || *e || !(x >= 0 && x <= 100)) {
+		fprintf(stderr, "mapreport: --run-noise %s: give a percentage "
+				"from 0 to 100\n",
+			arg);
+		return 1;
+	}
+	*v = x;
+	return 0;
+}
+
 /* Says on standard error why a rule could not be read (err). */
 static void rule_error(const struct rule_error *err)
 {
@@ -300,7 +314,8 @@ int run_compare(const struct args *a, struct output *outs)
 				!nb ? "BASE" : "NEW");
 		status = 1;
 	} else {
-		if (compare_run(&cmp, st.runs, nb, st.runs + a->nbase, nn))
+		if (compare_run_noise(&cmp, st.runs, nb, st.runs + a->nbase,
+				      nn, a->run_noise))
 			goto oom;
 		have_cmp = 1;
 		for (size_t k = 0; k < cmp.nnotes; k++)

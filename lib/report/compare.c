@@ -616,6 +616,14 @@ static void finish_row(struct comparison *c, struct cmp_row *r)
 	double dfb, dfn;
 	double vb = side_value(c, r, 0, nb, &c->base, 0, &r->base, &dfb);
 	double vn = side_value(c, r, nb, nn, &c->new, 0, &r->new, &dfn);
+	if (r->kind == CMP_TIME) {
+		/* a lone run: the variation between runs assumed */
+		double f = c->run_noise / 100.0;
+		if (nb == 1)
+			vb += f * f * r->base.value * r->base.value;
+		if (nn == 1)
+			vn += f * f * r->new.value * r->new.value;
+	}
 	if (!is_metric(r->kind)) {
 		pool_runs(nb, &vb, &dfb, nn, r->new.spread);
 		pool_runs(nn, &vn, &dfn, nb, r->base.spread);
@@ -764,7 +772,15 @@ static int side_notes(struct comparison *c)
 int compare_run(struct comparison *c, const struct cmp_run *base,
 		size_t nbase, const struct cmp_run *new, size_t nnew)
 {
+	return compare_run_noise(c, base, nbase, new, nnew, CMP_RUN_NOISE);
+}
+
+int compare_run_noise(struct comparison *c, const struct cmp_run *base,
+		      size_t nbase, const struct cmp_run *new, size_t nnew,
+		      double run_noise)
+{
 	memset(c, 0, sizeof(*c));
+	c->run_noise = run_noise;
 	c->ncols = nbase + nnew;
 	c->col_samples = calloc(c->ncols ? c->ncols : 1, sizeof(uint64_t));
 	c->col_snn = calloc(c->ncols ? c->ncols * CMP_LEVELS : 1,
@@ -812,6 +828,15 @@ int compare_run(struct comparison *c, const struct cmp_run *base,
 			"is not measured: for a program whose runs vary, give "
 			"several runs a side (--base, --new)"))
 		goto fail;
+	if ((nbase == 1 || nnew == 1) && run_noise > 0) {
+		char line[256];
+		snprintf(line, sizeof(line),
+			 "the whole-run time of a side of one run is judged "
+			 "with %g%% of it assumed as the variation between "
+			 "runs (--run-noise)", run_noise);
+		if (add_note(c, line))
+			goto fail;
+	}
 	return 0;
 fail:
 	compare_free(c);

@@ -41,7 +41,14 @@
  *   one on the other, the lone run's variance is at least the other
  *   side's variance of one run (its spread squared; the same program's
  *   runs vary alike), with that side's degrees of freedom.  With one run
- *   on both sides nothing shows it, and a note says so.
+ *   on both sides nothing shows it, and a note says so.  For the
+ *   whole-run time, whose only estimate within a run is the count of its
+ *   samples, a side of one run has the variance between runs assumed
+ *   (compare_run_noise(); default CMP_RUN_NOISE percent of its time, as
+ *   a standard deviation) added to that count's: two runs of one build
+ *   differ in CPU time by a few percent (xz: 3.3% standard deviation
+ *   over 10 runs on a busy machine), which a long run's sample count
+ *   alone would take for a change.
  */
 #ifndef MAPSAMPLE_REPORT_COMPARE_H
 #define MAPSAMPLE_REPORT_COMPARE_H
@@ -104,6 +111,9 @@ struct cmp_row {
 };
 
 #define CMP_SIGMA_MAX 999.0
+/* The default standard deviation between runs of the whole-run time
+ * assumed for a side of one run, percent of that time. */
+#define CMP_RUN_NOISE 2.0
 /* Block lengths of the within-run estimate: CMP_BLOCKS blocks a run,
  * then half as many twice as long, ... */
 #define CMP_LEVELS 3
@@ -136,6 +146,9 @@ struct comparison {
 	size_t nrows, caprows;
 	char **notes;           /* one line each: "BASE and NEW run ..." */
 	size_t nnotes, capnotes;
+	double run_noise;       /* percent: the whole-run time's assumed
+				 * variation between runs, for a side of
+				 * one run (compare.h, NOISE MODEL) */
 	/* private */
 	uint32_t *idx;          /* rows by (kind, key): index + 1 */
 	size_t capidx;
@@ -157,6 +170,13 @@ struct comparison {
  */
 int compare_run(struct comparison *c, const struct cmp_run *base,
 		size_t nbase, const struct cmp_run *new, size_t nnew);
+
+/* compare_run() with run_noise (percent, >= 0; 0: none) instead of
+ * CMP_RUN_NOISE as the whole-run time's standard deviation between runs
+ * assumed for a side of one run. */
+int compare_run_noise(struct comparison *c, const struct cmp_run *base,
+		      size_t nbase, const struct cmp_run *new, size_t nnew,
+		      double run_noise);
 
 /* Frees what c holds (an empty or failed comparison too). */
 void compare_free(struct comparison *c);

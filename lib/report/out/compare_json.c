@@ -139,6 +139,7 @@ int compare_json_emit(const struct output_in *in, FILE *out)
 			    : oc->oc_broken      ? "regression"
 						 : "pass");
 	k_num(&w, "sigma", oc->oc_sigma);
+	k_num(&w, "run_noise", c ? c->run_noise : NAN);
 	side(&w, "base", c ? &c->base : NULL, oc->oc_base_logs, oc->oc_nbase);
 	side(&w, "new", c ? &c->new : NULL, oc->oc_new_logs, oc->oc_nnew);
 	jsonw_key(&w, "notes");
@@ -150,8 +151,8 @@ int compare_json_emit(const struct output_in *in, FILE *out)
 	jsonw_u64(&w, oc->oc_broken);
 	rules(&w, oc);
 	rows(&w, c, oc->oc_sigma);
-	json_errors_extra(&w, oc->oc_models, oc->oc_nbase + oc->oc_nnew,
-			  oc->oc_pset, oc->oc_problems, oc->oc_nproblems);
+	json_errors(&w, oc->oc_models, oc->oc_nbase + oc->oc_nnew, oc->oc_pset,
+		    oc->oc_problems, oc->oc_nproblems);
 	jsonw_object_end(&w);
 	return jsonw_finish(&w);
 }

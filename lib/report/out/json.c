@@ -659,14 +659,8 @@ static void note_object(struct jsonw *w, const struct rnote *n, int damage)
 }
 
 void json_errors(struct jsonw *w, const struct model *const *models,
-		 size_t nmodels, const struct partial_set *pset)
-{
-	json_errors_extra(w, models, nmodels, pset, NULL, 0);
-}
-
-void json_errors_extra(struct jsonw *w, const struct model *const *models,
-		       size_t nmodels, const struct partial_set *pset,
-		       const struct output_problem *extra, size_t nextra)
+		 size_t nmodels, const struct partial_set *pset,
+		 const struct output_problem *extra, size_t nextra)
 {
 	jsonw_key(w, "errors");
 	jsonw_array(w);
@@ -997,7 +991,7 @@ int json_emit(const struct output_in *in, FILE *out)
 	partial(&w, in);
 	job(&w, in);
 	notes(&w, m, a);
-	json_errors(&w, &m, 1, in->oi_partial_set);
+	json_errors(&w, &m, 1, in->oi_partial_set, NULL, 0);
 	jsonw_object_end(&w);
 	return jsonw_finish(&w);
 }
