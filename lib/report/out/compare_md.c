@@ -2,9 +2,10 @@
 /*
  * compare_md: mapreport --compare --markdown (see compare_out.h): a
  * pull-request comment in GitHub-flavoured Markdown: a heading with the
- * outcome, the input problems (quoted), the two sides, the rules with their verdicts, and the
- * biggest changes of functions by self samples and the partial report
- * values (no noise estimate: no sigma) as tables.  Names go in
+ * outcome, the input problems (quoted), the two sides, the rules with
+ * their verdicts, and the biggest changes of functions by self samples
+ * and the partial report values (no noise estimate: no sigma) as
+ * tables.  Names go in
  * code spans, with '|' escaped so that a C++ name cannot break a table.
  */
 #include <math.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * compare_text: mapreport --compare's text report (see compare_out.h):
- * the input problems, the two sides, notes, the rules with their verdicts, then for each
- * kind of row a short table, the biggest changes first, with
- * significance marks.
+ * the input problems, the two sides, notes, the rules with their
+ * verdicts, then for each kind of row a short table, the biggest changes
+ * first, with significance marks.
  */
 #include <math.h>
 #include <stdio.h>
