@@ -31,6 +31,7 @@ struct args {
 	const char **base, **new, **fail_if, **rules_files;
 	size_t nbase, nnew, nfail_if, nrules_files;
 	double sigma;
+	double run_noise;           /* --run-noise PCT */
 	struct rfilter filter;      /* --pid, --tid, --comm, --time */
 	const char *callers, *callees; /* --callers, --callees FUNC */
 	int lines;                  /* --lines[=FUNC] */

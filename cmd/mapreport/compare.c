@@ -18,6 +18,20 @@
 #include "report/compare.h"
 #include "report/rules.h"
 
+int compare_run_noise_option(const char *arg, double *v)
+{
+	char *e;
+	double x = strtod(arg, &e);
+	if (!*arg || *e || !(x >= 0 && x <= 100)) {
+		fprintf(stderr, "mapreport: --run-noise %s: give a percentage "
+				"from 0 to 100\n",
+			arg);
+		return 1;
+	}
+	*v = x;
+	return 0;
+}
+
 /* Says on standard error why a rule could not be read (err). */
 static void rule_error(const struct rule_error *err)
 {
@@ -68,6 +82,9 @@ struct cmp_unit {
 	struct analysis an;
 	int have_an;
 	struct partial_result *pres;
+	/* why the run was left out, as an errors[] kind of the outputs
+	 * ("region-missing", "no-sample-kept"), or NULL */
+	const char *left_out;
 };
 
 /* What run_compare holds: the runs of BASE then NEW (st->units, a log
@@ -259,6 +276,7 @@ static int cmp_ready(struct cmp_state *st, struct cmp_unit *u)
 				"compare without --region\n",
 			name, u->side ? "NEW" : "BASE", a->region);
 		st->missing[u->side]++;
+		u->left_out = "region-missing";
 		return 1;
 	}
 	if (m->filter) {
@@ -272,6 +290,7 @@ static int cmp_ready(struct cmp_state *st, struct cmp_unit *u)
 				filter_str(&a->filter, line, sizeof(line)),
 				u->filter.fi_dropped);
 			st->missing[u->side]++;
+			u->left_out = "no-sample-kept";
 			return 1;
 		}
 	}
@@ -346,6 +365,47 @@ static int cmp_flame_of(struct cmp_state *st, size_t nbase,
 	return compare_flame(flame, &trees[0], &trees[1], 0.001);
 }
 
+/* The input problems of st that no model's notes hold, for the outputs,
+ * into probs (room for st->nunits + 1) with their lines in text (as many
+ * entries of 2048 bytes): each run left out (no --region in it, or no
+ * sample the filters keep), and a side (nb or nn runs read) with nothing
+ * to compare.  Returns how many. */
+static size_t cmp_problems(const struct cmp_state *st, size_t nb, size_t nn,
+			   struct output_problem *probs, char (*text)[2048])
+{
+	const struct args *a = st->a;
+	size_t n = 0;
+	for (size_t i = 0; i < st->nunits; i++) {
+		const struct cmp_unit *u = &st->units[i];
+		if (u->dead || !u->left_out)
+			continue;
+		char name[1024], fl[512];
+		cmp_unit_name(u, name, sizeof(name));
+		if (strcmp(u->left_out, "region-missing") == 0)
+			snprintf(text[n], sizeof(text[n]),
+				 "%s (%s): no region %s in this log", name,
+				 u->side ? "NEW" : "BASE", a->region);
+		else
+			snprintf(text[n], sizeof(text[n]),
+				 "%s (%s): the filters (%s) keep none of its "
+				 "samples",
+				 name, u->side ? "NEW" : "BASE",
+				 filter_str(&a->filter, fl, sizeof(fl)));
+		probs[n] = (struct output_problem){u->left_out, u->paths[0],
+						   text[n]};
+		n++;
+	}
+	if (!nb || !nn) {
+		snprintf(text[n], sizeof(text[n]), "%s: no log could be "
+			 "read%s; nothing to compare", !nb ? "BASE" : "NEW",
+			 st->missing[!nb ? 0 : 1] ? " and kept" : "");
+		probs[n] = (struct output_problem){"nothing-to-compare", NULL,
+						   text[n]};
+		n++;
+	}
+	return n;
+}
+
 /* Picks the --compare outputs a asks for into outs: the files, and the
  * text report when standard output is not taken. */
 static void pick_compare_outputs(const struct args *a, struct output *outs)
@@ -368,7 +428,8 @@ static void pick_compare_outputs(const struct args *a, struct output *outs)
  * mapreport --compare: reads BASE's and NEW's logs, compares them, judges
  * the rules, writes the picked outputs.  Returns the exit status: 0 no
  * rule broken, 3 a rule broken, 1 an input problem (a log damaged or
- * unreadable, an output not written), 2 an invalid rule.
+ * unreadable, an output not written), 2 an invalid rule or a metric
+ * name that ends several metric ids.
  */
 int run_compare(const struct args *a, struct output *outs)
 {
@@ -380,6 +441,8 @@ int run_compare(const struct args *a, struct output *outs)
 	struct calltree trees[2] = {{0}, {0}};
 	struct cmp_flame flame = {0};
 	const char **logs = NULL;
+	struct output_problem *probs = NULL;
+	char(*ptext)[2048] = NULL;
 	int rc = load_rules(a, &rules);
 	if (rc) {
 		rules_free(&rules);
@@ -394,8 +457,10 @@ int run_compare(const struct args *a, struct output *outs)
 	st.runs = calloc(st.nlogs, sizeof(*st.runs));
 	st.pset = load_partials(a, &status);
 	results = calloc(rules.rs_n + 1, sizeof(*results));
+	probs = calloc(st.nlogs + 1, sizeof(*probs));
+	ptext = calloc(st.nlogs + 1, sizeof(*ptext));
 	if (!logs || !st.units || !st.mptr || !st.runs || !st.pset ||
-	    !results)
+	    !results || !probs || !ptext)
 		goto oom;
 	for (size_t i = 0; i < st.nlogs; i++)
 		logs[i] = i < a->nbase ? a->base[i] : a->new[i - a->nbase];
@@ -414,18 +479,28 @@ int run_compare(const struct args *a, struct output *outs)
 				!nb ? "BASE" : "NEW");
 		status = 1;
 	} else {
-		if (compare_run(&cmp, st.runs, nb, st.runs + nb, nn))
+		if (compare_run_noise(&cmp, st.runs, nb, st.runs + nb, nn,
+				      a->run_noise))
 			goto oom;
 		have_cmp = 1;
 		for (size_t k = 0; k < cmp.nnotes; k++)
 			fprintf(stderr, "mapreport: note: %s\n", cmp.notes[k]);
+		/* a metric name that ends several ids: a usage error, as an
+		 * invalid rule is */
+		struct rule_error err;
+		if (rules_resolve(&rules, &cmp, &err)) {
+			rule_error(&err);
+			status = 2;
+			goto out;
+		}
 	}
 	if (have_cmp && a->html_path && cmp_flame_of(&st, nb, trees, &flame))
 		goto oom;
 	struct output_compare oc = {
-		have_cmp ? &cmp : NULL, results, rules.rs_n, 0, a->sigma,
-		a->base, a->new, a->nbase, a->nnew, st.mptr,
-		a->html_path && have_cmp ? &flame : NULL};
+		have_cmp ? &cmp : NULL, results, have_cmp ? rules.rs_n : 0, 0,
+		a->sigma, a->base, a->new, a->nbase, a->nnew, st.mptr,
+		a->html_path && have_cmp ? &flame : NULL, st.pset, probs,
+		cmp_problems(&st, nb, nn, probs, ptext)};
 	if (have_cmp)
 		oc.oc_broken = rules_eval(&rules, &cmp, a->sigma, results);
 	struct output_in in = {0};
@@ -434,9 +509,11 @@ int run_compare(const struct args *a, struct output *outs)
 	in.oi_generator = "mapreport " PACKAGE_VERSION;
 	pick_compare_outputs(a, outs);
 	for (size_t i = 0; i < output_nbackends; i++) {
+		/* with nothing compared, every output but the HTML page
+		 * (a flame graph of nothing) says the input problems */
 		if (!outs[i].ou_backend || !outs[i].ou_backend->ob_emit ||
 		    (!have_cmp &&
-		     strcmp(outs[i].ou_backend->ob_name, "compare-json") != 0))
+		     strcmp(outs[i].ou_backend->ob_name, "compare-html") == 0))
 			continue;
 		rc = run_output(&outs[i], &in);
 		if (rc == MAPS_ENOMEM)
@@ -464,6 +541,8 @@ out:
 		compare_free(&cmp);
 	cmp_state_free(&st);
 	free(logs);
+	free(probs);
+	free(ptext);
 	free(results);
 	rules_free(&rules);
 	return status;

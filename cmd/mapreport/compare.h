@@ -15,4 +15,8 @@
  * an input problem, 2 usage (an invalid rule). */
 int run_compare(const struct args *a, struct output *outs);
 
+/* The argument of --run-noise PCT into *v: 0, or 1 after saying on
+ * standard error that it is not a percentage from 0 to 100. */
+int compare_run_noise_option(const char *arg, double *v);
+
 #endif

@@ -88,6 +88,8 @@ static void usage(FILE *f)
 		"                       'self(parse) > +2pp', 'total > +5%%'\n"
 		"      --rules FILE     rules, one a line (repeatable)\n"
 		"      --sigma N        significance a rule asks by default (3)\n"
+		"      --run-noise PCT  whole-run time's variation between runs\n"
+		"                       assumed for a side of one run (2)\n"
 		"      --markdown[=FILE] a Markdown table for a pull request\n"
 		"      --junit FILE     JUnit XML, one test case per rule\n"
 		"      --github         GitHub Actions ::error:: and ::notice::\n"
@@ -139,6 +141,7 @@ static void usage(FILE *f)
 #define OPT_MERGE 0x199
 #define OPT_LAUNCHERS 0x19b
 #define OPT_REGION 0x19a
+#define OPT_RUN_NOISE 0x19c
 /* the sample filters (model/filter.h) */
 #define OPT_PID 0x1c0
 #define OPT_TID 0x1c1
@@ -319,6 +322,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{"fail-if", required_argument, NULL, OPT_FAIL_IF},
 		{"rules", required_argument, NULL, OPT_RULES},
 		{"sigma", required_argument, NULL, OPT_SIGMA},
+		{"run-noise", required_argument, NULL, OPT_RUN_NOISE},
 		{"markdown", optional_argument, NULL, OPT_MARKDOWN},
 		{"junit", required_argument, NULL, OPT_JUNIT},
 		{"github", no_argument, NULL, OPT_GITHUB},
@@ -348,6 +352,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	a->top = 20;
 	a->images = 10;
 	a->sigma = 3;
+	a->run_noise = CMP_RUN_NOISE;
 	a->html_sources = 10;
 	a->html_source_max = OUTPUT_HTML_SOURCE_MAX;
 	a->html_sources_max = OUTPUT_HTML_SOURCES_MAX;
@@ -430,6 +435,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->sigma = v;
 			break;
 		}
+		case OPT_RUN_NOISE:
+			if (compare_run_noise_option(optarg, &a->run_noise))
+				return 2;
+			break;
 		case OPT_MARKDOWN:
 			a->markdown = 1;
 			a->markdown_path = optarg;

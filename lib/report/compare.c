@@ -24,6 +24,7 @@
 #include <mapsample/maps_error.h>
 
 #include "common/mem.h"
+#include "model/units.h"
 #include "report/compare.h"
 
 #ifndef M_PI
@@ -37,13 +38,14 @@ const char *compare_kind_id(enum cmp_kind k)
 {
 	static const char *const ids[CMP_NKINDS] = {
 		"time", "self", "total", "module", "process", "metric-mean",
-		"metric-max", "partial"};
+		"metric-max", "metric-total", "partial"};
 	return k < CMP_NKINDS ? ids[k] : "unknown";
 }
 
 static int is_metric(enum cmp_kind k)
 {
-	return k == CMP_METRIC_MEAN || k == CMP_METRIC_MAX || k == CMP_PARTIAL;
+	return k == CMP_METRIC_MEAN || k == CMP_METRIC_MAX ||
+	       k == CMP_METRIC_TOTAL || k == CMP_PARTIAL;
 }
 
 static uint64_t key_hash(enum cmp_kind kind, const char *key)
@@ -394,6 +396,16 @@ static int add_run(struct comparison *c, const struct cmp_run *r, size_t col)
 				      k ? s.max : s.mean))
 				return MAPS_ENOMEM;
 		}
+		/* a rate's total: the values before the division by sample
+		 * time, in their units (compare.h) */
+		if (s.rate && s.values) {
+			char tu[UNITS_BUFSZ];
+			double f = units_undivided(tu, sizeof(tu),
+						   s.metric->units);
+			if (set_value(c, CMP_METRIC_TOTAL, id,
+				      tu[0] ? tu : NULL, col, s.total * f))
+				return MAPS_ENOMEM;
+		}
 	}
 	return add_partial(c, r->cr_partial, col);
 }
@@ -604,6 +616,14 @@ static void finish_row(struct comparison *c, struct cmp_row *r)
 	double dfb, dfn;
 	double vb = side_value(c, r, 0, nb, &c->base, 0, &r->base, &dfb);
 	double vn = side_value(c, r, nb, nn, &c->new, 0, &r->new, &dfn);
+	if (r->kind == CMP_TIME) {
+		/* a lone run: the variation between runs assumed */
+		double f = c->run_noise / 100.0;
+		if (nb == 1)
+			vb += f * f * r->base.value * r->base.value;
+		if (nn == 1)
+			vn += f * f * r->new.value * r->new.value;
+	}
 	if (!is_metric(r->kind)) {
 		pool_runs(nb, &vb, &dfb, nn, r->new.spread);
 		pool_runs(nn, &vn, &dfn, nb, r->base.spread);
@@ -752,7 +772,15 @@ static int side_notes(struct comparison *c)
 int compare_run(struct comparison *c, const struct cmp_run *base,
 		size_t nbase, const struct cmp_run *new, size_t nnew)
 {
+	return compare_run_noise(c, base, nbase, new, nnew, CMP_RUN_NOISE);
+}
+
+int compare_run_noise(struct comparison *c, const struct cmp_run *base,
+		      size_t nbase, const struct cmp_run *new, size_t nnew,
+		      double run_noise)
+{
 	memset(c, 0, sizeof(*c));
+	c->run_noise = run_noise;
 	c->ncols = nbase + nnew;
 	c->col_samples = calloc(c->ncols ? c->ncols : 1, sizeof(uint64_t));
 	c->col_snn = calloc(c->ncols ? c->ncols * CMP_LEVELS : 1,
@@ -800,6 +828,15 @@ int compare_run(struct comparison *c, const struct cmp_run *base,
 			"is not measured: for a program whose runs vary, give "
 			"several runs a side (--base, --new)"))
 		goto fail;
+	if ((nbase == 1 || nnew == 1) && run_noise > 0) {
+		char line[256];
+		snprintf(line, sizeof(line),
+			 "the whole-run time of a side of one run is judged "
+			 "with %g%% of it assumed as the variation between "
+			 "runs (--run-noise)", run_noise);
+		if (add_note(c, line))
+			goto fail;
+	}
 	return 0;
 fail:
 	compare_free(c);

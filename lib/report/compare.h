@@ -4,8 +4,8 @@
  * mapreport --compare (mapreport(1), COMPARING RUNS).  Each side is one
  * or more runs, each a model read from one log with its analysis.  The
  * comparison is a list of rows: the whole-run time, every function (by
- * self and by total samples), module, process name and metric (mean and
- * max) and partial report value, each with its figures on both sides, the change and how many
+ * self and by total samples), module, process name and metric (mean,
+ * max and, for rate metrics, total) and partial report value, each with its figures on both sides, the change and how many
  * standard errors of the sampling noise that change is.  No formatting
  * here: the writers are lib/report/out/compare_*.c.
  *
@@ -28,13 +28,27 @@
  *   noise estimate only from several runs on both sides (its sigma is
  *   NaN otherwise).  A partial report value never has one (sigma NaN):
  *   it is a metric combined over processes and time, whose spread a run
- *   does not say.  Variation from run to run that is steady within a
+ *   does not say.  A metric's total is defined for the metrics
+ *   divided by sample time (rates: B/s, /s, W, % of a CPU): the sum of
+ *   the values the plugin returned before the division, over every
+ *   process of the run, in the units before it (B, a count, J, seconds;
+ *   the Metrics section's TOTAL, model/units.h units_undivided()): the
+ *   integral of the rate over the run.  Other metrics are levels (RSS,
+ *   load), whose sum over samples would count the sampling rate, so
+ *   they have no total row.  Variation from run to run that is steady within a
  *   run (Python's hash seed, address layout, a busy machine) shows only
  *   in the spread of several runs.  With several runs on one side and
  *   one on the other, the lone run's variance is at least the other
  *   side's variance of one run (its spread squared; the same program's
  *   runs vary alike), with that side's degrees of freedom.  With one run
- *   on both sides nothing shows it, and a note says so.
+ *   on both sides nothing shows it, and a note says so.  For the
+ *   whole-run time, whose only estimate within a run is the count of its
+ *   samples, a side of one run has the variance between runs assumed
+ *   (compare_run_noise(); default CMP_RUN_NOISE percent of its time, as
+ *   a standard deviation) added to that count's: two runs of one build
+ *   differ in CPU time by a few percent (xz: 3.3% standard deviation
+ *   over 10 runs on a busy machine), which a long run's sample count
+ *   alone would take for a change.
  */
 #ifndef MAPSAMPLE_REPORT_COMPARE_H
 #define MAPSAMPLE_REPORT_COMPARE_H
@@ -56,6 +70,7 @@ enum cmp_kind {
 	CMP_PROCESS,     /* samples of the processes of one program */
 	CMP_METRIC_MEAN, /* a metric's mean value */
 	CMP_METRIC_MAX,  /* a metric's largest value */
+	CMP_METRIC_TOTAL,/* a rate metric's total over the run */
 	CMP_PARTIAL,     /* a partial report's value (a reportMetric) */
 	CMP_NKINDS
 };
@@ -96,6 +111,9 @@ struct cmp_row {
 };
 
 #define CMP_SIGMA_MAX 999.0
+/* The default standard deviation between runs of the whole-run time
+ * assumed for a side of one run, percent of that time. */
+#define CMP_RUN_NOISE 2.0
 /* Block lengths of the within-run estimate: CMP_BLOCKS blocks a run,
  * then half as many twice as long, ... */
 #define CMP_LEVELS 3
@@ -128,6 +146,9 @@ struct comparison {
 	size_t nrows, caprows;
 	char **notes;           /* one line each: "BASE and NEW run ..." */
 	size_t nnotes, capnotes;
+	double run_noise;       /* percent: the whole-run time's assumed
+				 * variation between runs, for a side of
+				 * one run (compare.h, NOISE MODEL) */
 	/* private */
 	uint32_t *idx;          /* rows by (kind, key): index + 1 */
 	size_t capidx;
@@ -150,11 +171,18 @@ struct comparison {
 int compare_run(struct comparison *c, const struct cmp_run *base,
 		size_t nbase, const struct cmp_run *new, size_t nnew);
 
+/* compare_run() with run_noise (percent, >= 0; 0: none) instead of
+ * CMP_RUN_NOISE as the whole-run time's standard deviation between runs
+ * assumed for a side of one run. */
+int compare_run_noise(struct comparison *c, const struct cmp_run *base,
+		      size_t nbase, const struct cmp_run *new, size_t nnew,
+		      double run_noise);
+
 /* Frees what c holds (an empty or failed comparison too). */
 void compare_free(struct comparison *c);
 
 /* The kind's id in rules and JSON: "time", "self", "total", "module",
- * "process", "metric-mean", "metric-max", "partial". */
+ * "process", "metric-mean", "metric-max", "metric-total", "partial". */
 const char *compare_kind_id(enum cmp_kind k);
 
 #endif

@@ -192,9 +192,11 @@ static int subject(struct scan *sc, struct rule *r)
 			sc->i++;
 			if (word(sc, "max"))
 				r->ru_kind = CMP_METRIC_MAX;
+			else if (word(sc, "total"))
+				r->ru_kind = CMP_METRIC_TOTAL;
 			else if (!word(sc, "mean"))
-				return fail(sc, "expected 'mean' or 'max' "
-						"after '.'");
+				return fail(sc, "expected 'mean', 'max' or "
+						"'total' after '.'");
 		}
 		return 0;
 	}
@@ -225,7 +227,8 @@ static int change(struct scan *sc, struct rule *r)
 		return rc;
 	r->ru_limit *= sign;
 	int metric = r->ru_kind == CMP_METRIC_MEAN ||
-		     r->ru_kind == CMP_METRIC_MAX || r->ru_kind == CMP_PARTIAL;
+		     r->ru_kind == CMP_METRIC_MAX ||
+		     r->ru_kind == CMP_METRIC_TOTAL || r->ru_kind == CMP_PARTIAL;
 	size_t at = sc->i;
 	if (word(sc, "pp")) {
 		r->ru_unit = RULE_PP;
@@ -443,6 +446,78 @@ static int name_matches(const char *n, const char *rn)
 	return strncmp(n, rn, len) == 0 && (!rn[len] || rn[len] == '(');
 }
 
+static int is_metric_kind(enum cmp_kind k)
+{
+	return k == CMP_METRIC_MEAN || k == CMP_METRIC_MAX ||
+	       k == CMP_METRIC_TOTAL;
+}
+
+/* Whether the metric id is what the rule's metric name n asks for: the
+ * id itself, or a suffix of it that starts after a '.'. */
+static int metric_suffix(const char *n, const char *id)
+{
+	size_t ln = strlen(n), li = strlen(id);
+	if (ln > li || strcmp(id + li - ln, n) != 0)
+		return 0;
+	return ln == li || id[li - ln - 1] == '.';
+}
+
+/* The metric id of c that the metric name n names: an id equal to n,
+ * else the one id of which n is a dotted suffix.  NULL when none; when
+ * n ends several ids and none is n, NULL with two of them in *a, *b. */
+static const char *metric_resolve(const char *n, const struct comparison *c,
+				  const char **a, const char **b)
+{
+	const char *found = NULL;
+	*a = *b = NULL;
+	for (size_t k = 0; k < c->nrows; k++) {
+		const struct cmp_row *w = &c->rows[k];
+		if (!is_metric_kind(w->kind))
+			continue;
+		if (strcmp(w->name, n) == 0)
+			return w->name;
+		if (!metric_suffix(n, w->name))
+			continue;
+		if (!found)
+			found = w->name;
+		else if (strcmp(found, w->name) != 0 && !*b) {
+			*a = found;
+			*b = w->name;
+		}
+	}
+	return *b ? NULL : found;
+}
+
+int rules_resolve(const struct rule_set *set, const struct comparison *c,
+		  struct rule_error *err)
+{
+	for (size_t i = 0; i < set->rs_n; i++) {
+		const struct rule *r = &set->rs_rules[i];
+		const char *a, *b;
+		if (!is_metric_kind(r->ru_kind) ||
+		    metric_resolve(r->ru_name, c, &a, &b) || !b)
+			continue;
+		/* the name is after the first '(' and any blanks */
+		const char *p = strchr(r->ru_text, '(');
+		size_t col = p ? (size_t)(p - r->ru_text) + 2 : 1;
+		while (p && (p[1] == ' ' || p[1] == '\t')) {
+			p++;
+			col++;
+		}
+		if (strcmp(a, b) > 0) {
+			const char *t = a;
+			a = b;
+			b = t;
+		}
+		set_error(err, r->ru_origin, r->ru_text, col, err->re_buf);
+		snprintf(err->re_buf, sizeof(err->re_buf),
+			 "metric name '%s' is ambiguous: it ends %s and %s; "
+			 "write more of the id", r->ru_name, a, b);
+		return MAPS_EINVAL;
+	}
+	return 0;
+}
+
 /* The change of row w in unit u. */
 static double change_of(const struct cmp_row *w, enum rule_unit u)
 {
@@ -495,10 +570,16 @@ size_t rules_eval(const struct rule_set *set, const struct comparison *c,
 		res->rr_change = NAN;
 		res->rr_sigma = NAN;
 		res->rr_sigma_min = isnan(r->ru_sigma) ? sigma : r->ru_sigma;
+		const char *id = NULL, *a, *b;
+		if (is_metric_kind(r->ru_kind) &&
+		    !(id = metric_resolve(r->ru_name, c, &a, &b)))
+			continue; /* nothing, or ambiguous: no data */
 		for (size_t k = 0; k < c->nrows; k++) {
 			const struct cmp_row *w = &c->rows[k];
 			if (w->kind != r->ru_kind ||
-			    (r->ru_name && !name_matches(r->ru_name, w->name)))
+			    (id && strcmp(id, w->name) != 0) ||
+			    (!id && r->ru_name &&
+			     !name_matches(r->ru_name, w->name)))
 				continue;
 			struct rule_result t;
 			t.rr_rule = r;

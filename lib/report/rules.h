@@ -11,7 +11,7 @@
  *           | "self" "(" name ")"                a function's self share
  *           | "total" "(" name ")"               its total share
  *           | "module" "(" name ")" | "process" "(" name ")"
- *           | "metric" "(" name ")" [ "." ( "mean" | "max" ) ]
+ *           | "metric" "(" name ")" [ "." ( "mean" | "max" | "total" ) ]
  *           | "partial" "(" name ")"             a partial report value
  *                                                (its reportMetric id)
  *   op      = ">" | ">=" | "<" | "<="
@@ -24,7 +24,12 @@
  *   name    = characters with balanced parentheses, or "quoted" with
  *             \" and \\ escapes; a function name also matches the same
  *             name followed by its parameter list ("parse" matches
- *             "parse(char const*)")
+ *             "parse(char const*)"); a metric name is the metric's
+ *             id or a dotted suffix of it: "memory.peak_rss" and
+ *             "peak_rss" name com.mapsample.metrics.memory.peak_rss
+ *             (an id given whole wins over suffixes of other ids; a
+ *             suffix that ends several ids is an error,
+ *             rules_resolve())
  *
  * Spaces are allowed between tokens.  A rule is broken when the change
  * NEW - BASE compares with the limit as op says and, unless the rule
@@ -66,7 +71,9 @@ struct rule_error {
 	char re_origin[256];  /* "--fail-if" or "FILE:LINE" */
 	char re_text[256];    /* the rule as written (cut at 255 bytes) */
 	size_t re_col;        /* 1-based, in re_text; 0 for a file error */
-	const char *re_what;  /* "expected ')'", ...; or strerror text */
+	const char *re_what;  /* "expected ')'", ...; or strerror text;
+			       * or re_buf */
+	char re_buf[512];     /* a message made for this error */
 };
 
 /*
@@ -111,13 +118,27 @@ struct rule_result {
 
 /*
  * Judges every rule of set on c, into out[0..set->rs_n), with sigma the
- * significance asked of rules that name none.  A subject matching
+ * significance asked of rules that name none.  A metric rule is judged
+ * on the metric its name resolves to (rules_resolve()); an ambiguous
+ * name is judged "no data".  A subject matching
  * several rows (overloads) is judged on each, and the result kept is a
  * broken one if any, the largest change else.  Returns how many rules
  * are broken.
  */
 size_t rules_eval(const struct rule_set *set, const struct comparison *c,
 		  double sigma, struct rule_result *out);
+
+/*
+ * Checks that the name of every metric rule of set names one metric of
+ * c: an id of c's metric rows, or the dotted suffix of only one (see
+ * the language above).  Returns 0; MAPS_EINVAL with *err filled (the
+ * rule, the column of its name, and the ids it could mean, in
+ * err->re_buf) for the first rule whose name is ambiguous.  A name that
+ * matches nothing is not an error here: rules_eval() judges it "no
+ * data".
+ */
+int rules_resolve(const struct rule_set *set, const struct comparison *c,
+		  struct rule_error *err);
 
 /* "pp", "%", "s" or "" for unit u. */
 const char *rules_unit_str(enum rule_unit u);

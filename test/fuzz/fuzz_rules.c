@@ -52,7 +52,8 @@ static void check_error(const struct rule_error *e, const char *origin)
 static void check_rule(const struct rule *r)
 {
 	int metric = r->ru_kind == CMP_METRIC_MEAN ||
-		     r->ru_kind == CMP_METRIC_MAX || r->ru_kind == CMP_PARTIAL;
+		     r->ru_kind == CMP_METRIC_MAX ||
+		     r->ru_kind == CMP_METRIC_TOTAL || r->ru_kind == CMP_PARTIAL;
 	CHECK(r->ru_text && r->ru_text[0] && r->ru_origin);
 	CHECK(r->ru_kind < CMP_NKINDS);
 	CHECK((r->ru_kind == CMP_TIME) == (r->ru_name == NULL));
@@ -84,7 +85,7 @@ static void check_eval(const struct rule_set *set)
 {
 	static char names[CMP_NKINDS][16] = {"total", "parse", "parse(int)",
 					     "libc.so.6", "app", "mem", "mem",
-					     "com.example.v"};
+					     "mem", "com.example.v"};
 	struct cmp_row rows[CMP_NKINDS];
 	memset(rows, 0, sizeof(rows));
 	for (int k = 0; k < CMP_NKINDS; k++) {

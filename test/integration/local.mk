@@ -361,3 +361,10 @@ EXTRA_DIST += test/integration/mapreport-compare-load.sh
 # (test/programs/cmpcxx.cc, built by the test with g++)
 TESTS += test/integration/mapreport-compare-match.sh
 EXTRA_DIST += test/integration/mapreport-compare-match.sh
+
+# mapreport --compare's metric rules on real logs: metric names by id or
+# dotted suffix (memgrow with more memory in NEW: broken; the same size:
+# pass), an ambiguous name (exit 2), the rate metrics' total rows
+# (iowrite's bytes) and metric(NAME).total rules
+TESTS += test/integration/mapreport-compare-metrics.sh
+EXTRA_DIST += test/integration/mapreport-compare-metrics.sh

@@ -131,6 +131,14 @@ assert 0 < f < a, (sys.argv[2], f, a)' cmp$i "$f" ||
 		show "$tmp/none.err"
 		fail "--compare --pid of BASE only: NEW's empty side not said"
 	}
+	# and the JSON says it too: an input problem, the run left out
+	python3 - "$tmp/none.out" <<'PY' || fail "--compare --pid of BASE only: the JSON does not say NEW's run was left out"
+import json, sys
+d = json.load(open(sys.argv[1]))
+kinds = [e["kind"] for e in d.get("errors", [])]
+assert d["result"] == "input-problem", d["result"]
+assert "no-sample-kept" in kinds and "nothing-to-compare" in kinds, kinds
+PY
 }
 
 # job NAME: two ranks of cmpwork at once, as mpiexec starts them, in

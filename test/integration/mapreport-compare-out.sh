@@ -24,7 +24,13 @@
 #     text table, a JSON row of kind "partial" whose values are those of
 #     each log's own report and that has no sigma (valid against the
 #     schema), a Markdown row; partial(ID) rules broken, passed, with no
-#     data, and invalid in pp (exit 2).
+#     data, and invalid in pp (exit 2);
+#   - input problems said by every output, not only by the exit status 1:
+#     a --partial-report file in error, a --region missing from one log
+#     of a side, a side whose only log cannot be read: the JSON's result
+#     is input-problem with an errors[] entry of the right kind (valid
+#     against the schema), JUnit has an error test case naming the
+#     file, --github an ::error:: line, Markdown and text a line.
 set -eu
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -33,6 +39,7 @@ mapreport=$top_builddir/cmd/mapreport/mapreport
 mapsample=$top_builddir/cmd/mapsample/mapsample
 work=$top_builddir/test/programs/cmpwork
 slow=$top_builddir/test/programs/slow/cmpwork
+marks=$top_builddir/test/programs/marks
 schema=$top_srcdir/share/mapsample/mapreport.schema.json
 fixture=$top_srcdir/test/integration/partial/reference-example.xml
 validate=$top_srcdir/test/integration/json/validate.py
@@ -129,7 +136,8 @@ d = load("cmp-damaged")
 assert d["result"] == "input-problem" and "damaged" in kinds(d), kinds(d)
 assert d["errors"][0]["file"].endswith("bad.log")
 u = load("cmp-unreadable")
-assert u["result"] == "input-problem" and kinds(u) == ["unreadable"], kinds(u)
+assert u["result"] == "input-problem", u["result"]
+assert kinds(u) == ["unreadable", "nothing-to-compare"], kinds(u)
 ' || fail "JSON values"
 }
 
@@ -280,7 +288,57 @@ assert r["sigma"] is None and not r["significant"], r
 	part_rule 2 "partial($id) > +2pp" err "invalid rule 'partial($id) > +2pp': column"
 }
 
+# problem NAME KIND WHAT ARGS...: mapreport --compare ARGS exits 1 and
+# every output says the input problem: errors[] has an entry of KIND
+# whose message holds WHAT, the JSON is valid and its result
+# input-problem, JUnit has an error test case with WHAT, --github an
+# ::error:: line with WHAT, Markdown and text a line with WHAT.
+problem() {
+	name=$1 kind=$2 what=$3
+	shift 3
+	run 1 "$name" --compare --json="$name.json" --junit "$name.xml" \
+		--markdown="$name.md" --github "$@"
+	"$python" "$validate" "$schema" "$tmp/$name.json" ||
+		fail "$name: JSON not valid against $(basename "$schema")"
+	py 'import json, sys
+name, kind, what = sys.argv[1:4]
+d = json.load(open(name + ".json"))
+assert d["result"] == "input-problem", d["result"]
+e = [x for x in d["errors"] if x["kind"] == kind]
+assert e and what in e[0]["message"], d["errors"]
+from junitparser import JUnitXml, Error
+xml = JUnitXml.fromfile(name + ".xml")
+errs = [r for s in xml for c in s for r in c.result if isinstance(r, Error)]
+assert len(errs) == 1 and what in errs[0].text, [r.text for r in errs]
+assert xml.errors == 1 if hasattr(xml, "errors") else True
+' "$name" "$kind" "$what" || fail "$name: JSON or JUnit does not say the input problem"
+	grep "^::error title=mapsample%3A input problem::" "$tmp/$name.out" |
+		grep -qF "$what" ||
+		{ cat "$tmp/$name.out" >&2; fail "$name: no ::error:: line with '$what'"; }
+	grep '^> \*\*Input problem:\*\*' "$tmp/$name.md" | grep -qF "$what" ||
+		{ cat "$tmp/$name.md" >&2; fail "$name: no Markdown line with '$what'"; }
+	grep '^  Input problem: ' "$tmp/$name.out" | grep -qF "$what" ||
+		fail "$name: no text line with '$what'"
+}
+
+test_problems() {
+	problem prob-partial partial-definition "broken.xml: partial report left out" \
+		--partial-report broken.xml base.log slow.log $rules
+	for k in 1 2; do
+		"$mapsample" -q -F 1000 -o "$tmp/marks$k.log" -- "$marks" 50 \
+			</dev/null >/dev/null 2>&1 || fail "mapsample marks"
+	done
+	problem prob-region region-missing "base.log (NEW): no region phase2" \
+		--region phase2 --base marks1.log --new marks2.log --new base.log
+	problem prob-side nothing-to-compare "NEW: no log could be read" \
+		base.log nonesuch.log $rules
+	grep -q "^    <testcase classname=\"mapsample.rules\"" "$tmp/prob-side.xml" &&
+		fail "prob-side: rules listed as judged with nothing compared"
+	echo "problems: every output says them"
+}
+
 test_json
+test_problems
 test_markdown
 test_junit
 test_github

@@ -328,3 +328,10 @@ test_programs_liblockwiden_la_SOURCES = test/programs/lockwiden.c
 test_programs_liblockwiden_la_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
 test_programs_liblockwiden_la_LDFLAGS = -module -avoid-version -shared \
 	-rpath /nowhere
+
+# memgrow: holds MIB MiB resident while it burns CPU, for the metric
+# rules of mapreport --compare (mapreport-compare-metrics.sh).
+check_PROGRAMS += test/programs/memgrow
+test_programs_memgrow_SOURCES = test/programs/memgrow.c
+test_programs_memgrow_CFLAGS = $(TEST_PROGRAMS_CFLAGS)
+test_programs_memgrow_LDFLAGS =

@@ -211,3 +211,11 @@ test_unit_test_kframe_SOURCES = test/unit/test_kframe.c
 test_unit_test_kframe_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_kframe_LDADD = lib/report/libreport.la $(CHECK_LIBS)
 TESTS += test/unit/test_kframe
+
+# lib/report: --compare's rules on made-up comparisons: metric names by
+# id or dotted suffix, ambiguous names, metric(NAME).total
+check_PROGRAMS += test/unit/test_rules
+test_unit_test_rules_SOURCES = test/unit/test_rules.c
+test_unit_test_rules_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_rules_LDADD = lib/report/libreport.la $(CHECK_LIBS)
+TESTS += test/unit/test_rules

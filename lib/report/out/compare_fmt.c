@@ -19,8 +19,11 @@ const char *compare_fmt_subject(const struct cmp_row *r, char *buf,
 		break;
 	case CMP_METRIC_MEAN:
 	case CMP_METRIC_MAX:
+	case CMP_METRIC_TOTAL:
 		snprintf(buf, len, "metric(%s)%s", r->name,
-			 r->kind == CMP_METRIC_MAX ? ".max" : "");
+			 r->kind == CMP_METRIC_MAX     ? ".max"
+			 : r->kind == CMP_METRIC_TOTAL ? ".total"
+						       : "");
 		break;
 	default:
 		snprintf(buf, len, "%s(%s)", compare_kind_id(r->kind),
@@ -110,6 +113,47 @@ void compare_fmt_side(FILE *out, const struct cmp_side *s,
 	fprintf(out, "%s, %llu samples, %.3f s of %s time a run", post,
 		(unsigned long long)s->samples, s->seconds,
 		s->wall ? "wall" : "CPU");
+}
+
+size_t compare_fmt_problems(const struct output_compare *oc,
+			    void (*fn)(void *ctx, const char *line),
+			    void *ctx)
+{
+	char line[1024];
+	size_t n = 0;
+	for (size_t i = 0; i < oc->oc_nbase + oc->oc_nnew; i++) {
+		const struct model *m = oc->oc_models[i];
+		if (!m) {
+			snprintf(line, sizeof(line), "%s: not read",
+				 i < oc->oc_nbase
+					 ? oc->oc_base_logs[i]
+					 : oc->oc_new_logs[i - oc->oc_nbase]);
+			if (fn)
+				fn(ctx, line);
+			n++;
+		}
+		for (size_t k = 0; m && k < m->nnotes; k++, n++)
+			if (fn)
+				fn(ctx, model_note_str(&m->notes[k], line,
+						       sizeof(line)));
+	}
+	const struct partial_set *ps = oc->oc_pset;
+	for (size_t i = 0; ps && i < ps->ps_nfiles; i++) {
+		const struct partial_file *f = &ps->ps_files[i];
+		if (!f->pf_nerrors)
+			continue;
+		snprintf(line, sizeof(line),
+			 "%s: partial report left out (%u error%s)",
+			 f->pf_path, f->pf_nerrors,
+			 f->pf_nerrors == 1 ? "" : "s");
+		if (fn)
+			fn(ctx, line);
+		n++;
+	}
+	for (size_t i = 0; i < oc->oc_nproblems; i++, n++)
+		if (fn)
+			fn(ctx, oc->oc_problems[i].op_message);
+	return n;
 }
 
 const char *compare_verdict_id(enum rule_verdict v)

@@ -42,17 +42,18 @@ static void cmd(FILE *out, const char *level, const char *title,
 	fputc('\n', out);
 }
 
+/* An input problem as an ::error::. */
+static void problem(void *ctx, const char *line)
+{
+	cmd(ctx, "error", "mapsample: input problem", line);
+}
+
 int compare_github_emit(const struct output_in *in, FILE *out)
 {
 	const struct output_compare *oc = in->oi_compare;
 	const struct comparison *c = oc->oc_cmp;
 	char buf[1024], title[512];
-	for (size_t i = 0; i < oc->oc_nbase + oc->oc_nnew; i++) {
-		const struct model *m = oc->oc_models[i];
-		for (size_t k = 0; m && k < m->nnotes; k++)
-			cmd(out, "error", "mapsample: input problem",
-			    model_note_str(&m->notes[k], buf, sizeof(buf)));
-	}
+	compare_fmt_problems(oc, problem, out);
 	for (size_t i = 0; i < oc->oc_nresults; i++) {
 		const struct rule_result *res = &oc->oc_results[i];
 		snprintf(title, sizeof(title), "mapsample rule %s",
@@ -63,6 +64,8 @@ int compare_github_emit(const struct output_in *in, FILE *out)
 						      : "notice",
 		    title, compare_fmt_result(res, buf, sizeof(buf)));
 	}
+	if (!c)
+		return ferror(out) ? MAPS_EIO : 0;
 	for (size_t k = 0; k < c->nnotes; k++)
 		cmd(out, "notice", "mapsample", c->notes[k]);
 	size_t i, end;

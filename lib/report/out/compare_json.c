@@ -123,15 +123,6 @@ static void rules(struct jsonw *w, const struct output_compare *oc)
 	jsonw_array_end(w);
 }
 
-/* Whether a model of oc has a note: an input problem. */
-static int has_errors(const struct output_compare *oc)
-{
-	for (size_t i = 0; i < oc->oc_nbase + oc->oc_nnew; i++)
-		if (!oc->oc_models[i] || oc->oc_models[i]->nnotes)
-			return 1;
-	return 0;
-}
-
 int compare_json_emit(const struct output_in *in, FILE *out)
 {
 	const struct output_compare *oc = in->oi_compare;
@@ -143,10 +134,12 @@ int compare_json_emit(const struct output_in *in, FILE *out)
 	jsonw_key(&w, "version");
 	jsonw_u64(&w, COMPARE_JSON_VERSION);
 	k_str(&w, "generator", in->oi_generator);
-	k_str(&w, "result", has_errors(oc) || !c ? "input-problem"
+	k_str(&w, "result", compare_fmt_problems(oc, NULL, NULL) || !c
+				    ? "input-problem"
 			    : oc->oc_broken      ? "regression"
 						 : "pass");
 	k_num(&w, "sigma", oc->oc_sigma);
+	k_num(&w, "run_noise", c ? c->run_noise : NAN);
 	side(&w, "base", c ? &c->base : NULL, oc->oc_base_logs, oc->oc_nbase);
 	side(&w, "new", c ? &c->new : NULL, oc->oc_new_logs, oc->oc_nnew);
 	jsonw_key(&w, "notes");
@@ -158,7 +151,8 @@ int compare_json_emit(const struct output_in *in, FILE *out)
 	jsonw_u64(&w, oc->oc_broken);
 	rules(&w, oc);
 	rows(&w, c, oc->oc_sigma);
-	json_errors(&w, oc->oc_models, oc->oc_nbase + oc->oc_nnew, NULL);
+	json_errors(&w, oc->oc_models, oc->oc_nbase + oc->oc_nnew, oc->oc_pset,
+		    oc->oc_problems, oc->oc_nproblems);
 	jsonw_object_end(&w);
 	return jsonw_finish(&w);
 }

@@ -3,8 +3,10 @@
  * compare_junit: mapreport --compare --junit FILE (see compare_out.h):
  * JUnit XML as CI systems read it, one <testsuite> of one <testcase> per
  * rule: a broken rule is a <failure> whose text carries the figures, a
- * rule with no data is <skipped>; an input problem (a damaged or
- * unreadable log) is one more test case with an <error>.  Text is
+ * rule with no data is <skipped>; the input problems (a damaged or
+ * unreadable log, a --partial-report file left out, a --region missing
+ * from a log, a side with nothing to compare) are one more test case
+ * with an <error> that lists them.  Text is
  * escaped for XML 1.0: the five special characters as entities, control
  * characters and bytes that are not UTF-8 as '?'.
  */
@@ -59,19 +61,18 @@ static void esc(FILE *out, const char *str)
 	}
 }
 
-/* The input problems of oc: notes of its models, logs not read. */
-static size_t problems(const struct output_compare *oc)
+/* One input problem as a line of the <error> text. */
+static void problem_line(void *ctx, const char *line)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < oc->oc_nbase + oc->oc_nnew; i++)
-		n += oc->oc_models[i] ? oc->oc_models[i]->nnotes : 1;
-	return n;
+	FILE *out = ctx;
+	esc(out, line);
+	fputc('\n', out);
 }
 
 int compare_junit_emit(const struct output_in *in, FILE *out)
 {
 	const struct output_compare *oc = in->oi_compare;
-	size_t nprob = problems(oc), skipped = 0;
+	size_t nprob = compare_fmt_problems(oc, NULL, NULL), skipped = 0;
 	for (size_t i = 0; i < oc->oc_nresults; i++)
 		skipped += oc->oc_results[i].rr_verdict == RULE_NO_DATA;
 	size_t tests = oc->oc_nresults + (nprob ? 1 : 0);
@@ -119,19 +120,11 @@ int compare_junit_emit(const struct output_in *in, FILE *out)
 	}
 	if (nprob) {
 		fprintf(out, "    <testcase classname=\"mapsample.input\" "
-			     "name=\"logs read cleanly\" time=\"0\">\n"
+			     "name=\"inputs read cleanly\" time=\"0\">\n"
 			     "      <error type=\"input-problem\" "
-			     "message=\"%zu problem%s reading the logs\">",
+			     "message=\"%zu input problem%s\">",
 			nprob, nprob == 1 ? "" : "s");
-		for (size_t i = 0; i < oc->oc_nbase + oc->oc_nnew; i++) {
-			const struct model *m = oc->oc_models[i];
-			char line[1024];
-			for (size_t k = 0; m && k < m->nnotes; k++) {
-				esc(out, model_note_str(&m->notes[k], line,
-							sizeof(line)));
-				fputc('\n', out);
-			}
-		}
+		compare_fmt_problems(oc, problem_line, out);
 		fprintf(out, "</error>\n    </testcase>\n");
 	}
 	fprintf(out, "  </testsuite>\n</testsuites>\n");

@@ -2,9 +2,10 @@
 /*
  * compare_md: mapreport --compare --markdown (see compare_out.h): a
  * pull-request comment in GitHub-flavoured Markdown: a heading with the
- * outcome, the two sides, the rules with their verdicts, and the
- * biggest changes of functions by self samples and the partial report
- * values (no noise estimate: no sigma) as tables.  Names go in
+ * outcome, the input problems (quoted), the two sides, the rules with
+ * their verdicts, and the biggest changes of functions by self samples
+ * and the partial report values (no noise estimate: no sigma) as
+ * tables.  Names go in
  * code spans, with '|' escaped so that a C++ name cannot break a table.
  */
 #include <math.h>
@@ -127,17 +128,39 @@ static void partials(FILE *out, const struct comparison *c, unsigned top)
 	}
 }
 
+/* An input problem as a quoted line. */
+static void md_problem(void *ctx, const char *line)
+{
+	fputs("> **Input problem:** ", ctx);
+	code(ctx, line);
+	fputs("\n\n", ctx);
+}
+
 int compare_md_emit(const struct output_in *in, FILE *out)
 {
 	const struct output_compare *oc = in->oi_compare;
 	const struct comparison *c = oc->oc_cmp;
-	if (oc->oc_broken)
+	size_t nprob = compare_fmt_problems(oc, NULL, NULL);
+	if (nprob)
+		fprintf(out, "### :warning: mapsample: %zu input problem%s\n\n",
+			nprob, nprob == 1 ? "" : "s");
+	else if (oc->oc_broken)
 		fprintf(out, "### :x: mapsample: %zu of %zu rule%s broken\n\n",
 			oc->oc_broken, oc->oc_nresults,
 			oc->oc_nresults == 1 ? "" : "s");
 	else
 		fprintf(out, "### :white_check_mark: mapsample: no rule "
 			     "broken\n\n");
+	compare_fmt_problems(oc, md_problem, out);
+	if (!c) {
+		fprintf(out, "Nothing compared: the rules were not judged.\n"
+			     "\n<sub>Written by %s.</sub>\n",
+			in->oi_generator);
+		return ferror(out) ? MAPS_EIO : 0;
+	}
+	if (nprob && oc->oc_broken)
+		fprintf(out, "**%zu of %zu rule%s broken**  \n", oc->oc_broken,
+			oc->oc_nresults, oc->oc_nresults == 1 ? "" : "s");
 	side(out, "BASE", &c->base);
 	side(out, "NEW", &c->new);
 	size_t i, end;

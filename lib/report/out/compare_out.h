@@ -61,6 +61,18 @@ void compare_fmt_side(FILE *out, const struct cmp_side *s,
 		      void (*esc)(FILE *out, const char *text),
 		      const char *pre, const char *post);
 
+/*
+ * Calls fn(ctx, line) (fn may be NULL) for each input problem of oc,
+ * one line for people each: the notes of its models (a damaged, cut or
+ * unreadable log), each --partial-report file left out, a log with no
+ * model (not read), then oc's own problems (oc_problems: a --region
+ * missing from a log, a side with nothing to compare).  Returns how
+ * many there are.
+ */
+size_t compare_fmt_problems(const struct output_compare *oc,
+			    void (*fn)(void *ctx, const char *line),
+			    void *ctx);
+
 /* "broken", "pass" or "no-data". */
 const char *compare_verdict_id(enum rule_verdict v);
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * compare_text: mapreport --compare's text report (see compare_out.h):
- * the two sides, notes, the rules with their verdicts, then for each
- * kind of row a short table, the biggest changes first, with
- * significance marks.
+ * the input problems, the two sides, notes, the rules with their
+ * verdicts, then for each kind of row a short table, the biggest changes
+ * first, with significance marks.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +22,8 @@ static void side(FILE *out, const char *label, const struct cmp_side *s)
 static const char *const titles[CMP_NKINDS] = {
 	"Whole run", "Functions by self samples", "Functions by total samples",
 	"Modules (self samples)", "Processes", "Metrics (mean)",
-	"Metrics (max)", "Partial report values"};
+	"Metrics (max)", "Metrics (total over the run, rates only)",
+	"Partial report values"};
 
 /* With several runs a side: the runs' spread (standard deviation) of
  * row r's share (times scale) or value on each side, "-" where a side
@@ -51,7 +52,7 @@ static void table(FILE *out, const struct comparison *c, enum cmp_kind k,
 	if (i == end)
 		return;
 	int metric = k == CMP_METRIC_MEAN || k == CMP_METRIC_MAX ||
-		     k == CMP_PARTIAL;
+		     k == CMP_METRIC_TOTAL || k == CMP_PARTIAL;
 	fprintf(out, "\n%s\n", titles[k]);
 	if (metric)
 		fprintf(out, "  %12s %12s %9s %7s  %s\n", "BASE", "NEW",
@@ -93,12 +94,24 @@ static void table(FILE *out, const struct comparison *c, enum cmp_kind k,
 	}
 }
 
+/* An input problem as a line of the header. */
+static void text_problem(void *ctx, const char *line)
+{
+	fprintf(ctx, "  Input problem: %s\n", line);
+}
+
 int compare_text_emit(const struct output_in *in, FILE *out)
 {
 	const struct output_compare *oc = in->oi_compare;
 	const struct comparison *c = oc->oc_cmp;
 	char buf[1024];
 	fprintf(out, "mapsample comparison\n");
+	compare_fmt_problems(oc, text_problem, out);
+	if (!c) {
+		fprintf(out, "  Nothing compared: the rules were not "
+			     "judged\n");
+		return ferror(out) ? MAPS_EIO : 0;
+	}
 	side(out, "BASE", &c->base);
 	side(out, "NEW", &c->new);
 	size_t i, end;

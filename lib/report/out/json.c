@@ -659,7 +659,8 @@ static void note_object(struct jsonw *w, const struct rnote *n, int damage)
 }
 
 void json_errors(struct jsonw *w, const struct model *const *models,
-		 size_t nmodels, const struct partial_set *pset)
+		 size_t nmodels, const struct partial_set *pset,
+		 const struct output_problem *extra, size_t nextra)
 {
 	jsonw_key(w, "errors");
 	jsonw_array(w);
@@ -682,6 +683,14 @@ void json_errors(struct jsonw *w, const struct model *const *models,
 		k_str(w, "file", f->pf_path);
 		k_null(w, "offset");
 		k_str(w, "message", line);
+		jsonw_object_end(w);
+	}
+	for (size_t i = 0; i < nextra; i++) {
+		jsonw_object(w);
+		k_str(w, "kind", extra[i].op_kind);
+		k_str(w, "file", extra[i].op_file);
+		k_null(w, "offset");
+		k_str(w, "message", extra[i].op_message);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -982,7 +991,7 @@ int json_emit(const struct output_in *in, FILE *out)
 	partial(&w, in);
 	job(&w, in);
 	notes(&w, m, a);
-	json_errors(&w, &m, 1, in->oi_partial_set);
+	json_errors(&w, &m, 1, in->oi_partial_set, NULL, 0);
 	jsonw_object_end(&w);
 	return jsonw_finish(&w);
 }

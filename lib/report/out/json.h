@@ -71,10 +71,13 @@ int jsonw_finish(struct jsonw *w);
  * with its "kind" ("damaged", "truncated", "read-error", "unreadable"
  * for the notes of each of models[0..nmodels) (NULL entries skipped),
  * "partial-definition" for each file of pset (NULL: none) left out),
- * "file", "offset" (null when not in a log) and "message".
+ * "file", "offset" (null when not in a log) and "message"; then one
+ * object for each of extra[0..nextra) (its kind, file, a null offset,
+ * its message).
  */
 void json_errors(struct jsonw *w, const struct model *const *models,
-		 size_t nmodels, const struct partial_set *pset);
+		 size_t nmodels, const struct partial_set *pset,
+		 const struct output_problem *extra, size_t nextra);
 
 /*
  * Writes the report of in's model and analysis (NULL: none), logs and

@@ -38,7 +38,17 @@ enum {
 	OUTPUT_NEED_COMPARE = 16, /* --compare: writes oi_compare only */
 };
 
-/* What --compare's back-ends write from (output_in.oi_compare). */
+/* An input problem of --compare that no model's notes hold: its kind in
+ * errors[] ("region-missing", "nothing-to-compare"), the log it is about
+ * (NULL: none) and one line for people. */
+struct output_problem {
+	const char *op_kind, *op_file, *op_message;
+};
+
+/* What --compare's back-ends write from (output_in.oi_compare).
+ * oc_cmp is NULL when a side had no log that could be read: then the
+ * rules were not judged (oc_nresults 0) and the writers say the input
+ * problems only. */
 struct output_compare {
 	const struct comparison *oc_cmp;
 	const struct rule_result *oc_results; /* one per rule, oc_nresults */
@@ -50,6 +60,11 @@ struct output_compare {
 	const struct model *const *oc_models; /* BASE's then NEW's; NULL
 					       * for a log not read */
 	const struct cmp_flame *oc_flame;     /* --html, else NULL */
+	/* the --partial-report definitions (for their files left out), or
+	 * NULL; the problems the models do not hold, oc_nproblems */
+	const struct partial_set *oc_pset;
+	const struct output_problem *oc_problems;
+	size_t oc_nproblems;
 };
 
 /* What the back-ends write from: the run and its analysis. */
