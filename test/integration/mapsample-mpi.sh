@@ -20,7 +20,8 @@
 #     --merge a warning);
 #   -o with %r, %j, %h: the names asked for; %x unknown and %r outside a
 #     job: one line, exit 125; mapreport on a folder with no log: exit 2.
-# Skips (77) only when neither MPI is installed.
+# Skips (77) only when neither MPI is installed; with MAPSAMPLE_NO_SKIP=mpi
+# (CI) a missing MPI, either of the two, is a failure.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -36,17 +37,23 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 unset MAPSAMPLE_JOB_ID || true
 
 mpis=
+missing=
 for m in openmpi mpich; do
 	if [ -x "$programs/mpiranks.$m" ] && command -v "mpirun.$m" >/dev/null; then
 		mpis="$mpis $m"
+	else
+		missing="$missing $m"
 	fi
 done
 if [ -z "$mpis" ]; then
-	echo "SKIP: neither Open MPI nor MPICH is installed (mpirun.openmpi," \
+	skip mpi "neither Open MPI nor MPICH is installed (mpirun.openmpi," \
 		"mpicc.openmpi; mpirun.mpich, mpicc.mpich): apt-get install" \
 		"openmpi-bin libopenmpi-dev mpich libmpich-dev, configure again"
-	exit 77
 fi
+for m in $missing; do
+	skip_part mpi "$m: mpirun.$m or $programs/mpiranks.$m (mpicc.$m)" \
+		"missing: apt-get install the $m packages, configure again"
+done
 
 # jobs LOG...: the JOB records of the logs, as "ROLE RANK SIZE SOURCE",
 # sorted, one per record
