@@ -14,7 +14,9 @@
 # totals, and a substrate plugin (print_events) gets each MPI call's enter
 # and exit with its bytes and, for sends and receives, the peer rank;
 # without --metrics the plugin is on by itself for ranks and for a
-# program linking MPI, and not when a --metrics list leaves it out.  An
+# program linking MPI, and not when a --metrics list leaves it out; with
+# each rank under its own mapsample, the onePerNode metrics come from one
+# rank of the node at a time (node_once).  An
 # MPI whose compiler and
 # mpirun are not installed is skipped with a message; with neither, the
 # test is skipped; with MAPSAMPLE_NO_SKIP=mpi (CI) either is a failure.
@@ -55,6 +57,52 @@ row() {
 check_row() {
 	got=$(row "$1" "$2")
 	[ "$got" = "$3" ] || { show "$tmp/$mpi.txt"; fail "$mpi: $1 $2: '$got', want '$3'"; }
+}
+
+# spans LOG ID: "FIRST LAST" (monotonic seconds) of LOG's values of
+# metric ID, nothing when it has none (indexes are per process)
+spans() {
+	"$mapreport" -D "$1" | awk -v id="$2" '
+		$4 == "metric-def" && $6 == id { split($3, p, "/"); want[p[1] " " $5] = 1 }
+		$4 == "metric-value" && $6 != "(no" {
+			split($3, p, "/")
+			if (want[p[1] " " $5]) { if (!n++) f = $2; l = $2 }
+		}
+		END { if (n) print f, l }'
+}
+
+# node_once: mpirun -np 4 mapsample -- mpiwork, each rank its own
+# mapsample and log: every rank records its CPU time, and the node
+# metrics (the system plugin's load average, onePerNode) come from one
+# rank at a time: the ranks' spans of load values do not overlap (one
+# rank holds the node for the run; another takes over only once it has
+# ended).  Under MPICH's Hydra, which gives its ranks no job variable,
+# each mapsample keyed the node on its own pid, and all four recorded
+# the node metrics over the whole run.
+node_once() {
+	# shellcheck disable=SC2086
+	timeout 60 "$run" $runargs -np $NP "$mapsample" -q --metrics-dir "$metrics" \
+		--metrics none,cpu,system --metric-interval 20 \
+		-o "$tmp/$mpi.node.%r.log" -- "$tmp/mpiwork-$mpi" $ROUNDS 8000000 \
+		>"$tmp/$mpi.node.out" 2>"$tmp/$mpi.node.err" ||
+		{ show "$tmp/$mpi.node.out" "$tmp/$mpi.node.err"; fail "$mpi: mpirun -np $NP mapsample --metrics none,cpu,system failed"; }
+	: >"$tmp/$mpi.node.spans"
+	for r in 0 1 2 3; do
+		l=$tmp/$mpi.node.$r.log
+		[ -s "$l" ] || fail "$mpi: node metrics: no log of rank $r"
+		[ -n "$(spans "$l" com.mapsample.metrics.cpu.user)" ] ||
+			fail "$mpi: node metrics: rank $r recorded no CPU time"
+		sp=$(spans "$l" com.mapsample.metrics.system.load)
+		[ -z "$sp" ] || echo "$r $sp" >>"$tmp/$mpi.node.spans"
+	done
+	sort -k2,2n "$tmp/$mpi.node.spans" | awk '
+		NR > 1 && $2 <= last { print "rank " $1 " from " $2 " s while rank " who " until " last " s"; bad = 1 }
+		{ if ($3 > last) { last = $3; who = $1 } }
+		END { if (NR == 0) { print "no rank"; exit 1 } exit bad }' >"$tmp/why" || {
+		show "$tmp/$mpi.node.spans"
+		fail "$mpi: the node metrics (load average) recorded by two ranks at once: $(cat "$tmp/why")"
+	}
+	echo "$mpi: node metrics from $(wc -l <"$tmp/$mpi.node.spans") of $NP ranks, one at a time"
 }
 
 run_mpi() {
@@ -233,6 +281,7 @@ EOP
 		{ show "$tmp/$mpi.asked.err"; fail "$mpi: mapsample --metrics default mpiwork failed"; }
 	"$mapreport" -D "$tmp/$mpi.asked.log" | grep -q "metric-def.*mpi\.time" &&
 		fail "$mpi: --metrics default: the mpi plugin was on all the same"
+	node_once
 	echo "$mpi: ok"
 	return 0
 }
