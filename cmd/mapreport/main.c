@@ -31,6 +31,7 @@
 #include "common/cli.h"
 #include "config.h"
 #include "model/model.h"
+#include "model/runid.h"
 #include "report/analyze.h"
 #include "report/calltree.h"
 #include "report/compare.h"
@@ -605,51 +606,6 @@ static unsigned pick_outputs(const struct args *a, struct output *outs,
 	return needs;
 }
 
-/* What names the run a log is of.  The log holds no run id, so: the
- * command line of the first process it initializes, and the time (wall
- * clock) from the first process's start to the last one's last record:
- * the processes of one run (the ranks of one job, each with its log)
- * run at the same time, two runs of one command one after the other. */
-/* Copies, not pointers into the model: a later log's records may
- * replace the very process (the same pid) and move the process array. */
-struct run_id {
-	char *command;        /* NULL: no initialize record (or no memory) */
-	double start, end;    /* seconds since the epoch */
-	char started[64];     /* the start, as a date */
-};
-
-/* Seconds two logs of one run may seem apart (clocks of two hosts). */
-#define RUN_SLACK 1.0
-
-/* The run of the processes m->procs[from..] that the last log added. */
-static struct run_id run_of(const struct model *m, size_t from)
-{
-	struct run_id id = {NULL, 0, 0, "?"};
-	for (size_t i = from; i < m->nprocs; i++) {
-		const struct rproc *p = &m->procs[i];
-		if (!p->have_init || !p->cmdline)
-			continue;
-		double s = (double)p->wall_sec + p->wall_nsec / 1e9;
-		double e = s + (p->end_ts > p->start_ts
-					? (double)(p->end_ts - p->start_ts) / 1e9
-					: 0.0);
-		if (!id.command) {
-			if (!(id.command = strdup(p->cmdline)))
-				return id; /* not checked, as with no record */
-			if (!model_start_str(p, "%Y-%m-%d %H:%M:%S UTC",
-					     id.started, sizeof(id.started)))
-				strcpy(id.started, "?");
-			id.start = s;
-			id.end = e;
-		}
-		if (s < id.start)
-			id.start = s;
-		if (e > id.end)
-			id.end = e;
-	}
-	return id;
-}
-
 /*
  * The MPI rank whose log note n is about: the rank of the process it
  * names, or the one rank of its log (a rank's log of a job folder); -1
@@ -678,15 +634,23 @@ static int32_t note_rank(const struct model *m, const struct args *a,
 	return rank == INT32_MAX ? -1 : rank;
 }
 
-/*
- * Whether the logs of a, whose runs are ids, are of one run: the same
- * command line, and times that overlap (within RUN_SLACK).  Returns 0,
- * or 2 after saying on standard error which two logs are of different
- * runs and what to do; with a->merge, 0 after a warning that says it.
- */
-static int check_one_run(const struct args *a, const struct run_id *ids)
+/* "'CMD' started DATE" (and " in job ID"): what says which run id is. */
+static void run_str(const struct runid *id, char *buf, size_t len)
 {
-	const struct run_id *first = NULL;
+	snprintf(buf, len, "'%s' started %s%s%s", id->command, id->started,
+		 id->job_id ? " in job " : "", id->job_id ? id->job_id : "");
+}
+
+/*
+ * Whether the logs of a, whose runs are ids, are of one run
+ * (runid_same(): the same job id, or with none the same command line
+ * and times that overlap).  Returns 0, or 2 after saying on standard
+ * error which two logs are of different runs and what to do; with
+ * a->merge, 0 after a warning that says it.
+ */
+static int check_one_run(const struct args *a, const struct runid *ids)
+{
+	const struct runid *first = NULL;
 	size_t fi = 0;
 	for (size_t i = 0; i < a->nlogs; i++) {
 		if (!ids[i].command)
@@ -696,27 +660,24 @@ static int check_one_run(const struct args *a, const struct run_id *ids)
 			fi = i;
 			continue;
 		}
-		if (strcmp(first->command, ids[i].command) == 0 &&
-		    ids[i].start <= first->end + RUN_SLACK &&
-		    first->start <= ids[i].end + RUN_SLACK)
+		if (runid_same(first, &ids[i]))
 			continue;
-		const char *w1 = first->started, *w2 = ids[i].started;
+		char w1[1024], w2[1024];
+		run_str(first, w1, sizeof(w1));
+		run_str(&ids[i], w2, sizeof(w2));
 		if (a->merge) {
 			/* asked for: said once, not refused */
 			fprintf(stderr, "mapreport: warning: %s and %s are "
-					"logs of different runs ('%s' started "
-					"%s; '%s' started %s); reported as one "
-					"(--merge)\n",
-				a->logs[fi], a->logs[i], first->command, w1,
-				ids[i].command, w2);
+					"logs of different runs (%s; %s); "
+					"reported as one (--merge)\n",
+				a->logs[fi], a->logs[i], w1, w2);
 			return 0;
 		}
 		fprintf(stderr, "mapreport: %s and %s are logs of different "
-				"runs ('%s' started %s; '%s' started %s); give "
-				"--merge to report them as one, or --compare "
-				"BASE NEW to compare them\n",
-			a->logs[fi], a->logs[i], first->command, w1,
-			ids[i].command, w2);
+				"runs (%s; %s); give --merge to report them "
+				"as one, or --compare BASE NEW to compare "
+				"them\n",
+			a->logs[fi], a->logs[i], w1, w2);
 		return 2;
 	}
 	return 0;
@@ -730,7 +691,7 @@ static int check_one_run(const struct args *a, const struct run_id *ids)
  * read at least in part; ids[i] is the run of log i.
  */
 static int read_logs(struct model *m, const struct args *a,
-		     struct output *tool, int *readable, struct run_id *ids)
+		     struct output *tool, int *readable, struct runid *ids)
 {
 	struct progress prog;
 	uint64_t logbytes = 0, base = 0;
@@ -777,7 +738,7 @@ static int read_logs(struct model *m, const struct args *a,
 			status = 1;
 		if (rc != LOGREAD_UNREADABLE)
 			(*readable)++;
-		ids[i] = run_of(m, procs_before);
+		ids[i] = runid_of(m, procs_before);
 	}
 	logpool_stop(pool);
 	progress_end(&prog);
@@ -895,7 +856,7 @@ int main(int argc, char **argv)
 			return run_oom();
 		m.filter = &a.filter;
 	}
-	struct run_id *ids = calloc(a.nlogs, sizeof(*ids));
+	struct runid *ids = calloc(a.nlogs, sizeof(*ids));
 	if (!ids)
 		return run_oom();
 	int readable, status = read_logs(&m, &a, tool, &readable, ids);
@@ -906,7 +867,7 @@ int main(int argc, char **argv)
 		return run_oom();
 	int other_runs = !tool && check_one_run(&a, ids);
 	for (size_t i = 0; i < a.nlogs; i++)
-		free(ids[i].command);
+		runid_free(&ids[i]);
 	if (other_runs) {
 		free(ids);
 		model_free(&m);
