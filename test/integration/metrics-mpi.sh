@@ -59,6 +59,70 @@ check_row() {
 	[ "$got" = "$3" ] || { show "$tmp/$mpi.txt"; fail "$mpi: $1 $2: '$got', want '$3'"; }
 }
 
+# ranks_and_verdict: the merged report of mpiwork ($tmp/$mpi.txt), where
+# rank 0 computes twice as long as the others, which wait for it in MPI.
+# The Ranks table shows it: rank 0 is marked slowest, has the most
+# compute seconds, at least 1.3 times the mean of the others' (2 times
+# by the work; CPU-time samples count it on a loaded machine too), and
+# the smallest MPI share (the others wait); the load imbalance is max /
+# mean of the compute seconds.  The Summary's figures are the table's:
+# its MPI share is the rows' MPI shares weighted by their seconds, its
+# compute share the rest, and the verdict names the kind those figures
+# call for (30% or more in MPI: MPI-bound) with the same figure.
+ranks_and_verdict() {
+	python3 - "$tmp/$mpi.txt" >"$tmp/why" 2>&1 <<'EOP' ||
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+i = lines.index("Summary")
+verdict = lines[i + 1].strip()
+bars = {}
+for l in lines[i + 2:i + 8]:
+    m = re.match(r"^  (Compute|MPI|I/O) +([0-9.]+)%", l)
+    if m:
+        bars[m.group(1)] = float(m.group(2))
+assert set(bars) == {"Compute", "MPI", "I/O"}, ("summary bars", bars)
+rows, slowest, imb, adv = {}, None, None, ""
+j = next(k for k, l in enumerate(lines) if l.startswith("Ranks: "))
+for l in lines[j + 2:]:
+    if l.startswith("  Across"):
+        break
+    f = l.split()
+    rows[int(f[0])] = (float(f[3]), float(f[4]), float(f[5].rstrip("%")))
+    if l.endswith("<- slowest"):
+        slowest = int(f[0])
+for l in lines[j:]:
+    m = re.match(r"^  Load imbalance \(max/mean of compute\): ([0-9.]+); slowest: rank ([0-9]+)$", l)
+    if m:
+        imb = (float(m.group(1)), int(m.group(2)))
+        break
+assert sorted(rows) == [0, 1, 2, 3], ("ranks", rows)
+comp = {r: v[1] for r, v in rows.items()}
+others = [comp[r] for r in (1, 2, 3)]
+assert slowest == 0, ("slowest marked", slowest, rows)
+assert comp[0] > max(others), ("rank 0 not the most compute", rows)
+assert comp[0] >= 1.3 * sum(others) / 3, ("rank 0 computes under 1.3x the others' mean", rows)
+mpi = {r: v[2] for r, v in rows.items()}
+assert mpi[0] == min(mpi.values()) and mpi[0] < max(mpi.values()), ("rank 0's MPI share not the least", rows)
+mean = sum(comp.values()) / 4
+assert imb and imb[1] == 0 and abs(imb[0] - max(comp.values()) / mean) < 0.02, ("imbalance", imb, rows)
+secs = sum(v[0] for v in rows.values())
+want_mpi = sum(v[0] * v[2] for v in rows.values()) / secs
+assert abs(bars["MPI"] - want_mpi) < 0.5, ("summary MPI share", bars, want_mpi)
+assert abs(bars["Compute"] - (100 - bars["MPI"] - bars["I/O"])) < 0.15, ("compute share", bars)
+if bars["MPI"] >= 30 and bars["MPI"] >= bars["I/O"]:
+    m = re.match(r"^MPI-bound: ([0-9.]+)% of time in MPI, [0-9.]+% in collective calls$", verdict)
+    assert m and float(m.group(1)) == bars["MPI"], ("verdict", verdict, bars)
+elif bars["I/O"] >= 30:
+    assert verdict.startswith("I/O-bound: "), ("verdict", verdict, bars)
+else:
+    m = re.match(r"^Compute-bound: ([0-9.]+)% of time in compute, ([0-9.]+)% in MPI, ([0-9.]+)% in I/O$", verdict)
+    assert m and float(m.group(1)) == bars["Compute"] and float(m.group(2)) == bars["MPI"], ("verdict", verdict, bars)
+print("verdict:", verdict, "| rank 0 compute", comp[0], "others", others, "| MPI%", mpi)
+EOP
+		{ show "$tmp/$mpi.txt" "$tmp/why"; fail "$mpi: Ranks table or Summary: $(tail -n 1 "$tmp/why")"; }
+	echo "$mpi: $(cat "$tmp/why")"
+}
+
 # spans LOG ID: "FIRST LAST" (monotonic seconds) of LOG's values of
 # metric ID, nothing when it has none (indexes are per process)
 spans() {
@@ -139,6 +203,7 @@ EOS
 		{ show "$tmp/$mpi.rerr"; fail "$mpi: mapreport failed"; }
 	grep -q '^MPI call statistics (4 ranks' "$tmp/$mpi.txt" ||
 		{ show "$tmp/$mpi.txt"; fail "$mpi: no MPI call statistics"; }
+	ranks_and_verdict
 
 	others=$((NP - 1))
 	# substrate MPI_EXIT events name the peer: every rank but 0 sends

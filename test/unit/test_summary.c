@@ -176,10 +176,11 @@ END_TEST
 
 /* A model of one rank with two threads of 1 s of CPU time each, whose
  * log holds the mpi plugin's time-in-MPI metric as plugins/mpi/mpi.xml
- * defines it (units, flags) with n values of v each, 100 ms apart; the
- * rank's MPI share from ranks_build(). */
-static double mpi_share_of(const char *units, uint32_t flags, uint64_t n,
-			   double v)
+ * defines it (units, flags) with n values of v each, 100 ms apart, and
+ * whose process ran wall seconds (0: not known); the rank's MPI share
+ * from ranks_build(), its compute seconds in *compute. */
+static double mpi_share_wall(const char *units, uint32_t flags, uint64_t n,
+			     double v, double wall, double *compute)
 {
 	struct model m;
 	model_init(&m);
@@ -188,6 +189,8 @@ static double mpi_share_of(const char *units, uint32_t flags, uint64_t n,
 	p.pid = p.os_pid = 10;
 	p.rank = 0;
 	p.samples = 200;
+	p.start_ts = 1000000000;
+	p.end_ts = p.start_ts + (uint64_t)(wall * 1e9);
 	struct rthread t[2];
 	memset(t, 0, sizeof(t));
 	for (int i = 0; i < 2; i++) {
@@ -225,8 +228,16 @@ static double mpi_share_of(const char *units, uint32_t flags, uint64_t n,
 	ck_assert(rk.r[0].mpi_metric);
 	ck_assert_double_eq_tol(rk.r[0].seconds, 2, 1e-9);
 	double share = rk.r[0].mpi;
+	*compute = rk.r[0].compute;
 	ranks_free(&rk);
 	return share;
+}
+
+static double mpi_share_of(const char *units, uint32_t flags, uint64_t n,
+			   double v)
+{
+	double compute;
+	return mpi_share_wall(units, flags, n, v, 0, &compute);
 }
 
 START_TEST(summary_mpi_metric_units)
@@ -248,6 +259,25 @@ START_TEST(summary_mpi_metric_units)
 					     MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME,
 					     11, 5),
 				0.275, 1e-9);
+}
+END_TEST
+
+START_TEST(summary_mpi_metric_wall)
+{
+	/* a rank that got 2 s of CPU in 5 s of wall time (a loaded
+	 * machine) and spent 3 s of wall time in MPI (40 values of 75%,
+	 * 100 ms apart): 60% of its time in MPI, not all of it because 3 s
+	 * exceed its 2 s of CPU; its compute seconds are its samples' (none
+	 * in MPI here): 2 s, not 0 */
+	double compute;
+	ck_assert_double_eq_tol(mpi_share_wall("%", 0, 40, 75, 5, &compute),
+				0.6, 1e-9);
+	ck_assert_double_eq_tol(compute, 2, 1e-9);
+	/* the wall time shorter than the CPU seconds (threads busy at
+	 * once): the share is of those seconds, as without it */
+	ck_assert_double_eq_tol(mpi_share_wall("%", 0, 11, 50, 1.2, &compute),
+				0.275, 1e-9);
+	ck_assert_double_eq_tol(compute, 2, 1e-9);
 }
 END_TEST
 
@@ -291,6 +321,7 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, summary_memory_stats);
 	tcase_add_test(tc, summary_classifiers);
 	tcase_add_test(tc, summary_mpi_metric_units);
+	tcase_add_test(tc, summary_mpi_metric_wall);
 	suite_add_tcase(s, tc);
 	return s;
 }
