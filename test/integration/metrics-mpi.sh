@@ -68,9 +68,11 @@ check_row() {
 # mean of the compute seconds.  The Summary's figures are the table's:
 # its MPI share is the rows' MPI shares weighted by their seconds, its
 # compute share the rest, and the verdict names the kind those figures
-# call for (30% or more in MPI: MPI-bound) with the same figure.
+# call for (30% or more in MPI: MPI-bound) with the same figure; advice
+# on point-to-point calls, when the MPI time is mostly theirs, gives the
+# bytes they move a call (mpiwork's sizes: small messages).
 ranks_and_verdict() {
-	python3 - "$tmp/$mpi.txt" >"$tmp/why" 2>&1 <<'EOP' ||
+	python3 - "$tmp/$mpi.txt" $ROUNDS $NP $SEND $ANSWER >"$tmp/why" 2>&1 <<'EOP' ||
 import re, sys
 lines = open(sys.argv[1]).read().split("\n")
 i = lines.index("Summary")
@@ -117,7 +119,23 @@ elif bars["I/O"] >= 30:
 else:
     m = re.match(r"^Compute-bound: ([0-9.]+)% of time in compute, ([0-9.]+)% in MPI, ([0-9.]+)% in I/O$", verdict)
     assert m and float(m.group(1)) == bars["Compute"] and float(m.group(2)) == bars["MPI"], ("verdict", verdict, bars)
-print("verdict:", verdict, "| rank 0 compute", comp[0], "others", others, "| MPI%", mpi)
+# a point-to-point line of advice carries the bytes of those calls from
+# the MPI call statistics: each round, every rank but 0 receives SEND
+# and sends ANSWER bytes, rank 0 the other way round, one call each
+rounds, n, send, answer = (int(x) for x in sys.argv[2:6])
+calls = rounds * (n - 1) * 4
+per = rounds * (n - 1) * (send + answer) * 2 / calls
+advice = []
+for l in lines[i + 2:]:
+    if not l.strip():
+        break
+    if l.startswith("  Advice: ") or (advice and l.startswith(" " * 10)):
+        advice.append(l[10:].strip())
+p2p = [a for a in advice if "in point-to-point calls" in a]
+if p2p:
+    want = "which move %.1f kB a call on average over %d calls: small messages" % (per / 1e3, calls)
+    assert want in p2p[0], ("point-to-point advice", p2p[0], want)
+print("verdict:", verdict, "| rank 0 compute", comp[0], "others", others, "| MPI%", mpi, "| advice:", " / ".join(advice))
 EOP
 		{ show "$tmp/$mpi.txt" "$tmp/why"; fail "$mpi: Ranks table or Summary: $(tail -n 1 "$tmp/why")"; }
 	echo "$mpi: $(cat "$tmp/why")"
