@@ -634,7 +634,8 @@ static int32_t note_rank(const struct model *m, const struct args *a,
 	return rank == INT32_MAX ? -1 : rank;
 }
 
-/* "'CMD' started DATE" (and " in job ID"): what says which run id is. */
+/* What names run id in a message: "'CMD' started DATE", and " in job ID"
+ * when it has one. */
 static void run_str(const struct runid *id, char *buf, size_t len)
 {
 	snprintf(buf, len, "'%s' started %s%s%s", id->command, id->started,

@@ -309,6 +309,13 @@ sent = send[0]["sent"]
 assert sent["max"] == s0 and sent["max_rank"] == 0, sent
 assert sent["min"] == a1 and sent["min_rank"] == 1, sent
 assert send[0]["ranks_calling"] == n, send[0]
+# the point-to-point calls that moved bytes, the summary's figure:
+# MPI_Send and MPI_Recv, each rank's calls (s0 / 4096 sends of rank 0,
+# as many receives of 2048 B, and the other ranks the other way round)
+perf = doc["performance"]
+calls = 4 * (s0 // 4096)
+assert perf["mpi_p2p_calls"] == calls, (perf, calls)
+assert perf["mpi_p2p_bytes"] == 2 * (s0 + (n - 1) * a1), (perf, s0, a1)
 EOP
 		{ show "$tmp/why"; fail "$mpi: --json MPI call statistics"; }
 	# --html: the same table
