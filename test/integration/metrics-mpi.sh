@@ -63,8 +63,11 @@ check_row() {
 # rank 0 computes twice as long as the others, which wait for it in MPI.
 # The Ranks table shows it: rank 0 is marked slowest, has the most
 # compute seconds, at least 1.3 times the mean of the others' (2 times
-# by the work; CPU-time samples count it on a loaded machine too), and
-# the smallest MPI share (the others wait); the load imbalance is max /
+# by the work; CPU-time samples count it on a loaded machine too); the
+# MPI shares are not compared (MPI_Init, the same on every rank, is much
+# of this short run's MPI time, and under Open MPI rank 0's share was
+# the largest in 1 of 5 runs on an idle machine; the waiting is checked
+# on MPI_Barrier's times above); the load imbalance is max /
 # mean of the compute seconds.  The Summary's figures are the table's:
 # its MPI share is the rows' MPI shares weighted by their seconds, its
 # compute share the rest, and the verdict names the kind those figures
@@ -104,7 +107,6 @@ assert slowest == 0, ("slowest marked", slowest, rows)
 assert comp[0] > max(others), ("rank 0 not the most compute", rows)
 assert comp[0] >= 1.3 * sum(others) / 3, ("rank 0 computes under 1.3x the others' mean", rows)
 mpi = {r: v[2] for r, v in rows.items()}
-assert mpi[0] == min(mpi.values()) and mpi[0] < max(mpi.values()), ("rank 0's MPI share not the least", rows)
 mean = sum(comp.values()) / 4
 assert imb and imb[1] == 0 and abs(imb[0] - max(comp.values()) / mean) < 0.02, ("imbalance", imb, rows)
 secs = sum(v[0] for v in rows.values())
