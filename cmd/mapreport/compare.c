@@ -12,7 +12,7 @@
 
 #include "cmd/mapreport/compare.h"
 #include "cmd/mapreport/run.h"
-#include "cmd/mapreport/runid.h"
+#include "model/runid.h"
 #include "config.h"
 #include "model/model.h"
 #include "report/compare.h"
@@ -64,7 +64,7 @@ static int load_rules(const struct args *a, struct rule_set *set)
 }
 
 /* One run of a side: its logs (one, or the logs of the processes or
- * ranks of one job: runid.h), read into one model. */
+ * ranks of one job: model/runid.h), read into one model. */
 struct cmp_unit {
 	const char **paths;          /* its logs, npaths of them */
 	size_t npaths;
@@ -186,7 +186,7 @@ static int cmp_load(struct cmp_state *st, struct cmp_unit *u)
 	return 0;
 }
 
-/* The logs of one side that are of one run (run_id_same_job()) into one
+/* The logs of one side that are of one run (runid_same_strict()) into one
  * unit: the ranks' logs of one MPI job are one run, not as many runs
  * whose spread would be taken for the variation between runs.  Each unit
  * holds one log, read, when called; a unit that gains logs is read
@@ -194,18 +194,18 @@ static int cmp_load(struct cmp_state *st, struct cmp_unit *u)
  * 0 or MAPS_ENOMEM. */
 static int cmp_group(struct cmp_state *st)
 {
-	struct run_id *ids = calloc(st->nunits, sizeof(*ids));
+	struct runid *ids = calloc(st->nunits, sizeof(*ids));
 	int rc = 0;
 	if (!ids)
 		return MAPS_ENOMEM;
 	for (size_t i = 0; i < st->nunits; i++)
-		ids[i] = run_of(&st->units[i].m, 0);
+		ids[i] = runid_of(&st->units[i].m, 0);
 	for (size_t i = 0; i < st->nunits; i++) {
 		struct cmp_unit *u = &st->units[i];
 		for (size_t g = 0; g < i && !u->dead; g++) {
 			struct cmp_unit *lead = &st->units[g];
 			if (lead->dead || lead->side != u->side ||
-			    !run_id_same_job(&ids[g], &ids[i]))
+			    !runid_same_strict(&ids[g], &ids[i]))
 				continue;
 			lead->paths[lead->npaths++] = u->paths[0];
 			u->dead = 1;
@@ -225,10 +225,8 @@ static int cmp_group(struct cmp_state *st)
 		cmp_unload(u);
 		rc = cmp_load(st, u);
 	}
-	for (size_t i = 0; i < st->nunits; i++) {
-		free(ids[i].command);
-		free(ids[i].job);
-	}
+	for (size_t i = 0; i < st->nunits; i++)
+		runid_free(&ids[i]);
 	free(ids);
 	size_t n = 0;
 	for (size_t i = 0; i < st->nunits; i++) {

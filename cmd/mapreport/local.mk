@@ -6,8 +6,6 @@ cmd_mapreport_mapreport_SOURCES = cmd/mapreport/main.c \
 	cmd/mapreport/compare.c cmd/mapreport/compare.h
 # a job's folder given for its logs
 cmd_mapreport_mapreport_SOURCES += cmd/mapreport/jobdir.c cmd/mapreport/jobdir.h
-# which run a log is of (main.c and compare.c)
-cmd_mapreport_mapreport_SOURCES += cmd/mapreport/runid.c cmd/mapreport/runid.h
 cmd_mapreport_mapreport_LDADD = lib/report/out/libreportout.la \
 	lib/common/libcli.la
 # the installed built-in partial reports (run.c)

@@ -28,10 +28,10 @@
 #include "cmd/mapreport/compare.h"
 #include "cmd/mapreport/jobdir.h"
 #include "cmd/mapreport/run.h"
-#include "cmd/mapreport/runid.h"
 #include "common/cli.h"
 #include "config.h"
 #include "model/model.h"
+#include "model/runid.h"
 #include "report/analyze.h"
 #include "report/calltree.h"
 #include "report/compare.h"
@@ -656,15 +656,24 @@ static int32_t note_rank(const struct model *m, const struct args *a,
 	return rank == INT32_MAX ? -1 : rank;
 }
 
-/*
- * Whether the logs of a, whose runs are ids, are of one run: the same
- * command line, and times that overlap (within RUN_SLACK).  Returns 0,
- * or 2 after saying on standard error which two logs are of different
- * runs and what to do; with a->merge, 0 after a warning that says it.
- */
-static int check_one_run(const struct args *a, const struct run_id *ids)
+/* What names run id in a message: "'CMD' started DATE", and " in job ID"
+ * when it has one. */
+static void run_str(const struct runid *id, char *buf, size_t len)
 {
-	const struct run_id *first = NULL;
+	snprintf(buf, len, "'%s' started %s%s%s", id->command, id->started,
+		 id->job_id ? " in job " : "", id->job_id ? id->job_id : "");
+}
+
+/*
+ * Whether the logs of a, whose runs are ids, are of one run
+ * (runid_same(): the same job id, or with none the same command line
+ * and times that overlap).  Returns 0, or 2 after saying on standard
+ * error which two logs are of different runs and what to do; with
+ * a->merge, 0 after a warning that says it.
+ */
+static int check_one_run(const struct args *a, const struct runid *ids)
+{
+	const struct runid *first = NULL;
 	size_t fi = 0;
 	for (size_t i = 0; i < a->nlogs; i++) {
 		if (!ids[i].command)
@@ -674,25 +683,24 @@ static int check_one_run(const struct args *a, const struct run_id *ids)
 			fi = i;
 			continue;
 		}
-		if (run_id_same(first, &ids[i]))
+		if (runid_same(first, &ids[i]))
 			continue;
-		const char *w1 = first->started, *w2 = ids[i].started;
+		char w1[1024], w2[1024];
+		run_str(first, w1, sizeof(w1));
+		run_str(&ids[i], w2, sizeof(w2));
 		if (a->merge) {
 			/* asked for: said once, not refused */
 			fprintf(stderr, "mapreport: warning: %s and %s are "
-					"logs of different runs ('%s' started "
-					"%s; '%s' started %s); reported as one "
-					"(--merge)\n",
-				a->logs[fi], a->logs[i], first->command, w1,
-				ids[i].command, w2);
+					"logs of different runs (%s; %s); "
+					"reported as one (--merge)\n",
+				a->logs[fi], a->logs[i], w1, w2);
 			return 0;
 		}
 		fprintf(stderr, "mapreport: %s and %s are logs of different "
-				"runs ('%s' started %s; '%s' started %s); give "
-				"--merge to report them as one, or --compare "
-				"BASE NEW to compare them\n",
-			a->logs[fi], a->logs[i], first->command, w1,
-			ids[i].command, w2);
+				"runs (%s; %s); give --merge to report them "
+				"as one, or --compare BASE NEW to compare "
+				"them\n",
+			a->logs[fi], a->logs[i], w1, w2);
 		return 2;
 	}
 	return 0;
@@ -706,7 +714,7 @@ static int check_one_run(const struct args *a, const struct run_id *ids)
  * read at least in part; ids[i] is the run of log i.
  */
 static int read_logs(struct model *m, const struct args *a,
-		     struct output *tool, int *readable, struct run_id *ids)
+		     struct output *tool, int *readable, struct runid *ids)
 {
 	struct progress prog;
 	uint64_t logbytes = 0, base = 0;
@@ -753,7 +761,7 @@ static int read_logs(struct model *m, const struct args *a,
 			status = 1;
 		if (rc != LOGREAD_UNREADABLE)
 			(*readable)++;
-		ids[i] = run_of(m, procs_before);
+		ids[i] = runid_of(m, procs_before);
 	}
 	logpool_stop(pool);
 	progress_end(&prog);
@@ -871,7 +879,7 @@ int main(int argc, char **argv)
 			return run_oom();
 		m.filter = &a.filter;
 	}
-	struct run_id *ids = calloc(a.nlogs, sizeof(*ids));
+	struct runid *ids = calloc(a.nlogs, sizeof(*ids));
 	if (!ids)
 		return run_oom();
 	int readable, status = read_logs(&m, &a, tool, &readable, ids);
@@ -881,10 +889,8 @@ int main(int argc, char **argv)
 			   regions_complete(&rg, a.logs, a.nlogs)))
 		return run_oom();
 	int other_runs = !tool && check_one_run(&a, ids);
-	for (size_t i = 0; i < a.nlogs; i++) {
-		free(ids[i].command);
-		free(ids[i].job);
-	}
+	for (size_t i = 0; i < a.nlogs; i++)
+		runid_free(&ids[i]);
 	if (other_runs) {
 		free(ids);
 		model_free(&m);

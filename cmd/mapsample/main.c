@@ -547,7 +547,7 @@ int main(int argc, char **argv)
 		setenv("MAPSAMPLE_METRICS_PLAN", plan.plan, 1);
 		snprintf(num, sizeof(num), "%lu", metric_ms);
 		setenv("MAPSAMPLE_METRIC_INTERVAL", num, 1);
-		plan_set_run_id();
+		plan_set_run_id(in_job ? &job : NULL);
 	} else {
 		unsetenv("MAPSAMPLE_METRICS_PLAN");
 		unsetenv("MAPSAMPLE_METRIC_INTERVAL");

@@ -28,6 +28,7 @@
 
 #include "cmd/mapsample/plan.h"
 #include "launch/logfile.h"
+#include "log/mapjob.h"
 #include "launch/target.h"
 #include "model/model.h"
 #include "defs/metricdef.h"
@@ -366,7 +367,7 @@ void plan_free(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-void plan_set_run_id(void)
+void plan_set_run_id(const struct mapjob *job)
 {
 	const char *v = getenv("MAPSAMPLE_RUN_ID");
 	if (v && *v)
@@ -375,7 +376,9 @@ void plan_set_run_id(void)
 	const char *pmix = getenv("PMIX_NAMESPACE");
 	const char *ompi = getenv("OMPI_MCA_ess_base_jobid");
 	const char *sj = getenv("SLURM_JOB_ID"), *ss = getenv("SLURM_STEP_ID");
-	if (pmix && *pmix)
+	if (job && job->rank >= 0 && job->job_id[0])
+		snprintf(id, sizeof(id), "job-%.120s", job->job_id);
+	else if (pmix && *pmix)
 		snprintf(id, sizeof(id), "pmix-%s", pmix);
 	else if (ompi && *ompi)
 		snprintf(id, sizeof(id), "ompi-%s", ompi);

@@ -49,9 +49,14 @@ struct rmetrics;
  * none. */
 void plan_report_errors(const struct rmetrics *x);
 
-/* Sets MAPSAMPLE_RUN_ID unless set: the MPI job (PMIx namespace, Open MPI
- * job id, Slurm job and step) or this launcher's pid and start time, so
- * that onePerNode metrics are computed once per node per run. */
-void plan_set_run_id(void);
+struct mapjob;
+/* Sets MAPSAMPLE_RUN_ID unless set, so that onePerNode metrics are
+ * computed once per node per run: the job id of job (mapjob_detect() on
+ * this launcher's environment) when it is a rank of a job with one, which
+ * every rank of the job on a node agrees on (MPICH's Hydra included,
+ * whose ranks have no job variable), else the MPI job the environment
+ * names (PMIx namespace, Open MPI job id, Slurm job and step), else this
+ * launcher's pid and start time.  job may be NULL. */
+void plan_set_run_id(const struct mapjob *job);
 
 #endif

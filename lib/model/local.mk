@@ -27,3 +27,6 @@ lib_model_libmodel_la_SOURCES += lib/model/stacks.c
 lib_model_libmodel_la_SOURCES += lib/model/logpool.c lib/model/logpool.h
 lib_model_libmodel_la_CFLAGS = $(AM_CFLAGS) -pthread
 lib_model_libmodel_la_LIBADD += -lpthread
+# runid: which run a log is of, and whether two logs are of one run
+# (mapreport's merge check)
+lib_model_libmodel_la_SOURCES += lib/model/runid.c lib/model/runid.h

@@ -11,7 +11,15 @@
  * holds one (the wrappers measure it exactly; samples only estimate it),
  * and the collective part keeps its share of the MPI samples: the
  * metric's seconds in MPI (mpi_seconds(), in the units of
- * plugins/mpi/mpi.xml) over the process's seconds of the sampling clock.
+ * plugins/mpi/mpi.xml), which are wall-clock seconds, over the process's
+ * wall-clock seconds, or its seconds of the sampling clock when those
+ * are more (threads busy at once).  Over the seconds of the sampling
+ * clock alone, a process that got a fraction of a CPU (a loaded or
+ * oversubscribed machine) spent more wall time in MPI than it had CPU
+ * time, and every rank was all MPI.  A process's compute seconds are
+ * those of its samples in neither MPI nor I/O whether or not the metric
+ * is there: the sampling clock measures them exactly (CPU time), where
+ * a wall-clock share of MPI applied to CPU seconds would not.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -177,13 +185,14 @@ static void row_metric(struct rank_row *r, const struct rmetric *mt,
 		 * all its threads: a process whose MPI wall time exceeds
 		 * them (waits that took no CPU time) is all MPI */
 		double secs = mpi_seconds(mt, s);
-		if (secs >= 0 && r->seconds > 0) {
+		double base = r->mpi_wall > r->seconds ? r->mpi_wall
+						       : r->seconds;
+		if (secs >= 0 && base > 0) {
 			/* each image of the process has a series */
 			r->mpi_metric = 1;
 			r->mpi_secs += secs;
-			r->mpi = r->mpi_secs >= r->seconds
-					 ? 1
-					 : r->mpi_secs / r->seconds;
+			r->mpi = r->mpi_secs >= base ? 1
+						     : r->mpi_secs / base;
 		}
 	}
 }
@@ -344,6 +353,11 @@ int ranks_build(struct ranks *rk, const struct model *m,
 		if (p && p->is_rank_child && mt->id &&
 		    strcmp(mt->id, RANKS_MPI_TIME) == 0)
 			continue;
+		/* the wall time the metric's MPI time is a share of: the
+		 * image's, first record to last */
+		if (p && mt->id && strcmp(mt->id, RANKS_MPI_TIME) == 0 &&
+		    p->end_ts > p->start_ts)
+			r->mpi_wall += (double)(p->end_ts - p->start_ts) / 1e9;
 		double had = r->mpi;
 		row_metric(r, mt, s);
 		/* the metric's MPI time: the collective part keeps its
@@ -356,9 +370,15 @@ int ranks_build(struct ranks *rk, const struct model *m,
 	}
 	for (size_t i = 0; i < rk->n; i++) {
 		struct rank_row *r = &rk->r[i];
+		/* compute: the samples' (io is still theirs here) */
+		double smpi = r->samples
+				      ? (double)r->mpi_samples / (double)r->samples
+				      : 0;
+		r->compute = r->seconds * (1 - smpi - r->io);
+		if (r->compute < 0)
+			r->compute = 0;
 		if (r->mpi + r->io > 1)
 			r->io = 1 - r->mpi;
-		r->compute = r->seconds * (1 - r->mpi - r->io);
 	}
 	keymap_free(&k);
 	ranks_stats(rk);

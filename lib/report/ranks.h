@@ -10,9 +10,14 @@
  * the processes of the report), samples, seconds of the sampling clock,
  * the share of its samples inside MPI and inside read/write-family calls,
  * its memory peak and I/O bytes (from the memory and I/O plugins' metrics
- * when recorded) and its compute seconds (the rest).  The MPI share is
- * taken from the time-in-MPI metric (RANKS_MPI_TIME) where a process has
- * one.  ranks_stats() then computes min, mean and max across the rows
+ * when recorded) and its compute seconds (the seconds of its samples in
+ * neither).  The MPI share is taken from the time-in-MPI metric
+ * (RANKS_MPI_TIME) where a process has one: the wall-clock time the
+ * wrappers measured in MPI over the process's wall-clock time (or its
+ * seconds of the sampling clock when more: busy threads), which a loaded
+ * machine that gives the process less CPU than wall time does not
+ * distort; its compute seconds stay those of its samples, which measure
+ * them on a loaded machine too.  ranks_stats() then computes min, mean and max across the rows
  * with the ranks where they occur and the load imbalance (max / mean of
  * compute seconds); it reads only the rows, so tests give it made-up
  * figures.  No formatting here (lib/report/out).
@@ -46,7 +51,9 @@ struct rank_row {
 	double mpi, coll, io;/* shares of its time: in MPI, in collective
 			      * MPI calls, in read/write-family calls */
 	int mpi_metric;      /* mpi taken from RANKS_MPI_TIME */
-	double compute;      /* seconds * (1 - mpi - io) */
+	double compute;      /* seconds of its samples in neither MPI nor
+			      * I/O: seconds * (1 - mpi_samples / samples
+			      * - io) */
 	int have_mem;
 	double mem_peak;     /* bytes */
 	int have_io_bytes;
@@ -61,6 +68,9 @@ struct rank_row {
 			      * exec'd (each a program of its own; the row
 			      * is the process, image its first) */
 	double mpi_secs;     /* seconds in MPI by the metric, all images */
+	double mpi_wall;     /* wall-clock seconds of the images whose
+			      * metric mpi_secs adds up (their first to
+			      * last record) */
 };
 
 /* One figure across the rows. */

@@ -7,7 +7,10 @@
  * SUMMARY_BOUND is in I/O, else compute-bound.  The advice, in this order
  * and at most SUMMARY_ADVICE lines: load imbalance (max / mean of compute
  * at least SUMMARY_IMBALANCE across two or more processes); where the
- * MPI time goes (collective or point-to-point) when MPI-bound; I/O done
+ * MPI time goes (collective or point-to-point) when MPI-bound, the
+ * point-to-point line with the bytes its calls move on average (MPI call
+ * statistics) and, under SUMMARY_SMALL_MSG bytes a call, that they are
+ * small messages; I/O done
  * by one process of several, or I/O's share and bytes when I/O takes 10%
  * or more; the hottest function when compute-bound.
  */
@@ -76,12 +79,51 @@ static void advise_imbalance(struct summary *s, const struct ranks *rk)
 	       rk->any_rank ? "ranks" : "processes", save * 100, who(rk));
 }
 
+/* The point-to-point calls of ms that moved bytes into s (p2p_calls,
+ * p2p_bytes). */
+static void p2p_messages(struct summary *s, const struct mpi_stats *ms)
+{
+	for (size_t i = 0; ms && i < ms->nfn; i++) {
+		const struct mpi_fnstat *f = &ms->fn[i];
+		double b = (double)f->total[MPI_Q_SENT] +
+			   (double)f->total[MPI_Q_RECEIVED];
+		if (!f->function || ranks_is_collective(f->function) || b <= 0)
+			continue;
+		s->p2p_calls += f->total[MPI_Q_CALLS];
+		s->p2p_bytes += b;
+	}
+}
+
 static void advise_mpi(struct summary *s, const struct ranks *rk)
 {
+	char b[32];
 	if (s->kind != SUMMARY_MPI || s->mpi <= 0)
 		return;
 	double cs = s->coll / s->mpi;
-	if (cs >= 0.5)
+	double per = s->p2p_calls ? s->p2p_bytes / (double)s->p2p_calls : 0;
+	if (cs < 0.5 && s->p2p_calls && per < SUMMARY_SMALL_MSG)
+		advise(s,
+		       "%.0f%% of the MPI time is in point-to-point calls "
+		       "(%.1f%% of all time), which move %s a call on average "
+		       "over %llu calls: small messages, whose cost is the "
+		       "latency of each; fewer, larger messages cut it",
+		       (1 - cs) * 100, (s->mpi - s->coll) * 100,
+		       mb(per, b, sizeof(b)), (unsigned long long)s->p2p_calls);
+	else if (cs < 0.5 && s->p2p_calls)
+		advise(s,
+		       "%.0f%% of the MPI time is in point-to-point calls "
+		       "(%.1f%% of all time), which move %s a call on average "
+		       "over %llu calls; non-blocking calls overlapping "
+		       "compute hide it",
+		       (1 - cs) * 100, (s->mpi - s->coll) * 100,
+		       mb(per, b, sizeof(b)), (unsigned long long)s->p2p_calls);
+	else if (cs < 0.5)
+		advise(s,
+		       "%.0f%% of the MPI time is in point-to-point calls "
+		       "(%.1f%% of all time); non-blocking calls overlapping "
+		       "compute hide it",
+		       (1 - cs) * 100, (s->mpi - s->coll) * 100);
+	else
 		advise(s,
 		       "%.0f%% of the MPI time is in collective calls (%.1f%% "
 		       "of all time): %s with less work wait there for the "
@@ -89,12 +131,6 @@ static void advise_mpi(struct summary *s, const struct ranks *rk)
 		       "with compute",
 		       cs * 100, s->coll * 100,
 		       rk->any_rank ? "ranks" : "processes");
-	else
-		advise(s,
-		       "%.0f%% of the MPI time is in point-to-point calls "
-		       "(%.1f%% of all time): fewer, larger messages or "
-		       "non-blocking sends overlapping compute cut it",
-		       (1 - cs) * 100, (s->mpi - s->coll) * 100);
 }
 
 static void advise_io(struct summary *s, const struct ranks *rk)
@@ -134,10 +170,12 @@ static void advise_io(struct summary *s, const struct ranks *rk)
 	}
 }
 
-void summary_make(struct summary *s, const struct ranks *rk, double wall,
-		  const char *top, double top_share)
+void summary_make(struct summary *s, const struct ranks *rk,
+		  const struct mpi_stats *ms, double wall, const char *top,
+		  double top_share)
 {
 	memset(s, 0, sizeof(*s));
+	p2p_messages(s, ms);
 	s->nprocs = rk->n;
 	s->seconds = rk->t_seconds;
 	s->wall = wall;

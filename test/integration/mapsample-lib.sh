@@ -17,6 +17,43 @@ fail() {
 	exit 1
 }
 
+# skip TAG REASON...: the test cannot run here: "SKIP: REASON" and exit 77,
+# unless MAPSAMPLE_NO_SKIP (tags separated by commas, or "all") names TAG:
+# there the skip is a failure, "FAIL: REASON", exit 1.  CI, which
+# installs everything the tests need, sets MAPSAMPLE_NO_SKIP=mpi,slurm
+# (.ci/run), so that a test it must run cannot pass by skipping; a
+# user's machine without MPI or Slurm still skips.  Tags: mpi
+# (mapsample-mpi.sh, metrics-mpi.sh), slurm (mapsample-slurm.sh).
+skip() {
+	skip_tag=$1
+	shift
+	if no_skip "$skip_tag"; then
+		fail "$* (MAPSAMPLE_NO_SKIP=$MAPSAMPLE_NO_SKIP: not skipped here)"
+	fi
+	echo "SKIP: $*"
+	exit 77
+}
+
+# skip_part TAG REASON...: a part of a test cannot run here (one MPI of
+# two not installed): says so and returns, or fails as skip does when
+# MAPSAMPLE_NO_SKIP names TAG.
+skip_part() {
+	skip_tag=$1
+	shift
+	if no_skip "$skip_tag"; then
+		fail "$* (MAPSAMPLE_NO_SKIP=$MAPSAMPLE_NO_SKIP: not skipped here)"
+	fi
+	echo "not tested here: $*"
+}
+
+# no_skip TAG: true when MAPSAMPLE_NO_SKIP names TAG (or "all").
+no_skip() {
+	case ",${MAPSAMPLE_NO_SKIP:-}," in
+	*",$1,"* | *",all,"*) return 0 ;;
+	esac
+	return 1
+}
+
 # show FILE...: the files on standard error, for the log of a failed case.
 show() {
 	for f in "$@"; do

@@ -17,10 +17,12 @@
 #   bad input: a job folder with one damaged rank log (the rest
 #     reported, the damage named with its rank, exit 1), a rank that
 #     crashed (the crash on its row), two jobs' folders (refused; with
-#     --merge a warning);
+#     --merge a warning), two jobs of one command run at the same time
+#     (told apart by their job ids: refused);
 #   -o with %r, %j, %h: the names asked for; %x unknown and %r outside a
 #     job: one line, exit 125; mapreport on a folder with no log: exit 2.
-# Skips (77) only when neither MPI is installed.
+# Skips (77) only when neither MPI is installed; with MAPSAMPLE_NO_SKIP=mpi
+# (CI) a missing MPI, either of the two, is a failure.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -36,17 +38,23 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 unset MAPSAMPLE_JOB_ID || true
 
 mpis=
+missing=
 for m in openmpi mpich; do
 	if [ -x "$programs/mpiranks.$m" ] && command -v "mpirun.$m" >/dev/null; then
 		mpis="$mpis $m"
+	else
+		missing="$missing $m"
 	fi
 done
 if [ -z "$mpis" ]; then
-	echo "SKIP: neither Open MPI nor MPICH is installed (mpirun.openmpi," \
+	skip mpi "neither Open MPI nor MPICH is installed (mpirun.openmpi," \
 		"mpicc.openmpi; mpirun.mpich, mpicc.mpich): apt-get install" \
 		"openmpi-bin libopenmpi-dev mpich libmpich-dev, configure again"
-	exit 77
 fi
+for m in $missing; do
+	skip_part mpi "$m: mpirun.$m or $programs/mpiranks.$m (mpicc.$m)" \
+		"missing: apt-get install the $m packages, configure again"
+done
 
 # jobs LOG...: the JOB records of the logs, as "ROLE RANK SIZE SOURCE",
 # sorted, one per record
@@ -305,7 +313,75 @@ EOP
 	grep -q '^mapsample report' "$d/merged.report" || fail "$m: --merge of two jobs: no report"
 }
 
+# two_jobs M: two jobs of one command running at the same time (each
+# rank waits until all four ranks of the two jobs have started): the job
+# ids in their logs tell them apart, where their command lines and times
+# cannot: mapreport refuses the two folders (exit 2, both job ids
+# named), and with --merge warns; each folder alone is one run
+two_jobs() {
+	m=$1
+	d=$tmp/$m-two
+	mkdir -p "$d/started"
+	cat >"$d/w.sh" <<EOS
+: >"$d/started/\$\$"
+i=0
+while [ "\$(ls "$d/started" | wc -l)" -lt 4 ] && [ \$i -lt 600 ]; do
+	sleep 0.1
+	i=\$((i + 1))
+done
+EOS
+	for j in a b; do
+		(cd "$d" && timeout 90 "mpirun.$m" -np 2 "$mapsample" -q \
+			-o "$j/rank-%r.maplog" -- sh "$d/w.sh" \
+			>"$d/$j.out" 2>"$d/$j.err") &
+	done
+	wait
+	[ "$(ls "$d/started" | wc -l)" = 4 ] || {
+		show "$d/a.err" "$d/b.err"
+		fail "$m: two jobs at once: $(ls "$d/started" | wc -l) ranks started, want 4"
+	}
+	for j in a b; do
+		[ -s "$d/$j/rank-0.maplog" ] && [ -s "$d/$j/rank-1.maplog" ] || {
+			show "$d/$j.err"
+			fail "$m: two jobs at once: job $j's logs missing"
+		}
+		"$mapreport" "$d/$j" >/dev/null 2>"$d/$j.rerr" || {
+			show "$d/$j.rerr"
+			fail "$m: two jobs at once: mapreport of job $j alone failed"
+		}
+	done
+	ida=$(jobs_ids "$d/a") idb=$(jobs_ids "$d/b")
+	[ -n "$ida" ] && [ -n "$idb" ] && [ "$ida" != "$idb" ] ||
+		fail "$m: two jobs at once: job ids '$ida' and '$idb', want two"
+	set +e
+	"$mapreport" "$d/a" "$d/b" >/dev/null 2>"$d/ab.err"
+	rc=$?
+	set -e
+	[ "$rc" = 2 ] || {
+		show "$d/ab.err"
+		fail "$m: two jobs of one command at once: exit $rc, want 2 (merged silently)"
+	}
+	grep -q "are logs of different runs ('sh $d/w.sh' started .* in job $ida; 'sh $d/w.sh' started .* in job $idb); give --merge" \
+		"$d/ab.err" || {
+		show "$d/ab.err"
+		fail "$m: two jobs of one command at once: the two jobs not named"
+	}
+	"$mapreport" --merge "$d/a" "$d/b" >/dev/null 2>"$d/abm.err" || {
+		show "$d/abm.err"
+		fail "$m: two jobs at once, --merge: exit $?"
+	}
+	grep -q "^mapreport: warning: .* are logs of different runs .*; reported as one (--merge)\$" \
+		"$d/abm.err" || { show "$d/abm.err"; fail "$m: two jobs at once, --merge: no warning"; }
+}
+
+# jobs_ids DIR: the job id of the ranks' logs in DIR (one line each
+# different id)
+jobs_ids() {
+	"$mapreport" -D "$1"/rank-*.maplog | sed -n "s/.* job  *rank [0-9]* size .* application job '\([^']*\)'.*/\1/p" | sort -u
+}
+
 for m in $mpis; do
+	two_jobs "$m"
 	rank_per_log "$m"
 	launcher_outside "$m"
 	patterns "$m"

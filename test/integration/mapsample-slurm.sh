@@ -12,22 +12,18 @@
 #     rank-0 and rank-1 from SLURM_PROCID; mapreport DIR reads both.
 # Skips (77) only when Slurm or munge is not installed, the test is not
 # run as root (slurmd must be), or the daemons cannot start here (said
-# with their log).
+# with their log); with MAPSAMPLE_NO_SKIP=slurm (CI) each of those, and
+# an MPI missing, is a failure.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
 
 for t in munged slurmctld slurmd srun sinfo scontrol; do
 	command -v "$t" >/dev/null 2>&1 || PATH=$PATH:/usr/sbin:/sbin
-	command -v "$t" >/dev/null 2>&1 || {
-		echo "SKIP: $t not found: apt-get install slurm-wlm munge"
-		exit 77
-	}
+	command -v "$t" >/dev/null 2>&1 ||
+		skip slurm "$t not found: apt-get install slurm-wlm munge"
 done
-[ "$(id -u)" = 0 ] || {
-	echo "SKIP: slurmd runs as root: run this test as root"
-	exit 77
-}
+[ "$(id -u)" = 0 ] || skip slurm "slurmd runs as root: run this test as root"
 need_programs hot
 
 tmp=$(mktemp -d /tmp/mapsample-slurm.XXXXXX)
@@ -93,11 +89,10 @@ unset SLURM_JOB_ID SLURM_JOBID SLURM_STEP_ID SLURM_STEPID SLURM_PROCID \
 	MAPSAMPLE_JOB_ID 2>/dev/null || true
 
 cannot_start() {
-	echo "SKIP: the one-node Slurm cannot start here: $1"
 	for f in "$tmp/munge/log" "$tmp/slurmctld.log" "$tmp/slurmd.log"; do
 		[ -f "$f" ] && { echo "--- $f:"; tail -n 5 "$f"; }
 	done
-	exit 77
+	skip slurm "the one-node Slurm cannot start here: $1"
 }
 munged --force --socket="$tmp/munge/sock" --key-file="$tmp/munge/key" \
 	--pid-file="$tmp/munge/pid" --seed-file="$tmp/munge/seed" \
@@ -142,7 +137,11 @@ rank_logs() {
 }
 
 mpi() { # mpi MPI PLUGIN
-	[ -x "$programs/mpiranks.$1" ] || return 0
+	[ -x "$programs/mpiranks.$1" ] || {
+		skip_part slurm "srun --mpi=$2 with $1: no $programs/mpiranks.$1" \
+			"(configure found no mpicc.$1)"
+		return 0
+	}
 	(cd "$tmp/run" && timeout 60 srun --mpi="$2" -n 4 "$mapsample" -q -- \
 		"$programs/mpiranks.$1" 100 >"$tmp/$1.out" 2>"$tmp/$1.err") || {
 		show "$tmp/$1.err"

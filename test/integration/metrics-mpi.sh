@@ -14,10 +14,12 @@
 # totals, and a substrate plugin (print_events) gets each MPI call's enter
 # and exit with its bytes and, for sends and receives, the peer rank;
 # without --metrics the plugin is on by itself for ranks and for a
-# program linking MPI, and not when a --metrics list leaves it out.  An
+# program linking MPI, and not when a --metrics list leaves it out; with
+# each rank under its own mapsample, the onePerNode metrics come from one
+# rank of the node at a time (node_once).  An
 # MPI whose compiler and
 # mpirun are not installed is skipped with a message; with neither, the
-# test is skipped.
+# test is skipped; with MAPSAMPLE_NO_SKIP=mpi (CI) either is a failure.
 set -eu
 
 tmp=$(mktemp -d)
@@ -31,8 +33,7 @@ if [ ! -f "$metrics/mpi.xml" ]; then
 	case $(uname -m) in
 	x86_64 | aarch64) fail "$metrics/mpi.xml missing: the mpi plugin was not built" ;;
 	esac
-	echo "SKIP: the mpi plugin is not built on $(uname -m) (configure said why)"
-	exit 77
+	skip mpi "the mpi plugin is not built on $(uname -m) (configure said why)"
 fi
 
 ROUNDS=3
@@ -58,13 +59,143 @@ check_row() {
 	[ "$got" = "$3" ] || { show "$tmp/$mpi.txt"; fail "$mpi: $1 $2: '$got', want '$3'"; }
 }
 
+# ranks_and_verdict: the merged report of mpiwork ($tmp/$mpi.txt), where
+# rank 0 computes twice as long as the others, which wait for it in MPI.
+# The Ranks table shows it: rank 0 is marked slowest, has the most
+# compute seconds, at least 1.3 times the mean of the others' (2 times
+# by the work; CPU-time samples count it on a loaded machine too); the
+# MPI shares are not compared (MPI_Init, the same on every rank, is much
+# of this short run's MPI time, and under Open MPI rank 0's share was
+# the largest in 1 of 5 runs on an idle machine; the waiting is checked
+# on MPI_Barrier's times above); the load imbalance is max /
+# mean of the compute seconds.  The Summary's figures are the table's:
+# its MPI share is the rows' MPI shares weighted by their seconds, its
+# compute share the rest, and the verdict names the kind those figures
+# call for (30% or more in MPI: MPI-bound) with the same figure; advice
+# on point-to-point calls, when the MPI time is mostly theirs, gives the
+# bytes they move a call (mpiwork's sizes: small messages).
+ranks_and_verdict() {
+	python3 - "$tmp/$mpi.txt" $ROUNDS $NP $SEND $ANSWER >"$tmp/why" 2>&1 <<'EOP' ||
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+i = lines.index("Summary")
+verdict = lines[i + 1].strip()
+bars = {}
+for l in lines[i + 2:i + 8]:
+    m = re.match(r"^  (Compute|MPI|I/O) +([0-9.]+)%", l)
+    if m:
+        bars[m.group(1)] = float(m.group(2))
+assert set(bars) == {"Compute", "MPI", "I/O"}, ("summary bars", bars)
+rows, slowest, imb, adv = {}, None, None, ""
+j = next(k for k, l in enumerate(lines) if l.startswith("Ranks: "))
+for l in lines[j + 2:]:
+    if l.startswith("  Across"):
+        break
+    f = l.split()
+    rows[int(f[0])] = (float(f[3]), float(f[4]), float(f[5].rstrip("%")))
+    if l.endswith("<- slowest"):
+        slowest = int(f[0])
+for l in lines[j:]:
+    m = re.match(r"^  Load imbalance \(max/mean of compute\): ([0-9.]+); slowest: rank ([0-9]+)$", l)
+    if m:
+        imb = (float(m.group(1)), int(m.group(2)))
+        break
+assert sorted(rows) == [0, 1, 2, 3], ("ranks", rows)
+comp = {r: v[1] for r, v in rows.items()}
+others = [comp[r] for r in (1, 2, 3)]
+assert slowest == 0, ("slowest marked", slowest, rows)
+assert comp[0] > max(others), ("rank 0 not the most compute", rows)
+assert comp[0] >= 1.3 * sum(others) / 3, ("rank 0 computes under 1.3x the others' mean", rows)
+mpi = {r: v[2] for r, v in rows.items()}
+mean = sum(comp.values()) / 4
+assert imb and imb[1] == 0 and abs(imb[0] - max(comp.values()) / mean) < 0.02, ("imbalance", imb, rows)
+secs = sum(v[0] for v in rows.values())
+want_mpi = sum(v[0] * v[2] for v in rows.values()) / secs
+assert abs(bars["MPI"] - want_mpi) < 0.5, ("summary MPI share", bars, want_mpi)
+assert abs(bars["Compute"] - (100 - bars["MPI"] - bars["I/O"])) < 0.15, ("compute share", bars)
+if bars["MPI"] >= 30 and bars["MPI"] >= bars["I/O"]:
+    m = re.match(r"^MPI-bound: ([0-9.]+)% of time in MPI, [0-9.]+% in collective calls$", verdict)
+    assert m and float(m.group(1)) == bars["MPI"], ("verdict", verdict, bars)
+elif bars["I/O"] >= 30:
+    assert verdict.startswith("I/O-bound: "), ("verdict", verdict, bars)
+else:
+    m = re.match(r"^Compute-bound: ([0-9.]+)% of time in compute, ([0-9.]+)% in MPI, ([0-9.]+)% in I/O$", verdict)
+    assert m and float(m.group(1)) == bars["Compute"] and float(m.group(2)) == bars["MPI"], ("verdict", verdict, bars)
+# a point-to-point line of advice carries the bytes of those calls from
+# the MPI call statistics: each round, every rank but 0 receives SEND
+# and sends ANSWER bytes, rank 0 the other way round, one call each
+rounds, n, send, answer = (int(x) for x in sys.argv[2:6])
+calls = rounds * (n - 1) * 4
+per = rounds * (n - 1) * (send + answer) * 2 / calls
+advice = []
+for l in lines[i + 2:]:
+    if not l.strip():
+        break
+    if l.startswith("  Advice: ") or (advice and l.startswith(" " * 10)):
+        advice.append(l[10:].strip())
+p2p = [a for a in advice if "in point-to-point calls" in a]
+if p2p:
+    want = "which move %.1f kB a call on average over %d calls: small messages" % (per / 1e3, calls)
+    assert want in p2p[0], ("point-to-point advice", p2p[0], want)
+print("verdict:", verdict, "| rank 0 compute", comp[0], "others", others, "| MPI%", mpi, "| advice:", " / ".join(advice))
+EOP
+		{ show "$tmp/$mpi.txt" "$tmp/why"; fail "$mpi: Ranks table or Summary: $(tail -n 1 "$tmp/why")"; }
+	echo "$mpi: $(cat "$tmp/why")"
+}
+
+# spans LOG ID: "FIRST LAST" (monotonic seconds) of LOG's values of
+# metric ID, nothing when it has none (indexes are per process)
+spans() {
+	"$mapreport" -D "$1" | awk -v id="$2" '
+		$4 == "metric-def" && $6 == id { split($3, p, "/"); want[p[1] " " $5] = 1 }
+		$4 == "metric-value" && $6 != "(no" {
+			split($3, p, "/")
+			if (want[p[1] " " $5]) { if (!n++) f = $2; l = $2 }
+		}
+		END { if (n) print f, l }'
+}
+
+# node_once: mpirun -np 4 mapsample -- mpiwork, each rank its own
+# mapsample and log: every rank records its CPU time, and the node
+# metrics (the system plugin's load average, onePerNode) come from one
+# rank at a time: the ranks' spans of load values do not overlap (one
+# rank holds the node for the run; another takes over only once it has
+# ended).  Under MPICH's Hydra, which gives its ranks no job variable,
+# each mapsample keyed the node on its own pid, and all four recorded
+# the node metrics over the whole run.
+node_once() {
+	# shellcheck disable=SC2086
+	timeout 60 "$run" $runargs -np $NP "$mapsample" -q --metrics-dir "$metrics" \
+		--metrics none,cpu,system --metric-interval 20 \
+		-o "$tmp/$mpi.node.%r.log" -- "$tmp/mpiwork-$mpi" $ROUNDS 8000000 \
+		>"$tmp/$mpi.node.out" 2>"$tmp/$mpi.node.err" ||
+		{ show "$tmp/$mpi.node.out" "$tmp/$mpi.node.err"; fail "$mpi: mpirun -np $NP mapsample --metrics none,cpu,system failed"; }
+	: >"$tmp/$mpi.node.spans"
+	for r in 0 1 2 3; do
+		l=$tmp/$mpi.node.$r.log
+		[ -s "$l" ] || fail "$mpi: node metrics: no log of rank $r"
+		[ -n "$(spans "$l" com.mapsample.metrics.cpu.user)" ] ||
+			fail "$mpi: node metrics: rank $r recorded no CPU time"
+		sp=$(spans "$l" com.mapsample.metrics.system.load)
+		[ -z "$sp" ] || echo "$r $sp" >>"$tmp/$mpi.node.spans"
+	done
+	sort -k2,2n "$tmp/$mpi.node.spans" | awk '
+		NR > 1 && $2 <= last { print "rank " $1 " from " $2 " s while rank " who " until " last " s"; bad = 1 }
+		{ if ($3 > last) { last = $3; who = $1 } }
+		END { if (NR == 0) { print "no rank"; exit 1 } exit bad }' >"$tmp/why" || {
+		show "$tmp/$mpi.node.spans"
+		fail "$mpi: the node metrics (load average) recorded by two ranks at once: $(cat "$tmp/why")"
+	}
+	echo "$mpi: node metrics from $(wc -l <"$tmp/$mpi.node.spans") of $NP ranks, one at a time"
+}
+
 run_mpi() {
 	mpi=$1 cc=$2 run=$3 rankvar=$4
 	shift 4
 	runargs="$*" # mpirun's own options ("$@" is reused below)
 	if [ -z "$cc" ] || [ -z "$run" ] || ! command -v "$cc" >/dev/null ||
 		! command -v "$run" >/dev/null; then
-		echo "$mpi: its compiler or mpirun is not installed (configure did not find them); apt-get install it to test $mpi"
+		skip_part mpi "$mpi: its compiler or mpirun is not installed (configure did not find them); apt-get install it to test $mpi"
 		return 1
 	fi
 	"$cc" -O1 -o "$tmp/mpiwork-$mpi" "$top_srcdir/test/programs/mpiwork.c" ||
@@ -92,6 +223,7 @@ EOS
 		{ show "$tmp/$mpi.rerr"; fail "$mpi: mapreport failed"; }
 	grep -q '^MPI call statistics (4 ranks' "$tmp/$mpi.txt" ||
 		{ show "$tmp/$mpi.txt"; fail "$mpi: no MPI call statistics"; }
+	ranks_and_verdict
 
 	others=$((NP - 1))
 	# substrate MPI_EXIT events name the peer: every rank but 0 sends
@@ -179,6 +311,13 @@ sent = send[0]["sent"]
 assert sent["max"] == s0 and sent["max_rank"] == 0, sent
 assert sent["min"] == a1 and sent["min_rank"] == 1, sent
 assert send[0]["ranks_calling"] == n, send[0]
+# the point-to-point calls that moved bytes, the summary's figure:
+# MPI_Send and MPI_Recv, each rank's calls (s0 / 4096 sends of rank 0,
+# as many receives of 2048 B, and the other ranks the other way round)
+perf = doc["performance"]
+calls = 4 * (s0 // 4096)
+assert perf["mpi_p2p_calls"] == calls, (perf, calls)
+assert perf["mpi_p2p_bytes"] == 2 * (s0 + (n - 1) * a1), (perf, s0, a1)
 EOP
 		{ show "$tmp/why"; fail "$mpi: --json MPI call statistics"; }
 	# --html: the same table
@@ -234,6 +373,7 @@ EOP
 		{ show "$tmp/$mpi.asked.err"; fail "$mpi: mapsample --metrics default mpiwork failed"; }
 	"$mapreport" -D "$tmp/$mpi.asked.log" | grep -q "metric-def.*mpi\.time" &&
 		fail "$mpi: --metrics default: the mpi plugin was on all the same"
+	node_once
 	echo "$mpi: ok"
 	return 0
 }
@@ -245,4 +385,4 @@ run_mpi openmpi "${MPICC_OPENMPI:-mpicc.openmpi}" "${MPIRUN_OPENMPI:-mpirun.open
 	OMPI_COMM_WORLD_RANK --oversubscribe && ran=$((ran + 1)) || true
 run_mpi mpich "${MPICC_MPICH:-mpicc.mpich}" "${MPIRUN_MPICH:-mpirun.mpich}" \
 	PMI_RANK && ran=$((ran + 1)) || true
-[ "$ran" -gt 0 ] || { echo "SKIP: neither Open MPI nor MPICH is installed"; exit 77; }
+[ "$ran" -gt 0 ] || skip mpi "neither Open MPI nor MPICH is installed"

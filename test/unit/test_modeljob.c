@@ -6,7 +6,8 @@
  * order; launcher processes are left out of the totals and tables unless
  * asked for; processes of two logs with the same pid (two hosts) stay
  * two processes, and a second pass (model_reread()) keys them as the
- * model did; outname's -o patterns (lib/launch/outname.c).
+ * model did; outname's -o patterns (lib/launch/outname.c); which run
+ * a log is of (lib/model/runid.c).
  * The logs are written here with the project's encoder.
  */
 #include <stdint.h>
@@ -20,6 +21,7 @@
 #include "launch/outname.h"
 #include "log/mapwrite.h"
 #include "model/model.h"
+#include "model/runid.h"
 
 static char tmpdir[] = "/tmp/test_modeljob-XXXXXX";
 
@@ -50,6 +52,7 @@ struct lproc {
 	const struct jobrec *jobs;
 	size_t njobs;
 	unsigned samples;
+	int64_t wall;         /* its start, seconds since the epoch */
 };
 
 enum { CHUNK = 4096, HDR = 4096 };
@@ -85,6 +88,7 @@ static const char *write_log(const char *name, const struct lproc *p,
 		ev.ev_u.init.in_rate_asked = 1000;
 		ev.ev_u.init.in_period_ns = 1000000;
 		ev.ev_u.init.in_host = p[i].host;
+		ev.ev_u.init.in_wall_sec = p[i].wall;
 		ev.ev_u.init.in_exe = p[i].exe;
 		ev.ev_u.init.in_argc = 1;
 		ev.ev_u.init.in_argv = argv;
@@ -465,6 +469,84 @@ START_TEST(modeljob_outname_patterns)
 }
 END_TEST
 
+/* The run of log path (its processes all). */
+static struct runid run_of_log(const char *path)
+{
+	struct model m;
+	model_init(&m);
+	ck_assert_int_eq(model_load(&m, path, NULL, NULL), LOGREAD_CLEAN);
+	struct runid r = runid_of(&m, 0);
+	model_free(&m);
+	return r;
+}
+
+START_TEST(modeljob_runid)
+{
+	static const struct jobrec j1[] = {
+		{0, 2, MAPLOG_JOB_APPLICATION, "host.100", "mpich", "PMI_RANK"},
+	};
+	static const struct jobrec j2[] = {
+		{1, 2, MAPLOG_JOB_APPLICATION, "host.200", "mpich", "PMI_RANK"},
+	};
+	static const struct jobrec j1b[] = {
+		{1, 2, MAPLOG_JOB_APPLICATION, "host.100", "mpich", "PMI_RANK"},
+	};
+	static const struct jobrec l[] = {
+		{-1, 0, MAPLOG_JOB_LAUNCHER, "other", "mpich", ""},
+	};
+	/* two jobs of one command at the same time: told apart by their
+	 * job ids, not taken for one run by their commands and times */
+	const struct lproc a[] = {{300, "h", "/bin/app", j1, 1, 2, 5000}};
+	const struct lproc b[] = {{301, "h", "/bin/app", j2, 1, 2, 5000}};
+	struct runid ra = run_of_log(write_log("ja.maplog", a, 1));
+	struct runid rb = run_of_log(write_log("jb.maplog", b, 1));
+	ck_assert_str_eq(ra.command, "/bin/app");
+	ck_assert_str_eq(ra.job_id, "host.100");
+	ck_assert_str_eq(rb.job_id, "host.200");
+	ck_assert_int_eq(runid_same(&ra, &rb), 0);
+	/* one job's ranks on hosts whose clocks are 100 s apart, and the
+	 * second program of an MPMD job: one run; a launcher's id does
+	 * not count */
+	const struct lproc c[] = {
+		{400, "h2", "/bin/other", j1b, 1, 2, 5100},
+		{401, "h2", "/usr/bin/mpiexec", l, 1, 1, 5100},
+	};
+	struct runid rc = run_of_log(write_log("jc.maplog", c, 2));
+	ck_assert_str_eq(rc.job_id, "host.100");
+	ck_assert_int_eq(runid_same(&ra, &rc), 1);
+	ck_assert_int_eq(runid_same(&rc, &ra), 1);
+	/* no job id on one side: the command and the times decide */
+	const struct lproc d[] = {{500, "h", "/bin/app", NULL, 0, 2, 5000}};
+	const struct lproc e[] = {{501, "h", "/bin/app", NULL, 0, 2, 5100}};
+	struct runid rd = run_of_log(write_log("jd.maplog", d, 1));
+	struct runid re = run_of_log(write_log("je.maplog", e, 1));
+	ck_assert_ptr_null(rd.job_id);
+	ck_assert_int_eq(runid_same(&ra, &rd), 1);
+	ck_assert_int_eq(runid_same(&rd, &rb), 1);
+	ck_assert_int_eq(runid_same(&rd, &re), 0);
+	ck_assert_int_eq(runid_same(&rc, &rd), 0); /* other command */
+	/* a log of processes of two jobs: no job id of its own */
+	const struct lproc f[] = {
+		{600, "h", "/bin/app", j1, 1, 2, 5000},
+		{601, "h", "/bin/app", j2, 1, 2, 5000},
+	};
+	struct runid rf = run_of_log(write_log("jf.maplog", f, 2));
+	ck_assert_ptr_null(rf.job_id);
+	ck_assert_int_eq(runid_same(&rf, &ra), 1);
+	/* nothing known: of any run */
+	struct runid none;
+	memset(&none, 0, sizeof(none));
+	ck_assert_int_eq(runid_same(&none, &ra), 1);
+	runid_free(&ra);
+	runid_free(&rb);
+	runid_free(&rc);
+	runid_free(&rd);
+	runid_free(&re);
+	runid_free(&rf);
+	ck_assert_ptr_null(rf.command);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("modeljob");
@@ -477,6 +559,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, modeljob_pid_labels);
 	tcase_add_test(tc, modeljob_stacks_share_frames);
 	tcase_add_test(tc, modeljob_pid_filter_real_pid);
+	tcase_add_test(tc, modeljob_runid);
 	suite_add_tcase(s, tc);
 	return s;
 }

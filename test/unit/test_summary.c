@@ -61,7 +61,7 @@ START_TEST(summary_stats_and_imbalance)
 	ck_assert(!rk.mem.have);
 
 	struct summary s;
-	summary_make(&s, &rk, 4.2, "work", 0.5);
+	summary_make(&s, &rk, NULL, 4.2, "work", 0.5);
 	/* 6 of 16 s in MPI: 37.5%, all collective */
 	ck_assert_int_eq(s.kind, SUMMARY_MPI);
 	ck_assert_double_eq_tol(s.mpi, 0.375, 1e-9);
@@ -88,7 +88,7 @@ START_TEST(summary_single_program)
 	rk.any_rank = 0;
 	rk.r[0].is_rank = 0;
 	struct summary s;
-	summary_make(&s, &rk, 2.1, "hot_loop", 0.81);
+	summary_make(&s, &rk, NULL, 2.1, "hot_loop", 0.81);
 	ck_assert_int_eq(s.kind, SUMMARY_COMPUTE);
 	ck_assert_double_eq_tol(s.mpi, 0, 1e-12);
 	ck_assert_double_eq_tol(s.imbalance, 0, 1e-12);
@@ -110,7 +110,7 @@ START_TEST(summary_io_bound_one_rank)
 	struct ranks rk;
 	job(&rk, 3, secs, NULL, NULL, io);
 	struct summary s;
-	summary_make(&s, &rk, 10, NULL, 0);
+	summary_make(&s, &rk, NULL, 10, NULL, 0);
 	/* 9 of 30 s in I/O: 30% */
 	ck_assert_int_eq(s.kind, SUMMARY_IO);
 	ck_assert_str_eq(s.verdict, "I/O-bound: 30.0% of time in read/write "
@@ -133,7 +133,7 @@ START_TEST(summary_balanced_compute)
 	struct ranks rk;
 	job(&rk, 4, secs, NULL, NULL, NULL);
 	struct summary s;
-	summary_make(&s, &rk, 3.2, "f", 0.2);
+	summary_make(&s, &rk, NULL, 3.2, "f", 0.2);
 	ck_assert_int_eq(s.kind, SUMMARY_COMPUTE);
 	ck_assert(rk.imbalance < SUMMARY_IMBALANCE);
 	/* no imbalance advice below the threshold */
@@ -149,7 +149,7 @@ START_TEST(summary_nothing)
 	memset(&rk, 0, sizeof(rk));
 	ranks_stats(&rk);
 	struct summary s;
-	summary_make(&s, &rk, 0, NULL, 0);
+	summary_make(&s, &rk, NULL, 0, NULL, 0);
 	ck_assert_int_eq(s.kind, SUMMARY_NONE);
 	ck_assert_uint_eq(s.nadvice, 0);
 	ck_assert_str_eq(summary_kind_id(s.kind), "none");
@@ -176,10 +176,11 @@ END_TEST
 
 /* A model of one rank with two threads of 1 s of CPU time each, whose
  * log holds the mpi plugin's time-in-MPI metric as plugins/mpi/mpi.xml
- * defines it (units, flags) with n values of v each, 100 ms apart; the
- * rank's MPI share from ranks_build(). */
-static double mpi_share_of(const char *units, uint32_t flags, uint64_t n,
-			   double v)
+ * defines it (units, flags) with n values of v each, 100 ms apart, and
+ * whose process ran wall seconds (0: not known); the rank's MPI share
+ * from ranks_build(), its compute seconds in *compute. */
+static double mpi_share_wall(const char *units, uint32_t flags, uint64_t n,
+			     double v, double wall, double *compute)
 {
 	struct model m;
 	model_init(&m);
@@ -188,6 +189,8 @@ static double mpi_share_of(const char *units, uint32_t flags, uint64_t n,
 	p.pid = p.os_pid = 10;
 	p.rank = 0;
 	p.samples = 200;
+	p.start_ts = 1000000000;
+	p.end_ts = p.start_ts + (uint64_t)(wall * 1e9);
 	struct rthread t[2];
 	memset(t, 0, sizeof(t));
 	for (int i = 0; i < 2; i++) {
@@ -225,8 +228,16 @@ static double mpi_share_of(const char *units, uint32_t flags, uint64_t n,
 	ck_assert(rk.r[0].mpi_metric);
 	ck_assert_double_eq_tol(rk.r[0].seconds, 2, 1e-9);
 	double share = rk.r[0].mpi;
+	*compute = rk.r[0].compute;
 	ranks_free(&rk);
 	return share;
+}
+
+static double mpi_share_of(const char *units, uint32_t flags, uint64_t n,
+			   double v)
+{
+	double compute;
+	return mpi_share_wall(units, flags, n, v, 0, &compute);
 }
 
 START_TEST(summary_mpi_metric_units)
@@ -248,6 +259,94 @@ START_TEST(summary_mpi_metric_units)
 					     MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME,
 					     11, 5),
 				0.275, 1e-9);
+}
+END_TEST
+
+START_TEST(summary_mpi_metric_wall)
+{
+	/* a rank that got 2 s of CPU in 5 s of wall time (a loaded
+	 * machine) and spent 3 s of wall time in MPI (40 values of 75%,
+	 * 100 ms apart): 60% of its time in MPI, not all of it because 3 s
+	 * exceed its 2 s of CPU; its compute seconds are its samples' (none
+	 * in MPI here): 2 s, not 0 */
+	double compute;
+	ck_assert_double_eq_tol(mpi_share_wall("%", 0, 40, 75, 5, &compute),
+				0.6, 1e-9);
+	ck_assert_double_eq_tol(compute, 2, 1e-9);
+	/* the wall time shorter than the CPU seconds (threads busy at
+	 * once): the share is of those seconds, as without it */
+	ck_assert_double_eq_tol(mpi_share_wall("%", 0, 11, 50, 1.2, &compute),
+				0.275, 1e-9);
+	ck_assert_double_eq_tol(compute, 2, 1e-9);
+}
+END_TEST
+
+/* One function's row of MPI call statistics: its totals over the ranks
+ * (the spreads are not read by the summary). */
+static struct mpi_fnstat fnstat(const char *f, uint64_t calls,
+				uint64_t sent, uint64_t received)
+{
+	struct mpi_fnstat x;
+	memset(&x, 0, sizeof(x));
+	x.function = f;
+	x.total[MPI_Q_CALLS] = calls;
+	x.total[MPI_Q_SENT] = sent;
+	x.total[MPI_Q_RECEIVED] = received;
+	return x;
+}
+
+START_TEST(summary_p2p_messages)
+{
+	/* two balanced ranks, 60% in MPI, a sixth of it collective: the
+	 * point-to-point line, with the bytes of its calls */
+	double secs[] = {4, 4};
+	double mpi[] = {0.6, 0.6};
+	double coll[] = {0.1, 0.1};
+	struct ranks rk;
+	job(&rk, 2, secs, mpi, coll, NULL);
+	/* 2000 sends and receives of 512 B; the collective call and
+	 * MPI_Wait (no bytes) are not counted */
+	struct mpi_fnstat small[] = {
+		fnstat("MPI_Send", 1000, 512000, 0),
+		fnstat("MPI_Recv", 1000, 0, 512000),
+		fnstat("MPI_Allreduce", 10, 80000000, 80000000),
+		fnstat("MPI_Wait", 500, 0, 0),
+	};
+	struct mpi_stats ms = {small, 4, 2, NULL};
+	struct summary s;
+	summary_make(&s, &rk, &ms, 4.1, "f", 0.2);
+	ck_assert_int_eq(s.kind, SUMMARY_MPI);
+	ck_assert_uint_eq(s.p2p_calls, 2000);
+	ck_assert_double_eq_tol(s.p2p_bytes, 1024000, 1e-9);
+	ck_assert_uint_eq(s.nadvice, 1);
+	ck_assert_str_eq(s.advice[0],
+			 "83% of the MPI time is in point-to-point calls "
+			 "(50.0% of all time), which move 512 B a call on "
+			 "average over 2000 calls: small messages, whose cost "
+			 "is the latency of each; fewer, larger messages cut "
+			 "it");
+	/* 100 sends and receives of 1 MB: not small */
+	struct mpi_fnstat large[] = {
+		fnstat("MPI_Isend", 100, 100000000, 0),
+		fnstat("MPI_Irecv", 100, 0, 100000000),
+	};
+	ms.fn = large;
+	ms.nfn = 2;
+	summary_make(&s, &rk, &ms, 4.1, "f", 0.2);
+	ck_assert_uint_eq(s.nadvice, 1);
+	ck_assert_ptr_nonnull(strstr(s.advice[0], "which move 1.0 MB a call "
+						  "on average over 200 calls; "));
+	ck_assert_ptr_null(strstr(s.advice[0], "small"));
+	ck_assert_ptr_null(strstr(s.advice[0], "larger messages"));
+	/* no MPI call statistics: no word on message sizes */
+	summary_make(&s, &rk, NULL, 4.1, "f", 0.2);
+	ck_assert_uint_eq(s.p2p_calls, 0);
+	ck_assert_uint_eq(s.nadvice, 1);
+	ck_assert_str_eq(s.advice[0],
+			 "83% of the MPI time is in point-to-point calls "
+			 "(50.0% of all time); non-blocking calls overlapping "
+			 "compute hide it");
+	ranks_free(&rk);
 }
 END_TEST
 
@@ -291,6 +390,8 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, summary_memory_stats);
 	tcase_add_test(tc, summary_classifiers);
 	tcase_add_test(tc, summary_mpi_metric_units);
+	tcase_add_test(tc, summary_mpi_metric_wall);
+	tcase_add_test(tc, summary_p2p_messages);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -25,10 +25,18 @@ int job_build(struct job *j, const struct output_in *in)
 	for (size_t i = 0; a && i < a->nfuncs; i++)
 		if (a->funcs[i].self && (!top || a->funcs[i].self > top->self))
 			top = &a->funcs[i];
-	summary_make(&j->sm, &j->rk, model_run_seconds(m),
+	/* the MPI call statistics, for the bytes of the point-to-point
+	 * calls */
+	struct mpi_stats ms;
+	if (mpi_stats(m, &ms)) {
+		ranks_free(&j->rk);
+		return MAPS_ENOMEM;
+	}
+	summary_make(&j->sm, &j->rk, &ms, model_run_seconds(m),
 		     top ? top->name : NULL,
 		     top && m->samples ? (double)top->self / (double)m->samples
 				       : 0);
+	mpi_stats_free(&ms);
 	return 0;
 }
 

@@ -893,8 +893,10 @@ static void job(struct jsonw *w, const struct output_in *in)
 	k_dbl(w, "mpi", s->mpi);
 	k_dbl(w, "mpi_collective", s->coll);
 	k_dbl(w, "io", s->io);
-	jsonw_key(w, "mpi_from_metric");
-	jsonw_bool(w, s->mpi_metric);
+	k_bool(w, "mpi_from_metric", s->mpi_metric);
+	/* the point-to-point calls that moved bytes, the advice's figure */
+	k_u64(w, "mpi_p2p_calls", s->p2p_calls);
+	k_dbl(w, "mpi_p2p_bytes", s->p2p_bytes);
 	jsonw_object_end(w);
 
 	jsonw_key(w, "ranks");
