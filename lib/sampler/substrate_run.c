@@ -182,35 +182,6 @@ static int ring_put(struct sub_plugin *p, struct sub_ring *r,
 	return 0;
 }
 
-void subrun_sample(struct mapsample_location *loc, uint64_t ts, uint64_t w,
-		   uint32_t npc, const uint64_t *pc, int wall,
-		   const void **ring, const void **next)
-{
-	struct sub_rec h = {
-		.size = (uint32_t)(sizeof(h) + (size_t)npc * 8),
-		.type = MAPSAMPLE_EVENT_SAMPLE,
-		.npc = npc,
-		.d = wall,
-		.ts = ts,
-		.a = w,
-	};
-	*ring = *next = NULL;
-	for (int i = 0; i < SUB.n; i++) {
-		if (!(__atomic_load_n(&SUB.take[i], __ATOMIC_RELAXED) >>
-		      MAPSAMPLE_EVENT_SAMPLE & 1))
-			continue;
-		struct sub_ring *r = &loc->ring[i];
-		if (ring_put(&SUB.p[i], r, &h, NULL, pc, NULL)) {
-			__atomic_fetch_add(&r->lost, 1, __ATOMIC_RELAXED);
-			continue;
-		}
-		if (!*ring) {
-			*ring = r;
-			*next = r->buf + r->head % SUBSTRATE_RING;
-		}
-	}
-}
-
 void subrun_off(struct sub_plugin *p)
 {
 	__atomic_store_n(&SUB.take[plugin_index(p)], 0, __ATOMIC_RELEASE);
@@ -224,9 +195,14 @@ void subrun_wake(struct sub_plugin *p)
 			NULL, 0);
 }
 
-void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
-		uint64_t a, uint64_t b, uint64_t c, int64_t d,
-		uint32_t npc, const uint64_t *pc, const char *text)
+/* The record of type at loc's ring of every plugin that takes it, with
+ * its losses counted; ring and next (may be NULL) get the producer line
+ * of the first ring written and where its next record goes.
+ * Async-signal-safe. */
+static void put_all(struct mapsample_location *loc, uint16_t type,
+		    uint64_t ts, uint64_t a, uint64_t b, uint64_t c, int64_t d,
+		    uint32_t npc, const uint64_t *pc, const char *text,
+		    const void **ring, const void **next)
 {
 	struct sub_rec h;
 	struct sub_rec_bc bc = {b, c};
@@ -249,8 +225,13 @@ void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
 		struct sub_ring *r = &loc->ring[i];
 		if (ring_put(p, r, &h,
 			     type == MAPSAMPLE_EVENT_SAMPLE ? NULL : &bc, pc,
-			     text) == 0)
+			     text) == 0) {
+			if (ring && !*ring) {
+				*ring = r;
+				*next = r->buf + r->head % SUBSTRATE_RING;
+			}
 			continue;
+		}
 		/* a loss the log counts must not be lost itself, nor told
 		 * as one event of the plugin's: kept by reason, told by
 		 * drain() when the ring has room again */
@@ -259,6 +240,22 @@ void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
 		else
 			__atomic_fetch_add(&r->lost, 1, __ATOMIC_RELAXED);
 	}
+}
+
+void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
+		uint64_t a, uint64_t b, uint64_t c, int64_t d,
+		uint32_t npc, const uint64_t *pc, const char *text)
+{
+	put_all(loc, type, ts, a, b, c, d, npc, pc, text, NULL, NULL);
+}
+
+void subrun_sample(struct mapsample_location *loc, uint64_t ts, uint64_t w,
+		   uint32_t npc, const uint64_t *pc, int wall,
+		   const void **ring, const void **next)
+{
+	*ring = *next = NULL;
+	put_all(loc, MAPSAMPLE_EVENT_SAMPLE, ts, w, 0, 0, wall, npc, pc, NULL,
+		ring, next);
 }
 
 /* ---- management messages (normal context) ---- */
