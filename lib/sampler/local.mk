@@ -30,6 +30,7 @@ lib_sampler_libmapsampler_la_SOURCES += lib/sampler/perfmap.c
 # the substrate (event) plugin host (<mapsample/substrate.h>)
 lib_sampler_libmapsampler_la_SOURCES += lib/sampler/substrate_i.h \
 	lib/sampler/substrate.c lib/sampler/substrate_run.c \
+	lib/sampler/substrate_put.c \
 	lib/sampler/substrate_defs.c
 # MAPLOG_CRC_NARROW: no AVX-512 code in the profiled program (crc32c.c)
 lib_sampler_libmapsampler_la_CPPFLAGS = $(AM_CPPFLAGS) -DMAPLOG_CRC_NARROW

@@ -85,6 +85,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <spawn.h>
@@ -295,6 +296,22 @@ static inline void sampler_prefetch(const struct tslot *t)
 	for (int i = 0; i < 3; i++)
 		if (t->sub_hint[i])
 			prefetch_w(t->sub_hint[i]);
+}
+
+/* Takes t's busy flag (becomes the slot's only writer), waiting a
+ * bounded time for another thread that holds it for a moment (the
+ * off-CPU sampler, a substrate dispatcher, a handler); 0 when it stays
+ * held (by this thread's own interrupted handler, or a stuck holder).
+ * Async-signal-safe (sched_yield(2)). */
+static inline int slot_busy_wait(struct tslot *t)
+{
+	for (int k = 0; __atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST);
+	     k++) {
+		if (k == 2000)
+			return 0;
+		sched_yield();
+	}
+	return 1;
 }
 
 static inline uint64_t now_ns(void)

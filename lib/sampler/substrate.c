@@ -555,6 +555,7 @@ void substrate_thread_begin(struct tslot *t, uint32_t creator)
 	if (!l)
 		return;
 	size_t idx = (size_t)(t - S.slots);
+	l->slot = (int)idx;
 	if (child_parent) {
 		/* the first thread of a fork child */
 		l->parent = child_parent;
@@ -603,6 +604,16 @@ void substrate_thread_end(struct tslot *t)
 	if (!SUB.n || !t)
 		return;
 	size_t idx = (size_t)(t - S.slots);
+	/* the batch to the rings before the location's end is queued
+	 * (delivered after what its ring holds); as its producer: the
+	 * closing thread's handler writes nothing, but it, the off-CPU
+	 * sampler or a dispatcher may hold the flag for a moment */
+	struct mapsample_location *cur =
+		__atomic_load_n(&SUB.cur[idx].loc, __ATOMIC_ACQUIRE);
+	if (cur && slot_busy_wait(t)) {
+		subrun_flush(cur);
+		__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
+	}
 	pthread_mutex_lock(&cur_lock);
 	struct mapsample_location *l =
 		__atomic_exchange_n(&SUB.cur[idx].loc, NULL, __ATOMIC_ACQ_REL);
@@ -637,9 +648,9 @@ void substrate_sample(struct tslot *t, uint64_t ts, uint64_t weight,
 	if (SUB.sample_deferred) {
 		/* and for the next sample's handler, the lines to ask for
 		 * on entry (sampler_prefetch()) */
-		subrun_sample(l, ts, weight, npc, pc, wall, &t->sub_hint[1],
-			      &t->sub_hint[2]);
+		subrun_sample(l, ts, weight, npc, pc, wall, &t->sub_hint[2]);
 		t->sub_hint[0] = &SUB.cur[t - S.slots];
+		t->sub_hint[1] = &l->st_fill;
 	}
 	if (!SUB.sample_in_handler)
 		return;
@@ -667,21 +678,32 @@ void substrate_metric(struct tslot *t, const struct maplog_ev *ev,
 		return;
 	/* a value of the process stream (an idle tick on the sampler's own
 	 * thread, the last tick): the main thread's location carries it */
-	if (t == &S.proc)
+	struct tslot *own = NULL;
+	if (t == &S.proc) {
+		/* that thread's handler may be writing there now: this
+		 * caller becomes the slot's writer first */
 		t = slot_find((int)S.pid);
-	if (!t || t < S.slots || t >= S.slots + SAMPLER_MAX_THREADS)
-		return;
+		if (!t || !slot_busy_wait(t))
+			return;
+		own = t;
+	}
 	struct mapsample_location *l =
-		__atomic_load_n(&SUB.cur[t - S.slots].loc, __ATOMIC_ACQUIRE);
-	if (!l || __atomic_load_n(&SUB.finishing, __ATOMIC_ACQUIRE))
-		return;
-	const struct maplog_ev_metric_value *v = &ev->ev_u.mval;
-	uint64_t bits = v->mv_v.u64;
-	if (v->mv_kind == MAPLOG_VALUE_DOUBLE)
-		memcpy(&bits, &v->mv_v.dbl, sizeof(bits));
-	subrun_put(l, MAPSAMPLE_EVENT_METRIC, ev->ev_ts,
-		   v->mv_kind != MAPLOG_VALUE_NONE,
-		   v->mv_kind == MAPLOG_VALUE_DOUBLE, bits, 0, 0, NULL, id);
+		t && t >= S.slots && t < S.slots + SAMPLER_MAX_THREADS
+			? __atomic_load_n(&SUB.cur[t - S.slots].loc,
+					  __ATOMIC_ACQUIRE)
+			: NULL;
+	if (l && !__atomic_load_n(&SUB.finishing, __ATOMIC_ACQUIRE)) {
+		const struct maplog_ev_metric_value *v = &ev->ev_u.mval;
+		uint64_t bits = v->mv_v.u64;
+		if (v->mv_kind == MAPLOG_VALUE_DOUBLE)
+			memcpy(&bits, &v->mv_v.dbl, sizeof(bits));
+		subrun_put(l, MAPSAMPLE_EVENT_METRIC, ev->ev_ts,
+			   v->mv_kind != MAPLOG_VALUE_NONE,
+			   v->mv_kind == MAPLOG_VALUE_DOUBLE, bits, 0, 0, NULL,
+			   id);
+	}
+	if (own)
+		__atomic_store_n(&own->busy, 0, __ATOMIC_SEQ_CST);
 }
 
 void substrate_mark(struct tslot *t, uint64_t ts, uint64_t kind,
@@ -700,61 +722,6 @@ void substrate_mark(struct tslot *t, uint64_t ts, uint64_t kind,
 	subrun_put(l, type, ts, 0, 0, 0, 0, 0, NULL, name);
 }
 
-/* t's losses since it last told them, to l (t's writer: busy held, or
- * closing).  Async-signal-safe. */
-static void tell_drops(struct tslot *t, struct mapsample_location *l)
-{
-	/* the counts only grow: the same total as last time, nothing new
-	 * (t->drops, on a line the handler has written already, where
-	 * the seven counts cost a line more per sample; it is read
-	 * before the loop, so a loss added meanwhile (a mark's, in a
-	 * handler that interrupted this one) makes the next total
-	 * differ) */
-	uint64_t sum = __atomic_load_n(&t->drops, __ATOMIC_RELAXED);
-	uint64_t *seen = &SUB.cur[t - S.slots].drops_seen;
-	if (sum == __atomic_load_n(seen, __ATOMIC_RELAXED))
-		return;
-	__atomic_store_n(seen, sum, __ATOMIC_RELAXED);
-	uint64_t ts = 0;
-	for (uint32_t r = 0; r < SUB_LOG_REASONS; r++) {
-		uint64_t n = __atomic_load_n(&t->dropped[r], __ATOMIC_RELAXED);
-		if (n <= t->dropped_told[r])
-			continue;
-		if (!ts)
-			ts = now_ns();
-		subrun_put(l, MAPSAMPLE_EVENT_DROP, ts, r,
-			   n - t->dropped_told[r], 0, 0, 0, NULL, NULL);
-		t->dropped_told[r] = n;
-	}
-}
-
-void substrate_drops(struct tslot *t)
-{
-	if (!SUB.n || t < S.slots || t >= S.slots + SAMPLER_MAX_THREADS)
-		return;
-	struct mapsample_location *l =
-		__atomic_load_n(&SUB.cur[t - S.slots].loc, __ATOMIC_ACQUIRE);
-	if (l && !__atomic_load_n(&SUB.finishing, __ATOMIC_ACQUIRE))
-		tell_drops(t, l);
-}
-
-/* At the end of the image, the losses of the threads still there (the
- * main thread's last marks) before their locations end; a slot whose
- * writer is at work keeps them.  Async-signal-safe. */
-static void tell_all_drops(void)
-{
-	for (int i = 0, n = slot_limit(); i < n; i++) {
-		struct tslot *t = &S.slots[i];
-		struct mapsample_location *l =
-			__atomic_load_n(&SUB.cur[i].loc, __ATOMIC_ACQUIRE);
-		if (!l || __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) <= 0 ||
-		    __atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST))
-			continue;
-		tell_drops(t, l);
-		__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
-	}
-}
-
 /* An event of the calling thread from normal context: it becomes its
  * slot's writer as marks.c does; lost when the slot is busy. */
 static void put_self_at(uint16_t type, uint64_t ts, uint64_t a, uint64_t b,
@@ -763,9 +730,9 @@ static void put_self_at(uint16_t type, uint64_t ts, uint64_t a, uint64_t b,
 	if (!SUB.n)
 		return; /* no plugin: an MPI call costs only this test */
 	struct tslot *t = slot_self();
-	if (!t)
-		return;
-	if (__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST))
+	/* normal context: the flag's holder is another thread (the off-CPU
+	 * sampler, a dispatcher flushing a batch), for a moment */
+	if (!t || !slot_busy_wait(t))
 		return;
 	struct mapsample_location *l =
 		__atomic_load_n(&SUB.cur[t - S.slots].loc, __ATOMIC_ACQUIRE);
@@ -953,7 +920,7 @@ void substrate_finish(int how, int code, int sigctx)
 	quiesce();
 	if (__atomic_exchange_n(&SUB.finishing, 1, __ATOMIC_ACQ_REL))
 		return;
-	tell_all_drops();
+	subrun_flush_all();
 	if (sigctx) {
 		/* _exit, maybe from a signal handler: no lock, no
 		 * allocation here; the dispatchers end their plugins

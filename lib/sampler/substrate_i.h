@@ -9,10 +9,12 @@
  *                    life (fork, exec, end)
  *   substrate_run.c  the event queues and the per-plugin dispatcher
  *                    threads that deliver deferred events
+ *   substrate_put.c  the producer side of the rings: the locations'
+ *                    batches (async-signal-safe)
  *   substrate_defs.c definitions (handles and their names)
  *
- * substrate.c calls the other two, substrate_run.c calls substrate_defs.c;
- * none calls up.
+ * substrate.c calls the other three, substrate_run.c calls substrate_put.c
+ * and substrate_defs.c; none calls up.
  */
 #ifndef MAPSAMPLE_SUBSTRATE_I_H
 #define MAPSAMPLE_SUBSTRATE_I_H
@@ -27,6 +29,13 @@ struct tslot;
 #define SUBSTRATE_MAX 8                 /* plugins per run */
 #define SUB_LOG_REASONS 7u /* enum maplog_drop_reason: 0..MAPLOG_DROP_MARK */
 #define SUBSTRATE_RING (128u << 10)     /* bytes per location and plugin */
+/* A location's batch (struct mapsample_location, st_*): the deferred
+ * records its producers gathered, copied to the rings together once
+ * SUB_STAGE bytes are there or the first is SUB_STAGE_NS old */
+#define SUB_STAGE 2048u
+#define SUB_STAGE_NS 20000000u          /* 20 ms */
+/* a batch this old is flushed by a dispatcher (its thread puts nothing) */
+#define SUB_STALE_NS 100000000u         /* 100 ms */
 
 /* A single-producer, single-consumer ring of event records of one
  * location for one plugin.  The producer is whoever holds the location's
@@ -67,6 +76,15 @@ struct mapsample_location {
 	struct sub_ring ring[SUBSTRATE_MAX];
 	int created[SUBSTRATE_MAX]; /* create_location delivered (in-handler
 				       samples wait for it) */
+	int slot;               /* its thread's slot (index into S.slots) */
+	/* The batch (substrate_run.c), on lines only the location's
+	 * producer (whoever holds the slot's busy flag) writes: the records
+	 * in ring format, st_fill bytes, the first put at st_first.  A
+	 * dispatcher reads st_fill and st_first, unlocked, only to see
+	 * whether a batch has waited too long. */
+	_Alignas(64) uint32_t st_fill;
+	uint64_t st_first;
+	_Alignas(64) uint8_t st_buf[SUB_STAGE];
 };
 
 /* A management message, delivered in order by the plugin's dispatcher. */
@@ -161,6 +179,37 @@ extern struct sub_host SUB __attribute__((visibility("hidden")));
 /* Event record kinds in a ring (beyond the public event types). */
 #define SUB_REC_PAD 0xffffu
 
+/* A record in a ring: this header, then (unless a SAMPLE) b and c, then
+ * npc program counters, then tlen bytes of text.  A SAMPLE's b and c are
+ * always 0 and are left out: with the few frames of a typical stack the
+ * record is then about a quarter shorter, and every byte of it travels
+ * twice between two CPUs' caches (the handler writes it, the dispatcher
+ * reads it), which is most of what a deferred plugin costs per sample. */
+struct sub_rec {
+	uint32_t size;          /* bytes, with what follows, multiple of 8 */
+	uint16_t type;          /* MAPSAMPLE_EVENT_*, or SUB_REC_PAD */
+	uint16_t tlen;          /* bytes of text after the PCs (no NUL) */
+	uint32_t npc;
+	int32_t d;              /* SAMPLE: wall; MPI_EXIT: the peer */
+	uint64_t ts, a;
+};
+struct sub_rec_bc {
+	uint64_t b, c;
+};
+
+static inline size_t rec_head(uint16_t type)
+{
+	return sizeof(struct sub_rec) +
+	       (type == MAPSAMPLE_EVENT_SAMPLE ? 0 : sizeof(struct sub_rec_bc));
+}
+
+/* p's index in SUB.p */
+static inline int plugin_index(const struct sub_plugin *p)
+{
+	return (int)(p - SUB.p);
+}
+
+
 /* ---- substrate_defs.c ---- */
 /* The handle of (type, name), made on first use.  Not async-signal-safe
  * (malloc, a mutex). */
@@ -179,22 +228,25 @@ void subdefs_fork_prepare(void) __attribute__((visibility("hidden")));
 void subdefs_fork_parent(void) __attribute__((visibility("hidden")));
 void subdefs_fork_child(void) __attribute__((visibility("hidden")));
 
-/* ---- substrate_run.c ---- */
-/* Appends a record to loc's ring of every plugin that takes deferred
- * events of this type.  The caller holds the slot's busy flag.  text (may
- * be NULL) is copied.  Async-signal-safe. */
+/* ---- substrate_put.c ---- */
+/* Appends a record for every plugin that takes deferred events of this
+ * type to loc's batch, which goes to their rings when it is full, old or
+ * flushed (subrun_flush()).  The caller holds the slot's busy flag.  text
+ * (may be NULL) is copied.  Async-signal-safe. */
 void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
 		uint64_t a, uint64_t b, uint64_t c, int64_t d,
 		uint32_t npc, const uint64_t *pc, const char *text)
 	__attribute__((visibility("hidden")));
-/* subrun_put() of a SAMPLE (weight w, wall), with what the next
- * sample's handler asks for on entry (tslot.sub_hint): the producer line
- * of the first ring written and where its next record goes (NULL, NULL
- * when none).  The caller holds the slot's busy flag.
- * Async-signal-safe. */
+/* subrun_put() of a SAMPLE (weight w, wall); *next gets where the
+ * location's next record will go (for the next sample's handler to ask
+ * for on entry: tslot.sub_hint).  Async-signal-safe. */
 void subrun_sample(struct mapsample_location *loc, uint64_t ts, uint64_t w,
 		   uint32_t npc, const uint64_t *pc, int wall,
-		   const void **ring, const void **next)
+		   const void **next) __attribute__((visibility("hidden")));
+/* Copies loc's batch to the plugins' rings now.  The caller holds the
+ * slot's busy flag (or the location has no producer left).
+ * Async-signal-safe. */
+void subrun_flush(struct mapsample_location *loc)
 	__attribute__((visibility("hidden")));
 /* Turns p off: no more events are put in its rings, no more calls
  * (p->off).  Async-signal-safe (two stores). */
@@ -202,6 +254,10 @@ void subrun_off(struct sub_plugin *p) __attribute__((visibility("hidden")));
 /* Wakes p's dispatcher (once until it has looked).  Async-signal-safe
  * (an atomic exchange and at most one futex(2) call). */
 void subrun_wake(struct sub_plugin *p) __attribute__((visibility("hidden")));
+/* At the end of the image, every thread's new losses and batch to the
+ * rings.  Async-signal-safe. */
+void subrun_flush_all(void) __attribute__((visibility("hidden")));
+/* ---- substrate_run.c ---- */
 /* Queues a management message for every plugin.  Not in signal context. */
 void subrun_msg(const struct sub_msg *m)
 	__attribute__((visibility("hidden")));

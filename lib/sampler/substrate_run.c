@@ -9,17 +9,19 @@
  *   the preloaded library does not carry), the per-stream stack tables
  *   and a way to follow chunks that another thread seals and swaps at any
  *   moment; and a slow plugin would have to pin chunks.  The rings cost
- *   one copy of the sample (its program counters) per plugin in the
- *   handler, which the benchmark (test/bench/substrate-cost.sh) shows is
- *   small beside the stack walk and the log encoding, and they keep each
- *   plugin apart from the log and from the others.  So:
+ *   one copy of the sample (its program counters) in the handler, into
+ *   a batch that stays in the CPU's caches, and one more per plugin for
+ *   a whole batch at a time (test/bench/substrate-cost.sh measures it),
+ *   and they keep each plugin apart from the log and from the others.
+ *   So:
  *
  *   - Each location has one ring per plugin (struct sub_ring): records of
  *     deferred events (samples, marks and regions, MPI calls, fork), one
  *     producer at a time (whoever holds the slot's busy flag: the
  *     sampling handler, the off-CPU sampler, the thread's own mark or MPI
- *     call), written with plain stores and published with a release store
- *     of head: async-signal-safe, no lock, no allocation.  A full ring
+ *     call), gathered in the location's batch (below), written with
+ *     plain stores and published with a release store of head:
+ *     async-signal-safe, no lock, no allocation.  A full ring
  *     drops the record and counts it (the plugin fell behind): the
  *     program never waits for a plugin.
  *   - Management messages (a location begins or ends, init_mpp, the end
@@ -28,10 +30,11 @@
  *   - Each plugin has a dispatcher thread of its own, so a plugin that
  *     blocks delays only itself.  It sleeps on a futex word (wake) until
  *     a management message comes, a ring gets half full (one wake-up
- *     per half ring, from the handler: an exchange and at most one
+ *     per half ring, from the batch's copy: an exchange and at most one
  *     futex(2) call), the end asks, or IDLE_WAIT_NS passes; so samples
  *     cost no system call each and an idle run no polling.  It enters
- *     the plugin once per BATCH records, not per record.  Every pass it delivers the queued
+ *     the plugin once per BATCH records, not per record.  Every pass it
+ *     delivers the queued
  *     messages in order (a location's end drains its ring first, so no
  *     event follows delete_location), then drains the rings of the
  *     locations it has created, so create_location comes before any event
@@ -39,12 +42,22 @@
  *     recorded.  Before an event that names a handle the plugin has not
  *     seen, it gets new_definition_handle for every newer handle.
  *   - What a sample costs the handler is mostly cache misses: between two
- *     samples the host's lines leave the caches, and the ring's lines
- *     were last read by the dispatcher on another CPU.  So the handler
- *     reads one line of SUB (take[]: which plugin takes which type), the
- *     slot's SUB.cur entry and the location's ring line; a SAMPLE record
- *     carries no unused words; the next record's lines are prefetched for
- *     writing after each record, and the dispatcher reads ahead.
+ *     samples the host's lines leave the caches, and a ring's lines were
+ *     last read by the dispatcher on another CPU, so every record written
+ *     straight into a ring waited for lines to come back (that design
+ *     cost some 7% of a sample's whole cost, test/bench/README.md).  So
+ *     the producers write each record into the location's batch
+ *     (st_buf: SUB_STAGE bytes on lines only they write, which stay in
+ *     this CPU's caches), and the batch goes to the rings in one copy
+ *     with one publication of head when it is full, when its first
+ *     record is SUB_STAGE_NS old at the next put, when the location or
+ *     the image ends, or, for a thread that puts nothing more, from a
+ *     dispatcher once it is SUB_STALE_NS old (under the slot's busy
+ *     flag, as a producer).  Records then wait at most SUB_STAGE_NS on
+ *     a thread that runs, about SUB_STALE_NS plus IDLE_WAIT_NS on one
+ *     that sleeps.  A SAMPLE record carries no unused words; the
+ *     handler asks on entry for the batch's lines it will write
+ *     (tslot.sub_hint), and the dispatcher reads ahead.
  *   - The dispatchers block every signal, are not sampled, leave the
  *     sampler's process_watch to its writer thread (both running it
  *     doubled its reads of /proc), stop around process_solo_begin/
@@ -75,32 +88,6 @@
 /* Records delivered between two checks for a fork's hold */
 #define BATCH 64
 
-/* A record in a ring: this header, then (unless a SAMPLE) b and c, then
- * npc program counters, then tlen bytes of text.  A SAMPLE's b and c are
- * always 0 and are left out: with the few frames of a typical stack the
- * record is then about a quarter shorter, and every byte of it travels
- * twice between two CPUs' caches (the handler writes it, the dispatcher
- * reads it), which is most of what a deferred plugin costs per sample. */
-struct sub_rec {
-	uint32_t size;          /* bytes, with what follows, multiple of 8 */
-	uint16_t type;          /* MAPSAMPLE_EVENT_*, or SUB_REC_PAD */
-	uint16_t tlen;          /* bytes of text after the PCs (no NUL) */
-	uint32_t npc;
-	int32_t d;              /* SAMPLE: wall; MPI_EXIT: the peer */
-	uint64_t ts, a;
-};
-struct sub_rec_bc {
-	uint64_t b, c;
-};
-
-static size_t rec_head(uint16_t type)
-{
-	return sizeof(struct sub_rec) +
-	       (type == MAPSAMPLE_EVENT_SAMPLE ? 0 : sizeof(struct sub_rec_bc));
-}
-
-/* Lines of the next record, fetched for writing ahead of time */
-#define PREFETCH_LINES 2
 /* How far ahead of the record it delivers the dispatcher fetches: some
  * ten records of a short stack, enough to cover the time a line takes
  * to come from the producer's CPU */
@@ -112,150 +99,6 @@ static __thread struct sub_plugin *running_plugin
 struct sub_plugin *subrun_current(void)
 {
 	return running_plugin;
-}
-
-/* ---- the producer side (async-signal-safe) ---- */
-
-static int plugin_index(const struct sub_plugin *p)
-{
-	return (int)(p - SUB.p);
-}
-
-_Static_assert(MAPSAMPLE_SUBSTRATES_NUM_EVENTS <= 32,
-	       "SUB.take: one bit per event type");
-_Static_assert(SUB_LOG_REASONS == MAPLOG_DROP_MARK + 1,
-	       "SUB_LOG_REASONS: one per enum maplog_drop_reason");
-
-/* Writes the record h (with b, c, pc and text as rec_head(h->type)
- * says) at loc's ring r.  Returns 0, or -1 when the ring had no room
- * (the caller counts it).  Async-signal-safe: plain stores, one release
- * store, prefetches, at most one futex(2) call. */
-static int ring_put(struct sub_plugin *p, struct sub_ring *r,
-		    const struct sub_rec *h, const struct sub_rec_bc *bc,
-		    const uint64_t *pc, const char *text)
-{
-	uint32_t need = h->size;
-	uint64_t head = r->head;
-	uint64_t off = head % SUBSTRATE_RING;
-	uint64_t pad = off + need > SUBSTRATE_RING ? SUBSTRATE_RING - off : 0;
-	/* the dispatcher's tail is read only when the ring looks half full
-	 * by the last tail seen (its cache line stays where it is written):
-	 * then, still half full, the dispatcher is woken, once per half
-	 * ring; it otherwise looks every IDLE_WAIT_NS */
-	if (head + pad + need - r->tail_seen >= SUBSTRATE_RING / 2) {
-		r->tail_seen = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
-		if (head + pad + need - r->tail_seen >= SUBSTRATE_RING / 2)
-			subrun_wake(p);
-	}
-	if (!r->buf || head + pad + need - r->tail_seen > SUBSTRATE_RING)
-		return -1;
-	if (pad) {
-		struct sub_rec *pr = (struct sub_rec *)(r->buf + off);
-		pr->size = (uint32_t)pad;
-		pr->type = SUB_REC_PAD;
-		head += pad;
-		off = 0;
-	}
-	uint8_t *at = r->buf + off;
-	memcpy(at, h, sizeof(*h));
-	at += sizeof(*h);
-	if (bc) {
-		memcpy(at, bc, sizeof(*bc));
-		at += sizeof(*bc);
-	}
-	if (h->npc) {
-		memcpy(at, pc, (size_t)h->npc * 8);
-		at += (size_t)h->npc * 8;
-	}
-	if (h->tlen)
-		memcpy(at, text, h->tlen);
-	__atomic_store_n(&r->head, head + need, __ATOMIC_RELEASE);
-	/* The lines the next record will take were last read by the
-	 * dispatcher on another CPU: writing them would wait there for
-	 * their ownership to come back.  Asked for now, they come while
-	 * the program runs.  A prefetch changes no data: at worst it takes
-	 * a line the dispatcher is reading (the end of the last record),
-	 * which the dispatcher then fetches again. */
-	uint64_t next = (head + need) % SUBSTRATE_RING;
-	for (int k = 0; k < PREFETCH_LINES; k++)
-		prefetch_w(r->buf + (next + (uint64_t)k * 64) % SUBSTRATE_RING);
-	return 0;
-}
-
-void subrun_off(struct sub_plugin *p)
-{
-	__atomic_store_n(&SUB.take[plugin_index(p)], 0, __ATOMIC_RELEASE);
-	__atomic_store_n(&p->off, 1, __ATOMIC_RELEASE);
-}
-
-void subrun_wake(struct sub_plugin *p)
-{
-	if (!__atomic_exchange_n(&p->wake, 1, __ATOMIC_SEQ_CST))
-		syscall(SYS_futex, &p->wake, FUTEX_WAKE_PRIVATE, 1, NULL,
-			NULL, 0);
-}
-
-/* The record of type at loc's ring of every plugin that takes it, with
- * its losses counted; ring and next (may be NULL) get the producer line
- * of the first ring written and where its next record goes.
- * Async-signal-safe. */
-static void put_all(struct mapsample_location *loc, uint16_t type,
-		    uint64_t ts, uint64_t a, uint64_t b, uint64_t c, int64_t d,
-		    uint32_t npc, const uint64_t *pc, const char *text,
-		    const void **ring, const void **next)
-{
-	struct sub_rec h;
-	struct sub_rec_bc bc = {b, c};
-	size_t tl = text ? strnlen(text, 1024) : 0;
-	size_t sz = rec_head(type) + (size_t)npc * 8 + tl;
-	h.size = (uint32_t)((sz + 7) & ~(size_t)7);
-	h.type = type;
-	h.tlen = (uint16_t)tl;
-	h.npc = npc;
-	h.d = (int32_t)d;
-	h.ts = ts;
-	h.a = a;
-	for (int i = 0; i < SUB.n; i++) {
-		/* one bit of the handler's line of SUB, not the plugin's
-		 * own lines (off, its table of event functions) */
-		if (!(__atomic_load_n(&SUB.take[i], __ATOMIC_RELAXED) >> type &
-		      1))
-			continue;
-		struct sub_plugin *p = &SUB.p[i];
-		struct sub_ring *r = &loc->ring[i];
-		if (ring_put(p, r, &h,
-			     type == MAPSAMPLE_EVENT_SAMPLE ? NULL : &bc, pc,
-			     text) == 0) {
-			if (ring && !*ring) {
-				*ring = r;
-				*next = r->buf + r->head % SUBSTRATE_RING;
-			}
-			continue;
-		}
-		/* a loss the log counts must not be lost itself, nor told
-		 * as one event of the plugin's: kept by reason, told by
-		 * drain() when the ring has room again */
-		if (type == MAPSAMPLE_EVENT_DROP && a < SUB_LOG_REASONS)
-			__atomic_fetch_add(&r->log_lost[a], b, __ATOMIC_RELAXED);
-		else
-			__atomic_fetch_add(&r->lost, 1, __ATOMIC_RELAXED);
-	}
-}
-
-void subrun_put(struct mapsample_location *loc, uint16_t type, uint64_t ts,
-		uint64_t a, uint64_t b, uint64_t c, int64_t d,
-		uint32_t npc, const uint64_t *pc, const char *text)
-{
-	put_all(loc, type, ts, a, b, c, d, npc, pc, text, NULL, NULL);
-}
-
-void subrun_sample(struct mapsample_location *loc, uint64_t ts, uint64_t w,
-		   uint32_t npc, const uint64_t *pc, int wall,
-		   const void **ring, const void **next)
-{
-	*ring = *next = NULL;
-	put_all(loc, MAPSAMPLE_EVENT_SAMPLE, ts, w, 0, 0, wall, npc, pc, NULL,
-		ring, next);
 }
 
 /* ---- management messages (normal context) ---- */
@@ -671,6 +514,31 @@ static void deliver_msg(struct sub_plugin *p, const struct sub_msg *m,
 	}
 }
 
+/* A batch that has waited SUB_STALE_NS (its thread has put nothing
+ * since: it sleeps, or samples rarely), flushed here as its producer
+ * would, when the slot's busy flag is free.  While the flag is held
+ * here (a copy of at most SUB_STAGE bytes) the thread's own events count
+ * as the sampler's losses, as when its handler is busy; an idle thread
+ * has next to none.  Between enter() and leave(), so a fork waits for
+ * it and no child inherits the flag held. */
+static void flush_stale(struct sub_plugin *p, struct mapsample_location *loc,
+			uint64_t now)
+{
+	uint64_t first = __atomic_load_n(&loc->st_first, __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&loc->st_fill, __ATOMIC_RELAXED) ||
+	    now < first || now - first < SUB_STALE_NS)
+		return;
+	struct tslot *t = &S.slots[loc->slot];
+	enter(p);
+	if (!__atomic_exchange_n(&t->busy, 1, __ATOMIC_SEQ_CST)) {
+		if (__atomic_load_n(&SUB.cur[loc->slot].loc,
+				    __ATOMIC_ACQUIRE) == loc)
+			subrun_flush(loc);
+		__atomic_store_n(&t->busy, 0, __ATOMIC_SEQ_CST);
+	}
+	leave(p);
+}
+
 /* One pass: the queued messages, then the rings.  Returns 1 when there
  * was nothing to do. */
 static int pass(struct sub_plugin *p)
@@ -690,9 +558,12 @@ static int pass(struct sub_plugin *p)
 		deliver_msg(p, &m, hurry);
 		__atomic_fetch_add(&p->qdelivered, 1, __ATOMIC_RELEASE);
 	}
-	for (size_t i = 0; i < p->nlive; i++)
+	uint64_t now = p->nlive ? now_ns() : 0;
+	for (size_t i = 0; i < p->nlive; i++) {
+		flush_stale(p, p->live[i], now);
 		if (drain(p, p->live[i], hurry))
 			idle = 0;
+	}
 	return idle;
 }
 

@@ -21,7 +21,10 @@
 #   - print_events: as many SAMPLE lines as mapreport counts samples,
 #     METRIC lines with their units, region entries and exits as mapreport counts regions;
 #   - --list-substrates names print_events, after reading the options
-#     that follow it (a bad one is said); an unknown name is refused.
+#     that follow it (a bad one is said); an unknown name is refused;
+#   - latency: a mark made by a thread that then sleeps reaches the
+#     plugin while the thread still sleeps (the host gathers records in
+#     a batch per thread: a dispatcher sends on a batch left waiting).
 set -eu
 
 top_builddir=${top_builddir:-.}
@@ -168,6 +171,36 @@ case_print_events() {
 		fail "print_events: regions/marks differ from mapreport's $r: $(grep -e REGION -e MARK "$tmp/pm.txt")"
 }
 
+# A thread that marks and then sleeps (python3 calling the sampler's
+# mapsample_mark through ctypes, then time.sleep(6)): the MARK line is in
+# print_events' file within 3 s, while the program still sleeps; the host
+# keeps records back in a per-thread batch until it is full or old, and
+# the thread puts nothing more, so only the dispatcher's flush of a batch
+# left waiting can send it on in time (--metrics none: no idle tick's
+# metric values put after it, which would send the batch on too).
+case_latency() {
+	py=/usr/bin/python3
+	[ -x "$py" ] || py=python3
+	rm -f "$tmp/lat.txt"
+	MAPSAMPLE_PRINT_EVENTS_FILE=$tmp/lat.txt "$mapsample" -q \
+		-o "$tmp/lat.maplog" --metrics none --substrate print_events -- "$py" -c '
+import ctypes, time
+ctypes.CDLL(None).mapsample_mark(b"early")
+time.sleep(6)
+' 2>"$tmp/lat.err" &
+	lat_pid=$!
+	got=0
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		sleep 0.25
+		if grep -q ' MARK early$' "$tmp/lat.txt" 2>/dev/null; then
+			got=1
+			break
+		fi
+	done
+	wait "$lat_pid" || fail "latency: the run failed: $(cat "$tmp/lat.err")"
+	[ "$got" = 1 ] || fail "latency: the mark did not reach the plugin within 3 s of a 6 s sleep (at the end: $(grep -c ' MARK early$' "$tmp/lat.txt" || true))"
+}
+
 # A fork child that ends with _exit still gets PROGRAM_END and the last
 # calls (on the plugin's own thread): forkdl forks 5 children that burn
 # and _exit(0); every one of the 6 processes writes its finalize line
@@ -238,4 +271,5 @@ case_refused
 case_print_events
 case_sleep
 case_handler
+case_latency
 echo PASS
