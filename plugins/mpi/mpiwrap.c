@@ -261,7 +261,7 @@ typedef int (*libver_fn)(char *, int *);
 static int reported;
 
 /* Hands the totals to the sampler, once. */
-static void report(void)
+void mpiw_report(void)
 {
 	if (__atomic_exchange_n(&reported, 1, __ATOMIC_ACQ_REL))
 		return;
@@ -313,9 +313,9 @@ static mpiw_h comm_world(void)
 /* After a successful MPI_Init: the rank to the sampler, and the totals
  * at exit should MPI_Finalize never come.  (atexit handlers run before
  * the libraries' destructors, the sampler's among them.) */
-static void after_init(void)
+void mpiw_after_init(void)
 {
-	atexit(report);
+	atexit(mpiw_report);
 	job_rank_fn tell = (job_rank_fn)dlsym(RTLD_DEFAULT,
 					      "mapsample_job_rank");
 	/* the substrate host: MPI is up (init_mpp), then every call */
@@ -342,7 +342,7 @@ EXPORT int MPI_Init(int *argc, char ***argv)
 	int rc = Init_p(argc, argv);
 	leave(W_Init, t0, 0, 0);
 	if (rc == 0)
-		after_init();
+		mpiw_after_init();
 	return rc;
 }
 
@@ -354,7 +354,7 @@ EXPORT int MPI_Init_thread(int *argc, char ***argv, int required,
 	int rc = Init_thread_p(argc, argv, required, provided);
 	leave(W_Init_thread, t0, 0, 0);
 	if (rc == 0)
-		after_init();
+		mpiw_after_init();
 	return rc;
 }
 
@@ -364,6 +364,6 @@ EXPORT int MPI_Finalize(void)
 	uint64_t t0 = enter(W_Finalize);
 	int rc = Finalize_p();
 	leave(W_Finalize, t0, 0, 0);
-	report();
+	mpiw_report();
 	return rc;
 }

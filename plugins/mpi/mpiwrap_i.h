@@ -6,8 +6,9 @@
  * MPI library and MPI_Init/MPI_Finalize; the wrappers are split by
  * family: mpiwrap_p2p.c (point-to-point, persistent requests, matched
  * probes, completion), mpiwrap_coll.c (collectives), mpiwrap_nbr.c
- * (neighbourhood collectives), mpiwrap_rma.c (one-sided) and
- * mpiwrap_file.c (MPI-IO).  Every symbol here but the MPI_* wrappers is
+ * (neighbourhood collectives), mpiwrap_rma.c (one-sided),
+ * mpiwrap_file.c (MPI-IO) and mpiwrap_fort.c (Fortran bindings that
+ * bypass the C functions).  Every symbol here but the MPI_* wrappers is
  * hidden (-fvisibility=hidden).
  */
 #ifndef MAPSAMPLE_MPIWRAP_I_H
@@ -185,6 +186,12 @@ static inline void leave(int f, uint64_t t0, uint64_t sent, uint64_t recv)
 }
 
 /* ---- the MPI library's functions ---- */
+
+/* After a successful MPI_Init: the rank to the sampler, the totals at
+ * exit (mpiwrap.c). */
+void mpiw_after_init(void);
+/* Hands the totals to the sampler, once. */
+void mpiw_report(void);
 
 /* The address of sym in the program's MPI library; on failure one line
  * on stderr and the process ends (mpiwrap.c). */

@@ -21,6 +21,12 @@
 #   - the summary's point-to-point bytes (--json performance) are those of
 #     the point-to-point functions only, not of MPI-IO or the new
 #     collectives;
+#   - a Fortran program (test/programs/mpifort.f90, mpif.h bindings,
+#     built with the MPI's Fortran compiler) has each of its calls
+#     counted once with its exact bytes, and no other: under MPICH the
+#     bindings call the C functions, which the C wrappers count; under
+#     Open MPI they call PMPI_ directly, and the wrapper's Fortran
+#     bindings (mpiwrap_fort.c) count them;
 # An MPI whose compiler and mpirun are not installed is skipped with a
 # message; with neither, the test is skipped; with MAPSAMPLE_NO_SKIP=mpi
 # (CI) either is a failure.
@@ -290,9 +296,65 @@ EOP
 	echo "$mpi: $(cat "$tmp/why")"
 }
 
-run_mpi() {
-	mpi=$1 cc=$2 run=$3
+# fortran MPI FC MPIRUN [OPTIONS]: mpifort.f90 on 4 ranks, each call of
+# each rank exactly as the table says, nothing counted twice or missed
+fortran() {
+	mpi=$1 fc=$2 run=$3
 	shift 3
+	if [ -z "$fc" ] || ! command -v "$fc" >/dev/null || ! command -v gfortran >/dev/null; then
+		skip_part mpi "$mpi: no Fortran compiler ($fc, gfortran); apt-get install gfortran to test the Fortran bindings"
+		return 0
+	fi
+	"$fc" -O1 -w -fallow-argument-mismatch -o "$tmp/mpifort-$mpi" \
+		"$top_srcdir/test/programs/mpifort.f90" ||
+		fail "$mpi: $fc cannot build mpifort.f90"
+	timeout 120 "$run" "$@" -np 4 "$mapsample" -q --metrics-dir "$metrics" \
+		--metrics default,mpi -o "$tmp/$mpi.f.%r.log" -- "$tmp/mpifort-$mpi" \
+		>"$tmp/$mpi.f.out" 2>"$tmp/$mpi.f.err" ||
+		{ show "$tmp/$mpi.f.out" "$tmp/$mpi.f.err"; fail "$mpi: mpirun -np 4 mapsample -- mpifort failed"; }
+	grep -q "mpifort: 4 ranks done" "$tmp/$mpi.f.out" ||
+		{ show "$tmp/$mpi.f.out" "$tmp/$mpi.f.err"; fail "$mpi: mpifort did not finish"; }
+	for r in 0 1 2 3; do
+		"$mapreport" -D "$tmp/$mpi.f.$r.log" >"$tmp/$mpi.f.$r.dump" ||
+			fail "$mpi: mapreport -D of mpifort's rank $r failed"
+	done
+	python3 - "$tmp" "$mpi" >"$tmp/why" 2>&1 <<'EOP' ||
+import re, sys
+tmp, mpi = sys.argv[1:3]
+r0 = lambda r, a, b: a if r == 0 else b
+# mpifort.f90's calls: (calls, sent, received) of rank r
+F = {
+    "MPI_Init": lambda r: (1, 0, 0),
+    "MPI_Finalize": lambda r: (1, 0, 0),
+    "MPI_Isend": lambda r: (1, 8000, 0),
+    "MPI_Recv": lambda r: r0(r, (4, 0, 8000 + 3 * 1200), (1, 0, 8000)),
+    "MPI_Wait": lambda r: (1, 0, 0),
+    "MPI_Send": lambda r: r0(r, (1, 400, 0), (2, 1200 + 400, 0)),
+    "MPI_Allreduce": lambda r: (2, 8000, 8000),
+    "MPI_Bcast": lambda r: r0(r, (1, 2000, 0), (1, 0, 2000)),
+    "MPI_Reduce": lambda r: r0(r, (1, 800, 800), (1, 800, 0)),
+    "MPI_Barrier": lambda r: (1, 0, 0),
+    "MPI_Irecv": lambda r: (1, 0, 400),
+    "MPI_Waitall": lambda r: (1, 0, 0),
+}
+for r in range(4):
+    got = {}
+    for l in open("%s/%s.f.%d.dump" % (tmp, mpi, r)):
+        m = re.search(r" mpi-calls +(\S+) calls (\d+) time \d+ sent (\d+) received (\d+)$", l)
+        if m:
+            got[m.group(1)] = tuple(int(x) for x in m.group(2, 3, 4))
+    want = {f: fn(r) for f, fn in F.items()}
+    assert got == want, ("rank %d: (calls, sent, received)" % r,
+                         {f: (got.get(f), want.get(f)) for f in set(got) | set(want) if got.get(f) != want.get(f)})
+print("the Fortran calls of 4 ranks counted once each, with their exact bytes")
+EOP
+		{ show "$tmp/why"; fail "$mpi: Fortran: $(tail -n 1 "$tmp/why")"; }
+	echo "$mpi: $(cat "$tmp/why")"
+}
+
+run_mpi() {
+	mpi=$1 cc=$2 run=$3 fc=$4
+	shift 4
 	if [ -z "$cc" ] || [ -z "$run" ] || ! command -v "$cc" >/dev/null ||
 		! command -v "$run" >/dev/null; then
 		skip_part mpi "$mpi: its compiler or mpirun is not installed (configure did not find them); apt-get install it to test $mpi"
@@ -308,12 +370,14 @@ run_mpi() {
 	grep -q "mpimore: 4 ranks done" "$tmp/$mpi.out" ||
 		{ show "$tmp/$mpi.out" "$tmp/$mpi.err"; fail "$mpi: mpimore did not finish"; }
 	check_job "$mpi"
+	fortran "$mpi" "$fc" "$run" "$@"
 	return 0
 }
 
 ran=0
+# the Fortran compilers: each MPI's wrapper, from the MPI's own package
 run_mpi openmpi "${MPICC_OPENMPI:-mpicc.openmpi}" "${MPIRUN_OPENMPI:-mpirun.openmpi}" \
-	--oversubscribe && ran=$((ran + 1)) || true
-run_mpi mpich "${MPICC_MPICH:-mpicc.mpich}" "${MPIRUN_MPICH:-mpirun.mpich}" &&
-	ran=$((ran + 1)) || true
+	mpif90.openmpi --oversubscribe && ran=$((ran + 1)) || true
+run_mpi mpich "${MPICC_MPICH:-mpicc.mpich}" "${MPIRUN_MPICH:-mpirun.mpich}" \
+	mpifort.mpich && ran=$((ran + 1)) || true
 [ "$ran" -gt 0 ] || skip mpi "neither Open MPI nor MPICH is installed"
