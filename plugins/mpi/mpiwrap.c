@@ -50,9 +50,21 @@
  *   root and received elsewhere; MPI_Allreduce count * size both ways;
  *   MPI_Gather the root receives recvcount * size from each rank;
  *   MPI_Alltoall sendcount * size to each rank, and so on (mpi.xml,
- *   mapsample-metrics(5)).  Arguments MPI ignores (recvcount at a
- *   non-root, sendcount with MPI_IN_PLACE) are never read; bytes are
+ *   mapsample-metrics(5)); each family's file says how its calls count
+ *   (mpiwrap_i.h lists the files).  Arguments MPI ignores (recvcount at
+ *   a non-root, sendcount with MPI_IN_PLACE) are never read; bytes are
  *   counted only when the call returned MPI_SUCCESS.
+ *
+ *   Classes (mpiwrap.h, the function list in mpiwrap_i.h): collective,
+ *   point-to-point (one-sided included but MPI_Win_fence, which is
+ *   collective), MPI-IO (its own: in the time in MPI, neither of the
+ *   other two) and other (MPI_Init, MPI_Finalize).
+ *
+ *   Arrays of handles (the types of the w forms, the requests of
+ *   MPI_Startall) are read in the handle width of the program's MPI
+ *   (mpiw_handle_width: 8 in Open MPI, 4 in the MPICH ABI, told apart
+ *   as MPI_COMM_WORLD is); under another MPI they are not read and those
+ *   calls count no bytes.
  *
  *   Cost per call: two clock reads (clock_gettime, the vDSO) and a few
  *   plain adds into the calling thread's own counters (mpiwrap.h: no
@@ -227,27 +239,11 @@ uint64_t mpiw_received(void *status, mpiw_h dt)
 /* Where MPI_SOURCE lies in the program's MPI_Status, in bytes: 0 in
  * Open MPI (MPI_SOURCE is its first member), 8 in the MPICH ABI (after
  * count_lo and count_hi_and_cancelled); -1 under another MPI, whose
- * statuses are then not read.  Set by after_init(). */
-static int status_source_off = -1;
+ * statuses are then not read.  Set by mpiw_after_init(). */
+int mpiw_status_source_off = -1;
 int mpiw_handle_width;
 int mpiw_topo_cart;
 mpiw_h mpiw_op_no_op;
-
-/* The peer of a receive from src: src itself when it names a rank; for
- * MPI_ANY_SOURCE (negative in every MPI, as MPI_PROC_NULL is) the
- * source the completed call's status gives, when it has a real one and
- * the MPI is known; else -1. */
-int32_t mpiw_source_of(int src, int rc, const void *status)
-{
-	if (src >= 0)
-		return src;
-	if (rc || ignored(status) || status_source_off < 0)
-		return -1;
-	int s;
-	memcpy(&s, (const unsigned char *)status + status_source_off,
-	       sizeof(s));
-	return s >= 0 ? s : -1;
-}
 
 mpi_call_fn mpiw_tell_call;
 
@@ -285,7 +281,7 @@ static mpiw_h comm_world(void)
 {
 	void *ompi = dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world");
 	if (ompi) {
-		status_source_off = 0;
+		mpiw_status_source_off = 0;
 		mpiw_handle_width = 8;
 		mpiw_topo_cart = 1;
 		mpiw_op_no_op = (mpiw_h)dlsym(RTLD_DEFAULT,
@@ -300,7 +296,7 @@ static mpiw_h comm_world(void)
 		v[len] = '\0';
 		if (strstr(v, "MPICH") || strstr(v, "Intel(R) MPI") ||
 		    strstr(v, "MVAPICH")) {
-			status_source_off = 8;
+			mpiw_status_source_off = 8;
 			mpiw_handle_width = 4;
 			mpiw_topo_cart = 2;
 			mpiw_op_no_op = 0x5800000e;

@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #include "mpiwrap.h"
@@ -216,9 +217,6 @@ int mpiw_comm_rank(mpiw_h comm);
 /* Bytes a completed receive (or read) of type dt brought, from its
  * status. */
 uint64_t mpiw_received(void *status, mpiw_h dt);
-/* The peer of a receive from src (src, or the status's MPI_SOURCE for
- * MPI_ANY_SOURCE when known; else -1). */
-int32_t mpiw_source_of(int src, int rc, const void *status);
 
 /* What the program's MPI is, known once MPI_Init has returned (set by
  * mpiwrap.c's after_init): the width in bytes of a handle in an array
@@ -263,6 +261,25 @@ static inline int ignored(const void *status)
 static inline int in_place(const void *buf)
 {
 	return (uintptr_t)buf == 1 || (uintptr_t)buf == (uintptr_t)-1;
+}
+
+/* Where MPI_SOURCE lies in the program's MPI_Status (mpiwrap.c). */
+extern int mpiw_status_source_off;
+
+/* The peer of a receive from src: src itself when it names a rank; for
+ * MPI_ANY_SOURCE (negative in every MPI, as MPI_PROC_NULL is) the
+ * source the completed call's status gives, when it has a real one and
+ * the MPI is known; else -1. */
+static inline int32_t mpiw_source_of(int src, int rc, const void *status)
+{
+	if (src >= 0)
+		return src;
+	if (rc || ignored(status) || mpiw_status_source_off < 0)
+		return -1;
+	int s;
+	memcpy(&s, (const unsigned char *)status + mpiw_status_source_off,
+	       sizeof(s));
+	return s >= 0 ? s : -1;
 }
 
 /* Room for any MPI's MPI_Status, for calls made with MPI_STATUS_IGNORE
