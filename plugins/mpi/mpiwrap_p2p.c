@@ -14,6 +14,10 @@
  * never in a signal handler); a handle reused by the MPI library for a
  * new persistent request replaces the old entry, and a request that
  * finds no room is started uncounted in bytes (its calls still count).
+ * Entries are not removed at MPI_Request_free (not wrapped): an MPI-4
+ * persistent collective (not wrapped either) started with MPI_Start
+ * whose handle an earlier, freed point-to-point request had would count
+ * that request's bytes.
  */
 #include <pthread.h>
 #include <stdint.h>
