@@ -36,6 +36,9 @@ testdeps="python3 mandoc python3-jsonschema python3-markdown golang-go python3-j
 # metrics-mpi.sh): Open MPI and MPICH side by side (mpirun.openmpi,
 # mpicc.openmpi, mpirun.mpich, mpicc.mpich), a one-node Slurm with munge
 testdeps="$testdeps openmpi-bin libopenmpi-dev mpich libmpich-dev slurm-wlm munge"
+# gfortran: the Fortran MPI program of metrics-mpi-more.sh (mpif90.openmpi
+# and mpifort.mpich call it)
+testdeps="$testdeps gfortran"
 # nodejs: the JIT-names test (node --perf-basic-prof); binutils: objdump
 # for --disasm
 testdeps="$testdeps nodejs binutils"

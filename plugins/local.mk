@@ -174,7 +174,10 @@ plugins_mpi_libmapsample_mpi_la_CFLAGS = $(plugins_cflags)
 plugins_mpi_libmapsample_mpi_la_LDFLAGS = $(plugins_ldflags)
 plugins_mpi_libmapsample_mpi_la_LIBADD = -ldl
 plugins_mpi_libmapsample_mpiwrap_la_SOURCES = plugins/mpi/mpiwrap.c \
-	plugins/mpi/mpiwrap.h
+	plugins/mpi/mpiwrap.h plugins/mpi/mpiwrap_i.h \
+	plugins/mpi/mpiwrap_p2p.c plugins/mpi/mpiwrap_coll.c \
+	plugins/mpi/mpiwrap_nbr.c plugins/mpi/mpiwrap_rma.c \
+	plugins/mpi/mpiwrap_file.c plugins/mpi/mpiwrap_fort.c
 plugins_mpi_libmapsample_mpiwrap_la_CPPFLAGS = -D_GNU_SOURCE
 plugins_mpi_libmapsample_mpiwrap_la_CFLAGS = $(WARN_CFLAGS) \
 	-fvisibility=hidden

@@ -64,7 +64,15 @@ int ranks_is_collective(const char *func)
 		"alltoallw", "ibarrier", "ibcast", "ireduce", "iallreduce",
 		"igather", "iallgather", "iscatter", "ialltoall",
 		"neighbor_allgather", "neighbor_alltoall", "comm_split",
-		"comm_dup", "comm_create", "win_fence"};
+		"comm_dup", "comm_create", "win_fence",
+		/* the rest of plugins/mpi's collectives (mpiwrap_i.h) */
+		"igatherv", "iscatterv", "iallgatherv", "ialltoallv",
+		"ialltoallw", "ireduce_scatter", "ireduce_scatter_block",
+		"iscan", "iexscan", "reduce_scatter_block",
+		"neighbor_allgatherv", "neighbor_alltoallv",
+		"neighbor_alltoallw", "ineighbor_allgather",
+		"ineighbor_allgatherv", "ineighbor_alltoall",
+		"ineighbor_alltoallv", "ineighbor_alltoallw"};
 	const char *c = func ? mpi_call(func) : NULL;
 	if (!c)
 		return 0;

@@ -87,7 +87,10 @@ static void p2p_messages(struct summary *s, const struct mpi_stats *ms)
 		const struct mpi_fnstat *f = &ms->fn[i];
 		double b = (double)f->total[MPI_Q_SENT] +
 			   (double)f->total[MPI_Q_RECEIVED];
-		if (!f->function || ranks_is_collective(f->function) || b <= 0)
+		/* MPI-IO's bytes (MPI_File_*) are read and written, not
+		 * messages */
+		if (!f->function || ranks_is_collective(f->function) ||
+		    strncmp(f->function, "MPI_File_", 9) == 0 || b <= 0)
 			continue;
 		s->p2p_calls += f->total[MPI_Q_CALLS];
 		s->p2p_bytes += b;

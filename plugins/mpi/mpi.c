@@ -11,7 +11,9 @@
  *     calls still running count up to the sample.  Threads add up: two
  *     threads inside MPI the whole time give 200%.
  *   mpi.calls, mpi.sent, mpi.received: calls and bytes since the
- *     previous sample (divideBySampleTime: per second).
+ *     previous sample (divideBySampleTime: per second); the bytes of
+ *     the MPI-IO calls (class MPIW_FILE, read and written) are not
+ *     messages and are left out; their time is in mpi.time.
  *
  * Design notes: the wrapper's totals are found once, in initialize, with
  * dlsym(RTLD_DEFAULT, MPIW_STATE_SYMBOL); without the wrapper library
@@ -120,16 +122,19 @@ static void since(struct delta *d, uint64_t now, uint64_t *out)
 	d->d_have = true;
 }
 
-/* The sum of one field (by offset) over the functions and threads. */
-static uint64_t sum(size_t off)
+/* The sum of one field (by offset) over the functions and threads;
+ * without the MPI-IO functions (class MPIW_FILE) when no_file: their
+ * bytes are read and written, not messages. */
+static uint64_t sum(size_t off, bool no_file)
 {
 	uint64_t v = 0;
 	for (struct mpiw_thread *t = __atomic_load_n(&st->mw_threads,
 						     __ATOMIC_ACQUIRE);
 	     t; t = t->t_next)
 		for (uint32_t f = 0; f < st->mw_nfn; f++)
-			v += load((const uint64_t *)((const char *)&t->t_fn[f] +
-						     off));
+			if (!no_file || st->mw_class[f] != MPIW_FILE)
+				v += load((const uint64_t *)((const char *)&t->t_fn[f] +
+							     off));
 	return v;
 }
 
@@ -191,7 +196,7 @@ int mapsample_mpi_p2p_time(metric_id_t id, struct timespec *currentSampleTime,
 int mapsample_mpi_call_rate(metric_id_t id, struct timespec *currentSampleTime,
 			uint64_t *outValue)
 {
-	since(&calls_d, sum(offsetof(struct mpiw_fn, f_calls)), outValue);
+	since(&calls_d, sum(offsetof(struct mpiw_fn, f_calls), false), outValue);
 	return 0;
 }
 
@@ -200,7 +205,7 @@ int mapsample_mpi_call_rate(metric_id_t id, struct timespec *currentSampleTime,
 int mapsample_mpi_sent(metric_id_t id, struct timespec *currentSampleTime,
 		       uint64_t *outValue)
 {
-	since(&sent_d, sum(offsetof(struct mpiw_fn, f_sent)), outValue);
+	since(&sent_d, sum(offsetof(struct mpiw_fn, f_sent), true), outValue);
 	return 0;
 }
 
@@ -210,6 +215,6 @@ int mapsample_mpi_received(metric_id_t id,
 			   struct timespec *currentSampleTime,
 			   uint64_t *outValue)
 {
-	since(&recv_d, sum(offsetof(struct mpiw_fn, f_received)), outValue);
+	since(&recv_d, sum(offsetof(struct mpiw_fn, f_received), true), outValue);
 	return 0;
 }

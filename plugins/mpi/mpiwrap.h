@@ -23,14 +23,16 @@
 #include <stdint.h>
 
 #define MPIW_STATE_SYMBOL "mapsample_mpiwrap_state"
-#define MPIW_VERSION 2
+#define MPIW_VERSION 3
 
 /* Classes of MPI functions. */
 enum mpiw_class {
 	MPIW_P2P = 0,        /* point-to-point, and waiting for requests */
 	MPIW_COLLECTIVE = 1, /* collectives, blocking or not */
 	MPIW_OTHER = 2,      /* MPI_Init, MPI_Init_thread, MPI_Finalize */
-	MPIW_NCLASS = 3
+	MPIW_FILE = 3,       /* MPI-IO (MPI_File_*): bytes written count as
+				sent, read as received */
+	MPIW_NCLASS = 4
 };
 
 /* The totals of one function. */

@@ -267,6 +267,15 @@ AM_TESTS_ENVIRONMENT += MPICC_OPENMPI='$(MPICC_OPENMPI)' \
 	export MPICC_OPENMPI MPIRUN_OPENMPI MPICC_MPICH MPIRUN_MPICH;
 EXTRA_DIST += test/integration/metrics-mpi.sh test/programs/mpiwork.c
 
+# The rest of the MPI-3.1 calls that move data or wait (non-blocking and
+# neighbourhood collectives, persistent requests, matched probes,
+# one-sided, MPI-IO) under Open MPI and MPICH: exact bytes and calls per
+# rank, the wrapper's classes, the time metrics by class; the Fortran
+# bindings, counted once (test/programs/mpimore.c, mpifort.f90).
+TESTS += test/integration/metrics-mpi-more.sh
+EXTRA_DIST += test/integration/metrics-mpi-more.sh test/programs/mpimore.c \
+	test/programs/mpifort.f90
+
 # JIT code named from /tmp/perf-PID.map, copied into the log by the
 # sampler (test/programs/jitmap; Node with --perf-basic-prof)
 TESTS += test/integration/mapreport-jit.sh \
