@@ -22,6 +22,8 @@
 #   MPICH's Hydra with two hosts (proxies started by a stand-in for ssh,
 #     outside mpiexec's process tree): one job folder, one job id (the
 #     proxies' control port and pgid), another id for another job;
+#   each rank's collective share: its MPI time split by the wrappers'
+#     times of the collective calls, not by where its samples fell;
 #   -o with %r, %j, %h: the names asked for; %x unknown and %r outside a
 #     job: one line, exit 125; mapreport on a folder with no log: exit 2.
 # Skips (77) only when neither MPI is installed; with MAPSAMPLE_NO_SKIP=mpi
@@ -128,6 +130,39 @@ rank_per_log() {
 	}
 	grep -q 'rank_work' "$tmp/$m-job.report" ||
 		fail "$m: mapreport DIR: rank_work not in the report"
+	coll_split "$m" "$job"
+}
+
+# coll_split M JOBDIR: each rank's collective share of its time is its
+# MPI share (from the time-in-MPI metric) split as the wrappers' times
+# split it: time in MPI_Barrier and MPI_Allreduce over time in all MPI
+# calls (its MPI_CALLS records), not as its samples fall (CPU time: an
+# MPI that waits off the CPU leaves few samples in a waiting collective)
+coll_split() {
+	m=$1
+	job=$2
+	"$mapreport" --json "$job" >"$tmp/$m-coll.json" 2>/dev/null ||
+		fail "$m: mapreport --json $job failed"
+	for r in 0 1 2 3; do
+		"$mapreport" -D "$job/rank-$r.maplog" | awk -v r=$r '$4 == "mpi-calls" {
+			for (i = 5; i < NF; i++) if ($i == "time") t = $(i + 1)
+			all += t
+			if ($5 == "MPI_Barrier" || $5 == "MPI_Allreduce") c += t
+		} END { print r, c, all }'
+	done >"$tmp/$m-coll.ns"
+	python3 - "$tmp/$m-coll.json" "$tmp/$m-coll.ns" <<'EOP' || fail "$m: the ranks' collective share is not their MPI share split by the wrappers' times"
+import json, sys
+rows = {r["rank"]: r for r in json.load(open(sys.argv[1]))["ranks"]["rows"]}
+for line in open(sys.argv[2]):
+    r, c, a = line.split()
+    r, c, a = int(r), float(c), float(a)
+    assert a > 0 and c > 0, (r, c, a)
+    row = rows[r]
+    want = row["mpi"] * c / a
+    assert abs(row["mpi_collective"] - want) <= 1e-6 * max(want, 1e-3), \
+        "rank %d: collective %.6f, want %.6f (MPI %.6f x %.0f / %.0f ns)" % (
+            r, row["mpi_collective"], want, row["mpi"], c, a)
+EOP
 }
 
 launcher_outside() {
