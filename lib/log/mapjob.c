@@ -74,8 +74,41 @@ static long proc_parent(long pid, char *comm, size_t len)
 	return strtol(close_p + 4, NULL, 10);
 }
 
-/* Hydra's job id: HOST.PID of the nearest mpiexec/mpirun above us (or
- * of ourselves). */
+/* The value after the argument opt ("--control-port") in the command
+ * line of pid, into out; 0, or -1 when it has none. */
+static int proc_opt(long pid, const char *opt, char *out, size_t len)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	/* NUL-separated arguments; the last one may be cut short */
+	for (const char *a = buf; a < buf + n; a += strlen(a) + 1) {
+		if (strcmp(a, opt))
+			continue;
+		const char *v = a + strlen(a) + 1;
+		if (v >= buf + n || !*v)
+			return -1;
+		snprintf(out, len, "%s", v);
+		return 0;
+	}
+	return -1;
+}
+
+/* Hydra's job id, the same on every host of the job.  Every process
+ * Hydra starts is a child of a hydra_pmi_proxy, one per host, started
+ * with "--control-port HOST:PORT" (where mpiexec listens: one value for
+ * the whole job) and "--pgid N" (the process group: 0, or the group of
+ * an MPI_Comm_spawn): the id is "HOST:PORT.N" from the nearest proxy at
+ * or above the process.  With no proxy (mpiexec itself), HOST.PID of the
+ * nearest mpiexec/mpirun at or above it, which only the processes on
+ * this host agree on. */
 static void hydra_job_id(struct mapjob *j)
 {
 	long pid = (long)getpid();
@@ -84,6 +117,15 @@ static void hydra_job_id(struct mapjob *j)
 		long parent = proc_parent(pid, comm, sizeof(comm));
 		if (parent < 0)
 			return;
+		char port[80], pgid[24];
+		if (strcmp(comm, "hydra_pmi_proxy") == 0 &&
+		    proc_opt(pid, "--control-port", port, sizeof(port)) == 0) {
+			if (proc_opt(pid, "--pgid", pgid, sizeof(pgid)))
+				snprintf(pgid, sizeof(pgid), "0");
+			snprintf(j->job_id, sizeof(j->job_id), "%s.%s", port,
+				 pgid);
+			return;
+		}
 		if (strncmp(comm, "mpiexec", 7) == 0 ||
 		    strncmp(comm, "mpirun", 6) == 0) {
 			struct utsname u;

@@ -12,14 +12,17 @@
  *   Open MPI (mpirun, orted):  OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE,
  *                              PMIX_NAMESPACE (or OMPI_MCA_ess_base_jobid)
  *   PMIx launchers (prterun):  PMIX_RANK, PMIX_NAMESPACE
- *   MPICH's hydra (mpiexec):   PMI_RANK, PMI_SIZE; no job id: see below
+ *   MPICH's hydra (mpiexec):   PMI_RANK, PMI_SIZE; the job id from the
+ *                              hydra_pmi_proxy above: see below
  *   Slurm (srun):              SLURM_PROCID, SLURM_NTASKS (or
  *                              SLURM_NPROCS), SLURM_JOB_ID and
  *                              SLURM_STEP_ID as "JOB.STEP"
  * checked in that order.  MAPSAMPLE_JOB_ID, when set, is the job id
- * whatever the launcher says.  Hydra gives its ranks no job id: the job
- * id is then HOST.PID of the nearest mpiexec or mpirun above the process,
- * which every rank of that mpiexec on HOST agrees on.
+ * whatever the launcher says.  Hydra gives its ranks no job id in the
+ * environment: the job id is then "HOST:PORT.PGID" from the command line
+ * of the hydra_pmi_proxy above the process (mpiexec's control port and
+ * the process group, the same on every host of the job), or, with no
+ * proxy, HOST.PID of the nearest mpiexec or mpirun above it.
  *
  * Not async-signal-safe (getenv, /proc reads).
  */

@@ -9,7 +9,9 @@
  * frame is a read/write-family call.  The rest is compute.  A process's
  * time in MPI is taken from the time-in-MPI metric instead when its log
  * holds one (the wrappers measure it exactly; samples only estimate it),
- * and the collective part keeps its share of the MPI samples: the
+ * and the collective part is the wrappers' time in collective calls
+ * over their time in all MPI calls (MPI_CALLS, rows_calls()), or else
+ * keeps its share of the MPI samples: the
  * metric's seconds in MPI (mpi_seconds(), in the units of
  * plugins/mpi/mpi.xml), which are wall-clock seconds, over the process's
  * wall-clock seconds, or its seconds of the sampling clock when those
@@ -255,6 +257,45 @@ static int rows_stacks(struct ranks *rk, const struct keymap *k,
 	return 0;
 }
 
+/* The collective part of each row's MPI time, where the time came from
+ * the metric (mpi_metric) and the process has MPI call statistics
+ * (MPI_CALLS): the wrappers' wall-clock time in collective calls over
+ * their time in all MPI calls, which they measured exactly.  The
+ * samples' split (coll_samples over mpi_samples) counts CPU time: an MPI
+ * that waits off the CPU (Open MPI yields when it has more ranks than
+ * cores) leaves few samples in a collective it waits in, and one that
+ * busy-polls (MPICH) many, so the samples would tell the two apart where
+ * the time does not.  Returns 0 or MAPS_ENOMEM. */
+static int rows_calls(struct ranks *rk, const struct keymap *k,
+		      const struct model *m)
+{
+	if (!m->nmpicalls || !rk->n)
+		return 0;
+	double *ns = calloc(2 * rk->n, sizeof(*ns)); /* collective, all */
+	if (!ns)
+		return MAPS_ENOMEM;
+	for (size_t i = 0; i < m->nmpicalls; i++) {
+		const struct rmpicall *c = &m->mpicalls[i];
+		long ri = keymap_find(k, c->pid, c->image, 0);
+		if (ri < 0)
+			continue;
+		/* a rank's own calls, as with its MPI time */
+		const struct rproc *p = model_find_proc(m, c->pid, c->image);
+		if (p && p->is_rank_child)
+			continue;
+		if (ranks_is_collective(c->function))
+			ns[2 * ri] += (double)c->time_ns;
+		ns[2 * ri + 1] += (double)c->time_ns;
+	}
+	for (size_t i = 0; i < rk->n; i++) {
+		struct rank_row *r = &rk->r[i];
+		if (r->mpi_metric && ns[2 * i + 1] > 0)
+			r->coll = r->mpi * ns[2 * i] / ns[2 * i + 1];
+	}
+	free(ns);
+	return 0;
+}
+
 int ranks_build(struct ranks *rk, const struct model *m,
 		const struct analysis *an)
 {
@@ -376,6 +417,8 @@ int ranks_build(struct ranks *rk, const struct model *m,
 						    (double)r->mpi_samples
 					  : 0;
 	}
+	if (rows_calls(rk, &k, m))
+		goto nomem;
 	for (size_t i = 0; i < rk->n; i++) {
 		struct rank_row *r = &rk->r[i];
 		/* compute: the samples' (io is still theirs here) */

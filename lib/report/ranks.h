@@ -49,7 +49,9 @@ struct rank_row {
 	uint64_t mpi_samples, coll_samples, io_samples;
 	double seconds;      /* of the sampling clock, all its threads */
 	double mpi, coll, io;/* shares of its time: in MPI, in collective
-			      * MPI calls, in read/write-family calls */
+			      * MPI calls (with the metric's MPI time, split
+			      * by the MPI call statistics' times when the
+			      * log has them), in read/write-family calls */
 	int mpi_metric;      /* mpi taken from RANKS_MPI_TIME */
 	double compute;      /* seconds of its samples in neither MPI nor
 			      * I/O: seconds * (1 - mpi_samples / samples

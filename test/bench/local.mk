@@ -94,3 +94,7 @@ noinst_PROGRAMS += test/bench/bench_timer
 test_bench_bench_timer_SOURCES = test/bench/bench_timer.c
 test_bench_bench_timer_CFLAGS = -O2
 test_bench_bench_timer_LDADD = -lpthread -lrt
+
+# The sampler's cost per rank under mpirun against a single process
+# (by hand, not make check).
+EXTRA_DIST += test/bench/mpirank-cost.sh

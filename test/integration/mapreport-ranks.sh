@@ -327,6 +327,73 @@ PY
 	echo "ok - same pids in two logs: the page at #pid=$pid selects both"
 }
 
+# The HTML page's "Narrow to" list names each process of a job by what
+# it is: a rank as "rank R (pid P, HOST)", a process a rank started as
+# "child of rank R (...)", a launcher (a program named mpirun; shown with
+# --launchers) as "launcher (pid P, HOST)", any other process by its pid.
+# The ranks here are made by the launcher's variables (PMI_RANK), no MPI
+# needed.
+test_narrow_labels() {
+	mkdir -p "$tmp/bin"
+	cp "$programs/hot" "$tmp/bin/mpirun"
+	sample lab -- sh -c '"$0/bin/mpirun" 100 2>/dev/null &
+		env PMI_RANK=1 PMI_SIZE=2 sh -c "\"$1\" 100 2>/dev/null; :"
+		wait' "$tmp" "$programs/hot"
+	[ "$rc" = 0 ] || { show "$tmp/lab.err"; fail "labels: mapsample exited $rc"; }
+	report lab --launchers --html "$tmp/lab.html"
+	host=$(uname -n)
+	shell=$(basename "$(readlink -f "$(command -v sh)")")
+	python3 - "$tmp/lab.html" "$host" "$shell" <<'PY' || fail "labels: the Narrow to list does not name ranks and launchers"
+import json, re, sys
+html, host, sh = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+d = json.loads(re.search(r'id="nr-data">(.*?)</script>', html, re.S).group(1))
+# process number -> (program, label, pid)
+procs = {t[0]: (t[3], t[4], t[5]) for t in d["threads"]}
+def has(prog, pat):
+    return [p for p in procs.values() if p[0] == prog and re.fullmatch(pat % p[2], p[1])]
+h = re.escape(host)
+assert has("mpirun", r"launcher \(pid %%d, %s\)" % h), procs
+assert has(sh, r"rank 1 \(pid %%d, %s\)" % h), procs
+assert has("hot", r"child of rank 1 \(pid %%d, %s\)" % h), procs
+assert has(sh, r"%d"), procs
+assert len(procs) == 4, procs
+PY
+	echo "ok - the Narrow to list names ranks, their children and launchers"
+	browser=
+	for b in ${CHROMIUM:-} chromium chromium-browser google-chrome; do
+		if command -v "$b" >/dev/null 2>&1; then
+			browser=$b
+			break
+		fi
+	done
+	if [ -z "$browser" ]; then
+		echo "# no Chromium: the Narrow to list's text not checked"
+		return 0
+	fi
+	set +e
+	HOME=$tmp timeout 180 "$browser" --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$tmp/chrome" --no-first-run --disable-extensions \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --dump-dom "file://$tmp/lab.html" \
+		>"$tmp/lab.dom" 2>"$tmp/lab.chrome"
+	r=$?
+	set -e
+	[ "$r" = 0 ] || { show "$tmp/lab.chrome"; fail "labels: $browser exited $r"; }
+	python3 - "$tmp/lab.dom" "$host" "$shell" <<'PY' || fail "labels: the page's Narrow to options do not read as rank, launcher, process"
+import html as H, re, sys
+dom, host, sh = open(sys.argv[1]).read(), sys.argv[2], re.escape(sys.argv[3])
+opts = [H.unescape(t) for v, t in re.findall(r'<option value="(p\d+)">([^<]*)</option>', dom)]
+h = re.escape(host)
+want = [r"launcher \(pid \d+, %s\) \(mpirun\)" % h, r"rank 1 \(pid \d+, %s\) \(%s\)" % (h, sh),
+        r"child of rank 1 \(pid \d+, %s\) \(hot\)" % h, r"process \d+ \(%s\)" % sh]
+for w in want:
+    assert any(re.fullmatch(w, o) for o in opts), (w, opts)
+assert len(opts) == 4, opts
+PY
+	echo "ok - the page's Narrow to options read rank, child of rank, launcher, process"
+}
+
+test_narrow_labels
 test_ranks_table
 test_same_pids
 test_same_pids_exports

@@ -19,6 +19,11 @@
 #     crashed (the crash on its row), two jobs' folders (refused; with
 #     --merge a warning), two jobs of one command run at the same time
 #     (told apart by their job ids: refused);
+#   MPICH's Hydra with two hosts (proxies started by a stand-in for ssh,
+#     outside mpiexec's process tree): one job folder, one job id (the
+#     proxies' control port and pgid), another id for another job;
+#   each rank's collective share: its MPI time split by the wrappers'
+#     times of the collective calls, not by where its samples fell;
 #   -o with %r, %j, %h: the names asked for; %x unknown and %r outside a
 #     job: one line, exit 125; mapreport on a folder with no log: exit 2.
 # Skips (77) only when neither MPI is installed; with MAPSAMPLE_NO_SKIP=mpi
@@ -125,6 +130,39 @@ rank_per_log() {
 	}
 	grep -q 'rank_work' "$tmp/$m-job.report" ||
 		fail "$m: mapreport DIR: rank_work not in the report"
+	coll_split "$m" "$job"
+}
+
+# coll_split M JOBDIR: each rank's collective share of its time is its
+# MPI share (from the time-in-MPI metric) split as the wrappers' times
+# split it: time in MPI_Barrier and MPI_Allreduce over time in all MPI
+# calls (its MPI_CALLS records), not as its samples fall (CPU time: an
+# MPI that waits off the CPU leaves few samples in a waiting collective)
+coll_split() {
+	m=$1
+	job=$2
+	"$mapreport" --json "$job" >"$tmp/$m-coll.json" 2>/dev/null ||
+		fail "$m: mapreport --json $job failed"
+	for r in 0 1 2 3; do
+		"$mapreport" -D "$job/rank-$r.maplog" | awk -v r=$r '$4 == "mpi-calls" {
+			for (i = 5; i < NF; i++) if ($i == "time") t = $(i + 1)
+			all += t
+			if ($5 == "MPI_Barrier" || $5 == "MPI_Allreduce") c += t
+		} END { print r, c, all }'
+	done >"$tmp/$m-coll.ns"
+	python3 - "$tmp/$m-coll.json" "$tmp/$m-coll.ns" <<'EOP' || fail "$m: the ranks' collective share is not their MPI share split by the wrappers' times"
+import json, sys
+rows = {r["rank"]: r for r in json.load(open(sys.argv[1]))["ranks"]["rows"]}
+for line in open(sys.argv[2]):
+    r, c, a = line.split()
+    r, c, a = int(r), float(c), float(a)
+    assert a > 0 and c > 0, (r, c, a)
+    row = rows[r]
+    want = row["mpi"] * c / a
+    assert abs(row["mpi_collective"] - want) <= 1e-6 * max(want, 1e-3), \
+        "rank %d: collective %.6f, want %.6f (MPI %.6f x %.0f / %.0f ns)" % (
+            r, row["mpi_collective"], want, row["mpi"], c, a)
+EOP
 }
 
 launcher_outside() {
@@ -380,6 +418,79 @@ jobs_ids() {
 	"$mapreport" -D "$1"/rank-*.maplog | sed -n "s/.* job  *rank [0-9]* size .* application job '\([^']*\)'.*/\1/p" | sort -u
 }
 
+# hydra_hosts: MPICH's mpiexec with two hosts, each proxy started by a
+# remote shell (a stand-in for ssh, as -launcher-exec takes it, that
+# runs the proxy outside mpiexec's process tree, as on another host):
+# the ranks, without -o, write into one job folder, and their JOB records
+# carry one job id, the proxies' "--control-port HOST:PORT" and "--pgid
+# N" as HOST:PORT.N; a second job gets another id, and mapreport refuses
+# the two folders as one run
+hydra_hosts() {
+	d=$tmp/hydra
+	mkdir -p "$d"
+	cat >"$d/rsh" <<'EOS'
+#!/bin/sh
+# rsh -x HOST COMMAND: COMMAND run by a process outside ours, waited for
+shift 2
+pf=$(mktemp)
+setsid -f sh -c 'echo $$ >"$0"; exec sh -c "$1"' "$pf" "$*"
+while [ ! -s "$pf" ]; do sleep 0.05; done
+pid=$(cat "$pf")
+rm -f "$pf"
+while kill -0 "$pid" 2>/dev/null &&
+	! grep -q '^[0-9]* ([^)]*) Z' "/proc/$pid/stat" 2>/dev/null; do
+	sleep 0.1
+done
+EOS
+	chmod +x "$d/rsh"
+	# each rank writes its proxy's command line to proxy.RANK
+	cat >"$d/r.sh" <<'EOS'
+p=$$
+while [ "$p" -gt 1 ] && [ "$(cut -d' ' -f2 "/proc/$p/stat")" != '(hydra_pmi_proxy)' ]; do
+	p=$(sed 's/.*) . \([0-9]*\) .*/\1/' "/proc/$p/stat")
+done
+tr '\0' '\n' <"/proc/$p/cmdline" >"proxy.$PMI_RANK"
+i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done
+EOS
+	for j in 1 2; do
+		mkdir "$d/$j"
+		(cd "$d/$j" && timeout 60 mpiexec.mpich -launcher ssh \
+			-launcher-exec "$d/rsh" -hosts h1,h2 -ppn 1 -np 2 \
+			"$mapsample" -q -- sh "$d/r.sh" >"$d/$j.out" 2>"$d/$j.err") || {
+			show "$d/$j.err"
+			fail "mpich: mpiexec -hosts h1,h2 (two proxies) mapsample -- sh failed"
+		}
+		want=
+		for r in 0 1; do
+			[ -s "$d/$j/proxy.$r" ] || { show "$d/$j.err"; fail "mpich: rank $r found no hydra_pmi_proxy above it"; }
+			id=$(awk 'p == "--control-port" { port = $0 } p == "--pgid" { g = $0 } { p = $0 }
+				END { if (port != "" && g != "") print port "." g }' "$d/$j/proxy.$r")
+			[ -n "$id" ] || { show "$d/$j/proxy.$r"; fail "mpich: no --control-port/--pgid in the proxy's command line"; }
+			[ -z "$want" ] || [ "$want" = "$id" ] ||
+				fail "mpich: the two proxies have different control ports: $want, $id"
+			want=$id
+		done
+		n=$(ls -d "$d/$j"/sh-2p-*/ 2>/dev/null | wc -l)
+		[ "$n" = 1 ] || { ls -R "$d/$j" >&2; fail "mpich: ranks on two hosts: $n job folders, want 1"; }
+		f=$(ls -d "$d/$j"/sh-2p-*/)
+		[ -s "$f/rank-0.maplog" ] && [ -s "$f/rank-1.maplog" ] ||
+			{ ls -R "$d/$j" >&2; fail "mpich: ranks on two hosts: not both logs in $f"; }
+		got=$(jobs_ids "$f")
+		[ "$got" = "$want" ] || fail "mpich: ranks on two hosts: job ids '$got', want '$want' (the proxies' control port and pgid)"
+		eval "id$j=\$got"
+	done
+	[ "$id1" != "$id2" ] || fail "mpich: two jobs, one job id $id1"
+	set +e
+	"$mapreport" "$d"/1/sh-2p-*/ "$d"/2/sh-2p-*/ >/dev/null 2>"$d/two.err"
+	rc=$?
+	set -e
+	[ "$rc" = 2 ] && grep -q "in job $id1.*in job $id2\|in job $id2.*in job $id1" "$d/two.err" || {
+		show "$d/two.err"
+		fail "mpich: two jobs on two hosts: exit $rc, want 2 with both job ids named"
+	}
+}
+
+case " $mpis " in *" mpich "*) hydra_hosts ;; esac
 for m in $mpis; do
 	two_jobs "$m"
 	rank_per_log "$m"

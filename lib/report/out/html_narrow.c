@@ -257,6 +257,40 @@ static long cells_at(const struct narrow *n, const struct pages *p,
 	return c;
 }
 
+/* The name of the process the model keys as pid in the page's "Narrow
+ * to" list, into buf: "rank R (pid P, HOST)" for a rank of a job,
+ * "child of rank R (pid P, HOST)" for a process a rank started,
+ * "launcher (pid P, HOST)" for mpirun, hydra_pmi_proxy, srun and the
+ * like, else the pid as model_pid_str() writes it (which the page calls
+ * "process PID").  Returns buf. */
+static const char *proc_label(const struct model *m, uint32_t pid,
+			      char *buf, size_t len)
+{
+	const struct rproc *p = NULL;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct rproc *q = &m->procs[i];
+		if (q->pid != pid)
+			continue;
+		/* the image that says the most: a rank, a launcher */
+		if (!p || (p->rank < 0 && !p->is_launcher &&
+			   (q->rank >= 0 || q->is_launcher)))
+			p = q;
+	}
+	if (!p || (p->rank < 0 && !p->is_launcher))
+		return model_pid_str(m, pid, buf, len);
+	char host[80] = "";
+	if (p->host && *p->host)
+		snprintf(host, sizeof(host), ", %.70s", p->host);
+	unsigned real = model_real_pid(m, pid);
+	if (p->is_launcher)
+		snprintf(buf, len, "launcher (pid %u%s)", real, host);
+	else
+		snprintf(buf, len, "%srank %d (pid %u%s)",
+			 p->is_rank_child ? "child of " : "", (int)p->rank,
+			 real, host);
+	return buf;
+}
+
 static void write_data(FILE *out, const struct narrow *n)
 {
 	const struct model *m = n->m;
@@ -264,18 +298,18 @@ static void write_data(FILE *out, const struct narrow *n)
 		     "{\"seconds\":%.9g,\"bins\":%u,\"cut\":%u,\"threads\":[",
 		(double)n->span / 1e9, n->bins, n->cut);
 	/* a thread: [process number (model_proc_num()), tid, thread name,
-	 * program, pid as model_pid_str() writes it, pid in its PID
+	 * program, the process's name (proc_label()), pid in its PID
 	 * namespace] */
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct rthread *t = &m->threads[i];
-		char pb[48];
+		char pb[160];
 		fprintf(out, "%s[%u,%u,", i ? (i % 8 ? "," : ",\n") : "",
 			model_proc_num(m, t->pid), t->tid);
 		htmlsafe_json(out, t->name ? t->name : "");
 		fputc(',', out);
 		htmlsafe_json(out, model_proc_name(m, t->pid, t->image));
 		fputc(',', out);
-		htmlsafe_json(out, model_pid_str(m, t->pid, pb, sizeof(pb)));
+		htmlsafe_json(out, proc_label(m, t->pid, pb, sizeof(pb)));
 		fprintf(out, ",%u]", model_real_pid(m, t->pid));
 	}
 	fputs("],\n\"cells\":[", out);

@@ -78,9 +78,10 @@ var mapreportNarrow = function (lib) {
 			if (pids.indexOf(d.threads[i][0]) < 0)
 				pids.push(d.threads[i][0]);
 		/* a thread is [process number, tid, thread name, program,
-		 * pid as the text report writes it, pid]: two processes may
-		 * have one pid (PID namespaces, logs of several hosts), the
-		 * number tells them apart */
+		 * the process's name (its pid as the text report writes it,
+		 * or "rank R (pid P, HOST)", "launcher (pid P, HOST)"), pid]:
+		 * two processes may have one pid (PID namespaces, logs of
+		 * several hosts), the number tells them apart */
 		pids.forEach(function (pid) {
 			var name = '', label = '';
 			for (var k = 0; k < nt; k++)
@@ -88,7 +89,8 @@ var mapreportNarrow = function (lib) {
 					name = d.threads[k][3];
 					label = d.threads[k][4];
 				}
-			opt('p' + pid, 'process ' + label + ' (' + name + ')');
+			opt('p' + pid, (/^[0-9]/.test(label) ? 'process ' : '') +
+				label + ' (' + name + ')');
 			for (k = 0; k < nt; k++)
 				if (d.threads[k][0] === pid)
 					opt('t' + k, '\u2003thread ' + d.threads[k][1] +
