@@ -202,11 +202,14 @@ static int cell_add(struct rmetrics *x, struct rmseries *s, uint64_t ts,
 		j = ts >> x->cshift;
 		lo = s->nc && s->c0 < j ? s->c0 : j;
 		hi = s->nc && s->c0 + s->nc - 1 > j ? s->c0 + s->nc - 1 : j;
-		if (hi - lo >= METRICS_MAX_CELLS ||
-		    (rhi >> x->cshift) - (rlo >> x->cshift) >=
-			    METRICS_RUN_CELLS ||
-		    (hi - lo + 1 > s->capc &&
-		     x->ncells - s->capc + (hi - lo + 1) > METRICS_MAX_CELLS)) {
+		/* (more series than METRICS_MAX_CELLS get a cell each) */
+		if (x->cshift < 63 &&
+		    (hi - lo >= METRICS_MAX_CELLS ||
+		     (rhi >> x->cshift) - (rlo >> x->cshift) >=
+			     METRICS_RUN_CELLS ||
+		     (hi - lo + 1 > s->capc &&
+		      x->ncells - s->capc + (hi - lo + 1) >
+			      METRICS_MAX_CELLS))) {
 			cells_widen(x);
 			continue;
 		}
