@@ -298,7 +298,7 @@ static int cmp_ready(struct cmp_state *st, struct cmp_unit *u)
 		return MAPS_ENOMEM;
 	u->have_an = 1;
 	if (st->pset->ps_ndefs &&
-	    partial_eval(st->pset, m, u->paths, u->npaths, &u->pres))
+	    partial_eval(st->pset, m, &u->pres))
 		return MAPS_ENOMEM;
 	return u->damaged ? 1 : 0;
 }

@@ -788,7 +788,7 @@ static int write_reports(const struct model *m, const struct args *a,
 		return rc;
 	if (((needs & OUTPUT_NEED_RANKS) && analysis_rank(&an)) ||
 	    (pset && pset->ps_ndefs &&
-	     partial_eval(pset, m, a->logs, a->nlogs, presult)) ||
+	     partial_eval(pset, m, presult)) ||
 	    ((needs & OUTPUT_NEED_CALLTREE) && calltree_build(&t, m, &an))) {
 		rc = MAPS_ENOMEM;
 		goto out;

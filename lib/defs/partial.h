@@ -11,7 +11,7 @@
  *   partial_load(ps, opts, nopts);       definitions, with diagnostics
  *   ... print ps->ps_diags[i].pd_text on stderr ...
  *   struct partial_result *r;
- *   partial_eval(ps, &model, logs, nlogs, &r);   values of this run
+ *   partial_eval(ps, &model, &r);      values of this run
  *   text_partial(r, stdout);           the text writer's sections
  *   partial_result_free(r);
  *   partial_set_free(ps);
@@ -37,7 +37,8 @@
  * sampleValue combines the processes with a value in a bin; aggregation
  * combines the bins in which some process has a value.  Memory is bounded
  * by the cells, never by the number of samples or values; partial_eval()
- * reads the logs a second time.
+ * takes the values from the model's time cells, filled as the logs were
+ * read (the logs are read once).
  *
  * Functions returning int return 0 or a negative MAPS_E* code
  * (<mapsample/maps_error.h>); problems in files are diagnostics, not

@@ -73,6 +73,7 @@ void metrics_free(struct rmetrics *x)
 	for (size_t i = 0; i < x->ns; i++) {
 		window_free(&x->s[i].win);
 		free(x->s[i].err_msg);
+		free(x->s[i].cells);
 	}
 	for (size_t i = 0; i < x->npe; i++) {
 		free(x->pe[i].plugin);
@@ -142,9 +143,121 @@ static void rate_seen(void *ctx, uint64_t ts, double rate)
 	r->n++;
 }
 
-static int value_add(struct rmseries *s, uint64_t ts, double v)
+/* Cell b's values into cell a. */
+static void cell_merge(struct rmcell *a, const struct rmcell *b)
+{
+	if (!b->n)
+		return;
+	if (!a->n || b->min_ts < a->min_ts) {
+		a->min_ts = b->min_ts;
+		a->min_v = b->min_v;
+	}
+	if (!a->n || b->max_ts > a->max_ts)
+		a->max_ts = b->max_ts;
+	a->sum += b->sum;
+	a->n += b->n;
+}
+
+/* Doubles the cells' width in every series: cells 2j and 2j + 1 become
+ * cell j, in place (the arrays shrink to fit). */
+static void cells_widen(struct rmetrics *x)
+{
+	x->cshift++;
+	x->ncells = 0;
+	for (size_t k = 0; k < x->ns; k++) {
+		struct rmseries *s = &x->s[k];
+		if (!s->nc)
+			continue;
+		uint64_t c0 = s->c0 >> 1;
+		size_t nc = (size_t)(((s->c0 + s->nc - 1) >> 1) - c0 + 1);
+		for (size_t i = 0; i < s->nc; i++) {
+			size_t j = (size_t)(((s->c0 + i) >> 1) - c0);
+			struct rmcell c = s->cells[i];
+			if (i == 0 || j != (size_t)(((s->c0 + i - 1) >> 1) - c0))
+				s->cells[j] = c;
+			else
+				cell_merge(&s->cells[j], &c);
+		}
+		struct rmcell *shrunk = realloc(s->cells, nc * sizeof(*shrunk));
+		if (shrunk) {
+			s->cells = shrunk;
+			s->capc = nc;
+		}
+		s->c0 = c0;
+		s->nc = nc;
+		x->ncells += s->capc;
+	}
+}
+
+/* Value v at ts into its cell of series s, the cells widened first when
+ * there would be too many.  Returns 0 or MAPS_ENOMEM. */
+static int cell_add(struct rmetrics *x, struct rmseries *s, uint64_t ts,
+		    double v)
+{
+	uint64_t j, lo, hi;
+	uint64_t rlo = x->cvalues && x->clo < ts ? x->clo : ts;
+	uint64_t rhi = x->cvalues && x->chi > ts ? x->chi : ts;
+	size_t need;
+	for (;;) {
+		j = ts >> x->cshift;
+		lo = s->nc && s->c0 < j ? s->c0 : j;
+		hi = s->nc && s->c0 + s->nc - 1 > j ? s->c0 + s->nc - 1 : j;
+		/* (more series than METRICS_MAX_CELLS get a cell each) */
+		if (x->cshift < 63 &&
+		    (hi - lo >= METRICS_MAX_CELLS ||
+		     (rhi >> x->cshift) - (rlo >> x->cshift) >=
+			     METRICS_RUN_CELLS ||
+		     (hi - lo + 1 > s->capc &&
+		      x->ncells - s->capc + (hi - lo + 1) >
+			      METRICS_MAX_CELLS))) {
+			cells_widen(x);
+			continue;
+		}
+		need = (size_t)(hi - lo + 1);
+		break;
+	}
+	if (need > s->capc) {
+		size_t cap = s->capc + s->capc / 2;
+		if (cap < need)
+			cap = need;
+		if (x->ncells - s->capc + cap > METRICS_MAX_CELLS)
+			cap = need;
+		struct rmcell *c = realloc(s->cells, cap * sizeof(*c));
+		if (!c)
+			return MAPS_ENOMEM;
+		x->ncells += cap - s->capc;
+		s->cells = c;
+		s->capc = cap;
+	}
+	if (!s->nc) {
+		s->c0 = j;
+		s->nc = 1;
+		memset(&s->cells[0], 0, sizeof(s->cells[0]));
+	} else if (j < s->c0) {
+		size_t by = (size_t)(s->c0 - j);
+		memmove(&s->cells[by], &s->cells[0], s->nc * sizeof(*s->cells));
+		memset(&s->cells[0], 0, by * sizeof(*s->cells));
+		s->c0 = j;
+		s->nc += by;
+	} else if (j >= s->c0 + s->nc) {
+		size_t to = (size_t)(j - s->c0 + 1);
+		memset(&s->cells[s->nc], 0, (to - s->nc) * sizeof(*s->cells));
+		s->nc = to;
+	}
+	x->clo = rlo;
+	x->chi = rhi;
+	x->cvalues++;
+	struct rmcell one = {ts, ts, v, v, 1};
+	cell_merge(&s->cells[j - s->c0], &one);
+	return 0;
+}
+
+static int value_add(struct rmetrics *x, struct rmseries *s, uint64_t ts,
+		     double v)
 {
 	if (s->rates && window_add(&s->win, ts, v, rate_seen, &s->rate))
+		return MAPS_ENOMEM;
+	if (cell_add(x, s, ts, v))
 		return MAPS_ENOMEM;
 	if (!s->n || ts < s->first_ts) {
 		s->first_ts = ts;
@@ -237,7 +350,7 @@ int metrics_fold(struct rmetrics *x, const struct maplog_ev *ev)
 			return MAPS_ENOMEM;
 		double d;
 		if (metrics_value(v, &d))
-			return value_add(s, ev->ev_ts, d);
+			return value_add(x, s, ev->ev_ts, d);
 		if (!s->none || ev->ev_ts < s->none_first_ts)
 			s->none_first_ts = ev->ev_ts;
 		s->none++;

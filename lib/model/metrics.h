@@ -11,6 +11,20 @@
  * keeps a window of at most METRICS_WINDOW values to put them back in
  * time order (model/window.h).  metrics_summary() turns a metric's series
  * into one row of the report (lib/report/out prints the section).
+ *
+ * Cells.  Each series also sums its values in time cells, for the partial
+ * reports (lib/report/partial_eval.c), so that they need no second read
+ * of the logs: cell j of the run holds the times t with t >> cshift == j,
+ * one width 2^cshift ns for every series.  A series has the cells from
+ * that of its earliest value to that of its latest.  The width doubles
+ * (cells 2j and 2j + 1 merge) when the time from the earliest to the
+ * latest value of the run would be more than METRICS_RUN_CELLS cells
+ * (bins of a partial report are at least a thousandth of that time, so
+ * a cell is then at most about a thirtieth of a bin), or the cells of
+ * all series more than
+ * METRICS_MAX_CELLS.  So memory is bounded by METRICS_MAX_CELLS cells of
+ * 40 bytes, and by METRICS_RUN_CELLS cells a series, never by the number
+ * of values.
  */
 #ifndef MAPSAMPLE_MODEL_METRICS_H
 #define MAPSAMPLE_MODEL_METRICS_H
@@ -39,6 +53,19 @@ struct rmrate {
 	double min, max;
 };
 
+/* Most time cells (struct rmcell) of all series together, and most
+ * cells over the time the run's values span. */
+#define METRICS_MAX_CELLS (1u << 22)
+#define METRICS_RUN_CELLS 65536u
+
+/* The values of a series in one time cell.  Nothing depends on the order
+ * in which they came. */
+struct rmcell {
+	uint64_t min_ts, max_ts; /* earliest and latest time */
+	double sum, min_v;  /* min_v: the value at min_ts */
+	uint32_t n;         /* values; 0: an empty cell */
+};
+
 /* One metric in one process image. */
 struct rmseries {
 	uint32_t pid, image, index;
@@ -57,6 +84,9 @@ struct rmseries {
 	uint64_t errors;    /* largest running error count seen */
 	uint64_t err_ts;
 	char *err_msg;      /* message of the earliest error record */
+	struct rmcell *cells; /* cells c0 to c0 + nc - 1 (x->cshift) */
+	uint64_t c0;
+	size_t nc, capc;
 };
 
 struct rperr {
@@ -72,6 +102,10 @@ struct rmetrics {
 	struct keymap keys; /* (pid, image, index) -> series index */
 	struct rperr *pe;
 	size_t npe, cappe;
+	unsigned cshift;    /* cells are 2^cshift ns wide */
+	size_t ncells;      /* cells allocated, all series */
+	uint64_t clo, chi;  /* earliest and latest time in a cell */
+	uint64_t cvalues;   /* values in cells */
 };
 
 /* One row of the metrics table. */

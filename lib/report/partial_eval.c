@@ -18,11 +18,21 @@
  *      different times or ticks jitter by less than W/2.
  *
  *   2. Cells.  Each series of a metric some report names gets one cell
- *      per bin from the bin of its first value to that of its last.  The
- *      logs are read again and every value lands in its cell: count, sum,
- *      and the earliest and latest time with the value at the earliest.
- *      Nothing there depends on the order of values in the file (threads'
- *      chunks interleave).
+ *      per bin from the bin of its first value to that of its last:
+ *      count, sum, and the earliest and latest time with the value at
+ *      the earliest.  The logs are not read again: the model kept, as it
+ *      read them, each series' values in time cells of one width that
+ *      is a power of two (model/metrics.h, "Cells"), and each time cell
+ *      goes whole into the bin of the middle of its values' times.  The
+ *      time cells are at most about a thirtieth of the run's span
+ *      divided by PARTIAL_MAX_BINS wide, and number at most
+ *      METRICS_MAX_CELLS, four times PARTIAL_MAX_CELLS, so they are at
+ *      most about a quarter of a bin wide when the bins are limited by
+ *      the cells; a value moves to a neighbouring bin only when it is
+ *      that close to a bin's edge (bins are centred on the metric
+ *      interval's ticks, so values taken at the interval are not).  Nothing there depends on the order of
+ *      values in the file (threads' chunks interleave), and logs read
+ *      from a pipe have their partial reports too.
  *
  *   3. A process's value in a bin: the mean of its values there; for a
  *      metric divided by sample time, the sum of its deltas there over
@@ -36,18 +46,16 @@
  *      value there; aggregation combines the bins where any process has
  *      one.
  *
- *   Memory: the cells, at most PARTIAL_MAX_CELLS of 40 bytes unless there
- *   are more series than that (one cell each), plus per referenced metric
- *   one accumulator per bin; never anything per value.
+ *   Memory: the model's time cells (above), and here the cells, at most
+ *   PARTIAL_MAX_CELLS of 40 bytes unless there are more series than that
+ *   (one cell each), plus per referenced metric one accumulator per bin;
+ *   never anything per value.
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <mapsample/maplog.h>
 #include <mapsample/maps_error.h>
@@ -63,7 +71,7 @@ struct cell {
 };
 
 struct slot {
-	uint32_t pid, image, index;
+	size_t series;       /* in the model's rmetrics */
 	size_t acc;          /* accumulator of its metric */
 	int rate;
 	uint64_t first_ts, last_ts;
@@ -82,8 +90,6 @@ struct eval {
 	uint32_t nbins;
 	struct slot *slots;
 	size_t nslots;
-	uint32_t *hash;      /* slot index + 1 */
-	size_t caphash;
 	struct cell *cells;
 	size_t ncells;
 	struct acc *accs;    /* nacc * nbins */
@@ -96,26 +102,6 @@ static uint64_t bin_of(const struct eval *e, uint64_t ts)
 	if (ts < e->t0)
 		return 0;
 	return (ts - e->t0) / e->w + ((ts - e->t0) % e->w >= (e->w + 1) / 2);
-}
-
-static size_t key_hash(uint32_t pid, uint32_t image, uint32_t index)
-{
-	uint64_t h = ((uint64_t)pid << 32 | image) * 0x9e3779b97f4a7c15ull;
-	h ^= index * 0xff51afd7ed558ccdull;
-	return (size_t)(h ^ (h >> 31));
-}
-
-static struct slot *slot_find(const struct eval *e, uint32_t pid,
-			      uint32_t image, uint32_t index)
-{
-	size_t mask = e->caphash - 1;
-	for (size_t j = key_hash(pid, image, index) & mask; e->hash[j];
-	     j = (j + 1) & mask) {
-		struct slot *s = &e->slots[e->hash[j] - 1];
-		if (s->pid == pid && s->image == image && s->index == index)
-			return s;
-	}
-	return NULL;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -187,48 +173,34 @@ static int choose_bins(struct eval *e, const struct rmetrics *x,
 	return 0;
 }
 
-/* One value of the second pass into its cell (a logread_fn: ctx is the
- * struct eval).  Always 0: a value that fits no cell is left out. */
-static int place(void *ctx, const struct maplog_ev *ev)
+/* Step 2 for one slot: the time cells its series kept as the logs were
+ * read (model/metrics.h, "Cells") into its cells, each whole into the
+ * bin of the middle of its values' times.  A time cell narrower than the
+ * bins with values in one bin gives that bin exactly what its values
+ * would; a wider one, or one across a bin's edge, moves its values by at
+ * most its width. */
+static void fill_slot(struct eval *e, const struct slot *sl,
+		      const struct rmseries *s)
 {
-	struct eval *e = ctx;
-	const struct maplog_ev_metric_value *v = &ev->ev_u.mval;
-	double d;
-	if (!metrics_value(v, &d))
-		return 0;
-	struct slot *s = slot_find(e, ev->ev_pid, ev->ev_image, v->mv_index);
-	if (!s)
-		return 0;
-	uint64_t b = bin_of(e, ev->ev_ts);
-	if (b < s->b0 || b > s->b1)
-		return 0; /* the log changed since it was loaded */
-	struct cell *c = &e->cells[s->off + (b - s->b0)];
-	if (!c->n || ev->ev_ts < c->min_ts) {
-		c->min_ts = ev->ev_ts;
-		c->min_v = d;
+	for (size_t i = 0; i < s->nc; i++) {
+		const struct rmcell *t = &s->cells[i];
+		if (!t->n)
+			continue;
+		uint64_t b = bin_of(e, t->min_ts + (t->max_ts - t->min_ts) / 2);
+		if (b < sl->b0)
+			b = sl->b0;
+		if (b > sl->b1)
+			b = sl->b1;
+		struct cell *c = &e->cells[sl->off + (b - sl->b0)];
+		if (!c->n || t->min_ts < c->min_ts) {
+			c->min_ts = t->min_ts;
+			c->min_v = t->min_v;
+		}
+		if (!c->n || t->max_ts > c->max_ts)
+			c->max_ts = t->max_ts;
+		c->sum += t->sum;
+		c->n += t->n;
 	}
-	if (!c->n || ev->ev_ts > c->max_ts)
-		c->max_ts = ev->ev_ts;
-	c->sum += d;
-	c->n++;
-	return 0;
-}
-
-/* Step 2: the values of the log at path into the cells, read by logread
- * (in blocks, so the resident set does not grow with the logs).  Damage
- * was reported when the log was loaded: problems are not listened to,
- * and the parser goes on after damage.  Returns 0 or MAPS_ENOMEM. */
-static int read_log(struct eval *e, const struct model *m, size_t log,
-		    const char *path)
-{
-	static const struct logread_tool tool = {
-		.lt_record[MAPLOG_TYPE_METRIC_VALUE] = place,
-	};
-	/* with the model's pids (another log's process may have had the
-	 * same pid) */
-	return model_reread(m, log, path, &tool, e) == MAPS_ENOMEM
-		       ? MAPS_ENOMEM
-		       : 0;
 }
 
 /* Step 3 for one slot: its values per bin (val, NAN for none), then
@@ -318,7 +290,6 @@ static int combine(const struct eval *e, size_t acc, int sv, int ag,
 static void eval_free(struct eval *e)
 {
 	free(e->slots);
-	free(e->hash);
 	free(e->cells);
 	free(e->accs);
 	free(e->procs);
@@ -453,10 +424,9 @@ static void drop_unrecorded(struct partial_result *r,
 }
 
 int partial_eval(const struct partial_set *ps, const struct model *m,
-		 const char *const *logs, size_t nlogs,
 		 struct partial_result **out)
 {
-	if (!ps || !m || !out || (nlogs && !logs))
+	if (!ps || !m || !out)
 		return MAPS_EINVAL;
 	*out = NULL;
 	const struct rmetrics *x = &m->metrics;
@@ -492,9 +462,7 @@ int partial_eval(const struct partial_set *ps, const struct model *m,
 			if (!s->metric || !s->n || acc_of[s->metric - 1] < 0)
 				continue;
 			struct slot *sl = &e.slots[n++];
-			sl->pid = s->pid;
-			sl->image = s->image;
-			sl->index = s->index;
+			sl->series = k;
 			sl->acc = (size_t)acc_of[s->metric - 1];
 			sl->rate = (x->m[s->metric - 1].flags &
 				    MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME) != 0;
@@ -516,29 +484,16 @@ int partial_eval(const struct partial_set *ps, const struct model *m,
 			sl->off = e.ncells;
 			e.ncells += (size_t)(sl->b1 - sl->b0 + 1);
 		}
-		e.caphash = 16;
-		while (e.caphash < 2 * e.nslots)
-			e.caphash *= 2;
-		e.hash = calloc(e.caphash, sizeof(*e.hash));
 		e.cells = calloc(e.ncells, sizeof(*e.cells));
 		e.accs = calloc((size_t)e.nacc * e.nbins, sizeof(*e.accs));
 		e.procs = calloc(e.nacc, sizeof(*e.procs));
 		val = malloc(e.nbins * sizeof(*val));
-		if (!e.hash || !e.cells || !e.accs || !e.procs || !val)
+		if (!e.cells || !e.accs || !e.procs || !val)
 			goto nomem;
 		for (size_t i = 0; i < e.nslots; i++) {
-			size_t mask = e.caphash - 1;
-			size_t j = key_hash(e.slots[i].pid, e.slots[i].image,
-					    e.slots[i].index) & mask;
-			while (e.hash[j])
-				j = (j + 1) & mask;
-			e.hash[j] = (uint32_t)(i + 1);
-		}
-		for (size_t i = 0; i < nlogs; i++)
-			if (read_log(&e, m, i, logs[i]))
-				goto nomem;
-		for (size_t i = 0; i < e.nslots; i++)
+			fill_slot(&e, &e.slots[i], &x->s[e.slots[i].series]);
 			fold_slot(&e, &e.slots[i], val);
+		}
 	} else if (rc == 0) {
 		r->rs_bin_ns = e.w;
 		r->rs_start_ts = e.t0;

@@ -79,13 +79,12 @@ struct partial_result {
 };
 
 /*
- * Computes every used report of ps against the run in m, whose logs are
- * logs[0..nlogs) (read again here for the values in time; a log that
- * cannot be read now adds nothing).  *out is new (partial_result_free());
- * it copies what it needs of ps.  Returns 0, MAPS_ENOMEM or MAPS_EINVAL.
+ * Computes every used report of ps against the run in m, from what the
+ * model kept as it read the logs (the metrics' time cells; the logs are
+ * not read again).  *out is new (partial_result_free()); it copies what
+ * it needs of ps.  Returns 0, MAPS_ENOMEM or MAPS_EINVAL.
  */
 int partial_eval(const struct partial_set *ps, const struct model *m,
-		 const char *const *logs, size_t nlogs,
 		 struct partial_result **out);
 
 /* Frees r; NULL is allowed. */

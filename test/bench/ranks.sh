@@ -3,8 +3,12 @@
 #
 # ranks.sh: mapreport on synthetic MPI jobs of 64, 256 and 1024 rank logs
 # (test/bench/bench_ranks: 10000 samples, 4 threads and 2000 distinct
-# stacks a rank, the same program in every rank), against one log of as many samples as the largest job
-# (test/common/mklog -n RANKS*SAMPLES).  Not run by make check.
+# stacks a rank, the same program in every rank; a JOB record, six
+# metrics of the mpi, io and memory plugins with a value at every sample,
+# MPI_CALLS records), against one log of as many samples as the largest
+# job with the same metrics (bench_ranks -r 1 -n RANKS*SAMPLES).  The
+# report is `mapreport DIR`, as a user runs it, with the built-in partial
+# reports.  Not run by make check.
 #
 #   test/bench/ranks.sh [BUILDDIR [WORKDIR]]
 #
@@ -28,15 +32,14 @@ samples=${SAMPLES:-10000}
 repeat=${REPEAT:-1}
 mapreport=$build/cmd/mapreport/mapreport
 bench_ranks=$build/test/bench/bench_ranks
-mklog=$build/test/common/mklog
 
 die() {
 	echo "ranks.sh: $*" >&2
 	exit 1
 }
 
-[ -x "$mapreport" ] && [ -x "$bench_ranks" ] && [ -x "$mklog" ] ||
-	die "$build: build mapreport, test/bench/bench_ranks and test/common/mklog first (make && make check TESTS=)"
+[ -x "$mapreport" ] && [ -x "$bench_ranks" ] ||
+	die "$build: build mapreport and test/bench/bench_ranks first (make && make check TESTS=)"
 [ -x /usr/bin/time ] || die "/usr/bin/time missing: apt-get install time"
 mkdir -p "$work"
 
@@ -72,13 +75,16 @@ for r in $ranks; do
 		"$bench_ranks" -r "$r" -n "$samples" "$dir"
 	fi
 	# shellcheck disable=SC2086
-	timed "$r ranks x $samples samples" ${JOBS:+--jobs "$JOBS"} --merge "$dir"/rank-*.maplog
+	timed "$r ranks x $samples samples" ${JOBS:+--jobs "$JOBS"} "$dir"
 	eval "t_$r=\$last"
 	eval "c_$r=\$last_cpu"
 done
-one=$work/one-$((max * samples)).maplog
-[ -s "$one" ] || "$mklog" -n $((max * samples)) -p 1 "$one" >/dev/null
-timed "one log, $((max * samples)) samples" "$one"
+one=$work/one-$((max * samples))
+if [ ! -s "$one/rank-00000.maplog" ]; then
+	rm -rf "$one"
+	"$bench_ranks" -r 1 -n $((max * samples)) "$one"
+fi
+timed "one log, $((max * samples)) samples" "$one/rank-00000.maplog"
 t_one=$last
 c_one=$last_cpu
 eval "t_max=\$t_$max"

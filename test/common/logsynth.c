@@ -10,6 +10,7 @@
 
 #include "lib/log/mapwrite.h"
 #include "logsynth.h"
+#include "logsynth_job.h"
 
 #define NMOD 4
 #define NFUNC 256
@@ -231,6 +232,16 @@ static void make_stacks(struct synth *s)
 	}
 }
 
+/* Records ev[0..n) to st (the job scenario's, logsynth_job.h). */
+static int put_all(struct synth *s, struct stream *st,
+		   const struct maplog_ev *ev, size_t n)
+{
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = put(s, st, &ev[i]);
+	return rc;
+}
+
 static int proc_records(struct synth *s, struct stream *ps, uint32_t pid,
 			uint32_t ppid, uint64_t ts)
 {
@@ -280,6 +291,10 @@ static int proc_records(struct synth *s, struct stream *ps, uint32_t pid,
 		if ((rc = put(s, ps, &ev)))
 			return rc;
 	}
+	struct maplog_ev ev_job[LOGSYNTH_JOB_MAX];
+	if (o->job)
+		return put_all(s, ps, ev_job,
+			       logsynth_job_defs(o, ts, ev_job));
 	if (!o->all_types)
 		return 0;
 	static const char *const ids[2] = {"com.example.mem.rss",
@@ -617,6 +632,7 @@ int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 		goto out;
 	}
 
+	struct maplog_ev ev_job[LOGSYNTH_JOB_MAX];
 	uint64_t per_proc = o->samples / o->processes;
 	uint32_t base = o->pid_base ? o->pid_base : 4000;
 	for (uint32_t p = 0; p < o->processes; p++) {
@@ -670,6 +686,12 @@ int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 				goto out;
 			res->weight_sum += w;
 			res->frames += d;
+			if (o->job &&
+			    (rc = put_all(&s, st, ev_job,
+					  logsynth_job_values(rnd(&s.rng),
+							      st->ts, i,
+							      ev_job))))
+				goto out;
 			if (!o->all_types)
 				continue;
 			if (i % 16 == (uint64_t)t) {
@@ -807,6 +829,10 @@ int logsynth_write(const struct logsynth_opts *o, logsynth_sink sink,
 			if ((rc = put(&s, ps, &ev)))
 				goto out;
 		}
+		if (o->job &&
+		    (rc = put_all(&s, ps, ev_job,
+				  logsynth_job_calls(o, tend + 3, ev_job))))
+			goto out;
 		/* a file a substrate plugin wrote (MANIFEST) */
 		memset(&ev, 0, sizeof(ev));
 		ev.ev_type = MAPLOG_TYPE_MANIFEST;

@@ -34,7 +34,24 @@ struct logsynth_opts {
 	uint32_t pid_base;       /* pid of the first process; 0: 4000 (the
 				  * ranks of a job, one log each, need
 				  * pids of their own) */
+	int job;                 /* the job scenario below (all_types
+				  * should be off) */
+	int32_t job_rank;        /* this log's rank in it */
+	uint32_t job_size;       /* ranks of that job */
 };
+
+/*
+ * The job scenario (job set): the log of one rank of an MPI job as
+ * mapsample writes it under mpirun with the mpi, io and memory plugins.
+ * Its process has a JOB record (rank job_rank of job_size, job id
+ * "bench.1", launcher "openmpi", source "MPI"); the metric definitions of
+ * six built-in metrics (com.mapsample.metrics.mpi.time, .mpi.collective_time,
+ * .mpi.p2p_time, .mpi.sent, .io.read and .memory.rss, with their plugins'
+ * units, types and flags); one value of each at every sample, in the
+ * sampling thread's chunk; and MPI_CALLS records for MPI_Barrier,
+ * MPI_Allreduce, MPI_Send and MPI_Recv at the end.  Values follow from
+ * the seed and the rank.
+ */
 
 /*
  * The metrics scenario (metrics set): a fixed, hand-checkable log for the

@@ -148,7 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct model m;
 	memset(&m, 0, sizeof(m));
 	struct partial_result *r;
-	if (!partial_eval(ps, &m, NULL, 0, &r)) {
+	if (!partial_eval(ps, &m, &r)) {
 		check_result(r, (size_t)a->pf_used + (size_t)b->pf_used);
 		FILE *out = fopen("/dev/null", "w");
 		if (out) {

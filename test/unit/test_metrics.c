@@ -483,6 +483,51 @@ START_TEST(metrics_memory_bounded)
 }
 END_TEST
 
+START_TEST(metrics_cells)
+{
+	/* 200000 values 50 us apart over 10 s in two processes, in no time
+	 * order: each is in the cell of its time, the cells hold all of
+	 * them with the value at each cell's earliest time, and there are
+	 * at most METRICS_RUN_CELLS cells over the run (so they were
+	 * widened, and hold several values each) */
+	def(1, 0, "cpu", "%", 0);
+	def(2, 0, "io", "/s", MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME);
+	size_t most = 0;
+	for (uint64_t k = 0; k < 200000; k++) {
+		uint64_t tick = k * 7919 % 200000;
+		val((uint32_t)(1 + k % 2), 0, S + tick * 50000,
+		    (double)(tick % 13));
+	}
+	ck_assert_uint_eq(X.ns, 2);
+	ck_assert_uint_gt(X.cshift, 0);
+	ck_assert_uint_le(X.ncells, METRICS_MAX_CELLS);
+	for (size_t i = 0; i < X.ns; i++) {
+		const struct rmseries *s = &X.s[i];
+		uint64_t n = 0;
+		double sum = 0;
+		ck_assert_uint_le(s->nc, METRICS_RUN_CELLS);
+		ck_assert_uint_eq(s->c0, s->first_ts >> X.cshift);
+		ck_assert_uint_eq(s->c0 + s->nc - 1, s->last_ts >> X.cshift);
+		for (size_t j = 0; j < s->nc; j++) {
+			const struct rmcell *c = &s->cells[j];
+			if (!c->n)
+				continue;
+			ck_assert_uint_eq(c->min_ts >> X.cshift, s->c0 + j);
+			ck_assert_uint_eq(c->max_ts >> X.cshift, s->c0 + j);
+			ck_assert(c->min_v ==
+				  (double)((c->min_ts - S) / 50000 % 13));
+			if (c->n > most)
+				most = c->n;
+			n += c->n;
+			sum += c->sum;
+		}
+		ck_assert_uint_eq(n, s->n);
+		ck_assert(sum == s->sum);
+	}
+	ck_assert_uint_ge(most, 2);
+}
+END_TEST
+
 static Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -504,6 +549,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(tc, metrics_errors_pid_shown);
 	tcase_add_test(tc, metrics_report_empty_and_orphans);
 	tcase_add_test(tc, metrics_memory_bounded);
+	tcase_add_test(tc, metrics_cells);
 	suite_add_tcase(s, tc);
 	return s;
 }
