@@ -53,7 +53,7 @@ var mapreportNarrow = function (lib) {
 		function lines(f) {
 			if (!f.lf)
 				return null;
-			var out = f.lines.map(function (l) { return [l[0], l[1], 0, 0, l[4]]; });
+			var out = f.lines.map(function (l) { return [l[0], l[1], 0, 0, l[4], l[5]]; });
 			for (var i = 0; i < f.lf.length; i += 4) {
 				var e = cellFrame(f.lf[i + 1]);
 				var sh = all0[e] > 0 ? cur.self[e] / all0[e] : 0;

@@ -417,8 +417,16 @@
 			}
 			cell(tr, num > 0 ? String(num) : (l ? '?' : '...'), 'n ln');
 			var c = cell(tr, code === null ? '' : code, 'code');
-			if (l && l[4])
-				c.appendChild(el('span', 'inl', ' [inlined ' + l[4] + ']'));
+			if (l && l[4]) {
+				/* the short name (l[5]) when there is one, the
+				 * whole one in the tooltip */
+				var inl = el('span', 'inl', ' [inlined ' + (l[5] || l[4]) + ']');
+				if (l[5]) {
+					inl.title = l[4];
+					inl.setAttribute('data-fn', l[4]);
+				}
+				c.appendChild(inl);
+			}
 			tb.appendChild(tr);
 			return tr;
 		}
