@@ -31,7 +31,9 @@
 # selected, the charts are of its process and say they are the whole
 # process's).  Narrowed to a process (#pid=N), each metric chart shows
 # that process's series, which against the whole run's chart are its
-# band's ends and line.  On test/programs/
+# band's ends and line, and the Ranks table marks its row.  Narrowed
+# to a time range on a run of test/programs/iowrite, the selection's
+# compute/MPI/I/O split is that of --time --json.  On test/programs/
 # longnames.cc (built with the C++ compiler), the tables made for a
 # selection and the function view's title and call tables show the
 # short names, the whole name in data-fn and the tooltip, and the whole
@@ -670,12 +672,67 @@ for (wa, wb), (a1, b1), (a2, b2) in zip(whole, p1, p2):
             assert abs(val(ly) - (a + b) / 2) <= tol, (x, val(ly), a, b, tol)
         checked += 1
 assert checked > 20, checked
+# the Ranks table: the selected process's row marked, the other not
+for path in sys.argv[2:4]:
+    rows = [t for t in re.findall(r'<tr [^>]*>', re.search(r'<section id="ranks">.*?</section>', open(path).read(), re.S).group(0)) if "data-proc=" in t]
+    assert len(rows) == 2, rows
+    hl = [re.search(r'data-proc="(\d+)"', t).group(1) for t in rows if re.search(r'class="[^"]*\bnr-hl\b', t)]
+    assert hl == ["1" if path == sys.argv[2] else "2"], (path, rows)
+PY
+}
+
+# The performance summary's split follows a selection: on a run of
+# test/programs/iowrite (time in write and read calls, its writes
+# first), narrowed to a time range on the page's bins (from an eighth to
+# half of the run), the selection's compute, MPI and I/O
+# samples are the shares of mapreport --time FROM:TO --json's
+# performance object, of the samples of --time FROM:TO --folded.
+test_narrow_perf() {
+	[ -x "$programs/iowrite" ] ||
+		fail "$programs/iowrite missing: run 'make check' first"
+	"$mapsample" -q -o "$tmp/io.log" -F 2000 -- "$programs/iowrite" \
+		"$tmp/io.data" 100000 </dev/null >/dev/null 2>"$tmp/io.err" || {
+		cat "$tmp/io.err" >&2
+		fail "iowrite: mapsample failed"
+	}
+	rm -f "$tmp/io.data"
+	"$mapreport" --html "$tmp/io.html" "$tmp/io.log" >/dev/null 2>&1 ||
+		fail "mapreport --html (iowrite) failed"
+	range=$(python3 - "$tmp/io.html" <<'PY'
+import json, re, sys
+html = open(sys.argv[1]).read()
+m = re.search(r'<script type="application/json" id="nr-data">(.*?)</script>', html, re.S)
+d = json.loads(m.group(1))
+w = d["seconds"] / d["bins"]
+print("%.9f:%.9f" % (w * (d["bins"] // 8), w * (d["bins"] // 2)))
+PY
+)
+	"$mapreport" --time "$range" --json "$tmp/io.log" >"$tmp/io.json" 2>/dev/null ||
+		fail "mapreport --time $range --json failed"
+	"$mapreport" --time "$range" --folded "$tmp/io.log" >"$tmp/io.folded" 2>/dev/null ||
+		fail "mapreport --time $range --folded failed"
+	want=$(awk '{ s += $NF } END { print s + 0 }' "$tmp/io.folded")
+	chrome "$tmp/iodom" "$tmp/iodom.err" --dump-dom "file://$tmp/io.html#time=$range"
+	no_console "$tmp/iodom.err"
+	python3 - "$tmp/iodom" "$tmp/io.json" "$want" <<'PY' || fail "time range $range: the performance summary's split is not that of --time --json"
+import json, re, sys
+page, perf, want = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))["performance"], int(sys.argv[3])
+box = re.search(r'<div class="nr-whole nr-perf" data-samples="(\d+)">(.*?)</div>', page, re.S)
+assert box, "no split of the selection"
+total = int(box.group(1))
+assert total == want, (total, want)
+rows = dict((k, int(v)) for v, k in re.findall(r'<tr data-samples="(\d+)"><th>([^<]*)</th>', box.group(2)))
+assert sum(rows.values()) == total, rows
+for k, j in (("Compute", "compute"), ("MPI", "mpi"), ("I/O", "io")):
+    assert abs(rows[k] / total - perf[j]) < 1e-9, (k, rows[k], total, perf[j])
+assert rows["I/O"] > 0 and rows["Compute"] > 0, ("no I/O or no compute in the range: a weak check", rows)
 PY
 }
 
 test_page
 test_narrow
 test_narrow_process
+test_narrow_perf
 test_narrow_time
 test_narrow_names
 test_function_view

@@ -521,6 +521,42 @@ var mapreportNarrow = function (lib) {
 			}
 		}
 
+		/* the performance summary's split of the selection (samples
+		 * of it): compute, MPI and I/O from its samples, as a table
+		 * (rows with data-samples), or null when the page has no
+		 * classes (d.cls) */
+		function perfSplit(samples) {
+			if (!d.cls)
+				return null;
+			var ok = threadOk(), mpi = 0, io = 0, cl = d.cls;
+			for (var c = 0; c < cl.length; c += 4)
+				if (ok[cl[c]] && cl[c + 1] >= b0 && cl[c + 1] < b1) {
+					mpi += cl[c + 2];
+					io += cl[c + 3];
+				}
+			var box = el('div', 'nr-whole nr-perf');
+			box.setAttribute('data-samples', String(samples));
+			box.appendChild(el('p', 'note', 'In the selection, from its ' + fmt(samples) +
+				' samples (a sample in an MPI call counts as MPI, else in a ' +
+				'read/write-family call as I/O):'));
+			var t = el('table'), tb = el('tbody');
+			[['Compute', samples - mpi - io], ['MPI', mpi], ['I/O', io]].forEach(function (r) {
+				var tr = el('tr');
+				tr.setAttribute('data-samples', String(r[1]));
+				tr.appendChild(el('th', null, r[0]));
+				var p = samples > 0 ? 100 * r[1] / samples : 0;
+				var td = cell(tr, p.toFixed(2) + '%', 'n');
+				var bar = el('span', 'pct'), fill = el('span');
+				fill.style.width = p.toFixed(1) + '%';
+				bar.appendChild(fill);
+				td.appendChild(bar);
+				tb.appendChild(tr);
+			});
+			t.appendChild(tb);
+			box.appendChild(t);
+			return box;
+		}
+
 		/* the figures the page holds for the whole run only: a note
 		 * before each while a selection is active (its text says
 		 * why); the run's facts get a row of the selection */
@@ -539,12 +575,15 @@ var mapreportNarrow = function (lib) {
 				 : 'selected process; ')
 				: 'metrics are measured per process, so these are the values ' +
 				  'of every process; ');
+			var split = perfSplit(samples);
 			[['#summary table.kv', 'The run\'s facts: whole run, not narrowed ' +
 				'to the selection (its figures are in the row "Selection").'],
 			 ['#performance table', 'Whole run: the performance summary is ' +
-				'not narrowed to the selection.'],
+				'not narrowed to the selection' + (split ? '; the selection\'s ' +
+				'split is under it.' : '.')],
 			 ['#ranks table', 'Whole run: the ranks\' table and charts are not ' +
-				'narrowed to the selection.'],
+				'narrowed to the selection; the rows of the selected ' +
+				'processes are marked.'],
 			 ['#mpi table', 'Whole run: MPI call statistics are not narrowed ' +
 				'to the selection.'],
 			 ['#activity table.regions', 'Whole run: the regions\' figures are ' +
@@ -559,6 +598,9 @@ var mapreportNarrow = function (lib) {
 				if (t)
 					t.parentNode.insertBefore(el('p', 'note nr-whole', w[1]), t);
 			});
+			var pt = document.querySelector('#performance table');
+			if (pt && split)
+				pt.parentNode.insertBefore(split, pt.nextSibling);
 			var kv = document.querySelector('#summary table.kv');
 			if (kv) {
 				var nth = 0, procs = [], ok = threadOk();
@@ -622,6 +664,11 @@ var mapreportNarrow = function (lib) {
 						(tid === null || d.threads[k][1] === +tid);
 				return show;
 			}
+			/* the Ranks table: the selected processes' rows marked */
+			var ps = all ? [] : selProcs(ok);
+			var rr = document.querySelectorAll('#ranks tr[data-proc]');
+			for (i = 0; i < rr.length; i++)
+				rr[i].classList.toggle('nr-hl', ps.indexOf(+rr[i].getAttribute('data-proc')) >= 0);
 			var rows = document.querySelectorAll('#summary tr[data-proc]');
 			for (i = 0; i < rows.length; i++) {
 				var r = rows[i];
