@@ -729,6 +729,47 @@ assert rows["I/O"] > 0 and rows["Compute"] > 0, ("no I/O or no compute in the ra
 PY
 }
 
+# Where the page's frames are coarser than the run's stacks (a run of
+# 40000 samples or more: frames under 1/20000 of them merge into their
+# callers'), the function view of a selection says that its figures can
+# be short of mapreport --callers/--callees; on the synthetic page of
+# 20000 samples (every frame kept) it says nothing of it.
+test_function_view_coarse() {
+	[ -s "$tmp/r.html" ] || fail "no page of the synthetic log"
+	"$mklog" -n 50000 -p 1 -t 2 -k 2000 -s 7 "$tmp/c.log" >/dev/null
+	"$mapreport" --html "$tmp/c.html" "$tmp/c.log" >"$tmp/c.txt" 2>&1 ||
+		fail "mapreport --html (50000 samples) failed"
+	ctid=$(awk '/^Threads/ { s = 1; next } s && $3 ~ /^[0-9]+$/ && $1 ~ /^[0-9]+$/ { print $3; exit }' "$tmp/c.txt")
+	# the function with the most samples of the graph
+	hottest() {
+		python3 - "$1" <<'PY'
+import json, re, sys
+m = re.search(r'<script type="application/json" id="fg-data">(.*?)</script>', open(sys.argv[1]).read(), re.S)
+d = json.loads(m.group(1))
+raw, tot = d["nodes"], {}
+for i in range(len(raw) // 3):
+    if raw[3 * i + 2] >= 2:
+        tot[raw[3 * i]] = tot.get(raw[3 * i], 0) + raw[3 * i + 1]
+print(d["names"][max(tot, key=tot.get)])
+PY
+	}
+	cfn=$(hottest "$tmp/c.html")
+	chrome "$tmp/cdom" "$tmp/cdom.err" --dump-dom "file://$tmp/c.html#tid=$ctid&fn=$cfn"
+	no_console "$tmp/cdom.err"
+	grep -q "<div id=\"fn-view\" data-fn=\"$cfn\" data-narrowed=\"yes\" data-self=\"[0-9]*\" data-total=\"[1-9]" "$tmp/cdom" ||
+		fail "function view of $cfn in a selection (50000 samples) not shown"
+	grep -q '<p class="note fn-coarse">In this page frames under 1/20000 of the samples' "$tmp/cdom" ||
+		fail "function view of a selection on 50000 samples: no word that small frames merge"
+	sfn=$(hottest "$tmp/r.html")
+	spid=$(awk '/^Processes/ { s = 1; next } s && $1 ~ /^[0-9]+$/ { print $1; exit }' "$tmp/r.txt")
+	chrome "$tmp/sdom" "$tmp/sdom.err" --dump-dom "file://$tmp/r.html#pid=$spid&fn=$sfn"
+	no_console "$tmp/sdom.err"
+	grep -q "<div id=\"fn-view\" data-fn=\"$sfn\" data-narrowed=\"yes\" data-self=\"[0-9]*\" data-total=\"[1-9]" "$tmp/sdom" ||
+		fail "function view of $sfn in a selection (20000 samples) not shown"
+	! grep -q '<p class="note fn-coarse">' "$tmp/sdom" ||
+		fail "function view on 20000 samples (every frame kept) says frames merge"
+}
+
 test_page
 test_narrow
 test_narrow_process
@@ -738,6 +779,7 @@ test_narrow_names
 test_function_view
 test_function_view_narrowed
 test_function_view_any
+test_function_view_coarse
 test_metrics_scenario
 test_script_off
 echo "mapreport-html-browser: all cases passed"

@@ -40,6 +40,19 @@ var mapreportNarrow = function (lib) {
 			return e;
 		}
 
+		/* what the selection's frames leave out, said in the
+		 * function view: the graph's frames under 1/20000 of the
+		 * samples and the frames deeper than d.cut count in their
+		 * callers' (empty when neither) */
+		var coarse = (g.value0[0] >= 40000 ? 'frames under 1/20000 of the ' +
+			'samples' : '') + (d.cut ? (g.value0[0] >= 40000 ? ' and ' : '') +
+			'frames deeper than ' + d.cut + ' levels' : '');
+		if (coarse)
+			coarse = 'In this page ' + coarse + ' count in their callers\' ' +
+				'frames, so a function\'s samples, callers and callees in a ' +
+				'selection can be short of mapreport --callers/--callees NAME ' +
+				'with the same --pid/--tid/--time.';
+
 		/* callers and callees of the function named full in the
 		 * selection: stackCalls over its samples per frame */
 		function calls(full) {
@@ -653,7 +666,8 @@ var mapreportNarrow = function (lib) {
 				functionTables(value, self);
 			cur = all ? null : {self: self, total: value[0]};
 			if (fv)
-				fv.narrow(all ? null : {calls: calls, lines: lines, total: value[0]});
+				fv.narrow(all ? null : {calls: calls, lines: lines, total: value[0],
+					coarse: coarse});
 			/* a row of process number proc (thread tid, or every
 			 * thread when tid is null) is shown when the selection
 			 * holds it */

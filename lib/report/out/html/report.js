@@ -518,6 +518,8 @@
 				box.appendChild(el('p', 'note', 'No samples of this function ' +
 					'in the flame graph\'s frames' + (narrow ? ' in the selection' : '') +
 					', and ' + nosrc));
+				if (narrow && narrow.coarse)
+					box.appendChild(el('p', 'note fn-coarse', narrow.coarse));
 				if (scroll)
 					$('fnview').scrollIntoView();
 				return;
@@ -551,6 +553,8 @@
 						: nl ? 'samples per line estimated: each frame\'s ' +
 						  'share of the selection applied to its lines.'
 						: 'source lines of the whole run (too many to split).')));
+				if (narrow.coarse)
+					box.appendChild(el('p', 'note fn-coarse', narrow.coarse));
 			} else {
 				box.appendChild(el('p', 'note', (f.module ? f.module + ': ' : '') +
 					fmt(f.self) + ' samples self, ' + fmt(f.total) + ' total (' +
