@@ -27,8 +27,13 @@
 # the run's facts, performance summary, ranks, MPI and metric figures
 # say they are of the whole run, the run's facts get a row of the
 # selection, the marks table and the metric charts follow (the charts
-# zoom to the time range; a thread selected, they say they are the
-# whole process's).  On test/programs/
+# and the thread activity chart zoom to the time range; a thread
+# selected, the charts are of its process and say they are the whole
+# process's).  Narrowed to a process (#pid=N), each metric chart shows
+# that process's series, which against the whole run's chart are its
+# band's ends and line, and the Ranks table marks its row.  Narrowed
+# to a time range on a run of test/programs/iowrite, the selection's
+# compute/MPI/I/O split is that of --time --json.  On test/programs/
 # longnames.cc (built with the C++ compiler), the tables made for a
 # selection and the function view's title and call tables show the
 # short names, the whole name in data-fn and the tooltip, and the whole
@@ -535,11 +540,18 @@ if kind == "tid":
         assert bool(hid) == (tid != arg), ("mark", tid, t, hid)
     assert any("the whole process" in h.unescape(n) for n in notes), notes
     assert not zoom, zoom
+    # the charts are of the thread's process, said to be the whole
+    # process's
+    for c in charts:
+        assert re.match(r'<figure class="chart"[^>]*data-proc="\d+"', c), c[:120]
+        leg = h.unescape(re.search(r'<div class="legend"[^>]*>([^<]*)</div>', c).group(1))
+        assert "(the whole process" in leg, leg
 else:
     a, b = (float(x) for x in arg.split(":"))
     for tid, t, hid in marks:
         assert bool(hid) != (a - 1e-6 <= float(t) < b - 1e-6), ("mark", t, a, b, hid)
-    assert len(zoom) == len(charts), (len(zoom), len(charts))
+    # the metric charts and the thread activity chart
+    assert len(zoom) == len(charts) + 1, (len(zoom), len(charts))
     for z0, z1 in zoom:
         assert abs(float(z0) - a) < 1e-5 and abs(float(z1) - b) < 1e-5, (z0, z1, a, b)
     for c in charts:
@@ -549,16 +561,225 @@ else:
         assert re.search(r'<g class="xaxis" display="none">', c), "the run's time axis still shown"
         ticks = [float(x) for x in re.findall(r'>([0-9.]+) s</text>', re.search(r'<g class="nr-axis">(.*?)</g>', c, re.S).group(1))]
         assert len(ticks) >= 3 and min(ticks) >= a - 1e-6 and max(ticks) <= b + 1e-6, ticks
+    # the thread activity chart zoomed too: every lane's cells and the
+    # marks stretched by span / (TO - FROM), the run's ticks hidden, the
+    # range's drawn
+    act = re.search(r'<section id="activity">.*?</section>', page, re.S).group(0)
+    sv = re.search(r'<svg [^>]*data-rowh[^>]*>', act).group(0)
+    z = re.search(r'data-zoom="([0-9.]+):([0-9.]+)"', sv)
+    assert z and abs(float(z.group(1)) - a) < 1e-5 and abs(float(z.group(2)) - b) < 1e-5, sv
+    span = float(re.search(r'data-span="([0-9.e+-]+)"', sv).group(1))
+    plots = re.findall(r'<g class="act-plot[^"]*"( transform="[^"]*")?>', act)
+    assert len(plots) >= 9, len(plots)
+    for p in plots:
+        k = re.search(r'scale\(([0-9.]+),1\)', p)
+        assert k and abs(float(k.group(1)) - span / (b - a)) < 1e-3 * span / (b - a), p
+    foot = re.search(r'<g class="act-foot"[^>]*>(.*)</svg>', act, re.S).group(1)
+    assert re.search(r'<g class="xaxis" display="none">', foot), "activity: the run's time axis still shown"
+    ticks = [float(x) for x in re.findall(r'>([0-9.]+) s</text>', re.search(r'<g class="nr-axis">(.*?)</g>', foot, re.S).group(1))]
+    assert len(ticks) >= 3 and min(ticks) >= a - 1e-6 and max(ticks) <= b + 1e-6, ticks
 PY
+}
+
+# Narrowed to a process (#pid=N): each metric chart shows that process's
+# series alone (data-proc, a legend naming it, its own y axis), drawn
+# from the per-process series the page embeds.  Checked against the
+# whole run's charts, which the page draws from every series: with two
+# processes, in each column the whole chart's band runs from the lower
+# to the higher of the two processes' means and its line is their mean;
+# where one process alone has a value, the whole chart's line is it.
+test_narrow_process() {
+	[ -s "$tmp/r.html" ] || fail "no page of the synthetic log"
+	pids=$(awk '/^Processes/ { s = 1; next } /^$/ { s = 0 } s && $1 ~ /^[0-9]+$/ { print $1 }' "$tmp/r.txt")
+	[ "$(echo "$pids" | wc -l)" = 2 ] || { cat "$tmp/r.txt" >&2; fail "not 2 processes: $pids"; }
+	set -- $pids
+	chrome "$tmp/p1dom" "$tmp/p1dom.err" --dump-dom "file://$tmp/r.html#pid=$1"
+	no_console "$tmp/p1dom.err"
+	chrome "$tmp/p2dom" "$tmp/p2dom.err" --dump-dom "file://$tmp/r.html#pid=$2"
+	no_console "$tmp/p2dom.err"
+	python3 - "$tmp/dom" "$tmp/p1dom" "$tmp/p2dom" "$1" "$2" <<'PY' || fail "narrowed to a process: the metric charts are not that process's"
+import html as h, json, re, sys
+def charts(path):
+    page = open(path).read()
+    sec = re.search(r'<section id="metrics">.*?</section>', page, re.S).group(0)
+    return re.findall(r'<figure class="chart"([^>]*)>(.*?)</figure>', sec, re.S)
+def pts(s):
+    return [tuple(float(v) for v in p.split(",")) for p in s.split()]
+def whole_cols(body):
+    # whole-run chart: x -> (line y, band high y, band low y)
+    g = re.search(r'<g class="series">(.*?)</g>', body, re.S).group(1)
+    cols = {}
+    for band, line in zip(re.findall(r'<polygon class="band" points="([^"]*)"', g),
+                          re.findall(r'<polyline class="mean" points="([^"]*)"', g)):
+        b, l = pts(band), pts(line)
+        n = len(l)
+        for i, (x, y) in enumerate(l):
+            cols[round(x, 1)] = (y, b[i][1], b[2 * n - 1 - i][1])
+    for x, y1, _, y2, _, cy in re.findall(r'<line class="mean" x1="([0-9.]+)" y1="([0-9.]+)" x2="([0-9.]+)" y2="([0-9.]+)"(?:/>|></line>)<circle class="dot" cx="([0-9.]+)" cy="([0-9.]+)"', g):
+        cols[round(float(x), 1)] = (float(cy), float(y2), float(y1))
+    return cols
+def proc_means(attrs, body, pid):
+    assert 'data-proc="' in attrs, ("chart not narrowed", attrs)
+    leg = h.unescape(re.search(r'<div class="legend"[^>]*>([^<]*)</div>', body).group(1))
+    assert leg.startswith("Process %s " % pid), leg
+    assert re.search(r'<g class="series" display="none">', body), "the whole run's series still shown"
+    assert re.search(r'<g class="yaxis" display="none">', body), "the whole run's y axis still shown"
+    g = re.search(r'<g class="nr-series">(.*?)</g>', body, re.S)
+    assert g, "no series of the process"
+    ms = msd[re.search(r'data-metric="([^"]*)"', attrs).group(1)]
+    y0, y1 = ms["y"]
+    bot, top = ms["procs"][re.search(r'data-proc="(\d+)"', attrs).group(1)][:2]
+    val = lambda y: bot + (y1 - y) / (y1 - y0) * (top - bot)
+    out = {}
+    for line in re.findall(r'<polyline class="mean" points="([^"]*)"', g.group(1)):
+        for x, y in pts(line):
+            out[round(x, 1)] = val(y)
+    for cx, cy in re.findall(r'<circle class="dot" cx="([0-9.]+)" cy="([0-9.]+)"', g.group(1)):
+        out[round(float(cx), 1)] = val(float(cy))
+    # the y axis of the process drawn in place of the run's
+    labels = re.findall(r'<text[^>]*>([^<]*)</text>', re.search(r'<g class="nr-yaxis">(.*?)</g>', body, re.S).group(1))
+    assert len(labels) >= 2, labels
+    return out, (top - bot) / (y1 - y0)
+whole, p1, p2 = charts(sys.argv[1]), charts(sys.argv[2]), charts(sys.argv[3])
+# the page's per-process series: the plot area, each chart's axis
+raw = json.loads(re.search(r'<script type="application/json" id="ms-data">(.*?)</script>', open(sys.argv[1]).read(), re.S).group(1))
+msd = {}
+for e in raw["charts"]:
+    e["y"] = raw["y"]
+    msd[e["id"]] = e
+assert len(whole) == len(p1) == len(p2) >= 2, (len(whole), len(p1), len(p2))
+checked = 0
+for (wa, wb), (a1, b1), (a2, b2) in zip(whole, p1, p2):
+    assert "data-proc" not in wa, "whole-run chart marked as a process's"
+    ms = msd[re.search(r'data-metric="([^"]*)"', wa).group(1)]
+    (y0, y1), (bot, top) = ms["y"], ms["all"]
+    val = lambda y: bot + (y1 - y) / (y1 - y0) * (top - bot)
+    cols = whole_cols(wb)
+    m1, u1 = proc_means(a1, b1, sys.argv[4])
+    m2, u2 = proc_means(a2, b2, sys.argv[5])
+    assert m1 and m2, "a process without values"
+    assert set(cols) == set(m1) | set(m2), sorted(set(cols) ^ (set(m1) | set(m2)))[:5]
+    # pixels are printed to 0.1: half of that in each chart, and the
+    # quantized values of the processes (1/4095 of their axes)
+    tol = 0.06 * (top - bot) / (y1 - y0) + 0.06 * max(u1, u2) + 1e-9
+    for x, (ly, hi, lo) in cols.items():
+        a, b = m1.get(x), m2.get(x)
+        if a is None or b is None:
+            one = a if b is None else b
+            assert abs(val(ly) - one) <= tol, (x, val(ly), one, tol)
+        else:
+            assert abs(val(lo) - min(a, b)) <= tol and abs(val(hi) - max(a, b)) <= tol, (x, val(lo), val(hi), a, b, tol)
+            assert abs(val(ly) - (a + b) / 2) <= tol, (x, val(ly), a, b, tol)
+        checked += 1
+assert checked > 20, checked
+# the Ranks table: the selected process's row marked, the other not
+for path in sys.argv[2:4]:
+    rows = [t for t in re.findall(r'<tr [^>]*>', re.search(r'<section id="ranks">.*?</section>', open(path).read(), re.S).group(0)) if "data-proc=" in t]
+    assert len(rows) == 2, rows
+    hl = [re.search(r'data-proc="(\d+)"', t).group(1) for t in rows if re.search(r'class="[^"]*\bnr-hl\b', t)]
+    assert hl == ["1" if path == sys.argv[2] else "2"], (path, rows)
+PY
+}
+
+# The performance summary's split follows a selection: on a run of
+# test/programs/iowrite (time in write and read calls, its writes
+# first), narrowed to a time range on the page's bins (from an eighth to
+# half of the run), the selection's compute, MPI and I/O
+# samples are the shares of mapreport --time FROM:TO --json's
+# performance object, of the samples of --time FROM:TO --folded.
+test_narrow_perf() {
+	[ -x "$programs/iowrite" ] ||
+		fail "$programs/iowrite missing: run 'make check' first"
+	"$mapsample" -q -o "$tmp/io.log" -F 2000 -- "$programs/iowrite" \
+		"$tmp/io.data" 100000 </dev/null >/dev/null 2>"$tmp/io.err" || {
+		cat "$tmp/io.err" >&2
+		fail "iowrite: mapsample failed"
+	}
+	rm -f "$tmp/io.data"
+	"$mapreport" --html "$tmp/io.html" "$tmp/io.log" >/dev/null 2>&1 ||
+		fail "mapreport --html (iowrite) failed"
+	range=$(python3 - "$tmp/io.html" <<'PY'
+import json, re, sys
+html = open(sys.argv[1]).read()
+m = re.search(r'<script type="application/json" id="nr-data">(.*?)</script>', html, re.S)
+d = json.loads(m.group(1))
+w = d["seconds"] / d["bins"]
+print("%.9f:%.9f" % (w * (d["bins"] // 8), w * (d["bins"] // 2)))
+PY
+)
+	"$mapreport" --time "$range" --json "$tmp/io.log" >"$tmp/io.json" 2>/dev/null ||
+		fail "mapreport --time $range --json failed"
+	"$mapreport" --time "$range" --folded "$tmp/io.log" >"$tmp/io.folded" 2>/dev/null ||
+		fail "mapreport --time $range --folded failed"
+	want=$(awk '{ s += $NF } END { print s + 0 }' "$tmp/io.folded")
+	chrome "$tmp/iodom" "$tmp/iodom.err" --dump-dom "file://$tmp/io.html#time=$range"
+	no_console "$tmp/iodom.err"
+	python3 - "$tmp/iodom" "$tmp/io.json" "$want" <<'PY' || fail "time range $range: the performance summary's split is not that of --time --json"
+import json, re, sys
+page, perf, want = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))["performance"], int(sys.argv[3])
+box = re.search(r'<div class="nr-whole nr-perf" data-samples="(\d+)">(.*?)</div>', page, re.S)
+assert box, "no split of the selection"
+total = int(box.group(1))
+assert total == want, (total, want)
+rows = dict((k, int(v)) for v, k in re.findall(r'<tr data-samples="(\d+)"><th>([^<]*)</th>', box.group(2)))
+assert sum(rows.values()) == total, rows
+for k, j in (("Compute", "compute"), ("MPI", "mpi"), ("I/O", "io")):
+    assert abs(rows[k] / total - perf[j]) < 1e-9, (k, rows[k], total, perf[j])
+assert rows["I/O"] > 0 and rows["Compute"] > 0, ("no I/O or no compute in the range: a weak check", rows)
+PY
+}
+
+# Where the page's frames are coarser than the run's stacks (a run of
+# 40000 samples or more: frames under 1/20000 of them merge into their
+# callers'), the function view of a selection says that its figures can
+# be short of mapreport --callers/--callees; on the synthetic page of
+# 20000 samples (every frame kept) it says nothing of it.
+test_function_view_coarse() {
+	[ -s "$tmp/r.html" ] || fail "no page of the synthetic log"
+	"$mklog" -n 50000 -p 1 -t 2 -k 2000 -s 7 "$tmp/c.log" >/dev/null
+	"$mapreport" --html "$tmp/c.html" "$tmp/c.log" >"$tmp/c.txt" 2>&1 ||
+		fail "mapreport --html (50000 samples) failed"
+	ctid=$(awk '/^Threads/ { s = 1; next } s && $3 ~ /^[0-9]+$/ && $1 ~ /^[0-9]+$/ { print $3; exit }' "$tmp/c.txt")
+	# the function with the most samples of the graph
+	hottest() {
+		python3 - "$1" <<'PY'
+import json, re, sys
+m = re.search(r'<script type="application/json" id="fg-data">(.*?)</script>', open(sys.argv[1]).read(), re.S)
+d = json.loads(m.group(1))
+raw, tot = d["nodes"], {}
+for i in range(len(raw) // 3):
+    if raw[3 * i + 2] >= 2:
+        tot[raw[3 * i]] = tot.get(raw[3 * i], 0) + raw[3 * i + 1]
+print(d["names"][max(tot, key=tot.get)])
+PY
+	}
+	cfn=$(hottest "$tmp/c.html")
+	chrome "$tmp/cdom" "$tmp/cdom.err" --dump-dom "file://$tmp/c.html#tid=$ctid&fn=$cfn"
+	no_console "$tmp/cdom.err"
+	grep -q "<div id=\"fn-view\" data-fn=\"$cfn\" data-narrowed=\"yes\" data-self=\"[0-9]*\" data-total=\"[1-9]" "$tmp/cdom" ||
+		fail "function view of $cfn in a selection (50000 samples) not shown"
+	grep -q '<p class="note fn-coarse">In this page frames under 1/20000 of the samples' "$tmp/cdom" ||
+		fail "function view of a selection on 50000 samples: no word that small frames merge"
+	sfn=$(hottest "$tmp/r.html")
+	spid=$(awk '/^Processes/ { s = 1; next } s && $1 ~ /^[0-9]+$/ { print $1; exit }' "$tmp/r.txt")
+	chrome "$tmp/sdom" "$tmp/sdom.err" --dump-dom "file://$tmp/r.html#pid=$spid&fn=$sfn"
+	no_console "$tmp/sdom.err"
+	grep -q "<div id=\"fn-view\" data-fn=\"$sfn\" data-narrowed=\"yes\" data-self=\"[0-9]*\" data-total=\"[1-9]" "$tmp/sdom" ||
+		fail "function view of $sfn in a selection (20000 samples) not shown"
+	! grep -q '<p class="note fn-coarse">' "$tmp/sdom" ||
+		fail "function view on 20000 samples (every frame kept) says frames merge"
 }
 
 test_page
 test_narrow
+test_narrow_process
+test_narrow_perf
 test_narrow_time
 test_narrow_names
 test_function_view
 test_function_view_narrowed
 test_function_view_any
+test_function_view_coarse
 test_metrics_scenario
 test_script_off
 echo "mapreport-html-browser: all cases passed"

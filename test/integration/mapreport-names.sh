@@ -11,6 +11,8 @@
 # tooltip.  The rows of --callers and --callees and the titles of
 # --lines and --disasm show the short name too (the whole one with
 # --full-names), and --callers takes the short name as the function.
+# Inlined code's "[inlined NAME]" in --lines and in the HTML source view
+# shows the short NAME too (the whole one with --full-names).
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -100,5 +102,42 @@ grep -Eq '^ +[0-9]+ +[0-9.]+%  Engine<Pair<Pair<.*::spin_hot\(Pair<.* \(longname
 report ln --full-names --lines="$hot"
 grep -q '^Source lines of Engine<Pair<Pair<.*::spin_hot(Pair<' "$tmp/ln.report" ||
 	fail "--full-names: the --lines title does not hold the whole name"
+
+# inlined code: "longnames MS inline" loops in Engine<L4>::spin_mix,
+# whose step Engine<L4>::mix_step (always inlined) has a name as long;
+# --lines shows its lines as "[inlined NAME]" with NAME short (whole
+# with --full-names), and the HTML source view's data has the short name
+# next to the whole one
+sample lni -F 1000 -- "$tmp/longnames" 300 inline
+[ "$rc" = 0 ] || { show "$tmp/lni.err"; fail "mapsample (inline) exited $rc"; }
+mix='Engine<...>::spin_mix(...)'
+report lni --lines="$mix"
+grep -q "^Source lines of $mix (longnames): [1-9]" "$tmp/lni.report" ||
+	{ cut -c1-300 "$tmp/lni.report" >&2; fail "--lines='$mix': no source view"; }
+grep -Eq '^ \*? +[0-9]+ .*  \[inlined Engine<\.\.\.>::mix_step\(\.\.\.\)\]$' "$tmp/lni.report" ||
+	{ cut -c1-300 "$tmp/lni.report" >&2; fail "--lines: the inlined function's name is not shortened"; }
+long=$(awk 'length($0) > 200' "$tmp/lni.report" | wc -l)
+[ "$long" = 0 ] || { awk 'length($0) > 200 { print substr($0, 1, 300) }' "$tmp/lni.report" >&2; fail "$long lines of --lines (inlined code) over 200 characters"; }
+report lni --full-names --lines="$mix"
+grep -q '\[inlined Engine<Pair<Pair<.*::mix_step(Pair<.*\]$' "$tmp/lni.report" ||
+	{ cut -c1-300 "$tmp/lni.report" >&2; fail "--full-names: the inlined function's name is not whole"; }
+"$mapreport" --html "$tmp/lni.html" "$tmp/lni.log" >/dev/null 2>&1 ||
+	fail "mapreport --html (inline) failed"
+"$mapreport" --full-names --html "$tmp/lnif.html" "$tmp/lni.log" >/dev/null 2>&1 ||
+	fail "mapreport --full-names --html (inline) failed"
+python3 - "$tmp/lni.html" "$tmp/lnif.html" <<'PY' || fail "the HTML source view's inlined lines: no short name (--full-names: one)"
+import json, re, sys
+def lines(path):
+    m = re.search(r'<script type="application/json" id="fn-data">(.*?)</script>', open(path).read(), re.S)
+    f = [f for f in json.loads(m.group(1))["funcs"] if "::spin_mix(" in f["name"]]
+    assert f, "spin_mix not in fn-data"
+    return [l for l in f[0]["lines"] if "::mix_step(" in l[4]]
+inl = lines(sys.argv[1])
+assert inl, "no inlined lines of mix_step"
+for l in inl:
+    assert len(l) == 6 and l[5] == "Engine<...>::mix_step(...)" and len(l[4]) > 1000, (l[:4], l[5:][:1])
+for l in lines(sys.argv[2]):
+    assert len(l) == 5, l[:4]
+PY
 
 echo "ok: $pct% in Engine<...>::spin_hot(...), full name kept for --full-names, JSON and tooltips; short in --callers/--callees/--lines/--disasm"

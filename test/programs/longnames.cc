@@ -6,7 +6,12 @@
 // shortened to "Engine<...>::spin_hot(...)" in its tables and the flame
 // graph, and in full with --full-names and in JSON.
 //
-//   longnames MS   spins about MS milliseconds of CPU time
+// With "inline" after MS, the loop is Engine<T>::spin_mix's instead,
+// whose step, Engine<T>::mix_step(T const&, unsigned long, unsigned
+// long), is always inlined: mapreport --lines shows its lines as
+// "[inlined NAME]", NAME shortened too.
+//
+//   longnames MS [inline]   spins about MS milliseconds of CPU time
 #include <cstdlib>
 #include <ctime>
 #include <map>
@@ -32,6 +37,19 @@ template <class T> struct Engine {
 			x = x * 6364136223846793005ul + i;
 		return x;
 	}
+	__attribute__((always_inline)) static inline unsigned long
+	mix_step(T const &, unsigned long x, unsigned long i)
+	{
+		return x * 6364136223846793005ul + (i ^ (x >> 29));
+	}
+	__attribute__((noinline)) static unsigned long
+	spin_mix(T const &t, unsigned long n)
+	{
+		unsigned long x = 1;
+		for (unsigned long i = 0; i < n; i++)
+			x = mix_step(t, x, i);
+		return x;
+	}
 };
 
 static double cpu_ms()
@@ -44,11 +62,13 @@ static double cpu_ms()
 int main(int argc, char **argv)
 {
 	double ms = argc > 1 ? std::atof(argv[1]) : 500;
+	bool mix = argc > 2 && std::string(argv[2]) == "inline";
 	L4 *v = new L4();
 	unsigned long sink = 0;
 	double t0 = cpu_ms();
 	while (cpu_ms() - t0 < ms)
-		sink += Engine<L4>::spin_hot(*v, 1000000);
+		sink += mix ? Engine<L4>::spin_mix(*v, 1000000)
+			    : Engine<L4>::spin_hot(*v, 1000000);
 	delete v;
 	return sink == 42 ? 1 : 0;
 }

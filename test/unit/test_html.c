@@ -103,7 +103,7 @@ START_TEST(html_json_in_script)
 	ck_assert(!has(s, "<"));
 	free(s);
 	s = json_of("a\"b\\c\nd\te\x01 <!-- &amp;");
-	ck_assert_str_eq(s, "\"a\\\"b\\\\c\\nd\\te\\u0001 \\u003c!-- \\u0026amp;\"");
+	ck_assert_str_eq(s, "\"a\\u0022b\\\\c\\nd\\te\\u0001 \\u003c!-- \\u0026amp;\"");
 	free(s);
 	/* U+2028 and U+2029 end lines in older JavaScript */
 	s = json_of("x\xe2\x80\xa8y\xe2\x80\xa9z");
@@ -585,10 +585,12 @@ static char *page_of(const char *path, const struct partial_result *r)
 static void check_no_injection(const char *page)
 {
 	/* the page's own scripts (the JSON data of the flame graph, the
-	 * function view and the narrowing, and the code), no other */
-	ck_assert_int_eq(count(page, "<script"), 4);
-	ck_assert_int_eq(count(page, "</script"), 4);
+	 * function view, the narrowing and the metrics per process, and
+	 * the code), no other */
+	ck_assert_int_eq(count(page, "<script"), 5);
+	ck_assert_int_eq(count(page, "</script"), 5);
 	ck_assert(has(page, "<script type=\"application/json\" id=\"nr-data\">"));
+	ck_assert(has(page, "<script type=\"application/json\" id=\"ms-data\">"));
 	ck_assert(has(page, "<script type=\"application/json\" id=\"fn-data\">"));
 	static const char *const never[] = {
 		"<script>alert", "<img src=x", "<svg onload", "<iframe",

@@ -695,7 +695,9 @@ int html_emit(const struct output_in *in, FILE *out)
 		return rc;
 	if ((rc = job_html_ranks(in, out)))
 		return rc;
-	rc = html_chart_sections(out, m);
+	rc = html_chart_section(out, m);
+	if (!rc)
+		rc = html_activity_section(out, m);
 	if (!rc)
 		rc = html_flame_section(out, m, in->oi_calltree,
 					in->oi_full_names);

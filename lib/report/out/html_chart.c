@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * html_chart: the HTML report's sections over time (see html_i.h): the
- * "Metrics" section (a table of every metric, an SVG chart per metric
- * with values, the user marks) and "Thread activity" (samples per thread
- * over time as a heat map).
+ * html_chart: the HTML report's "Metrics" section (see html_i.h): a
+ * table of every metric, an SVG chart per metric with values, the user
+ * marks; and the time axis the charts over time share (html_activity.c's
+ * too).
  *
  * Time: charts show CLOCK_MONOTONIC time from the model's first record,
  * in display columns of one or more timeline bins (at most MAX_COLS).
@@ -23,20 +23,11 @@
 #include "report/out/html_i.h"
 
 #define MAX_COLS 240          /* display columns of a chart */
-#define MAX_THREAD_ROWS 64    /* threads in the activity chart */
 
 /* ---- time axis ---- */
 
-/* The display columns of the charts over time. */
-struct cols {
-	long b0;          /* first timeline bin shown */
-	size_t per;       /* bins per column */
-	size_t n;         /* columns */
-	uint64_t t0, t1;  /* time range of the x axis */
-	int ok;           /* a timeline with a range */
-};
 
-static void cols_init(struct cols *c, const struct model *m)
+void html_cols_init(struct html_cols *c, const struct model *m)
 {
 	const struct rtimeline *tl = &m->timeline;
 	memset(c, 0, sizeof(*c));
@@ -59,7 +50,7 @@ static void cols_init(struct cols *c, const struct model *m)
 }
 
 /* Start and end time of column k. */
-static void col_range(const struct cols *c, const struct rtimeline *tl,
+void html_col_range(const struct html_cols *c, const struct rtimeline *tl,
 		      size_t k, double *s, double *e)
 {
 	int64_t a = timeline_bin_start(tl, (size_t)c->b0 + k * c->per);
@@ -76,7 +67,7 @@ static void col_range(const struct cols *c, const struct rtimeline *tl,
 #define PY1 150.0
 
 /* Where sec (from c->t0) is along the x axis, from 0 to 1. */
-static double frac_of(const struct cols *c, double sec)
+static double frac_of(const struct html_cols *c, double sec)
 {
 	double span = (double)(c->t1 - c->t0) / 1e9;
 	double f = span > 0 ? sec / span : 0;
@@ -87,14 +78,14 @@ static double frac_of(const struct cols *c, double sec)
 	return f;
 }
 
-static double x_of(const struct cols *c, double sec)
+static double x_of(const struct html_cols *c, double sec)
 {
 	return PX0 + frac_of(c, sec) * (PX1 - PX0);
 }
 
 /* A "nice" step near range/ticks: 1, 2 or 5 times a power of ten, or
  * for byte units (whose prefixes are powers of 1024) a power of two. */
-static double nice_step(double range, int ticks, int iec)
+double html_nice_step(double range, int ticks, int iec)
 {
 	if (!(range > 0))
 		return 1;
@@ -111,10 +102,10 @@ static int units_iec(const char *u)
 	return u && u[0] == 'B' && (!u[1] || u[1] == '/');
 }
 
-static void x_axis(FILE *out, const struct cols *c, const struct rtimeline *tl)
+static void x_axis(FILE *out, const struct html_cols *c, const struct rtimeline *tl)
 {
 	double span = (double)(c->t1 - c->t0) / 1e9;
-	double st = nice_step(span, 8, 0);
+	double st = html_nice_step(span, 8, 0);
 	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 		     "y2=\"%.1f\"/>",
 		PX0, PY1, PX1, PY1);
@@ -134,7 +125,7 @@ static void x_axis(FILE *out, const struct cols *c, const struct rtimeline *tl)
 
 /* The user's point marks as lines from y0 to y1 in a plot whose x axis
  * runs from x0 to x1. */
-static void marks_svg(FILE *out, const struct cols *c, const struct rtimeline *tl,
+void html_marks_svg(FILE *out, const struct html_cols *c, const struct rtimeline *tl,
 		      double x0, double x1, double y0, double y1)
 {
 	for (size_t i = 0; i < tl->nmarks; i++) {
@@ -201,16 +192,16 @@ static double y_of(const struct chartdata *d, double v)
 }
 
 /* The x of the middle of display column k. */
-static double col_x(const struct cols *c, const struct rtimeline *tl,
+static double col_x(const struct html_cols *c, const struct rtimeline *tl,
 		    size_t k)
 {
 	double t[2];
-	col_range(c, tl, k, &t[0], &t[1]);
+	html_col_range(c, tl, k, &t[0], &t[1]);
 	return x_of(c, (t[0] + t[1]) / 2);
 }
 
 /* The timeline bins of display column j merged into one. */
-static struct rtlbin col_bin(const struct cols *c, const struct rtlbin *bins,
+static struct rtlbin col_bin(const struct html_cols *c, const struct rtlbin *bins,
 			     size_t j)
 {
 	struct rtlbin agg = {0, 0, 0, 0};
@@ -245,9 +236,10 @@ static void mcol_add(struct mcol *o, const struct rtlbin *agg)
 	o->procs++;
 }
 
-/* Fills d->col and d->nseries from every series of metric mi. */
+/* Fills d->col and d->nseries from every series of metric mi (of the
+ * process numbered proc (model_proc_num()) only, unless proc is 0). */
 static int chart_columns(struct chartdata *d, const struct model *m,
-			 const struct cols *c, size_t mi)
+			 const struct html_cols *c, size_t mi, uint32_t proc)
 {
 	const struct rtimeline *tl = &m->timeline;
 	const struct rmetrics *x = &m->metrics;
@@ -256,7 +248,8 @@ static int chart_columns(struct chartdata *d, const struct model *m,
 		return MAPS_ENOMEM;
 	for (size_t k = 0; k < x->ns; k++) {
 		const struct rmseries *ms = &x->s[k];
-		if (ms->metric != mi + 1)
+		if (ms->metric != mi + 1 ||
+		    (proc && model_proc_num(m, ms->pid) != proc))
 			continue;
 		const struct rtlseries *s = timeline_series(tl, ms->pid,
 							    ms->image, ms->index);
@@ -279,7 +272,7 @@ static int chart_columns(struct chartdata *d, const struct model *m,
 
 /* The y axis: from 0 (or below, for negative values) to a step above
  * the highest value, in "nice" steps. */
-static void y_scale(struct chartdata *d, const struct cols *c)
+static void y_scale(struct chartdata *d, const struct html_cols *c)
 {
 	d->per_proc = d->nseries > 1;
 	double ymin = 0, ymax = 0;
@@ -296,7 +289,7 @@ static void y_scale(struct chartdata *d, const struct cols *c)
 	}
 	if (ymin > 0)
 		ymin = 0;
-	d->step = nice_step(ymax - ymin, 4, units_iec(d->mt->units));
+	d->step = html_nice_step(ymax - ymin, 4, units_iec(d->mt->units));
 	d->top = ymin + ceil((ymax - ymin) / d->step) * d->step;
 	if (!(d->top > ymin))
 		d->top = ymin + d->step;
@@ -372,7 +365,7 @@ static size_t gap_limit(const size_t *idx, size_t npts, size_t *gap)
 
 /* One segment of the series, the columns idx[a .. b): a dot with its
  * range for a lone column, else the band and the line through it. */
-static void segment(FILE *out, const struct cols *c,
+static void segment(FILE *out, const struct html_cols *c,
 		    const struct rtimeline *tl, const struct chartdata *d,
 		    const size_t *idx, size_t a, size_t b)
 {
@@ -405,7 +398,7 @@ static void segment(FILE *out, const struct cols *c,
 /* The columns with values, drawn in segments: a gap much longer than
  * the usual spacing (a process that started late, a pause in the
  * metric) is left open rather than bridged by a line. */
-static int series(FILE *out, const struct cols *c, const struct rtimeline *tl,
+static int series(FILE *out, const struct html_cols *c, const struct rtimeline *tl,
 		  const struct chartdata *d)
 {
 	size_t npts = d->npts;
@@ -432,7 +425,7 @@ static int series(FILE *out, const struct cols *c, const struct rtimeline *tl,
 }
 
 /* Hover targets: a rectangle with a tooltip per column with values. */
-static void hover_targets(FILE *out, const struct cols *c,
+static void hover_targets(FILE *out, const struct html_cols *c,
 			  const struct rtimeline *tl,
 			  const struct chartdata *d)
 {
@@ -442,7 +435,7 @@ static void hover_targets(FILE *out, const struct cols *c,
 		if (!o->procs)
 			continue;
 		double s, e;
-		col_range(c, tl, j, &s, &e);
+		html_col_range(c, tl, j, &s, &e);
 		double x0 = x_of(c, s), x1 = x_of(c, e);
 		if (x1 - x0 < cwid)
 			x1 = x0 + cwid;
@@ -491,22 +484,172 @@ static void chart_legend(FILE *out, const struct rmetric *mt,
 	fputs("</div></figure>\n", out);
 }
 
+/* ---- a metric's series per process, for report.js ---- */
+
+/* Quantized values: 2 characters of this alphabet each (no character
+ * JSON or HTML would escape), 0 to QMAX over the process's y axis. */
+static const char qdigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			      "abcdefghijklmnopqrstuvwxyz+/";
+#define QMAX 4095
+
+static int qof(const struct chartdata *d, double v)
+{
+	double f = (v - d->bot) / (d->top - d->bot) * QMAX + 0.5;
+	return f < 0 ? 0 : f > QMAX ? QMAX : (int)f;
+}
+
+static void qput(FILE *out, int q)
+{
+	fputc(qdigits[q >> 6], out);
+	fputc(qdigits[q & 63], out);
+}
+
+/* Process proc's series of metric mi as [bottom, top, step, [y axis
+ * labels], series, "columns"]: a column is "~" (no value), "!" and a
+ * value (mean, low and high the same) or its mean, low and high (as the
+ * chart draws them), quantized. */
+static int proc_data(FILE *out, const struct model *m,
+		     const struct html_cols *c, size_t mi, uint32_t proc)
+{
+	struct chartdata d = {.mt = &m->metrics.m[mi]};
+	d.col = calloc(c->n ? c->n : 1, sizeof(*d.col));
+	int rc = d.col ? chart_columns(&d, m, c, mi, proc) : MAPS_ENOMEM;
+	if (rc) {
+		free(d.col);
+		return rc;
+	}
+	y_scale(&d, c);
+	fprintf(out, "\"%u\":[%.9g,%.9g,%.9g,[", proc, d.bot, d.top, d.step);
+	int first = 1;
+	for (double v = d.bot; v <= d.top + d.step / 2; v += d.step) {
+		char b[UNITS_BUFSZ];
+		units_format(b, sizeof(b), fabs(v) < d.step / 1e6 ? 0 : v,
+			     d.mt->units);
+		fputs(first ? "" : ",", out);
+		htmlsafe_json(out, b);
+		first = 0;
+	}
+	fprintf(out, "],%zu,\"", d.nseries);
+	for (size_t j = 0; j < c->n; j++) {
+		const struct mcol *o = &d.col[j];
+		if (!o->procs) {
+			fputc('~', out);
+			continue;
+		}
+		int qm = qof(&d, col_mean(o)), ql = qof(&d, col_lo(&d, o));
+		int qh = qof(&d, col_hi(&d, o));
+		if (qm == ql && qm == qh) {
+			fputc('!', out);
+			qput(out, qm);
+			continue;
+		}
+		qput(out, qm);
+		qput(out, ql);
+		qput(out, qh);
+	}
+	fputs("\"]", out);
+	free(d.col);
+	return 0;
+}
+
+/* Metric mi's entry in "ms-data": {"id": the metric, "all": the
+ * chart's y axis (bottom, top), and "procs": each process's series
+ * (proc_data) by process number when more than one process has values
+ * of it, else "only": the one process's number}. */
+static int proc_series(FILE *out, const struct model *m,
+		       const struct html_cols *c, size_t mi)
+{
+	const struct rmetrics *x = &m->metrics;
+	struct chartdata all = {.mt = &x->m[mi]};
+	uint32_t *procs = calloc(x->ns ? x->ns : 1, sizeof(*procs));
+	size_t np = 0;
+	all.col = calloc(c->n ? c->n : 1, sizeof(*all.col));
+	int rc = procs && all.col ? chart_columns(&all, m, c, mi, 0)
+				  : MAPS_ENOMEM;
+	if (rc)
+		goto out;
+	y_scale(&all, c);
+	for (size_t k = 0; k < x->ns; k++) {
+		if (x->s[k].metric != mi + 1)
+			continue;
+		uint32_t p = model_proc_num(m, x->s[k].pid);
+		size_t i = 0;
+		while (i < np && procs[i] != p)
+			i++;
+		if (i == np)
+			procs[np++] = p;
+	}
+	fputs("{\"id\":", out);
+	htmlsafe_json(out, x->m[mi].id);
+	fprintf(out, ",\"all\":[%.9g,%.9g],\"units\":", all.bot, all.top);
+	htmlsafe_json(out, x->m[mi].units ? x->m[mi].units : "");
+	if (np == 1) {
+		fprintf(out, ",\"only\":%u", procs[0]);
+	} else {
+		fputs(",\"procs\":{", out);
+		for (size_t i = 0; i < np && !rc; i++) {
+			fputs(i ? ",\n" : "", out);
+			rc = proc_data(out, m, c, mi, procs[i]);
+		}
+		fputs("}", out);
+	}
+	fputs("}", out);
+out:
+	free(all.col);
+	free(procs);
+	return rc;
+}
+
+/* The metrics' series per process as the JSON element "ms-data", for
+ * report.js to draw a process's charts when a selection holds one
+ * process: where the columns are (s0, w: seconds, the middle of the
+ * first and the width; span: the x axis's seconds), the plot area (x,
+ * y) and an entry per chart (proc_series), in the charts' order (sum:
+ * the metrics' summaries; a chart for each with values). */
+static int proc_series_all(FILE *out, const struct model *m,
+			   const struct html_cols *c,
+			   const struct rmsummary *sum)
+{
+	const struct rmetrics *x = &m->metrics;
+	double s, e;
+	html_col_range(c, &m->timeline, 0, &s, &e);
+	fprintf(out, "<script type=\"application/json\" id=\"ms-data\">"
+		     "{\"s0\":%.9g,\"w\":%.9g,\"span\":%.9g,"
+		     "\"x\":[%.1f,%.1f],\"y\":[%.1f,%.1f],\"charts\":[\n",
+		(s + e) / 2, e - s, (double)(c->t1 - c->t0) / 1e9, PX0, PX1,
+		PY0, PY1);
+	int rc = 0, first = 1;
+	for (size_t i = 0; i < x->nm && !rc; i++) {
+		if (!sum[i].values)
+			continue;
+		fputs(first ? "" : ",\n", out);
+		first = 0;
+		rc = proc_series(out, m, c, i);
+	}
+	fputs("]}\n</script>\n", out);
+	return rc;
+}
+
 /* The chart of metric mi (summary r): its series over time, the mean
  * as a line in a band from lowest to highest, with marks and
  * tooltips. */
-static int chart(FILE *out, const struct model *m, const struct cols *c,
+static int chart(FILE *out, const struct model *m, const struct html_cols *c,
 		 size_t mi, const struct rmsummary *r)
 {
 	const struct rtimeline *tl = &m->timeline;
 	struct chartdata d = {.mt = &m->metrics.m[mi],
 			      .span = (double)(c->t1 - c->t0) / 1e9};
 	d.col = calloc(c->n ? c->n : 1, sizeof(*d.col));
-	int rc = d.col ? chart_columns(&d, m, c, mi) : MAPS_ENOMEM;
+	int rc = d.col ? chart_columns(&d, m, c, mi, 0) : MAPS_ENOMEM;
 	if (rc)
 		goto out;
 	y_scale(&d, c);
 	chart_head(out, &d, r);
+	/* g.yaxis and g.series: for report.js to put a process's series
+	 * and its y axis in their place (proc_series) */
+	fputs("<g class=\"yaxis\">", out);
 	y_axis(out, &d);
+	fputs("</g>", out);
 	/* g.xaxis and g.plot: for report.js to zoom the chart to a time
 	 * range (the plot stretched, the axis drawn anew) */
 	fputs("<g class=\"xaxis\">", out);
@@ -518,10 +661,12 @@ static int chart(FILE *out, const struct model *m, const struct cols *c,
 			(PX0 + PX1) / 2, (PY0 + PY1) / 2);
 	}
 	fputs("<g class=\"plot\">", out);
+	fputs("<g class=\"series\">", out);
 	if ((rc = series(out, c, tl, &d)))
 		goto out;
-	marks_svg(out, c, tl, PX0, PX1, PY0, PY1);
 	hover_targets(out, c, tl, &d);
+	fputs("</g>", out);
+	html_marks_svg(out, c, tl, PX0, PX1, PY0, PY1);
 	fputs("</g></svg>\n", out);
 	chart_legend(out, d.mt, r);
 out:
@@ -540,7 +685,7 @@ static int cmp_mark(const void *a, const void *b)
 
 /* The user marks of the run, in time order. */
 static int marks_table(FILE *out, const struct model *m,
-		       const struct cols *c)
+		       const struct html_cols *c)
 {
 	const struct rtimeline *tl = &m->timeline;
 	if (!tl->nmarks)
@@ -642,7 +787,7 @@ static void metrics_table(FILE *out, const struct rmetrics *x,
 /* The "Metrics" section: the table, a chart per metric with values,
  * the marks. */
 static int metrics_section(FILE *out, const struct model *m,
-			   const struct cols *c)
+			   const struct html_cols *c)
 {
 	const struct rmetrics *x = &m->metrics;
 	fputs("<section id=\"metrics\">\n<h2>Metrics</h2>\n", out);
@@ -662,6 +807,8 @@ static int metrics_section(FILE *out, const struct model *m,
 			if (sum[i].values)
 				rc = chart(out, m, c, i, &sum[i]);
 		fputs("</div>\n", out);
+		if (!rc)
+			rc = proc_series_all(out, m, c, sum);
 	} else {
 		fputs("<p class=\"nodata\">No timeline: charts need the log read "
 		      "with the timeline on.</p>\n",
@@ -675,278 +822,9 @@ static int metrics_section(FILE *out, const struct model *m,
 	return rc;
 }
 
-/* ---- thread activity ---- */
-
-static const struct rthread *sort_threads;
-
-static int cmp_thread_samples(const void *a, const void *b)
+int html_chart_section(FILE *out, const struct model *m)
 {
-	const struct rthread *x = &sort_threads[*(const size_t *)a];
-	const struct rthread *y = &sort_threads[*(const size_t *)b];
-	if (x->samples != y->samples)
-		return x->samples < y->samples ? 1 : -1;
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-
-static int cmp_index(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Activity chart geometry: label width, row height, width. */
-#define ALX 190.0
-#define AROWH 16.0
-#define AW 1000.0
-
-/* The threads with samples into ord (n of them); returns how many are
- * shown: all, or the MAX_THREAD_ROWS with the most samples, in their
- * order in the model. */
-static size_t shown_threads(const struct model *m, size_t *ord, size_t *n)
-{
-	*n = 0;
-	for (size_t i = 0; i < m->nthreads; i++)
-		if (m->threads[i].samples)
-			ord[(*n)++] = i;
-	size_t shown = *n;
-	if (shown > MAX_THREAD_ROWS) {
-		sort_threads = m->threads;
-		qsort(ord, *n, sizeof(*ord), cmp_thread_samples);
-		shown = MAX_THREAD_ROWS;
-		qsort(ord, shown, sizeof(*ord), cmp_index);
-	}
-	return shown;
-}
-
-/* Samples per shown thread per column into cell (a row per thread);
- * returns the most in one cell. */
-static uint64_t activity_cells(const struct model *m, const struct cols *c,
-			       const size_t *ord, size_t shown, uint64_t *cell)
-{
-	uint64_t vmax = 0;
-	for (size_t r = 0; r < shown; r++) {
-		const struct rthread *t = &m->threads[ord[r]];
-		const struct rtlthread *tt = timeline_thread(&m->timeline,
-							     t->pid, t->image,
-							     t->tid);
-		if (!tt)
-			continue;
-		for (size_t j = 0; j < c->n; j++) {
-			uint64_t v = 0;
-			size_t b = (size_t)c->b0 + j * c->per;
-			for (size_t e = b + c->per; b < e && b < TIMELINE_BINS; b++)
-				v += tt->bins[b];
-			cell[r * c->n + j] = v;
-			if (v > vmax)
-				vmax = v;
-		}
-	}
-	return vmax;
-}
-
-/* Row r of the activity chart: thread t's lane, label and cells (its
- * row of the cells). */
-static void activity_lane(FILE *out, const struct cols *c,
-			  const struct rtimeline *tl, const struct rthread *t,
-			  const char *pid, size_t r, const uint64_t *cells,
-			  uint64_t vmax)
-{
-	double cw = (AW - 10 - ALX) / (double)c->n;
-	double y = (double)r * AROWH;
-	fprintf(out, "<rect class=\"lane\" x=\"%.1f\" y=\"%.1f\" "
-		     "width=\"%.1f\" height=\"%.1f\"/>",
-		ALX, y + 1, AW - 10 - ALX, AROWH - 2);
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
-		     "%s/%u ",
-		ALX - 6, y + AROWH - 4, pid, t->tid);
-	char nm[40];
-	snprintf(nm, sizeof(nm), "%.24s", t->name ? t->name : "");
-	H(nm);
-	fputs("</text>", out);
-	for (size_t j = 0; j < c->n; j++) {
-		uint64_t v = cells[j];
-		if (!v)
-			continue;
-		double s, e;
-		col_range(c, tl, j, &s, &e);
-		double op = 0.12 + 0.88 * (double)v / (double)vmax;
-		fprintf(out, "<rect class=\"cell\" x=\"%.1f\" y=\"%.1f\" "
-			     "width=\"%.2f\" height=\"%.1f\" "
-			     "fill-opacity=\"%.2f\"><title>%s/%u, "
-			     "%.3f-%.3f s: %" PRIu64 " samples</title>"
-			     "</rect>",
-			ALX + (double)j * cw, y + 1, cw + 0.05, AROWH - 2, op,
-			pid, t->tid, s, e, v);
-	}
-}
-
-/* What region_band() needs to draw one thread's regions. */
-struct bandctx {
-	FILE *out;
-	const struct cols *c;
-	const struct regions *rg;
-	const struct rthread *t;
-	const char *pid;    /* as model_pid_str() writes it */
-	double y;
-};
-
-/* A stretch of time a thread spent inside regions (regions_span_fn): a
- * band along the bottom of its lane, named in its tooltip. */
-static void region_band(void *ctx, uint64_t from, uint64_t to, uint32_t inner)
-{
-	const struct bandctx *b = ctx;
-	const struct cols *c = b->c;
-	FILE *out = b->out;
-	double span = (double)(c->t1 - c->t0);
-	double w = AW - 10 - ALX;
-	uint64_t f = from < c->t0 ? c->t0 : from, e = to > c->t1 ? c->t1 : to;
-	if (e <= f || span <= 0)
-		return;
-	double x0 = ALX + (double)(f - c->t0) / span * w;
-	double x1 = ALX + (double)(e - c->t0) / span * w;
-	fprintf(out, "<rect class=\"region\" x=\"%.1f\" y=\"%.1f\" "
-		     "width=\"%.2f\" height=\"4\" fill=\"#c0392b\" "
-		     "fill-opacity=\"0.7\"><title>%s/%u in region ",
-		x0, b->y + AROWH - 5, x1 - x0 > 0.5 ? x1 - x0 : 0.5,
-		b->pid, b->t->tid);
-	H(b->rg->names[inner].name);
-	fprintf(out, ", %.3f-%.3f s</title></rect>",
-		(double)(f - c->t0) / 1e9, (double)(e - c->t0) / 1e9);
-}
-
-/* The program's regions: a table of name, entries, time and samples
- * inside (model/regions.h); nothing when there are none. */
-static void regions_table(FILE *out, const struct model *m)
-{
-	const struct regions *rg = m->regions;
-	if (!rg || !rg->nnames)
-		return;
-	fputs("<h3>Regions</h3>\n<table class=\"regions\">\n<thead><tr><th>Region</th>"
-	      "<th class=\"n\">Entered</th><th class=\"n\">Wall time</th>"
-	      "<th class=\"n\">Samples</th><th class=\"n\">%</th></tr>"
-	      "</thead>\n<tbody>\n",
-	      out);
-	for (size_t i = 0; i < rg->nnames; i++) {
-		const struct rregion *r = &rg->names[i];
-		fputs("<tr><td>", out);
-		H(r->name);
-		fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td>"
-			     "<td class=\"n\">%.3f s</td><td class=\"n\">%"
-			     PRIu64 "</td><td class=\"n\">%.2f</td></tr>\n",
-			r->count, (double)r->ns / 1e9, r->samples,
-			m->samples ? 100.0 * (double)r->samples /
-					     (double)m->samples
-				   : 0.0);
-	}
-	fputs("</tbody>\n</table>\n", out);
-	if (rg->filter) {
-		fputs("<p class=\"note\">Only the samples taken inside region ",
-		      out);
-		H(rg->filter);
-		fprintf(out, ": %" PRIu64 " kept, %" PRIu64 " left out.</p>\n",
-			rg->kept, rg->left_out);
-	}
-}
-
-/* The time axis under shown rows. */
-static void activity_axis(FILE *out, const struct cols *c, size_t shown)
-{
-	double span = (double)(c->t1 - c->t0) / 1e9;
-	double ya = (double)shown * AROWH + 2;
-	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		     "y2=\"%.1f\"/>",
-		ALX, ya, AW - 10, ya);
-	double st = nice_step(span, 8, 0);
-	for (double s = 0; s <= span * 1.0001 && st > 0; s += st) {
-		double xx = ALX + (span > 0 ? s / span : 0) * (AW - 10 - ALX);
-		char b[UNITS_BUFSZ];
-		units_format(b, sizeof(b), s, "s");
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-			xx, ya + 16);
-		H(b);
-		fputs("</text>", out);
-	}
-}
-
-/* The "Thread activity" section: a heat map of samples per thread (a
- * row each) over time. */
-static int activity(FILE *out, const struct model *m, const struct cols *c)
-{
-	fputs("<section id=\"activity\">\n<h2>Thread activity</h2>\n", out);
-	if (!c->ok || !m->nthreads || !m->samples) {
-		fputs("<p class=\"nodata\">No samples over time.</p>\n"
-		      "</section>\n", out);
-		return 0;
-	}
-	size_t n, *ord = calloc(m->nthreads, sizeof(*ord));
-	if (!ord)
-		return MAPS_ENOMEM;
-	size_t shown = shown_threads(m, ord, &n);
-	size_t ncell = shown * c->n;
-	uint64_t *cell = calloc(ncell ? ncell : 1, sizeof(*cell));
-	if (!cell) {
-		free(ord);
-		return MAPS_ENOMEM;
-	}
-	uint64_t vmax = activity_cells(m, c, ord, shown, cell);
-	fputs("<div class=\"legend\">Samples per thread over time; darker is "
-	      "more samples (the darkest cell holds ", out);
-	fprintf(out, "%" PRIu64 ").", vmax);
-	if (shown < n)
-		fprintf(out, " The %zu threads with the most samples of %zu.",
-			shown, n);
-	fputs("</div>\n", out);
-	/* each thread's row a group (data-pid, data-tid, data-proc) and
-	 * the axis another, so report.js can hide the rows a selection
-	 * leaves out and pack the rest (data-rowh: a row's height) */
-	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-		     "class=\"timed\" data-x0=\"%.1f\" data-x1=\"%.1f\" "
-		     "data-span=\"%.9g\" data-rowh=\"%.0f\" "
-		     "aria-label=\"samples per thread over time\">",
-		AW, (double)shown * AROWH + 28.0, ALX, AW - 10,
-		(double)(c->t1 - c->t0) / 1e9, (double)AROWH);
-	for (size_t r = 0; r < shown; r++) {
-		const struct rthread *t = &m->threads[ord[r]];
-		/* data-pid: the pid it had (in its PID namespace);
-		 * data-proc: the process's number report.js selects by
-		 * (model_proc_num()), as two processes may have one pid */
-		fprintf(out, "<g class=\"act-row\" data-pid=\"%u\" "
-			     "data-tid=\"%u\" data-proc=\"%u\">",
-			model_real_pid(m, t->pid), t->tid,
-			model_proc_num(m, t->pid));
-		/* labelled with the pid as the text report shows it, not
-		 * the model's key */
-		char pb[48];
-		model_pid_str(m, t->pid, pb, sizeof(pb));
-		activity_lane(out, c, &m->timeline, t, pb, r,
-			      cell + r * c->n, vmax);
-		struct bandctx b = {out, c, m->regions, t, pb,
-				    (double)r * AROWH};
-		if (m->regions)
-			regions_spans(m->regions, t->pid, t->image, t->tid,
-				      region_band, &b);
-		fputs("</g>\n", out);
-	}
-	marks_svg(out, c, &m->timeline, ALX, AW - 10, 0,
-		  (double)shown * AROWH);
-	fputs("<g class=\"act-foot\">", out);
-	activity_axis(out, c, shown);
-	fputs("</g></svg>\n", out);
-	if (m->regions && m->regions->nnames)
-		fputs("<div class=\"legend\">Red bands: the time a thread "
-		      "spent inside the program's regions; dashed lines: its "
-		      "marks (mapsample_mark(3)).</div>\n", out);
-	regions_table(out, m);
-	fputs("</section>\n", out);
-	free(cell);
-	free(ord);
-	return 0;
-}
-
-int html_chart_sections(FILE *out, const struct model *m)
-{
-	struct cols c;
-	cols_init(&c, m);
-	int rc = metrics_section(out, m, &c);
-	return rc ? rc : activity(out, m, &c);
+	struct html_cols c;
+	html_cols_init(&c, m);
+	return metrics_section(out, m, &c);
 }

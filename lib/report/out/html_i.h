@@ -40,8 +40,39 @@ static inline void html_pct_cell(FILE *out, double p)
 }
 
 /* html_chart.c: the "Metrics" section (table, a chart per metric, user
- * marks) and the "Thread activity" section, from m's timeline. */
-int html_chart_sections(FILE *out, const struct model *m);
+ * marks), from m's timeline. */
+int html_chart_section(FILE *out, const struct model *m);
+
+/* The display columns of the charts over time. */
+struct html_cols {
+	long b0;          /* first timeline bin shown */
+	size_t per;       /* bins per column */
+	size_t n;         /* columns */
+	uint64_t t0, t1;  /* time range of the x axis */
+	int ok;           /* a timeline with a range */
+};
+
+/* html_chart.c: the columns of m's timeline the charts show (c->ok 0:
+ * no timeline with a range). */
+void html_cols_init(struct html_cols *c, const struct model *m);
+
+/* html_chart.c: start and end of column k, seconds from c->t0. */
+void html_col_range(const struct html_cols *c, const struct rtimeline *tl,
+		    size_t k, double *s, double *e);
+
+/* html_chart.c: a round step near range/ticks (1, 2 or 5 times a power
+ * of ten; for byte units, iec, a power of two). */
+double html_nice_step(double range, int ticks, int iec);
+
+/* html_chart.c: the user's marks as lines from y0 to y1 in a plot whose
+ * x axis runs from x0 to x1. */
+void html_marks_svg(FILE *out, const struct html_cols *c,
+		    const struct rtimeline *tl, double x0, double x1,
+		    double y0, double y1);
+
+/* html_activity.c: the "Thread activity" section (heat map, regions,
+ * marks, the regions' table), from m's timeline. */
+int html_activity_section(FILE *out, const struct model *m);
 
 /* html_flame.c: the "Flame graph" section from the call tree t of m: the
  * graph's data for report.js and a call-tree table for no script. */

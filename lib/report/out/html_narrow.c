@@ -21,6 +21,10 @@
  * ranges and frames above the cut stay exact).  So the cells are at
  * most NR_CELLS, but for runs with more than NR_CELLS / NR_MIN_BINS
  * threads sampled in the same frames near the root.
+ *
+ * Beside the cells, the samples of each (thread, time bin) in MPI and in
+ * I/O (classified as the performance summary's, report/ranks.h), where
+ * there are any, for the selection's split of the performance summary.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -32,6 +36,7 @@
 #include "model/keymap.h"
 #include "report/out/html_i.h"
 #include "report/out/rescan.h"
+#include "report/ranks.h"
 
 #define NR_BINS 128
 #define NR_MIN_BINS 32
@@ -41,6 +46,17 @@ struct cell {
 	uint32_t node, thread, bin;
 	uint64_t count;
 };
+
+/* Samples of one thread in one time bin in MPI and in I/O (stacks
+ * classified as report/ranks.h does for the performance summary: in MPI
+ * when a frame is an MPI function, else in I/O when one is a
+ * read/write-family call). */
+struct ccell {
+	uint32_t thread, bin;
+	uint64_t mpi, io;
+};
+
+enum { C_COMPUTE = 0, C_MPI = 1, C_IO = 2 };
 
 struct narrow {
 	const struct model *m;
@@ -53,6 +69,11 @@ struct narrow {
 	unsigned bins;
 	uint32_t cut;             /* frames deeper than this merged into
 				   * their ancestors' cells, or 0 */
+	uint8_t *cls;             /* stack slot -> C_* */
+	struct ccell *cc;         /* the (thread, bin) with MPI or I/O
+				   * samples */
+	size_t ncc, capcc;
+	struct keymap ckeys;
 };
 
 /* ---- names: the call tree's name ids by string ---- */
@@ -200,7 +221,82 @@ static int on_sample(void *ctx, const struct maplog_ev *ev, size_t thread,
 		n->cells[i].bin = bin;
 	}
 	n->cells[i].count++;
+	if (n->cls[stack] != C_COMPUTE) {
+		long k = keymap_add(&n->ckeys, (uint32_t)thread, bin, 0, &n->cc,
+				    &n->ncc, &n->capcc, sizeof(*n->cc), &added);
+		if (k < 0)
+			return MAPS_ENOMEM;
+		if (added) {
+			n->cc[k].thread = (uint32_t)thread;
+			n->cc[k].bin = bin;
+		}
+		if (n->cls[stack] == C_MPI)
+			n->cc[k].mpi++;
+		else
+			n->cc[k].io++;
+	}
 	return 0;
+}
+
+/* n->cls: each stack slot's class, from its functions' (each function
+ * once), as report/ranks.c classifies the stacks. */
+static int classify(struct narrow *n)
+{
+	const struct model *m = n->m;
+	const struct analysis *a = n->a;
+	uint8_t *fc = calloc(a->nfuncs ? a->nfuncs : 1, 1);
+	if (!fc || !(n->cls = calloc(m->capstacks ? m->capstacks : 1, 1))) {
+		free(fc);
+		return MAPS_ENOMEM;
+	}
+	for (size_t i = 0; i < a->nfuncs; i++)
+		fc[i] = ranks_is_mpi(a->funcs[i].module, a->funcs[i].name)
+				? C_MPI
+				: ranks_is_io(a->funcs[i].name) ? C_IO : C_COMPUTE;
+	for (size_t si = 0; si < m->capstacks; si++) {
+		if (n->slot_page[si] < 0)
+			continue;
+		const uint32_t *e = a->exp + a->exp_off[si];
+		uint8_t c = C_COMPUTE;
+		for (uint32_t k = 0; k < a->exp_n[si]; k++) {
+			if (fc[e[k]] == C_MPI) {
+				c = C_MPI;
+				break;
+			}
+			if (fc[e[k]] == C_IO)
+				c = C_IO;
+		}
+		n->cls[si] = c;
+	}
+	free(fc);
+	return 0;
+}
+
+static int cmp_ccell(const void *x, const void *y)
+{
+	const struct ccell *a = x, *b = y;
+	if (a->thread != b->thread)
+		return a->thread < b->thread ? -1 : 1;
+	return a->bin < b->bin ? -1 : a->bin > b->bin;
+}
+
+/* The class cells with their bins halved (the cells' bins merged in
+ * pairs): sorted, the same merged. */
+static void halve_ccells(struct narrow *n)
+{
+	for (size_t i = 0; i < n->ncc; i++)
+		n->cc[i].bin >>= 1;
+	qsort(n->cc, n->ncc, sizeof(*n->cc), cmp_ccell);
+	size_t w = 0;
+	for (size_t i = 0; i < n->ncc; i++) {
+		if (w && !cmp_ccell(&n->cc[w - 1], &n->cc[i])) {
+			n->cc[w - 1].mpi += n->cc[i].mpi;
+			n->cc[w - 1].io += n->cc[i].io;
+		} else {
+			n->cc[w++] = n->cc[i];
+		}
+	}
+	n->ncc = w;
 }
 
 static int cmp_cell(const void *x, const void *y)
@@ -318,6 +414,13 @@ static void write_data(FILE *out, const struct narrow *n)
 		fprintf(out, "%s%u,%u,%u,%" PRIu64, i ? (i % 16 ? "," : ",\n") : "",
 			c->node, c->thread, c->bin, c->count);
 	}
+	/* [thread, bin, samples in MPI, samples in I/O] where either is
+	 * not 0: for the selection's split of the performance summary */
+	fputs("],\n\"cls\":[", out);
+	for (size_t i = 0; i < n->ncc; i++)
+		fprintf(out, "%s%u,%u,%" PRIu64 ",%" PRIu64,
+			i ? (i % 16 ? "," : ",\n") : "", n->cc[i].thread,
+			n->cc[i].bin, n->cc[i].mpi, n->cc[i].io);
 	fputs("]}\n</script>\n", out);
 }
 
@@ -347,8 +450,7 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 		      out);
 		return 0;
 	}
-	struct narrow n = {m, in->oi_analysis, NULL, NULL, 0, 0, {0}, 0, 0,
-			   NR_BINS, 0};
+	struct narrow n = {.m = m, .a = in->oi_analysis, .bins = NR_BINS};
 	const struct calltree *t = in->oi_calltree;
 	int32_t *sp = malloc((m->capstacks ? m->capstacks : 1) * sizeof(*sp));
 	struct pages pg = {NULL, 0, calloc(t->ct_n + 1, sizeof(uint32_t)),
@@ -359,11 +461,14 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	if ((rc = map_slots(m, in->oi_analysis, t, min, sp, &pg)))
 		goto out;
 	n.slot_page = sp;
+	if ((rc = classify(&n)))
+		goto out;
 	n.t0 = m->first_ts;
 	n.span = m->last_ts > m->first_ts ? m->last_ts - m->first_ts : 0;
 	static const struct rescan_tool tool = {on_sample, NULL};
 	rc = rescan_logs(in, &tool, &n);
 	keymap_free(&n.keys);
+	keymap_free(&n.ckeys);
 	if (rc == MAPS_EIO) {
 		fputs("<p class=\"note\">The logs could not be read a second "
 		      "time (a pipe?): the page cannot narrow to a thread or a "
@@ -380,6 +485,7 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 			n.cells[i].bin >>= 1;
 		n.bins = (n.bins + 1) / 2;
 		merge_cells(&n);
+		halve_ccells(&n);
 	}
 	if (n.ncells > NR_CELLS) {
 		/* the deepest cut that fits: cells only fall as it rises */
@@ -409,7 +515,10 @@ out:
 	free(pg.parent);
 	free(pg.depth);
 	keymap_free(&n.keys);
+	keymap_free(&n.ckeys);
 	free(n.cells);
+	free(n.cc);
+	free(n.cls);
 	free(sp);
 	return rc;
 }

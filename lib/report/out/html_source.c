@@ -201,7 +201,8 @@ static void write_func(FILE *out, const struct analysis *a,
 	fprintf(out, ",\"self\":%" PRIu64 ",\"total\":%" PRIu64
 		     ",\"code\":%" PRIu64 ",\"lines\":[",
 		f->self, f->total, r->sf_self);
-	/* [file, line, self, total, inlined-from or ""] */
+	/* [file, line, self, total, inlined-from or ""], and the short
+	 * name of the function inlined there when it differs */
 	for (size_t i = 0; i < r->sf_nlines && i < HTML_LINES; i++) {
 		const struct srcline *l = &r->sf_lines[i];
 		long fi = -1;
@@ -211,6 +212,8 @@ static void write_func(FILE *out, const struct analysis *a,
 		fprintf(out, "%s[%ld,%d,%" PRIu64 ",%" PRIu64 ",", i ? "," : "",
 			fi, l->sl_line, l->sl_self, l->sl_total);
 		htmlsafe_json(out, l->sl_inlined ? l->sl_inlined : "");
+		if (l->sl_inlined)
+			write_short(out, s, ",", l->sl_inlined);
 		fputc(']', out);
 		if (i % 8 == 7)
 			fputc('\n', out);

@@ -207,14 +207,16 @@ void htmlsafe_json(FILE *out, const char *s)
 		i += utf8_next(u + i, n - i, &cp);
 		char b[8];
 		switch (cp) {
-		case '"': puts_(&o, "\\\""); continue;
 		case '\\': puts_(&o, "\\\\"); continue;
 		case '\n': puts_(&o, "\\n"); continue;
 		case '\t': puts_(&o, "\\t"); continue;
 		case '\r': puts_(&o, "\\r"); continue;
 		}
+		/* a quote too, so that no text of a log in the page's data
+		 * reads like an attribute (\"onclick=...) to a filter */
 		if (cp < 0x20 || cp == '<' || cp == '>' || cp == '&' ||
-		    cp == 0x7f || cp == 0x2028 || cp == 0x2029 || cp == 0xfffd) {
+		    cp == '"' || cp == 0x7f || cp == 0x2028 || cp == 0x2029 ||
+		    cp == 0xfffd) {
 			snprintf(b, sizeof(b), "\\u%04x", (unsigned)cp);
 			puts_(&o, b);
 		} else {

@@ -6,7 +6,7 @@
  *   htmlsafe_text()      escapes text for an element's content or a quoted
  *                        attribute value (& < > " ' become references)
  *   htmlsafe_json()      writes a JSON string literal that is also safe
- *                        inside a <script> element (< > & as \u003c ...)
+ *                        inside a <script> element (< > & " as \u003c ...)
  *   htmlsafe_sanitize()  keeps the HTML subset partial reports may use in
  *                        <text> (the plugin interface reference, section
  *                        3.7): whitelisted elements and attributes only,
@@ -27,7 +27,8 @@
 void htmlsafe_text(FILE *out, const char *s);
 
 /* Writes s (NULL: empty) as a double-quoted JSON string literal that can
- * stand inside <script> (no "<", ">", "&", U+2028 or U+2029 unescaped). */
+ * stand inside <script> (no "<", ">", "&", '"', U+2028 or U+2029
+ * unescaped). */
 void htmlsafe_json(FILE *out, const char *s);
 
 /*

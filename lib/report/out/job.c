@@ -484,11 +484,15 @@ int job_html_ranks(const struct output_in *in, FILE *out)
 		char mem[32] = "-";
 		if (r->have_mem)
 			bytes(r->mem_peak, mem, sizeof(mem));
-		fprintf(out, "<tr%s><td class=\"n\">%d</td><td class=\"n\">%u"
-			     "</td><td class=\"n\">%" PRIu64 "</td><td "
-			     "class=\"n\">%.3f</td><td class=\"n\">%.3f</td>",
+		/* data-proc: the process's number (model_proc_num()), for
+		 * report.js to mark the rows of a selection */
+		fprintf(out, "<tr%s data-proc=\"%u\"><td class=\"n\">%d</td>"
+			     "<td class=\"n\">%u</td><td class=\"n\">%" PRIu64
+			     "</td><td class=\"n\">%.3f</td><td class=\"n\">"
+			     "%.3f</td>",
 			r->rank == rk->compute.max_rank ? " class=\"slow\"" : "",
-			(int)r->rank, r->os_pid, r->samples, r->seconds,
+			model_proc_num(m, r->pid), (int)r->rank, r->os_pid,
+			r->samples, r->seconds,
 			r->compute);
 		html_pct_cell(out, r->mpi * 100);
 		html_pct_cell(out, r->io * 100);

@@ -87,6 +87,8 @@ lib_report_out_libreportout_la_SOURCES += lib/report/out/compare_chart.c
 lib_report_out_libreportout_la_SOURCES += lib/report/out/text_mpi.c
 # the HTML report's MPI call statistics (report/mpi.h)
 lib_report_out_libreportout_la_SOURCES += lib/report/out/html_mpi.c
+# html_activity: the HTML report's thread activity section
+lib_report_out_libreportout_la_SOURCES += lib/report/out/html_activity.c
 
 # text_disasm: --disasm, instructions with samples in the source view
 # (objdump from GNU binutils)

@@ -68,9 +68,10 @@ static void source_free(struct source *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* One row: mark, self, total (samples and seconds), line, code. */
+/* One row: mark, self, total (samples and seconds), line, code, and
+ * the function inlined there (its short name unless full). */
 static void row(FILE *out, const struct srclines *r, const struct srcline *l,
-		int line, const char *code)
+		int line, const char *code, int full)
 {
 	if (!l) { /* context: code alone */
 		fprintf(out, "   %8s %8s %8s %8s %6d  %s\n", "", "", "", "",
@@ -86,9 +87,11 @@ static void row(FILE *out, const struct srclines *r, const struct srcline *l,
 	else
 		fprintf(out, "%6s", "?");
 	fprintf(out, "  %s", code ? code : "");
-	if (l->sl_inlined)
+	if (l->sl_inlined) {
+		char buf[NAME_DISPLAY_WIDTH + 1];
 		fprintf(out, "%s[inlined %s]", code && *code ? "  " : "",
-			l->sl_inlined);
+			name_display(l->sl_inlined, full, buf, sizeof(buf)));
+	}
 	fputc('\n', out);
 }
 
@@ -104,21 +107,21 @@ static void context(FILE *out, const struct source *s, int from, int to,
 	if (*shown && from > *shown + 1)
 		fprintf(out, "   %8s %8s %8s %8s %6s\n", "", "", "", "", "...");
 	for (int k = from; k <= to && (size_t)k <= s->n; k++)
-		row(out, NULL, NULL, k, s->text[k - 1]);
+		row(out, NULL, NULL, k, s->text[k - 1], 1);
 	*shown = to;
 }
 
 /* The lines l[0..n) of one file (sorted by line), with its code from s
- * (NULL: the line table alone). */
+ * (NULL: the line table alone); full: inlined functions' whole names. */
 static void file_rows(FILE *out, const struct srclines *r,
 		      const struct srcline *l, size_t n,
-		      const struct source *s)
+		      const struct source *s, int full)
 {
 	int shown = 0; /* the last line whose code was shown */
 	for (size_t i = 0; i < n; i++) {
 		int ln = l[i].sl_line;
 		if (!s || ln <= 0) {
-			row(out, r, &l[i], ln, NULL);
+			row(out, r, &l[i], ln, NULL, full);
 			continue;
 		}
 		const char *code = NULL;
@@ -127,7 +130,7 @@ static void file_rows(FILE *out, const struct srclines *r,
 			code = (size_t)ln <= s->n ? s->text[ln - 1] : "";
 			shown = ln;
 		}
-		row(out, r, &l[i], ln, code);
+		row(out, r, &l[i], ln, code, full);
 		int next = i + 1 < n ? l[i + 1].sl_line : 0;
 		if (next != ln)
 			context(out, s, ln + 1,
@@ -177,7 +180,8 @@ static int one_function(FILE *out, const struct output_in *in,
 		}
 		fprintf(out, "   %8s %8s %8s %8s %6s  %s\n", "SELF", "SELF-S",
 			"TOTAL", "TOTAL-S", "LINE", sf ? "SOURCE" : "");
-		file_rows(out, r, r->sf_lines + i, j - i, sf ? &src : NULL);
+		file_rows(out, r, r->sf_lines + i, j - i, sf ? &src : NULL,
+			  in->oi_full_names);
 		source_free(&src);
 		i = j;
 	}

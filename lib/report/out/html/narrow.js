@@ -40,6 +40,19 @@ var mapreportNarrow = function (lib) {
 			return e;
 		}
 
+		/* what the selection's frames leave out, said in the
+		 * function view: the graph's frames under 1/20000 of the
+		 * samples and the frames deeper than d.cut count in their
+		 * callers' (empty when neither) */
+		var coarse = (g.value0[0] >= 40000 ? 'frames under 1/20000 of the ' +
+			'samples' : '') + (d.cut ? (g.value0[0] >= 40000 ? ' and ' : '') +
+			'frames deeper than ' + d.cut + ' levels' : '');
+		if (coarse)
+			coarse = 'In this page ' + coarse + ' count in their callers\' ' +
+				'frames, so a function\'s samples, callers and callees in a ' +
+				'selection can be short of mapreport --callers/--callees NAME ' +
+				'with the same --pid/--tid/--time.';
+
 		/* callers and callees of the function named full in the
 		 * selection: stackCalls over its samples per frame */
 		function calls(full) {
@@ -53,7 +66,7 @@ var mapreportNarrow = function (lib) {
 		function lines(f) {
 			if (!f.lf)
 				return null;
-			var out = f.lines.map(function (l) { return [l[0], l[1], 0, 0, l[4]]; });
+			var out = f.lines.map(function (l) { return [l[0], l[1], 0, 0, l[4], l[5]]; });
 			for (var i = 0; i < f.lf.length; i += 4) {
 				var e = cellFrame(f.lf[i + 1]);
 				var sh = all0[e] > 0 ? cur.self[e] / all0[e] : 0;
@@ -203,15 +216,16 @@ var mapreportNarrow = function (lib) {
 			});
 		}
 
-		/* the chosen time range over the charts but the metric ones
-		 * (svg.timed say where the run's start and end are on their
-		 * x axis) */
+		/* the chosen time range shaded over the charts that do not
+		 * zoom (svg.timed say where the run's start and end are on
+		 * their x axis) */
 		function markCharts() {
 			var svgs = document.querySelectorAll('svg.timed');
 			for (var i = 0; i < svgs.length; i++) {
 				var sv = svgs[i], old = sv.querySelector('rect.nr-span');
-				/* the metric charts zoom instead (zoomCharts) */
-				if (sv.querySelector('g.plot'))
+				/* the metric and activity charts zoom instead
+				 * (zoomCharts) */
+				if (sv.querySelector('g.plot, g.act-plot'))
 					continue;
 				if (old)
 					sv.removeChild(old);
@@ -232,83 +246,330 @@ var mapreportNarrow = function (lib) {
 			}
 		}
 
-		/* the metric charts zoomed to the time range from a to b
-		 * seconds (a null: the whole run): the plot (g.plot)
-		 * stretched and clipped to the plot area, a new time axis in
-		 * place of the run's */
+		/* plot (a group of svg sv whose x axis runs from x0 to x1 for
+		 * the run's span seconds) zoomed to the time range from a to
+		 * b seconds (a null: the whole run): stretched sideways inside
+		 * an <svg> of the plot's width, whose viewport clips what the
+		 * stretch pushes out (made on the first zoom only); returns
+		 * the range shown [lo, hi], or null */
+		function zoomPlot(sv, plot, a, b) {
+			var clip = plot.parentNode;
+			if (a === null && clip.getAttribute('class') !== 'nr-clip')
+				return null; /* never zoomed */
+			if (clip.getAttribute('class') !== 'nr-clip') {
+				clip = document.createElementNS(sv.namespaceURI, 'svg');
+				clip.setAttribute('class', 'nr-clip');
+				plot.parentNode.insertBefore(clip, plot);
+				clip.appendChild(plot);
+			}
+			var x0 = +sv.getAttribute('data-x0'), x1 = +sv.getAttribute('data-x1');
+			var hgt = sv.viewBox.baseVal.height;
+			clip.setAttribute('x', String(x0));
+			clip.setAttribute('y', '0');
+			clip.setAttribute('width', String(x1 - x0));
+			clip.setAttribute('height', String(hgt));
+			clip.setAttribute('viewBox', x0 + ' 0 ' + (x1 - x0) + ' ' + hgt);
+			if (a === null) {
+				plot.removeAttribute('transform');
+				clip.setAttribute('overflow', 'visible');
+				return null;
+			}
+			var span = +sv.getAttribute('data-span') || 1;
+			var hi = Math.min(b, span), lo = Math.min(a, hi);
+			var xa = x0 + lo / span * (x1 - x0), xb = x0 + hi / span * (x1 - x0);
+			var k = (x1 - x0) / Math.max(xb - xa, 1e-6);
+			plot.setAttribute('transform', 'translate(' + (x0 - k * xa).toFixed(3) +
+				',0) scale(' + k.toFixed(6) + ',1)');
+			clip.setAttribute('overflow', 'hidden');
+			return [lo, hi];
+		}
+
+		/* the time axis of the range lo to hi seconds at height y of
+		 * svg sv, in host, ticks on a round step, in place of the
+		 * run's (axis) */
+		function rangeAxis(sv, host, axis, y, r) {
+			var old = host.querySelector('g.nr-axis');
+			if (old)
+				host.removeChild(old);
+			if (!r) {
+				axis.removeAttribute('display');
+				sv.removeAttribute('data-zoom');
+				return;
+			}
+			axis.setAttribute('display', 'none');
+			var lo = r[0], hi = r[1];
+			var x0 = +sv.getAttribute('data-x0'), x1 = +sv.getAttribute('data-x1');
+			var g2 = document.createElementNS(sv.namespaceURI, 'g');
+			g2.setAttribute('class', 'nr-axis');
+			var line = function (ax, ay, bx, by) {
+				var l = document.createElementNS(sv.namespaceURI, 'line');
+				l.setAttribute('class', 'axis');
+				l.setAttribute('x1', ax.toFixed(1));
+				l.setAttribute('y1', ay.toFixed(1));
+				l.setAttribute('x2', bx.toFixed(1));
+				l.setAttribute('y2', by.toFixed(1));
+				g2.appendChild(l);
+			};
+			line(x0, y, x1, y);
+			var w = hi - lo, raw = w / 8 || 1, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+			var st = (raw / mag < 1.5 ? 1 : raw / mag < 3 ? 2 : raw / mag < 7 ? 5 : 10) * mag;
+			var dec = Math.max(0, -Math.floor(Math.log10(st)));
+			for (var t = Math.ceil(lo / st - 1e-9) * st; w > 0 && t <= hi + st * 1e-6; t += st) {
+				var x = x0 + (t - lo) / w * (x1 - x0);
+				line(x, y, x, y + 4);
+				var tx = document.createElementNS(sv.namespaceURI, 'text');
+				tx.setAttribute('x', x.toFixed(1));
+				tx.setAttribute('y', (y + 16).toFixed(1));
+				tx.setAttribute('text-anchor', 'middle');
+				tx.textContent = t.toFixed(dec) + ' s';
+				g2.appendChild(tx);
+			}
+			host.appendChild(g2);
+			sv.setAttribute('data-zoom', lo.toFixed(6) + ':' + hi.toFixed(6));
+		}
+
+		/* the metric charts and the thread activity chart zoomed to
+		 * the time range from a to b seconds (a null: the whole run):
+		 * their plots stretched and clipped, a time axis of the range
+		 * in place of the run's */
 		function zoomCharts(a, b) {
 			var svgs = document.querySelectorAll('#metrics svg.timed');
 			for (var i = 0; i < svgs.length; i++) {
 				var sv = svgs[i], plot = sv.querySelector('g.plot');
-				var axis = sv.querySelector('g.xaxis'), old = sv.querySelector('g.nr-axis');
+				var axis = sv.querySelector('g.xaxis');
 				if (!plot || !axis)
 					continue;
-				if (old)
-					sv.removeChild(old);
-				/* the plot inside an <svg> of the plot area: its
-				 * viewport clips what the stretch pushes out */
-				var clip = plot.parentNode;
-				if (a === null && clip.getAttribute('class') !== 'nr-clip')
-					continue; /* never zoomed */
-				if (clip.getAttribute('class') !== 'nr-clip') {
-					clip = document.createElementNS(sv.namespaceURI, 'svg');
-					clip.setAttribute('class', 'nr-clip');
-					plot.parentNode.insertBefore(clip, plot);
-					clip.appendChild(plot);
-				}
-				var x0 = +sv.getAttribute('data-x0'), x1 = +sv.getAttribute('data-x1');
-				var hgt = sv.viewBox.baseVal.height;
-				clip.setAttribute('x', String(x0));
-				clip.setAttribute('y', '0');
-				clip.setAttribute('width', String(x1 - x0));
-				clip.setAttribute('height', String(hgt));
-				clip.setAttribute('viewBox', x0 + ' 0 ' + (x1 - x0) + ' ' + hgt);
-				if (a === null) {
-					plot.removeAttribute('transform');
-					clip.setAttribute('overflow', 'visible');
-					axis.removeAttribute('display');
-					sv.removeAttribute('data-zoom');
+				var base = axis.querySelector('line');
+				rangeAxis(sv, sv, axis, base ? +base.getAttribute('y1') : 0,
+					zoomPlot(sv, plot, a, b));
+			}
+			var act = document.querySelector('#activity svg[data-rowh]');
+			var foot = act && act.querySelector('g.act-foot');
+			var fax = foot && foot.querySelector('g.xaxis');
+			if (!fax)
+				return;
+			var plots = act.querySelectorAll('g.act-plot'), r = null;
+			for (i = 0; i < plots.length; i++)
+				r = zoomPlot(act, plots[i], a, b);
+			var fl = foot.querySelector('line');
+			rangeAxis(act, foot, fax, fl ? +fl.getAttribute('y1') : 0, r);
+		}
+
+		/* the process numbers the selection holds threads of */
+		function selProcs(ok) {
+			var ps = [];
+			for (var k = 0; k < nt; k++)
+				if (ok[k] && ps.indexOf(d.threads[k][0]) < 0)
+					ps.push(d.threads[k][0]);
+			return ps;
+		}
+
+		/* the label of process number p, as the selector has it */
+		function procLabel(p) {
+			for (var k = 0; k < nt; k++)
+				if (d.threads[k][0] === p)
+					return d.threads[k][4] + ' (' + d.threads[k][3] + ')';
+			return String(p);
+		}
+
+		/* one value of a column string (2 characters from i) */
+		var QD = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz+/';
+		function qval(str, i) {
+			return (QD.indexOf(str[i]) * 64 + QD.indexOf(str[i + 1])) / 4095;
+		}
+
+		/* process p's series of a chart (ms: its entry of "ms-data",
+		 * pd: the process's) into svg sv in place of the chart's: the
+		 * y axis of the process's values, the mean as a line in a
+		 * band from the lowest to the highest value per column (a gap
+		 * much longer than the usual spacing left open, as the
+		 * chart's), a tooltip per column */
+		function drawProc(sv, ms, pd, plot, yaxis) {
+			var ns = sv.namespaceURI;
+			function mk(tag, attrs, parent) {
+				var e = document.createElementNS(ns, tag);
+				for (var a in attrs)
+					e.setAttribute(a, attrs[a]);
+				parent.appendChild(e);
+				return e;
+			}
+			var bot = pd[0], top = pd[1], step = pd[2], labels = pd[3], str = pd[5];
+			var X0 = ms.x[0], X1 = ms.x[1], Y0 = ms.y[0], Y1 = ms.y[1];
+			var ya = mk('g', {'class': 'nr-yaxis'}, yaxis.parentNode);
+			yaxis.parentNode.insertBefore(ya, yaxis);
+			labels.forEach(function (lb, i) {
+				var y = (Y1 - i * step / (top - bot) * (Y1 - Y0)).toFixed(1);
+				mk('line', {'class': 'grid', x1: X0, y1: y, x2: X1, y2: y}, ya);
+				mk('text', {x: X0 - 4, y: (+y + 4).toFixed(1), 'text-anchor': 'end'},
+					ya).textContent = lb;
+			});
+			var g2 = mk('g', {'class': 'nr-series'}, plot);
+			plot.insertBefore(g2, plot.firstChild);
+			var cols = [], pos = 0;
+			for (var j = 0; pos < str.length; j++) {
+				if (str[pos] === '~') {
+					pos++;
 					continue;
 				}
-				var span = +sv.getAttribute('data-span') || 1;
-				var hi = Math.min(b, span), lo = Math.min(a, hi);
-				var xa = x0 + lo / span * (x1 - x0), xb = x0 + hi / span * (x1 - x0);
-				var k = (x1 - x0) / Math.max(xb - xa, 1e-6);
-				plot.setAttribute('transform', 'translate(' + (x0 - k * xa).toFixed(3) +
-					',0) scale(' + k.toFixed(6) + ',1)');
-				clip.setAttribute('overflow', 'hidden');
-				axis.setAttribute('display', 'none');
-				/* the time axis of the range: ticks on a round step */
-				var base = axis.querySelector('line');
-				var y = base ? +base.getAttribute('y1') : 0;
-				var g2 = document.createElementNS(sv.namespaceURI, 'g');
-				g2.setAttribute('class', 'nr-axis');
-				var line = function (ax, ay, bx, by) {
-					var l = document.createElementNS(sv.namespaceURI, 'line');
-					l.setAttribute('class', 'axis');
-					l.setAttribute('x1', ax.toFixed(1));
-					l.setAttribute('y1', ay.toFixed(1));
-					l.setAttribute('x2', bx.toFixed(1));
-					l.setAttribute('y2', by.toFixed(1));
-					g2.appendChild(l);
-				};
-				line(x0, y, x1, y);
-				var w = hi - lo, raw = w / 8 || 1, mag = Math.pow(10, Math.floor(Math.log10(raw)));
-				var st = (raw / mag < 1.5 ? 1 : raw / mag < 3 ? 2 : raw / mag < 7 ? 5 : 10) * mag;
-				var dec = Math.max(0, -Math.floor(Math.log10(st)));
-				for (var t = Math.ceil(lo / st - 1e-9) * st; w > 0 && t <= hi + st * 1e-6; t += st) {
-					var x = x0 + (t - lo) / w * (x1 - x0);
-					line(x, y, x, y + 4);
-					var tx = document.createElementNS(sv.namespaceURI, 'text');
-					tx.setAttribute('x', x.toFixed(1));
-					tx.setAttribute('y', (y + 16).toFixed(1));
-					tx.setAttribute('text-anchor', 'middle');
-					tx.textContent = t.toFixed(dec) + ' s';
-					g2.appendChild(tx);
+				if (str[pos] === '!') {
+					var q = qval(str, pos + 1);
+					cols.push([j, q, q, q]);
+					pos += 3;
+					continue;
 				}
-				sv.appendChild(g2);
-				sv.setAttribute('data-zoom', lo.toFixed(6) + ':' + hi.toFixed(6));
+				cols.push([j, qval(str, pos), qval(str, pos + 2), qval(str, pos + 4)]);
+				pos += 6;
 			}
+			var xOf = function (j) {
+				var f = (ms.s0 + j * ms.w) / (ms.span || 1);
+				return (X0 + Math.min(Math.max(f, 0), 1) * (X1 - X0)).toFixed(1);
+			};
+			var yOf = function (q) { return (Y1 - q * (Y1 - Y0)).toFixed(1); };
+			var val = function (q) {
+				var v = bot + q * (top - bot);
+				return Number(v.toPrecision(4)) + (ms.units ? ' ' + ms.units : '');
+			};
+			var gaps = [];
+			for (var i = 1; i < cols.length; i++)
+				gaps.push(cols[i][0] - cols[i - 1][0]);
+			gaps.sort(function (a, b) { return a - b; });
+			var limit = Math.max(2, gaps.length ? 4 * gaps[Math.floor((gaps.length - 1) / 2)] : 2);
+			for (var a = 0, b; a < cols.length; a = b) {
+				for (b = a + 1; b < cols.length && cols[b][0] - cols[b - 1][0] <= limit; b++)
+					;
+				if (b - a === 1) {
+					var c = cols[a], xm = xOf(c[0]);
+					mk('line', {'class': 'mean', x1: xm, y1: yOf(c[2]), x2: xm, y2: yOf(c[3])}, g2);
+					mk('circle', {'class': 'dot', cx: xm, cy: yOf(c[1]), r: '2.5'}, g2);
+					continue;
+				}
+				var up = [], down = [], mid = [];
+				for (i = a; i < b; i++) {
+					up.push(xOf(cols[i][0]) + ',' + yOf(cols[i][3]));
+					down.unshift(xOf(cols[i][0]) + ',' + yOf(cols[i][2]));
+					mid.push(xOf(cols[i][0]) + ',' + yOf(cols[i][1]));
+				}
+				mk('polygon', {'class': 'band', points: up.concat(down).join(' ')}, g2);
+				mk('polyline', {'class': 'mean', points: mid.join(' ')}, g2);
+			}
+			var cw = (X1 - X0) / Math.max(str.length ? j : 1, 1);
+			cols.forEach(function (c) {
+				var s = ms.s0 - ms.w / 2 + c[0] * ms.w;
+				var x = +xOf(c[0]) - cw / 2;
+				var r = mk('rect', {'class': 'hit', x: x.toFixed(1), y: Y0,
+					width: cw.toFixed(1), height: Y1 - Y0}, g2);
+				mk('title', {}, r).textContent = s.toFixed(3) + '-' + (s + ms.w).toFixed(3) +
+					' s: mean ' + val(c[1]) + ', min ' + val(c[2]) + ', max ' + val(c[3]);
+			});
+		}
+
+		var msBy = null; /* "ms-data"'s entries by metric id */
+
+		/* the metric charts of the selection: with threads of one
+		 * process selected, that process's series (metrics are
+		 * measured per process, so a thread's are its process's);
+		 * else the chart of every process */
+		function procCharts(ok) {
+			var ps = sel.value ? selProcs(ok) : [], p = ps.length === 1 ? ps[0] : null;
+			var v = sel.value, threadSel = v && (v[0] === 't' || v[0] === 'T');
+			var figs = document.querySelectorAll('#metrics figure.chart');
+			if (!msBy) {
+				/* each chart's entry with the columns and plot area */
+				msBy = {};
+				var all = $('ms-data') ? JSON.parse($('ms-data').textContent) : {charts: []};
+				all.charts.forEach(function (e) {
+					['s0', 'w', 'span', 'x', 'y'].forEach(function (k) { e[k] = all[k]; });
+					msBy[e.id] = e;
+				});
+			}
+			for (var i = 0; i < figs.length; i++) {
+				var fig = figs[i], sv = fig.querySelector('svg.timed');
+				var ms = msBy[fig.getAttribute('data-metric')];
+				var plot = sv && sv.querySelector('g.plot');
+				var ser = plot && plot.querySelector('g.series');
+				var yaxis = sv && sv.querySelector('g.yaxis');
+				if (!ms || !ser || !yaxis)
+					continue;
+				var olds = sv.querySelectorAll('g.nr-series, g.nr-yaxis, text.nr-none');
+				for (var k = 0; k < olds.length; k++)
+					olds[k].parentNode.removeChild(olds[k]);
+				ser.removeAttribute('display');
+				yaxis.removeAttribute('display');
+				var leg = fig.querySelector('div.legend');
+				if (leg && leg.hasAttribute('data-whole'))
+					leg.textContent = leg.getAttribute('data-whole');
+				fig.removeAttribute('data-proc');
+				if (p === null)
+					continue;
+				var what = 'Process ' + procLabel(p) + (threadSel ?
+					' (the whole process: metrics are measured per process)' : '');
+				if (leg && !leg.hasAttribute('data-whole'))
+					leg.setAttribute('data-whole', leg.textContent);
+				fig.setAttribute('data-proc', String(p));
+				if (ms.only === p) {
+					if (leg)
+						leg.textContent = what + ': the only process with values; ' +
+							leg.getAttribute('data-whole');
+					continue;
+				}
+				ser.setAttribute('display', 'none');
+				var pd = ms.procs && ms.procs[String(p)];
+				if (!pd) {
+					yaxis.setAttribute('display', 'none');
+					var t = document.createElementNS(sv.namespaceURI, 'text');
+					t.setAttribute('class', 'nr-none');
+					t.setAttribute('x', ((ms.x[0] + ms.x[1]) / 2).toFixed(1));
+					t.setAttribute('y', ((ms.y[0] + ms.y[1]) / 2).toFixed(1));
+					t.setAttribute('text-anchor', 'middle');
+					t.textContent = 'no values of this process';
+					sv.appendChild(t);
+					if (leg)
+						leg.textContent = what + ': no values.';
+					continue;
+				}
+				yaxis.setAttribute('display', 'none');
+				drawProc(sv, ms, pd, plot, yaxis);
+				if (leg)
+					leg.textContent = what + ': line = mean, band = lowest to highest ' +
+						(pd[4] > 1 ? 'of its ' + pd[4] + ' series\' means' : 'value') +
+						' in each interval';
+			}
+		}
+
+		/* the performance summary's split of the selection (samples
+		 * of it): compute, MPI and I/O from its samples, as a table
+		 * (rows with data-samples), or null when the page has no
+		 * classes (d.cls) */
+		function perfSplit(samples) {
+			if (!d.cls)
+				return null;
+			var ok = threadOk(), mpi = 0, io = 0, cl = d.cls;
+			for (var c = 0; c < cl.length; c += 4)
+				if (ok[cl[c]] && cl[c + 1] >= b0 && cl[c + 1] < b1) {
+					mpi += cl[c + 2];
+					io += cl[c + 3];
+				}
+			var box = el('div', 'nr-whole nr-perf');
+			box.setAttribute('data-samples', String(samples));
+			box.appendChild(el('p', 'note', 'In the selection, from its ' + fmt(samples) +
+				' samples (a sample in an MPI call counts as MPI, else in a ' +
+				'read/write-family call as I/O):'));
+			var t = el('table'), tb = el('tbody');
+			[['Compute', samples - mpi - io], ['MPI', mpi], ['I/O', io]].forEach(function (r) {
+				var tr = el('tr');
+				tr.setAttribute('data-samples', String(r[1]));
+				tr.appendChild(el('th', null, r[0]));
+				var p = samples > 0 ? 100 * r[1] / samples : 0;
+				var td = cell(tr, p.toFixed(2) + '%', 'n');
+				var bar = el('span', 'pct'), fill = el('span');
+				fill.style.width = p.toFixed(1) + '%';
+				bar.appendChild(fill);
+				td.appendChild(bar);
+				tb.appendChild(tr);
+			});
+			t.appendChild(tb);
+			box.appendChild(t);
+			return box;
 		}
 
 		/* the figures the page holds for the whole run only: a note
@@ -321,31 +582,40 @@ var mapreportNarrow = function (lib) {
 			if (all)
 				return;
 			var v = sel.value, threadSel = v && (v[0] === 't' || v[0] === 'T');
-			var mnote = !v ? 'the time axis zoomed to the selected range; '
-				: 'the time axis zoomed to the selected range; metrics are ' +
-				  'measured per process, so these are the values of ' +
-				  (threadSel ? 'the whole process (not of the selected thread alone' +
-				   (pids.length > 1 ? ') and of every process' : ')')
-				   : 'every process, not of the selected one alone') + '; ';
+			var np = v ? selProcs(threadOk()).length : 0;
+			var mnote = (b0 > 0 || b1 < d.bins ? 'the time axis zoomed to the ' +
+				'selected range; ' : '') + (!v ? '' : np === 1 ? 'metrics are ' +
+				'measured per process, so these are the values of the ' +
+				(threadSel ? 'whole process (not of the selected thread alone); '
+				 : 'selected process; ')
+				: 'metrics are measured per process, so these are the values ' +
+				  'of every process; ');
+			var split = perfSplit(samples);
 			[['#summary table.kv', 'The run\'s facts: whole run, not narrowed ' +
 				'to the selection (its figures are in the row "Selection").'],
 			 ['#performance table', 'Whole run: the performance summary is ' +
-				'not narrowed to the selection.'],
+				'not narrowed to the selection' + (split ? '; the selection\'s ' +
+				'split is under it.' : '.')],
 			 ['#ranks table', 'Whole run: the ranks\' table and charts are not ' +
-				'narrowed to the selection.'],
+				'narrowed to the selection; the rows of the selected ' +
+				'processes are marked.'],
 			 ['#mpi table', 'Whole run: MPI call statistics are not narrowed ' +
 				'to the selection.'],
 			 ['#activity table.regions', 'Whole run: the regions\' figures are ' +
 				'not narrowed to the selection.'],
 			 ['#metrics table.msum', 'Whole run: the metrics\' figures are not ' +
 				'narrowed to the selection.'],
-			 ['#metrics div.charts', 'Charts: ' + mnote + 'the shaded band of ' +
-				'the thread activity chart is the range.']
+			 ['#metrics div.charts', 'Charts: ' + mnote + (b0 > 0 || b1 < d.bins ?
+				'the thread activity chart zoomed to the range too.' :
+				'the thread activity chart shows the selected threads.')]
 			].forEach(function (w) {
 				var t = document.querySelector(w[0]);
 				if (t)
 					t.parentNode.insertBefore(el('p', 'note nr-whole', w[1]), t);
 			});
+			var pt = document.querySelector('#performance table');
+			if (pt && split)
+				pt.parentNode.insertBefore(split, pt.nextSibling);
 			var kv = document.querySelector('#summary table.kv');
 			if (kv) {
 				var nth = 0, procs = [], ok = threadOk();
@@ -386,6 +656,7 @@ var mapreportNarrow = function (lib) {
 			fg.redraw();
 			drawStrip(ok);
 			markCharts();
+			procCharts(ok);
 			zoomCharts(b0 === 0 && b1 === d.bins ? null : b0 * binw, b1 * binw);
 			wholeRun(all, value[0]);
 			/* the static tables are of the whole run */
@@ -397,7 +668,8 @@ var mapreportNarrow = function (lib) {
 				functionTables(value, self);
 			cur = all ? null : {self: self, total: value[0]};
 			if (fv)
-				fv.narrow(all ? null : {calls: calls, lines: lines, total: value[0]});
+				fv.narrow(all ? null : {calls: calls, lines: lines, total: value[0],
+					coarse: coarse});
 			/* a row of process number proc (thread tid, or every
 			 * thread when tid is null) is shown when the selection
 			 * holds it */
@@ -408,6 +680,11 @@ var mapreportNarrow = function (lib) {
 						(tid === null || d.threads[k][1] === +tid);
 				return show;
 			}
+			/* the Ranks table: the selected processes' rows marked */
+			var ps = all ? [] : selProcs(ok);
+			var rr = document.querySelectorAll('#ranks tr[data-proc]');
+			for (i = 0; i < rr.length; i++)
+				rr[i].classList.toggle('nr-hl', ps.indexOf(+rr[i].getAttribute('data-proc')) >= 0);
 			var rows = document.querySelectorAll('#summary tr[data-proc]');
 			for (i = 0; i < rows.length; i++) {
 				var r = rows[i];

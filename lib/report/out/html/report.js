@@ -417,8 +417,16 @@
 			}
 			cell(tr, num > 0 ? String(num) : (l ? '?' : '...'), 'n ln');
 			var c = cell(tr, code === null ? '' : code, 'code');
-			if (l && l[4])
-				c.appendChild(el('span', 'inl', ' [inlined ' + l[4] + ']'));
+			if (l && l[4]) {
+				/* the short name (l[5]) when there is one, the
+				 * whole one in the tooltip */
+				var inl = el('span', 'inl', ' [inlined ' + (l[5] || l[4]) + ']');
+				if (l[5]) {
+					inl.title = l[4];
+					inl.setAttribute('data-fn', l[4]);
+				}
+				c.appendChild(inl);
+			}
 			tb.appendChild(tr);
 			return tr;
 		}
@@ -510,6 +518,8 @@
 				box.appendChild(el('p', 'note', 'No samples of this function ' +
 					'in the flame graph\'s frames' + (narrow ? ' in the selection' : '') +
 					', and ' + nosrc));
+				if (narrow && narrow.coarse)
+					box.appendChild(el('p', 'note fn-coarse', narrow.coarse));
 				if (scroll)
 					$('fnview').scrollIntoView();
 				return;
@@ -543,6 +553,8 @@
 						: nl ? 'samples per line estimated: each frame\'s ' +
 						  'share of the selection applied to its lines.'
 						: 'source lines of the whole run (too many to split).')));
+				if (narrow.coarse)
+					box.appendChild(el('p', 'note fn-coarse', narrow.coarse));
 			} else {
 				box.appendChild(el('p', 'note', (f.module ? f.module + ': ' : '') +
 					fmt(f.self) + ' samples self, ' + fmt(f.total) + ' total (' +
