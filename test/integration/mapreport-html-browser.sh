@@ -621,7 +621,8 @@ def whole_cols(body):
 def proc_means(attrs, body, pid):
     assert 'data-proc="' in attrs, ("chart not narrowed", attrs)
     leg = h.unescape(re.search(r'<div class="legend"[^>]*>([^<]*)</div>', body).group(1))
-    assert leg.startswith("Process %s " % pid), leg
+    # "Process PID (NAME)", or a rank's name with its pid
+    assert leg.startswith("Process %s " % pid) or ("(pid %s," % pid) in leg, leg
     assert re.search(r'<g class="series" display="none">', body), "the whole run's series still shown"
     assert re.search(r'<g class="yaxis" display="none">', body), "the whole run's y axis still shown"
     g = re.search(r'<g class="nr-series">(.*?)</g>', body, re.S)

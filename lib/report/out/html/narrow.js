@@ -501,7 +501,11 @@ var mapreportNarrow = function (lib) {
 				fig.removeAttribute('data-proc');
 				if (p === null)
 					continue;
-				var what = 'Process ' + procLabel(p) + (threadSel ?
+				/* a bare pid, or a rank's or launcher's name
+				 * (html_narrow.c) */
+				var lab = procLabel(p);
+				var what = (/^[0-9]/.test(lab) ? 'Process ' + lab :
+					lab.charAt(0).toUpperCase() + lab.slice(1)) + (threadSel ?
 					' (the whole process: metrics are measured per process)' : '');
 				if (leg && !leg.hasAttribute('data-whole'))
 					leg.setAttribute('data-whole', leg.textContent);
