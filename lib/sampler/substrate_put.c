@@ -37,21 +37,17 @@ static int ring_room(struct sub_ring *r, uint64_t head, uint32_t need,
 	return r->buf && head + *pad + need - r->tail_seen <= SUBSTRATE_RING;
 }
 
-/* Writes the record rec (whole: header, b and c unless a SAMPLE, program
- * counters, text) at head in r, after its pad; returns the new head.
- * Nothing is published (the caller stores head).  Async-signal-safe. */
-static uint64_t ring_write(struct sub_ring *r, uint64_t head, uint64_t pad,
-			   const struct sub_rec *rec)
+/* The pad record of pad bytes (none when 0) at head in r; returns where
+ * the next record goes.  Async-signal-safe. */
+static uint64_t ring_pad(struct sub_ring *r, uint64_t head, uint64_t pad)
 {
 	if (pad) {
 		struct sub_rec *pr =
 			(struct sub_rec *)(r->buf + head % SUBSTRATE_RING);
 		pr->size = (uint32_t)pad;
 		pr->type = SUB_REC_PAD;
-		head += pad;
 	}
-	memcpy(r->buf + head % SUBSTRATE_RING, rec, rec->size);
-	return head + rec->size;
+	return head + pad;
 }
 
 /* A record r had no room for, counted: a loss the log counts (a DROP
@@ -95,7 +91,9 @@ static void ring_put_all(struct sub_plugin *p, struct sub_ring *r,
 			continue;
 		uint64_t pad;
 		if (ring_room(r, head, h->size, &pad)) {
-			head = ring_write(r, head, pad, h);
+			head = ring_pad(r, head, pad);
+			memcpy(r->buf + head % SUBSTRATE_RING, h, h->size);
+			head += h->size;
 		} else {
 			struct sub_rec_bc bc = {0, 0};
 			if (h->type != MAPSAMPLE_EVENT_SAMPLE)
@@ -197,13 +195,7 @@ static void put_all(struct mapsample_location *loc, uint16_t type,
 				ring_lost(r, &h, &bc);
 				continue;
 			}
-			if (pad) {
-				struct sub_rec *pr = (struct sub_rec *)(
-					r->buf + head % SUBSTRATE_RING);
-				pr->size = (uint32_t)pad;
-				pr->type = SUB_REC_PAD;
-				head += pad;
-			}
+			head = ring_pad(r, head, pad);
 			rec_write(r->buf + head % SUBSTRATE_RING, &h, &bc, pc,
 				  text);
 			ring_publish(&SUB.p[i], r, head + h.size);
