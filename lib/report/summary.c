@@ -104,22 +104,18 @@ static void advise_mpi(struct summary *s, const struct ranks *rk)
 		return;
 	double cs = s->coll / s->mpi;
 	double per = s->p2p_calls ? s->p2p_bytes / (double)s->p2p_calls : 0;
-	if (cs < 0.5 && s->p2p_calls && per < SUMMARY_SMALL_MSG)
+	if (cs < 0.5 && s->p2p_calls)
 		advise(s,
 		       "%.0f%% of the MPI time is in point-to-point calls "
 		       "(%.1f%% of all time), which move %s a call on average "
-		       "over %llu calls: small messages, whose cost is the "
-		       "latency of each; fewer, larger messages cut it",
+		       "over %llu calls%s",
 		       (1 - cs) * 100, (s->mpi - s->coll) * 100,
-		       mb(per, b, sizeof(b)), (unsigned long long)s->p2p_calls);
-	else if (cs < 0.5 && s->p2p_calls)
-		advise(s,
-		       "%.0f%% of the MPI time is in point-to-point calls "
-		       "(%.1f%% of all time), which move %s a call on average "
-		       "over %llu calls; non-blocking calls overlapping "
-		       "compute hide it",
-		       (1 - cs) * 100, (s->mpi - s->coll) * 100,
-		       mb(per, b, sizeof(b)), (unsigned long long)s->p2p_calls);
+		       mb(per, b, sizeof(b)), (unsigned long long)s->p2p_calls,
+		       per < SUMMARY_SMALL_MSG
+			       ? ": small messages, whose cost is the latency "
+				 "of each; fewer, larger messages cut it"
+			       : "; non-blocking calls overlapping compute "
+				 "hide it");
 	else if (cs < 0.5)
 		advise(s,
 		       "%.0f%% of the MPI time is in point-to-point calls "
