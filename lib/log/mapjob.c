@@ -52,20 +52,30 @@ static void set_str(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src ? src : "");
 }
 
-/* The parent of pid and its command name (comm, at most 15 bytes), from
- * /proc/PID/stat.  Returns the parent, or -1. */
-static long proc_parent(long pid, char *comm, size_t len)
+/* Up to len - 1 bytes of /proc/PID/name into buf, NUL-terminated; the
+ * bytes read, or -1. */
+static ssize_t proc_read(long pid, const char *name, char *buf, size_t len)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%ld/%s", pid, name);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	ssize_t n = read(fd, buf, len - 1);
 	close(fd);
 	if (n <= 0)
 		return -1;
 	buf[n] = 0;
+	return n;
+}
+
+/* The parent of pid and its command name (comm, at most 15 bytes), from
+ * /proc/PID/stat.  Returns the parent, or -1. */
+static long proc_parent(long pid, char *comm, size_t len)
+{
+	char buf[512];
+	if (proc_read(pid, "stat", buf, sizeof(buf)) < 0)
+		return -1;
 	char *open_p = strchr(buf, '('), *close_p = strrchr(buf, ')');
 	if (!open_p || !close_p || close_p < open_p || close_p[1] != ' ')
 		return -1;
@@ -78,16 +88,10 @@ static long proc_parent(long pid, char *comm, size_t len)
  * line of pid, into out; 0, or -1 when it has none. */
 static int proc_opt(long pid, const char *opt, char *out, size_t len)
 {
-	char path[64], buf[4096];
-	snprintf(path, sizeof(path), "/proc/%ld/cmdline", pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	char buf[4096];
+	ssize_t n = proc_read(pid, "cmdline", buf, sizeof(buf));
+	if (n < 0)
 		return -1;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
 	/* NUL-separated arguments; the last one may be cut short */
 	for (const char *a = buf; a < buf + n; a += strlen(a) + 1) {
 		if (strcmp(a, opt))
