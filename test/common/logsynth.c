@@ -217,6 +217,8 @@ static void make_stacks(struct synth *s)
 		uint64_t *st = s->stacks + (size_t)k * maxd;
 		uint64_t *sp = spine[rnd_skew(&s->rng, NSPINE)];
 		uint32_t shared = d > 2 ? 2 + rnd_below(&s->rng, d - 1) : d;
+		if (o->recursive) /* the recursion is all below main */
+			shared = 2;
 		if (shared > 64)
 			shared = 64;
 		if (shared > d)
@@ -226,7 +228,9 @@ static void make_stacks(struct synth *s)
 			st[d - 1 - i] = sp[i];
 		for (uint32_t i = shared; i < d; i++) {
 			int m = rnd_below(&s->rng, 4);
-			st[d - 1 - i] = pc_in(s, m, rnd_skew(&s->rng, NFUNC));
+			st[d - 1 - i] = o->recursive
+					? s->mod[0].fstart[5 + rnd_below(&s->rng, 3)] + 0x10
+					: pc_in(s, m, rnd_skew(&s->rng, NFUNC));
 		}
 		s->depth[k] = d;
 	}

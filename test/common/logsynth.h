@@ -38,6 +38,10 @@ struct logsynth_opts {
 				  * should be off) */
 	int32_t job_rank;        /* this log's rank in it */
 	uint32_t job_size;       /* ranks of that job */
+	int recursive;           /* below main, each frame one of 3
+				  * functions, as in a recursion (many
+				  * call-tree nodes, few functions and
+				  * calls) */
 };
 
 /*

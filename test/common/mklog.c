@@ -4,11 +4,13 @@
  * for the demo, benchmarks and fuzz seeds.
  *
  *   mklog [-n SAMPLES] [-p PROCESSES] [-t THREADS] [-k STACKS]
- *         [-d MIN:MAX] [-c CHUNK] [-s SEED] [--open] [--plain] OUT
+ *         [-d MIN:MAX] [-c CHUNK] [-s SEED] [--open] [--plain]
+ *         [--no-dedup] [--recursive] OUT
  *   mklog --metrics [-c CHUNK] [-s SEED] [--open] OUT
  *
  * --metrics writes the fixed metrics scenario (logsynth.h) instead of
- * random samples.
+ * random samples; --recursive makes stacks that are a recursion through
+ * 3 functions below main.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -23,7 +25,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: mklog [-n SAMPLES] [-p PROCESSES] [-t THREADS] "
 		   "[-k STACKS] [-d MIN:MAX] [-c CHUNK_BYTES] [-s SEED] "
-		   "[--open] [--plain] [--no-dedup] OUT\n"
+		   "[--open] [--plain] [--no-dedup] [--recursive] OUT\n"
 		   "       mklog --metrics [-c CHUNK_BYTES] [-s SEED] [--open] OUT\n");
 }
 
@@ -45,6 +47,7 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{"open", no_argument, NULL, 'O'},
 		{"plain", no_argument, NULL, 'P'},
+		{"recursive", no_argument, NULL, 'R'},
 		{"no-dedup", no_argument, NULL, 'D'},
 		{"metrics", no_argument, NULL, 'M'},
 		{"help", no_argument, NULL, 'h'},
@@ -73,6 +76,7 @@ int main(int argc, char **argv)
 		case 'O': o.leave_open = 1; break;
 		case 'P': o.all_types = 0; break;
 		case 'D': o.no_dedup = 1; break;
+		case 'R': o.recursive = 1; break;
 		case 'M': o.metrics = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;

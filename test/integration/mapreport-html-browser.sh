@@ -437,6 +437,57 @@ assert title.group(1) and len(title.group(1)) > 1000, "no whole name in the titl
 PY
 }
 
+# check_calls DOM TEXT NAME [nosrc | narrowed]: the function view in the
+# page DOM shows function NAME with the total (and, narrowed, the self
+# samples), the callers and the callees of mapreport --callers NAME
+# --callees NAME in TEXT (the same selection); nosrc: it says its source
+# lines are not in the page.
+check_calls() {
+	python3 - "$@" <<'PY'
+import html as h, re, sys
+page, text, name = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+v = re.search(r'<div id="fn-view" ([^>]*)>(.*?)</section>', page, re.S)
+assert v, "no function view"
+attrs, body = dict(re.findall(r'([a-z-]+)="([^"]*)"', v.group(1))), v.group(2)
+assert h.unescape(attrs.get("data-fn", "")) == name, attrs
+def text_rows(kind):
+    global self_
+    sec = re.search(r'^%s of .*?: total (\d+) samples.*?, self (\d+) .*?\n.*?\n(.*?)(?:\n\n|\Z)' % kind, text, re.S | re.M)
+    assert sec, kind + " missing in the text"
+    rows, self_ = {}, int(sec.group(2))
+    for line in sec.group(3).split("\n"):
+        f = line.split()
+        if len(f) >= 3 and f[2] != "(self)":
+            nm = "(program start)" if f[2] == "(none:" else f[2]
+            rows[nm] = int(f[0])
+    return int(sec.group(1)), rows
+def page_rows(title):
+    t = re.search(r'<h3>%s</h3><table class="calls">(.*?)</table>' % re.escape(title), body, re.S)
+    if not t and re.search(r'<h3>%s</h3><p class="nodata">None.</p>' % re.escape(title), body):
+        return {}, (0, 0)
+    assert t, title + " missing in the view"
+    rows = {h.unescape(a): int(b.replace(",", "")) for a, b in
+            re.findall(r'<td class="f"[^>]*>([^<]*)</td><td class="n">([0-9,]+)</td>', t.group(1))}
+    more = re.search(r'<td class="nodata">([0-9,]+) more</td><td class="n">([0-9,]+)</td>', t.group(1))
+    return rows, (int(more.group(1).replace(",", "")), int(more.group(2).replace(",", ""))) if more else (0, 0)
+total, callers = text_rows("Callers")
+_, callees = text_rows("Callees")
+assert int(attrs.get("data-total", -1)) == total, (attrs, total)
+for title, want in (("Callers (who calls it)", callers), ("Callees (whom it calls)", callees)):
+    got, (more, rest) = page_rows(title)
+    assert got or not want, title + ": no rows"
+    for k, n in got.items():
+        assert want.get(k) == n, (title, k, n, want.get(k))
+    assert len(got) + more == len(want), (title, len(got), more, len(want))
+    assert sum(got.values()) + rest == sum(want.values()), title
+if len(sys.argv) > 4 and sys.argv[4] == "nosrc":
+    assert "no source lines embedded for this function" in body, "no word on the missing source lines"
+if len(sys.argv) > 4 and sys.argv[4] == "narrowed":
+    assert attrs.get("data-narrowed") == "yes", attrs
+    assert int(attrs.get("data-self", -1)) == self_, (attrs, self_)
+PY
+}
+
 # The function view of a function outside the page's top functions
 # (fn-data holds 30): on the synthetic log (over 100 functions) a
 # function of the flame graph with a caller and callees but no entry in
@@ -473,42 +524,8 @@ PY
 		>"$tmp/any.txt" 2>/dev/null || fail "mapreport --callers $name failed"
 	chrome "$tmp/anydom" "$tmp/anydom.err" --dump-dom "file://$tmp/r.html#fn=$name"
 	no_console "$tmp/anydom.err"
-	python3 - "$tmp/anydom" "$tmp/any.txt" "$name" <<'PY' || fail "function view of $name (outside the top functions): not as --callers/--callees"
-import html as h, re, sys
-page, text, name = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
-v = re.search(r'<div id="fn-view" ([^>]*)>(.*?)</section>', page, re.S)
-assert v, "no function view"
-attrs, body = dict(re.findall(r'([a-z-]+)="([^"]*)"', v.group(1))), v.group(2)
-assert h.unescape(attrs.get("data-fn", "")) == name, attrs
-def text_rows(kind):
-    sec = re.search(r'^%s of .*?: total (\d+) samples.*?\n.*?\n(.*?)(?:\n\n|\Z)' % kind, text, re.S | re.M)
-    assert sec, kind + " missing in the text"
-    rows = {}
-    for line in sec.group(2).split("\n"):
-        f = line.split()
-        if len(f) >= 3 and f[2] != "(self)":
-            nm = "(program start)" if f[2] == "(none:" else f[2]
-            rows[nm] = int(f[0])
-    return int(sec.group(1)), rows
-def page_rows(title):
-    t = re.search(r'<h3>%s</h3><table class="calls">(.*?)</table>' % re.escape(title), body, re.S)
-    assert t, title + " missing in the view"
-    rows = {h.unescape(a): int(b.replace(",", "")) for a, b in
-            re.findall(r'<td class="f"[^>]*>([^<]*)</td><td class="n">([0-9,]+)</td>', t.group(1))}
-    more = re.search(r'<td class="nodata">([0-9,]+) more</td><td class="n">([0-9,]+)</td>', t.group(1))
-    return rows, (int(more.group(1).replace(",", "")), int(more.group(2).replace(",", ""))) if more else (0, 0)
-total, callers = text_rows("Callers")
-_, callees = text_rows("Callees")
-assert int(attrs.get("data-total", -1)) == total, (attrs, total)
-for title, want in (("Callers (who calls it)", callers), ("Callees (whom it calls)", callees)):
-    got, (more, rest) = page_rows(title)
-    assert got, title + ": no rows"
-    for k, n in got.items():
-        assert want.get(k) == n, (title, k, n, want.get(k))
-    assert len(got) + more == len(want), (title, len(got), more, len(want))
-    assert sum(got.values()) + rest == sum(want.values()), title
-assert "no source lines embedded for this function" in body, "no word on the missing source lines"
-PY
+	check_calls "$tmp/anydom" "$tmp/any.txt" "$name" nosrc ||
+		fail "function view of $name (outside the top functions): not as --callers/--callees"
 }
 
 # Narrowed (thread or time range), the figures the page holds for the
@@ -731,44 +748,121 @@ PY
 }
 
 # Where the page's frames are coarser than the run's stacks (a run of
-# 40000 samples or more: frames under 1/20000 of them merge into their
-# callers'), the function view of a selection says that its figures can
-# be short of mapreport --callers/--callees; on the synthetic page of
-# 20000 samples (every frame kept) it says nothing of it.
-test_function_view_coarse() {
-	[ -s "$tmp/r.html" ] || fail "no page of the synthetic log"
+# 40000 samples or more: the flame graph leaves out frames under 1/20000
+# of them), a selection's function view and tables still count every
+# stack: on a log of 50000 samples over 2000 stacks, narrowed to one
+# thread (#tid=N&fn=NAME), a function the flame graph has no frame of
+# (only the page's nodes left out of it name it) and the thread's hottest
+# function show the self, total, callers and callees of mapreport
+# --tid N --callers NAME --callees NAME, and the selection's tables
+# of functions give their rows the self and total samples of mapreport
+# --tid N's tables; unnarrowed, the first shows the whole run's.  The
+# page says nothing of merged frames there.  On a recursion through 3
+# functions on 16 threads (mklog --recursive, 400000 samples), whose
+# cells must merge deep frames, the page's exact call data gives a
+# thread's hottest function the calls of mapreport --tid N --callers.
+test_function_view_exact() {
 	"$mklog" -n 50000 -p 1 -t 2 -k 2000 -s 7 "$tmp/c.log" >/dev/null
 	"$mapreport" --html "$tmp/c.html" "$tmp/c.log" >"$tmp/c.txt" 2>&1 ||
 		fail "mapreport --html (50000 samples) failed"
 	ctid=$(awk '/^Threads/ { s = 1; next } s && $3 ~ /^[0-9]+$/ && $1 ~ /^[0-9]+$/ { print $3; exit }' "$tmp/c.txt")
-	# the function with the most samples of the graph
-	hottest() {
-		python3 - "$1" <<'PY'
+	# the function of the selection with the most self samples that the
+	# flame graph has no frame of, and the selection's hottest one,
+	# from the page's cells of the call tree's nodes (decoded as
+	# narrow.js decodes them)
+	names=$(python3 - "$tmp/c.html" "$ctid" <<'PY'
 import json, re, sys
-m = re.search(r'<script type="application/json" id="fg-data">(.*?)</script>', open(sys.argv[1]).read(), re.S)
-d = json.loads(m.group(1))
-raw, tot = d["nodes"], {}
-for i in range(len(raw) // 3):
-    if raw[3 * i + 2] >= 2:
-        tot[raw[3 * i]] = tot.get(raw[3 * i], 0) + raw[3 * i + 1]
-print(d["names"][max(tot, key=tot.get)])
+html = open(sys.argv[1]).read()
+def data(i):
+    m = re.search(r'<script type="application/json" id="%s">(.*?)</script>' % i, html, re.S)
+    return json.loads(m.group(1))
+fg, nr = data("fg-data"), data("nr-data")
+kept = len(fg["nodes"]) // 3
+names = fg["names"] + nr["xnames"]
+th = [i for i, t in enumerate(nr["threads"]) if t[1] == int(sys.argv[2])]
+END, MORE = "0123456789abcdefghijklmnopqrstuv", "wxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
+s, pos = "".join(nr["ext"]), 0
+def num():
+    global pos
+    v = 0
+    while s[pos] in MORE:
+        v, pos = v * 32 + MORE.index(s[pos]), pos + 1
+    v, pos = v * 32 + END.index(s[pos]), pos + 1
+    return v
+name = [fg["nodes"][3 * i] for i in range(kept)]
+while pos < len(s):
+    num()
+    name.append(num())
+c, self_ = nr["cells"], {}
+for i in range(0, len(c), 4):
+    if c[i + 1] in th:
+        self_[name[c[i]]] = self_.get(name[c[i]], 0) + c[i + 3]
+extra = [k for k in self_ if k >= len(fg["names"])]
+if not extra:
+    sys.exit("no function outside the flame graph in the thread")
+print(names[max(extra, key=lambda k: (self_[k], -k))])
+print(names[max(self_, key=lambda k: (self_[k], -k))])
 PY
-	}
-	cfn=$(hottest "$tmp/c.html")
-	chrome "$tmp/cdom" "$tmp/cdom.err" --dump-dom "file://$tmp/c.html#tid=$ctid&fn=$cfn"
-	no_console "$tmp/cdom.err"
-	grep -q "<div id=\"fn-view\" data-fn=\"$cfn\" data-narrowed=\"yes\" data-self=\"[0-9]*\" data-total=\"[1-9]" "$tmp/cdom" ||
-		fail "function view of $cfn in a selection (50000 samples) not shown"
-	grep -q '<p class="note fn-coarse">In this page frames under 1/20000 of the samples' "$tmp/cdom" ||
-		fail "function view of a selection on 50000 samples: no word that small frames merge"
-	sfn=$(hottest "$tmp/r.html")
-	spid=$(awk '/^Processes/ { s = 1; next } s && $1 ~ /^[0-9]+$/ { print $1; exit }' "$tmp/r.txt")
-	chrome "$tmp/sdom" "$tmp/sdom.err" --dump-dom "file://$tmp/r.html#pid=$spid&fn=$sfn"
-	no_console "$tmp/sdom.err"
-	grep -q "<div id=\"fn-view\" data-fn=\"$sfn\" data-narrowed=\"yes\" data-self=\"[0-9]*\" data-total=\"[1-9]" "$tmp/sdom" ||
-		fail "function view of $sfn in a selection (20000 samples) not shown"
-	! grep -q '<p class="note fn-coarse">' "$tmp/sdom" ||
-		fail "function view on 20000 samples (every frame kept) says frames merge"
+) || fail "page of 50000 samples: no call data for a function outside the flame graph ($names)"
+	for name in $names; do
+		"$mapreport" --tid "$ctid" --callers "$name" --callees "$name" "$tmp/c.log" \
+			>"$tmp/ce.txt" 2>/dev/null || fail "mapreport --tid $ctid --callers $name failed"
+		chrome "$tmp/cdom" "$tmp/cdom.err" --dump-dom "file://$tmp/c.html#tid=$ctid&fn=$name"
+		no_console "$tmp/cdom.err"
+		check_calls "$tmp/cdom" "$tmp/ce.txt" "$name" narrowed ||
+			fail "function view of $name in thread $ctid (50000 samples): not as --tid $ctid --callers/--callees"
+		! grep -q '<p class="note fn-coarse">' "$tmp/cdom" ||
+			fail "function view with exact call data says frames merge"
+	done
+	# and the whole run's calls of the function the graph leaves out
+	name=$(echo "$names" | head -n 1)
+	"$mapreport" --callers "$name" --callees "$name" "$tmp/c.log" \
+		>"$tmp/cw.txt" 2>/dev/null || fail "mapreport --callers $name failed"
+	chrome "$tmp/cwdom" "$tmp/cwdom.err" --dump-dom "file://$tmp/c.html#fn=$name"
+	no_console "$tmp/cwdom.err"
+	check_calls "$tmp/cwdom" "$tmp/cw.txt" "$name" ||
+		fail "function view of $name (50000 samples, whole run): not as --callers/--callees"
+
+	# a recursion on 16 threads: too many nodes for the cells, whose
+	# frames deeper than a cut merge; the page's exact call data then
+	# gives a thread's calls of the hottest function
+	"$mklog" -n 400000 -p 1 -t 16 -k 2000 -d 30:60 -s 5 --recursive \
+		"$tmp/k.log" >/dev/null
+	"$mapreport" --html "$tmp/k.html" "$tmp/k.log" >"$tmp/k.txt" 2>&1 ||
+		fail "mapreport --html (recursion) failed"
+	grep -Eq '^\{"seconds":[0-9.e+-]+,"bins":[0-9]+,"cut":[1-9]' "$tmp/k.html" ||
+		fail "recursion on 16 threads: the cells were not cut (the test no longer covers the call data)"
+	grep -q '^"fn":{"keys":' "$tmp/k.html" || fail "recursion: no call data in the page"
+	! grep -q '"partial":' "$tmp/k.html" || fail "recursion: call data left keys out"
+	ktid=$(awk '/^Threads/ { s = 1; next } s && $3 ~ /^[0-9]+$/ && $1 ~ /^[0-9]+$/ { n++; if (n == 4) { print $3; exit } }' "$tmp/k.txt")
+	"$mapreport" --tid "$ktid" "$tmp/k.log" >"$tmp/kt.txt" 2>/dev/null ||
+		fail "mapreport --tid $ktid failed"
+	name=$(awk '/^Top functions by self/ { s = 1; next } s && $1 ~ /^[0-9.]+%$/ { print $5; exit }' "$tmp/kt.txt")
+	"$mapreport" --tid "$ktid" --callers "$name" --callees "$name" "$tmp/k.log" \
+		>"$tmp/kc.txt" 2>/dev/null || fail "mapreport --tid $ktid --callers $name failed"
+	chrome "$tmp/kdom" "$tmp/kdom.err" --dump-dom "file://$tmp/k.html#tid=$ktid&fn=$name"
+	no_console "$tmp/kdom.err"
+	check_calls "$tmp/kdom" "$tmp/kc.txt" "$name" narrowed ||
+		fail "function view of $name in thread $ktid (recursion, cells cut): not as --tid $ktid --callers/--callees"
+	# the selection's tables: each row's self and total as the
+	# text report's tables of the thread
+	python3 - "$tmp/cdom" "$tmp/ce.txt" <<'PY' || fail "tables of functions of thread $ctid (50000 samples): not as --tid $ctid"
+import html as h, re, sys
+page, text = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+want = {}
+for m in re.finditer(r'^\s+[0-9.]+%\s+(\d+)\s+[0-9.]+%\s+(\d+)\s+(\S+)', text, re.M):
+    want[m.group(3)] = (int(m.group(1)), int(m.group(2)))
+box = re.search(r'<div id="fn-narrowed"[^>]*>(.*?)</div>', page, re.S).group(1)
+rows = re.findall(r'<tr data-self="(\d+)" data-total="(\d+)">.*?<td class="f"[^>]*>([^<]*)</td>', box, re.S)
+assert len(rows) >= 20, len(rows)
+seen = 0
+for s_, t_, nm in rows:
+    nm = h.unescape(nm)
+    if nm in want:
+        assert want[nm] == (int(s_), int(t_)), (nm, want[nm], s_, t_)
+        seen += 1
+assert seen >= 20, seen
+PY
 }
 
 test_page
@@ -780,7 +874,7 @@ test_narrow_names
 test_function_view
 test_function_view_narrowed
 test_function_view_any
-test_function_view_coarse
+test_function_view_exact
 test_metrics_scenario
 test_script_off
 echo "mapreport-html-browser: all cases passed"

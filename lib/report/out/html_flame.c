@@ -90,22 +90,37 @@ static int tree_table(FILE *out, const struct calltree *t, uint64_t total)
 	return 0;
 }
 
+int html_flame_names(const struct calltree *t, uint64_t min,
+		     uint32_t **remap, uint32_t *nnames, size_t *nodes)
+{
+	struct flame_emit e = {NULL, calloc(t->ct_nnames ? t->ct_nnames : 1,
+					    sizeof(uint32_t)),
+			       0, 0, 0};
+	int rc = e.remap ? calltree_walk(t, min, flame_visit, &e)
+			 : MAPS_ENOMEM;
+	if (rc) {
+		free(e.remap);
+		return rc;
+	}
+	*remap = e.remap;
+	*nnames = e.nnames;
+	if (nodes)
+		*nodes = e.nodes;
+	return 0;
+}
+
 /* The graph's data for report.js: the names of the frames of at least
  * min samples, then the frames; how many were kept into *kept. */
 static int flame_data(FILE *out, const struct calltree *t, uint64_t total,
 		      uint64_t min, size_t *kept, int full_names)
 {
-	struct flame_emit e = {out, calloc(t->ct_nnames ? t->ct_nnames : 1,
-					   sizeof(uint32_t)),
-			       0, 0, 0};
+	struct flame_emit e = {out, NULL, 0, 0, 1};
 	const char **page = NULL;
-	int rc = e.remap ? calltree_walk(t, min, flame_visit, &e)
-			 : MAPS_ENOMEM;
+	int rc = html_flame_names(t, min, &e.remap, &e.nnames, kept);
 	if (!rc && !(page = calloc(e.nnames ? e.nnames : 1, sizeof(*page))))
 		rc = MAPS_ENOMEM;
 	if (rc)
 		goto out;
-	*kept = e.nodes;
 	for (size_t i = 0; i < t->ct_nnames; i++)
 		if (e.remap[i])
 			page[e.remap[i] - 1] = t->ct_names[i];
@@ -130,8 +145,6 @@ static int flame_data(FILE *out, const struct calltree *t, uint64_t total,
 		}
 	}
 	fputs("],\n\"nodes\":[", out);
-	e.pass = 1;
-	e.nodes = 0;
 	rc = calltree_walk(t, min, flame_visit, &e);
 	if (!rc)
 		fputs("]}\n</script>\n", out);

@@ -83,6 +83,14 @@ int html_flame_section(FILE *out, const struct model *m,
  * keeps; html_narrow.c numbers the same frames. */
 uint64_t html_flame_min(const struct calltree *t);
 
+/* html_flame.c: the page's names of the flame graph of t (frames of at
+ * least min samples): into *remap (malloc'd, one per name of t) each
+ * name's index among the page's names + 1, or 0 for a name no kept
+ * frame has; into *nnames how many names the page has, into *nodes (when
+ * not NULL) how many frames.  Returns 0 or MAPS_ENOMEM. */
+int html_flame_names(const struct calltree *t, uint64_t min,
+		     uint32_t **remap, uint32_t *nnames, size_t *nodes);
+
 /* html_source.c: the data of the function view (source lines, callers
  * and callees of the top functions, the hottest files' source) as the
  * JSON element "fn-data". */
@@ -93,6 +101,41 @@ int html_source_data(FILE *out, const struct output_in *in);
  * html_flame_min gives it.  Writes a note instead when the logs cannot
  * be read again or were narrowed on the command line. */
 int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min);
+
+/* html_fncells.c: the exact call data of a selection (samples per
+ * function total, function self and call, thread and time bin) that
+ * html_narrow.c adds to "nr-data" as "fn".  Made for m, its analysis a
+ * and call tree t, counting the stack slots whose slot_page is not -1;
+ * html_fncells_sample() takes each sample (its thread index, stack slot
+ * and bin) as the logs are read again, html_fncells_build() then makes
+ * the cells with the bins shifted right by shift (or returns 1 when
+ * that would take too long), html_fncells_halve()
+ * halves their bins, html_fncells_fit() leaves out the keys with the
+ * fewest samples until at most budget cells are left, and
+ * html_fncells_write() writes them ("fn" member, a comma first) naming
+ * each function (a name of t) by its number pn gives (nnames of them).  The functions return 0
+ * or MAPS_ENOMEM; html_fncells_new NULL when out of memory. */
+struct html_fncells;
+/* html_fncells.c: v written for report.js as digits base 32, most
+ * significant first, the last one marked (characters safe in a JSON
+ * string and in HTML). */
+void html_put_num(FILE *out, uint64_t v);
+struct html_fncells *html_fncells_new(const struct model *m,
+				      const struct analysis *a,
+				      const struct calltree *t,
+				      const int32_t *slot_page);
+int html_fncells_sample(struct html_fncells *f, size_t thread, size_t slot,
+			uint32_t bin);
+int html_fncells_build(struct html_fncells *f, uint32_t shift);
+size_t html_fncells_count(const struct html_fncells *f);
+void html_fncells_halve(struct html_fncells *f);
+int html_fncells_fit(struct html_fncells *f, size_t budget);
+int html_fncells_write(FILE *out, const struct html_fncells *f,
+		       const uint32_t *pn, uint32_t nnames);
+void html_fncells_free(struct html_fncells *f);
+/* html_fncells.c: marks in used (one per name of t) the functions the
+ * call data written names. */
+void html_fncells_names(const struct html_fncells *f, uint8_t *used);
 
 /* html_narrow.c: into slot_page (one per stack slot of the model) the
  * page's flame-graph frame (numbered as the frames of html_narrow_data's

@@ -22,6 +22,11 @@
  * most NR_CELLS, but for runs with more than NR_CELLS / NR_MIN_BINS
  * threads sampled in the same frames near the root.
  *
+ * Where those frames are not exact (runs of 40000 samples and more,
+ * whose graph leaves out the smallest frames, or a cut), the exact call
+ * data of html_fncells.c too, for the selection's tables of functions,
+ * callers and callees.
+ *
  * Beside the cells, the samples of each (thread, time bin) in MPI and in
  * I/O (classified as the performance summary's, report/ranks.h), where
  * there are any, for the selection's split of the performance summary.
@@ -37,10 +42,13 @@
 #include "report/out/html_i.h"
 #include "report/out/rescan.h"
 #include "report/ranks.h"
+#include "report/shorten.h"
 
 #define NR_BINS 128
 #define NR_MIN_BINS 32
 #define NR_CELLS 150000
+#define NR_FCELLS 200000 /* html_fncells.c's */
+#define NR_FMIN_BINS 64  /* halved for them down to this many */
 
 struct cell {
 	uint32_t node, thread, bin;
@@ -62,6 +70,7 @@ struct narrow {
 	const struct model *m;
 	const struct analysis *a;
 	const int32_t *slot_page; /* stack slot -> page frame, -1: none */
+	const int32_t *slot_node; /* stack slot -> page frame or ext node */
 	struct cell *cells;
 	size_t ncells, capcells;
 	struct keymap keys;
@@ -74,6 +83,7 @@ struct narrow {
 				   * samples */
 	size_t ncc, capcc;
 	struct keymap ckeys;
+	struct html_fncells *fn;  /* the exact call data */
 };
 
 /* ---- names: the call tree's name ids by string ---- */
@@ -121,11 +131,16 @@ static long names_find(const struct names *n, const struct calltree *t,
 
 /* ---- stack slot -> page frame ---- */
 
+/* The page's frames (the flame graph's, numbered as it writes them),
+ * then the call tree's other nodes ("ext": numbered from kept on, in
+ * the tree's order, so each after its parent). */
 struct pages {
 	int32_t *page;    /* call-tree node -> page frame */
 	int32_t next;
-	uint32_t *parent; /* page frame -> its parent's page frame */
-	uint32_t *depth;  /* page frame -> depth */
+	uint32_t *parent; /* page frame or ext node -> its parent's */
+	uint32_t *depth;  /* page frame or ext node -> depth */
+	uint32_t *xnode;  /* ext node - kept -> call-tree node, or NULL */
+	uint32_t kept, all;
 };
 
 static int number_page(const struct calltree *t, uint32_t i, void *arg)
@@ -139,18 +154,20 @@ static int number_page(const struct calltree *t, uint32_t i, void *arg)
 
 /* slot_page[si] for every stack slot of m: the page frame (numbered as
  * html_flame.c writes the frames of at least min samples) where the
- * stack's path in t ends, or its nearest kept ancestor. */
+ * stack's path in t ends, or its nearest kept ancestor; slot_node[si]
+ * (when not NULL) the page frame or ext node where it ends. */
 static int map_slots(const struct model *m, const struct analysis *a,
 		     const struct calltree *t, uint64_t min,
-		     int32_t *slot_page, struct pages *p0)
+		     int32_t *slot_page, int32_t *slot_node, struct pages *p0)
 {
 	struct pages p = {calloc(t->ct_n ? t->ct_n : 1, sizeof(int32_t)), 0,
-			  p0->parent, p0->depth};
+			  p0->parent, p0->depth, NULL, 0, 0};
+	uint32_t *xnum = calloc(t->ct_n ? t->ct_n : 1, sizeof(*xnum));
 	struct names nm = {0};
 	struct keymap kids = {0};
 	int32_t *fname = malloc((a->nfuncs ? a->nfuncs : 1) * sizeof(*fname));
 	int rc = MAPS_ENOMEM;
-	if (!p.page || !fname || names_build(&nm, t))
+	if (!p.page || !xnum || !fname || names_build(&nm, t))
 		goto out;
 	for (size_t i = 0; i < t->ct_n; i++)
 		p.page[i] = -1;
@@ -159,9 +176,20 @@ static int map_slots(const struct model *m, const struct analysis *a,
 		goto out;
 	rc = MAPS_ENOMEM;
 	/* nodes come after their parents */
-	for (size_t i = 1; i < t->ct_n; i++)
-		if (p.page[i] < 0)
-			p.page[i] = p.page[t->ct_nodes[i].cn_parent];
+	p0->kept = p0->all = (uint32_t)p.next;
+	for (size_t i = 1; i < t->ct_n; i++) {
+		if (p.page[i] >= 0) {
+			xnum[i] = (uint32_t)p.page[i];
+			continue;
+		}
+		p.page[i] = p.page[t->ct_nodes[i].cn_parent];
+		xnum[i] = p0->all;
+		p0->parent[p0->all] = xnum[t->ct_nodes[i].cn_parent];
+		p0->depth[p0->all] = t->ct_nodes[i].cn_depth;
+		if (p0->xnode)
+			p0->xnode[p0->all - p0->kept] = (uint32_t)i;
+		p0->all++;
+	}
 	for (size_t i = 1; i < t->ct_n; i++)
 		if (keymap_put(&kids, t->ct_nodes[i].cn_parent,
 			       t->ct_nodes[i].cn_name, 0, i))
@@ -171,6 +199,8 @@ static int map_slots(const struct model *m, const struct analysis *a,
 	for (size_t si = 0; si < m->capstacks; si++) {
 		const struct rstack *s = &m->stacks[si];
 		slot_page[si] = -1;
+		if (slot_node)
+			slot_node[si] = -1;
 		if (!s->used || !s->count || a->own[si])
 			continue;
 		long pn = names_find(&nm, t, model_proc_name(m, s->pid,
@@ -182,11 +212,15 @@ static int map_slots(const struct model *m, const struct analysis *a,
 				      ? -1
 				      : keymap_find(&kids, (uint32_t)cur,
 						    (uint32_t)fname[e[k]], 0);
-		if (cur >= 0)
+		if (cur >= 0) {
 			slot_page[si] = p.page[cur];
+			if (slot_node)
+				slot_node[si] = (int32_t)xnum[cur];
+		}
 	}
 	rc = 0;
 out:
+	free(xnum);
 	free(p.page);
 	free(nm.slot);
 	free(fname);
@@ -200,7 +234,7 @@ static int on_sample(void *ctx, const struct maplog_ev *ev, size_t thread,
 		     size_t stack)
 {
 	struct narrow *n = ctx;
-	int32_t node = n->slot_page[stack];
+	int32_t node = n->slot_node[stack];
 	if (node < 0)
 		return 0;
 	uint64_t dt = ev->ev_ts > n->t0 ? ev->ev_ts - n->t0 : 0;
@@ -221,6 +255,8 @@ static int on_sample(void *ctx, const struct maplog_ev *ev, size_t thread,
 		n->cells[i].bin = bin;
 	}
 	n->cells[i].count++;
+	if (html_fncells_sample(n->fn, thread, stack, bin))
+		return MAPS_ENOMEM;
 	if (n->cls[stack] != C_COMPUTE) {
 		long k = keymap_add(&n->ckeys, (uint32_t)thread, bin, 0, &n->cc,
 				    &n->ncc, &n->capcc, sizeof(*n->cc), &added);
@@ -323,6 +359,16 @@ static void merge_cells(struct narrow *n)
 	n->ncells = w;
 }
 
+/* The cells' and the class cells' bins merged in pairs. */
+static void halve_cells(struct narrow *n)
+{
+	for (size_t i = 0; i < n->ncells; i++)
+		n->cells[i].bin >>= 1;
+	n->bins = (n->bins + 1) / 2;
+	merge_cells(n);
+	halve_ccells(n);
+}
+
 /* The ancestor of page frame f at depth cut (f when not deeper). */
 static uint32_t ancestor(const struct pages *p, uint32_t f, uint32_t cut)
 {
@@ -351,6 +397,45 @@ static long cells_at(const struct narrow *n, const struct pages *p,
 	}
 	keymap_free(&k);
 	return c;
+}
+
+/* Keeps of the ext nodes those the cells end in and their ancestors,
+ * renumbered in order (so a page whose cells merge deep frames holds
+ * none of them). */
+static int prune_ext(struct narrow *n, struct pages *pg)
+{
+	uint32_t nx = pg->all - pg->kept, kept = pg->kept;
+	uint32_t *nid = malloc((nx ? nx : 1) * sizeof(*nid));
+	uint8_t *mark = calloc(nx ? nx : 1, 1);
+	if (!nid || !mark) {
+		free(nid);
+		free(mark);
+		return MAPS_ENOMEM;
+	}
+	for (size_t i = 0; i < n->ncells; i++)
+		for (uint32_t f = n->cells[i].node; f >= kept && !mark[f - kept];
+		     f = pg->parent[f])
+			mark[f - kept] = 1;
+	/* parents come first, so theirs are renumbered already; the
+	 * entries written are never read again */
+	uint32_t w = kept;
+	for (uint32_t x = 0; x < nx; x++) {
+		if (!mark[x])
+			continue;
+		uint32_t par = pg->parent[kept + x];
+		nid[x] = w;
+		pg->xnode[w - kept] = pg->xnode[x];
+		pg->parent[w] = par >= kept ? nid[par - kept] : par;
+		pg->depth[w] = pg->depth[kept + x];
+		w++;
+	}
+	for (size_t i = 0; i < n->ncells; i++)
+		if (n->cells[i].node >= kept)
+			n->cells[i].node = nid[n->cells[i].node - kept];
+	pg->all = w;
+	free(nid);
+	free(mark);
+	return 0;
 }
 
 /* The name of the process the model keys as pid in the page's "Narrow
@@ -387,7 +472,90 @@ static const char *proc_label(const struct model *m, uint32_t pid,
 	return buf;
 }
 
-static void write_data(FILE *out, const struct narrow *n)
+/* The call tree's nodes the flame graph leaves out ("ext": parent and
+ * name of each, numbered from the graph's frames on), the names only
+ * they have ("xnames", and shortened "xshort"), and the exact call data
+ * when there is one. */
+static int write_ext(FILE *out, const struct narrow *n,
+		     const struct output_in *in, uint64_t min,
+		     const struct pages *pg)
+{
+	const struct calltree *t = in->oi_calltree;
+	uint32_t *remap = NULL, npage = 0;
+	int rc = html_flame_names(t, min, &remap, &npage, NULL);
+	uint32_t *pn = rc ? NULL : malloc((t->ct_nnames + 1) * sizeof(*pn));
+	if (!pn) {
+		free(remap);
+		return MAPS_ENOMEM;
+	}
+	/* page name of each name of t: the graph's, then the others of
+	 * ext nodes in order, then those of the call data */
+	uint32_t *order = malloc((t->ct_nnames + 1) * sizeof(*order));
+	uint8_t *used = calloc(t->ct_nnames + 1, 1);
+	if (!order || !used) {
+		free(order);
+		free(used);
+		free(pn);
+		free(remap);
+		return MAPS_ENOMEM;
+	}
+	for (size_t i = 0; i < t->ct_nnames; i++)
+		pn[i] = remap[i] ? remap[i] - 1 : UINT32_MAX;
+	uint32_t next = npage;
+	for (uint32_t x = 0; x < pg->all - pg->kept; x++) {
+		uint32_t nm = t->ct_nodes[pg->xnode[x]].cn_name;
+		if (pn[nm] == UINT32_MAX) {
+			order[next - npage] = nm;
+			pn[nm] = next++;
+		}
+	}
+	if (n->fn)
+		html_fncells_names(n->fn, used);
+	for (size_t i = 0; i < t->ct_nnames; i++)
+		if (used[i] && pn[i] == UINT32_MAX) {
+			order[next - npage] = (uint32_t)i;
+			pn[i] = next++;
+		}
+	fputs(",\n\"xnames\":[", out);
+	for (uint32_t i = 0; i < next - npage; i++) {
+		if (i)
+			fputs(i % 8 ? "," : ",\n", out);
+		htmlsafe_json(out, t->ct_names[order[i]]);
+	}
+	fputc(']', out);
+	if (!in->oi_full_names) {
+		fputs(",\n\"xshort\":[", out);
+		for (uint32_t i = 0; i < next - npage; i++) {
+			char buf[1024];
+			if (i)
+				fputs(i % 8 ? "," : ",\n", out);
+			name_shorten(t->ct_names[order[i]], buf, sizeof(buf));
+			htmlsafe_json(out, buf);
+		}
+		fputc(']', out);
+	}
+	free(order);
+	free(used);
+	/* an ext node: its number less its parent's, its name */
+	fputs(",\n\"ext\":[\"", out);
+	for (uint32_t x = 0; x < pg->all - pg->kept; x++) {
+		const struct calltree_node *c = &t->ct_nodes[pg->xnode[x]];
+		html_put_num(out, pg->kept + x - pg->parent[pg->kept + x]);
+		html_put_num(out, pn[c->cn_name]);
+		if (x % 64 == 63 && x + 1 < pg->all - pg->kept)
+			fputs("\",\n\"", out); /* short lines */
+	}
+	fputs("\"]", out);
+	if (n->fn)
+		rc = html_fncells_write(out, n->fn, pn, next);
+	free(pn);
+	free(remap);
+	return rc;
+}
+
+static int write_data(FILE *out, const struct narrow *n,
+		      const struct output_in *in, uint64_t min,
+		      const struct pages *pg)
 {
 	const struct model *m = n->m;
 	fprintf(out, "<script type=\"application/json\" id=\"nr-data\">\n"
@@ -421,7 +589,10 @@ static void write_data(FILE *out, const struct narrow *n)
 		fprintf(out, "%s%u,%u,%" PRIu64 ",%" PRIu64,
 			i ? (i % 16 ? "," : ",\n") : "", n->cc[i].thread,
 			n->cc[i].bin, n->cc[i].mpi, n->cc[i].io);
-	fputs("]}\n</script>\n", out);
+	fputc(']', out);
+	int rc = write_ext(out, n, in, min, pg);
+	fputs("}\n</script>\n", out);
+	return rc;
 }
 
 int html_narrow_slots(const struct output_in *in, uint64_t min,
@@ -429,10 +600,10 @@ int html_narrow_slots(const struct output_in *in, uint64_t min,
 {
 	const struct calltree *t = in->oi_calltree;
 	struct pages pg = {NULL, 0, calloc(t->ct_n + 1, sizeof(uint32_t)),
-			   calloc(t->ct_n + 1, sizeof(uint32_t))};
+			   calloc(t->ct_n + 1, sizeof(uint32_t)), NULL, 0, 0};
 	int rc = pg.parent && pg.depth
 			 ? map_slots(in->oi_model, in->oi_analysis, t, min,
-				     slot_page, &pg)
+				     slot_page, NULL, &pg)
 			 : MAPS_ENOMEM;
 	free(pg.parent);
 	free(pg.depth);
@@ -453,15 +624,21 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	struct narrow n = {.m = m, .a = in->oi_analysis, .bins = NR_BINS};
 	const struct calltree *t = in->oi_calltree;
 	int32_t *sp = malloc((m->capstacks ? m->capstacks : 1) * sizeof(*sp));
+	int32_t *sn = malloc((m->capstacks ? m->capstacks : 1) * sizeof(*sn));
 	struct pages pg = {NULL, 0, calloc(t->ct_n + 1, sizeof(uint32_t)),
-			   calloc(t->ct_n + 1, sizeof(uint32_t))};
+			   calloc(t->ct_n + 1, sizeof(uint32_t)),
+			   calloc(t->ct_n + 1, sizeof(uint32_t)), 0, 0};
 	int rc = MAPS_ENOMEM;
-	if (!sp || !pg.parent || !pg.depth)
+	if (!sp || !sn || !pg.parent || !pg.depth || !pg.xnode)
 		goto out;
-	if ((rc = map_slots(m, in->oi_analysis, t, min, sp, &pg)))
+	if ((rc = map_slots(m, in->oi_analysis, t, min, sp, sn, &pg)))
 		goto out;
 	n.slot_page = sp;
+	n.slot_node = sn;
 	if ((rc = classify(&n)))
+		goto out;
+	rc = MAPS_ENOMEM;
+	if (!(n.fn = html_fncells_new(m, in->oi_analysis, t, sp)))
 		goto out;
 	n.t0 = m->first_ts;
 	n.span = m->last_ts > m->first_ts ? m->last_ts - m->first_ts : 0;
@@ -480,12 +657,10 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	if (rc)
 		goto out;
 	merge_cells(&n);
+	uint32_t shift = 0;
 	while (n.ncells > NR_CELLS && n.bins > NR_MIN_BINS) {
-		for (size_t i = 0; i < n.ncells; i++)
-			n.cells[i].bin >>= 1;
-		n.bins = (n.bins + 1) / 2;
-		merge_cells(&n);
-		halve_ccells(&n);
+		halve_cells(&n);
+		shift++;
 	}
 	if (n.ncells > NR_CELLS) {
 		/* the deepest cut that fits: cells only fall as it rises */
@@ -510,10 +685,31 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 			n.cells[i].node = ancestor(&pg, n.cells[i].node, lo);
 		merge_cells(&n);
 	}
-	write_data(out, &n);
+	/* the exact call data where the cells are not: at the cells'
+	 * bins, all halved while it is over its budget */
+	if (n.cut && (rc = html_fncells_build(n.fn, shift)) < 0)
+		goto out;
+	if (n.cut && !rc) {
+		while (html_fncells_count(n.fn) > NR_FCELLS &&
+		       n.bins > NR_FMIN_BINS) {
+			halve_cells(&n);
+			html_fncells_halve(n.fn);
+		}
+		if ((rc = html_fncells_fit(n.fn, NR_FCELLS)))
+			goto out;
+	} else {
+		html_fncells_free(n.fn);
+		n.fn = NULL;
+	}
+	if ((rc = prune_ext(&n, &pg)))
+		goto out;
+	rc = write_data(out, &n, in, min, &pg);
 out:
+	html_fncells_free(n.fn);
 	free(pg.parent);
 	free(pg.depth);
+	free(pg.xnode);
+	free(sn);
 	keymap_free(&n.keys);
 	keymap_free(&n.ckeys);
 	free(n.cells);

@@ -74,7 +74,7 @@ EXTRA_DIST += lib/report/out/profile.proto
 # The HTML report's function view (source lines, callers and callees) and
 # its data for narrowing to a thread or a time range
 lib_report_out_libreportout_la_SOURCES += lib/report/out/html_source.c \
-	lib/report/out/html_narrow.c
+	lib/report/out/html_narrow.c lib/report/out/html_fncells.c
 
 # job: the summary and the per-rank figures in every output
 lib_report_out_libreportout_la_SOURCES += lib/report/out/job.c \

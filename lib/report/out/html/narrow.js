@@ -4,12 +4,15 @@
  * range (embedded by lib/report/out/html.c before report.js, which
  * calls mapreportNarrow with its helpers once the page is loaded).
  *
- * Data ("nr-data": samples per flame-graph frame, thread and time bin
- * as [frame, thread, bin, samples, ...]): the select control picks a
- * process or a thread, a drag on the time strip a range of bins.  The
- * flame graph, the tables of functions (recomputed from the graph's
- * frames: self from where stacks end, total once per stack), the
- * function view, the process and thread tables, the marks and the
+ * Data ("nr-data": samples per call-tree node, thread and time bin as
+ * [node, thread, bin, samples, ...], the nodes being the flame graph's
+ * frames and then, in "ext", those it leaves out as too small; where
+ * the cells had to merge frames deeper than "cut" levels into their
+ * callers', "fn" holds the exact call data of report.js's FnCalls): the
+ * select control picks a process or a thread, a drag on the time strip
+ * a range of bins.  The flame graph, the tables of functions and the
+ * function view's callers and callees (every stack counted, as mapreport
+ * --callers does), the process and thread tables, the marks and the
  * thread activity chart follow; the metric charts zoom to the range.
  * What the page holds for the whole run only (the run's facts, the
  * performance summary, ranks, MPI, regions and metric figures) gets a
@@ -27,10 +30,53 @@ var mapreportNarrow = function (lib) {
 		var range = $('nr-range'), nt = d.threads.length, cells = d.cells;
 		var b0 = 0, b1 = d.bins, cur = null;
 		var binw = d.bins > 0 ? d.seconds / d.bins : 0;
-		/* the cells' samples per frame over the whole run */
-		var all0 = new Float64Array(g.n);
-		for (var c0 = 0; c0 < cells.length; c0 += 4)
-			all0[cells[c0]] += cells[c0 + 3];
+		/* the call tree: the graph's frames, then the nodes it leaves
+		 * out (d.ext: each one's number less its parent's, its name;
+		 * d.xnames: the names only they have), which the cells count
+		 * too */
+		var names = g.names.concat(d.xnames || []);
+		var labels = g.labels.concat(d.xshort || d.xnames || []);
+		var xr = new lib.NumReader(d.ext), xs = [];
+		while (xr.more())
+			xs.push(xr.num(), xr.num());
+		var N = g.n + xs.length / 2;
+		var G = {n: N, names: names, labels: labels, name: new Int32Array(N),
+			parent: new Int32Array(N), depth: new Int32Array(N)};
+		G.name.set(g.name);
+		G.parent.set(g.parent);
+		G.depth.set(g.depth);
+		for (var x = g.n; x < N; x++) {
+			G.parent[x] = x - xs[2 * (x - g.n)];
+			G.name[x] = xs[2 * (x - g.n) + 1];
+			G.depth[x] = G.depth[G.parent[x]] + 1;
+		}
+		/* the exact call data, when the cells merge deep frames */
+		var fc = d.fn ? new lib.FnCalls(d.fn, names, labels) : null;
+		/* per node the samples of the stacks ending there (self) in
+		 * the cells that pass keep(thread, bin) */
+		function selfOf(keep) {
+			var self = new Float64Array(N);
+			for (var c = 0; c < cells.length; c += 4)
+				if (!keep || keep(cells[c + 1], cells[c + 2]))
+					self[cells[c]] += cells[c + 3];
+			return self;
+		}
+		/* self rolled into the graph's frames: a left-out node's
+		 * samples in its nearest kept ancestor's */
+		function rolled(self) {
+			var r = self.slice();
+			for (var i = N - 1; i >= g.n; i--)
+				r[G.parent[i]] += r[i];
+			return r.subarray(0, g.n);
+		}
+		var self0 = selfOf(null), all0 = rolled(self0);
+		/* the whole run's calls of a function, for the function view */
+		if (fv)
+			fv.exact({names: names, labels: labels, min: d.fn && d.fn.min || 0,
+				calls: function (name) {
+				var c = fc ? fc.calls(fc.whole(), name) : stackCalls(G, self0, name);
+				return c && c.total > 0 ? c : null;
+			}});
 
 		/* the frame whose cells hold frame e's samples (its ancestor
 		 * at depth d.cut when the data was cut) */
@@ -44,19 +90,20 @@ var mapreportNarrow = function (lib) {
 		 * function view: the graph's frames under 1/20000 of the
 		 * samples and the frames deeper than d.cut count in their
 		 * callers' (empty when neither) */
-		var coarse = (g.value0[0] >= 40000 ? 'frames under 1/20000 of the ' +
-			'samples' : '') + (d.cut ? (g.value0[0] >= 40000 ? ' and ' : '') +
-			'frames deeper than ' + d.cut + ' levels' : '');
-		if (coarse)
-			coarse = 'In this page ' + coarse + ' count in their callers\' ' +
-				'frames, so a function\'s samples, callers and callees in a ' +
-				'selection can be short of mapreport --callers/--callees NAME ' +
-				'with the same --pid/--tid/--time.';
+		var coarse = d.cut && !fc ? 'In this page frames deeper than ' + d.cut +
+			' levels count in their callers\' frames, so a function\'s ' +
+			'samples, callers and callees in a selection can be short of ' +
+			'mapreport --callers/--callees NAME with the same ' +
+			'--pid/--tid/--time.' : '';
 
 		/* callers and callees of the function named full in the
-		 * selection: stackCalls over its samples per frame */
+		 * selection: from the page's call data (exact), else
+		 * stackCalls over its samples per frame */
 		function calls(full) {
-			return stackCalls(g, cur.self, full);
+			if (!fc)
+				return stackCalls(G, cur.self, full);
+			return fc.calls(cur.sums, full) || {self: 0, total: 0, partial: 0,
+				callers: [[], 0, 0], callees: [[], 0, 0]};
 		}
 
 		/* f's lines in the selection: each line's samples from the
@@ -67,9 +114,10 @@ var mapreportNarrow = function (lib) {
 			if (!f.lf)
 				return null;
 			var out = f.lines.map(function (l) { return [l[0], l[1], 0, 0, l[4], l[5]]; });
+			var sr = cur.rolled || (cur.rolled = rolled(cur.self));
 			for (var i = 0; i < f.lf.length; i += 4) {
 				var e = cellFrame(f.lf[i + 1]);
-				var sh = all0[e] > 0 ? cur.self[e] / all0[e] : 0;
+				var sh = all0[e] > 0 ? sr[e] / all0[e] : 0;
 				out[f.lf[i]][2] += f.lf[i + 2] * sh;
 				out[f.lf[i]][3] += f.lf[i + 3] * sh;
 			}
@@ -148,25 +196,35 @@ var mapreportNarrow = function (lib) {
 			}
 		}
 
-		/* the function tables of the selection, from the graph */
-		function functionTables(value, self) {
-			var box = $('fn-narrowed'), n = g.n;
+		/* the function tables of the selection, from the page's call
+		 * data (sums: its keys' samples in the selection), else from
+		 * the graph */
+		function functionTables(value, self, sums) {
+			var box = $('fn-narrowed'), n = N;
 			/* by name id: the tables show the short name (the
 			 * graph's label) and keep the whole one in data-fn and
 			 * the tooltip, as the tables of the whole run do */
-			var selfBy = {}, totalBy = {}, names = [];
-			for (var i = 1; i < n; i++) {
-				if (g.depth[i] < 2 || value[i] <= 0)
+			var selfBy = {}, totalBy = {}, ids = [];
+			var fnames = names, flabels = labels;
+			for (var j = 0; fc && j < fnames.length; j++) {
+				if (fc.totalKey[j] < 0 || !sums[fc.totalKey[j]])
 					continue;
-				var nm = g.name[i];
+				totalBy[j] = sums[fc.totalKey[j]];
+				selfBy[j] = fc.selfKey[j] >= 0 ? sums[fc.selfKey[j]] : 0;
+				ids.push(j);
+			}
+			for (var i = 1; !fc && i < n; i++) {
+				if (G.depth[i] < 2 || value[i] <= 0)
+					continue;
+				var nm = G.name[i];
 				if (!selfBy.hasOwnProperty(nm)) {
 					selfBy[nm] = totalBy[nm] = 0;
-					names.push(nm);
+					ids.push(nm);
 				}
 				selfBy[nm] += self[i];
 				var outer = true;
-				for (var a = g.parent[i]; a > 0 && g.depth[a] >= 2; a = g.parent[a])
-					if (g.name[a] === g.name[i]) {
+				for (var a = G.parent[i]; a > 0 && G.depth[a] >= 2; a = G.parent[a])
+					if (G.name[a] === G.name[i]) {
 						outer = false;
 						break;
 					}
@@ -177,11 +235,13 @@ var mapreportNarrow = function (lib) {
 			box.textContent = '';
 			box.setAttribute('data-total', String(value[0]));
 			box.appendChild(el('p', 'note', 'In the selection: ' + fmt(value[0]) +
-				' samples. Functions as the flame graph names them.'));
+				' samples. Functions as the flame graph names them; ' + (d.cut && !fc ?
+				'frames deeper than ' + d.cut + ' levels count in their callers\'.'
+				: 'every stack counted.')));
 			[['self', selfBy], ['total', totalBy]].forEach(function (kind) {
 				var by = kind[1];
-				var order = names.slice().sort(function (x, y) {
-					var a = g.names[x], b = g.names[y];
+				var order = ids.slice().sort(function (x, y) {
+					var a = fnames[x], b = fnames[y];
 					return by[y] - by[x] || (a < b ? -1 : a > b ? 1 : 0);
 				});
 				box.appendChild(el('h3', null, 'By ' + kind[0] + ' samples, in the selection'));
@@ -203,7 +263,7 @@ var mapreportNarrow = function (lib) {
 					cell(tr, pct(selfBy[f], value[0]), 'n');
 					cell(tr, fmt(totalBy[f]), 'n');
 					cell(tr, pct(totalBy[f], value[0]), 'n');
-					var full = g.names[f], label = g.labels[f];
+					var full = fnames[f], label = flabels[f];
 					var td = cell(tr, label, 'f');
 					if (label !== full) {
 						td.setAttribute('data-fn', full);
@@ -641,22 +701,19 @@ var mapreportNarrow = function (lib) {
 
 		function apply() {
 			var ok = threadOk(), all = !sel.value && b0 === 0 && b1 === d.bins;
-			var n = g.n, value = new Float64Array(n), self = new Float64Array(n);
+			/* over the whole call tree (G): the graph's frames hold
+			 * their left-out nodes' samples in value */
+			var n = N, value = new Float64Array(n), self;
 			if (all) {
+				self = self0;
 				value.set(g.value0);
-				for (var i = 0; i < n; i++)
-					self[i] = value[i];
-				for (i = 1; i < n; i++)
-					self[g.parent[i]] -= value[i];
 			} else {
-				for (var c = 0; c < cells.length; c += 4)
-					if (ok[cells[c + 1]] && cells[c + 2] >= b0 && cells[c + 2] < b1)
-						self[cells[c]] += cells[c + 3];
+				self = selfOf(function (t, b) { return ok[t] && b >= b0 && b < b1; });
 				value.set(self);
-				for (i = n - 1; i > 0; i--)
-					value[g.parent[i]] += value[i];
+				for (var i = n - 1; i > 0; i--)
+					value[G.parent[i]] += value[i];
 			}
-			g.value.set(value);
+			g.value.set(value.subarray(0, g.n));
 			fg.redraw();
 			drawStrip(ok);
 			markCharts();
@@ -668,9 +725,10 @@ var mapreportNarrow = function (lib) {
 			for (i = 0; i < st.length; i++)
 				st[i].hidden = !all;
 			$('fn-narrowed').hidden = all;
+			var sums = fc && !all ? fc.sums(ok, b0, b1) : null;
 			if (!all)
-				functionTables(value, self);
-			cur = all ? null : {self: self, total: value[0]};
+				functionTables(value, self, sums);
+			cur = all ? null : {self: self, total: value[0], sums: sums};
 			if (fv)
 				fv.narrow(all ? null : {calls: calls, lines: lines, total: value[0],
 					coarse: coarse});

@@ -312,23 +312,180 @@
 			if (g.name[e] === id)
 				r.self += w;
 		}
-		function rows(m) {
-			var v = Array.from(m.entries()).sort(function (x, y) {
-				return y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0);
-			});
-			var rest = 0;
-			for (var i = ROWS; i < v.length; i++)
-				rest += v[i][1];
-			return [v.slice(0, ROWS), Math.max(v.length - ROWS, 0), rest];
-		}
-		r.callers = rows(callers);
-		r.callees = rows(callees);
+		r.callers = callRows(callers);
+		r.callees = callRows(callees);
 		return r;
+	}
+
+	/* the rows of a callers' or callees' table from m (name ->
+	 * samples): the first ROWS by samples, then name, as [name,
+	 * samples, label] (label from labelOf when given); how many more
+	 * and their samples */
+	function callRows(m, labelOf) {
+		var v = Array.from(m.entries()).sort(function (x, y) {
+			return y[1] - x[1] || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0);
+		});
+		var rest = 0, more = Math.max(v.length - ROWS, 0);
+		for (var i = ROWS; i < v.length; i++)
+			rest += v[i][1];
+		v = v.slice(0, ROWS);
+		if (labelOf)
+			v.forEach(function (r) { r.push(labelOf(r[0])); });
+		return [v, more, rest];
+	}
+
+	/* Reads the numbers of the strings a (joined) as lib/report/out/
+	 * html_fncells.c's html_put_num() writes them: base 32, the last
+	 * digit of each from END; other characters are the caller's to
+	 * take (peek, skip). */
+	var END = '0123456789abcdefghijklmnopqrstuv';
+	var MORE = 'wxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-';
+	function NumReader(a) {
+		var str = a ? a.join('') : '', pos = 0;
+		this.more = function () { return pos < str.length; };
+		this.peek = function () { return str[pos]; };
+		this.skip = function () { pos++; };
+		this.num = function () {
+			var v = 0, k;
+			while ((k = MORE.indexOf(str[pos])) >= 0) {
+				v = v * 32 + k;
+				pos++;
+			}
+			k = END.indexOf(str[pos++]);
+			if (k < 0)
+				throw new Error('page data unreadable at ' + pos);
+			return v * 32 + k;
+		};
+	}
+
+	/* The exact call data of nr-data ("fn", lib/report/out/
+	 * html_fncells.c): keys (a function's total, its self, a call from
+	 * one function to another) with their samples per thread and time
+	 * bin, every stack of the run counted once per key; the page has it
+	 * when its cells of call-tree nodes merge deep frames.  Functions are
+	 * numbered as the flame graph's names, then fn.names.  Gives the
+	 * samples of each key in a selection (sums) and from them any
+	 * function's self, total, callers and callees (calls), as
+	 * mapreport --callers and --callees count them. */
+	function FnCalls(fn, names, labels) {
+		var nn = names.length, rd;
+		/* the keys: [a, b] with b -1 for a's total, -2 for its self,
+		 * else a call from a (-1: the program start) to b */
+		var ka = [], kb = [], keyOf = new Map();
+		function key(a, b) {
+			var id = a + ',' + b, k = keyOf.get(id);
+			if (k === undefined) {
+				k = ka.length;
+				keyOf.set(id, k);
+				ka.push(a);
+				kb.push(b);
+			}
+			return k;
+		}
+		rd = new NumReader(fn.keys);
+		while (rd.more()) {
+			var a0 = rd.num() - 1, b0 = rd.num();
+			key(a0, b0 === 0 ? -1 : b0 === 1 ? -2 : b0 - 2);
+		}
+		var nk = ka.length;
+		/* the cells, decoded: see write_cells() */
+		var ck = [], ct = [], cb = [], cc = [], id = 0, th = 0, bin = 0;
+		rd = new NumReader(fn.cells);
+		while (rd.more()) {
+			if (rd.peek() === '!') {
+				rd.skip();
+				id += rd.num();
+				th = bin = 0;
+				continue;
+			}
+			if (rd.peek() === '.') {
+				rd.skip();
+				th += rd.num();
+				bin = 0;
+				continue;
+			}
+			bin += rd.num();
+			ck.push(id);
+			ct.push(th);
+			cb.push(bin);
+			cc.push(rd.num());
+		}
+		var byName = new Map(), totalKey = new Int32Array(nn).fill(-1);
+		var selfKey = new Int32Array(nn).fill(-1), into = [], outof = [];
+		names.forEach(function (x, i) {
+			if (!byName.has(x))
+				byName.set(x, i);
+		});
+		for (var k = 0; k < nk; k++) {
+			if (kb[k] === -1)
+				totalKey[ka[k]] = k;
+			else if (kb[k] === -2)
+				selfKey[ka[k]] = k;
+			else {
+				(into[kb[k]] = into[kb[k]] || []).push(k);
+				if (ka[k] >= 0)
+					(outof[ka[k]] = outof[ka[k]] || []).push(k);
+			}
+		}
+		/* the functions that lost a key (html_fncells_write): bit
+		 * i % 5 of character i / 5 */
+		var pbits = (fn.partial || []).join('');
+		function partial(id) {
+			var c = END.indexOf(pbits.charAt(Math.floor(id / 5)));
+			return c > 0 && ((c >> (id % 5)) & 1) === 1;
+		}
+		function labelOf(x) {
+			var i = byName.get(x);
+			return i === undefined ? x : labels[i];
+		}
+		this.names = names;
+		this.labels = labels;
+		this.totalKey = totalKey;
+		this.selfKey = selfKey;
+		/* the samples of each key in the threads ok[thread] and the
+		 * bins b0 to b1 (all when ok is null) */
+		this.sums = function (ok, b0, b1) {
+			var v = new Float64Array(nk);
+			for (var i = 0; i < ck.length; i++)
+				if (!ok || (ok[ct[i]] && cb[i] >= b0 && cb[i] < b1))
+					v[ck[i]] += cc[i];
+			return v;
+		};
+		var whole = null;
+		this.whole = function () {
+			return whole || (whole = this.sums(null));
+		};
+		/* the calls of the function named full in sums v, as
+		 * stackCalls gives them, and partial (its smallest callers or
+		 * callees may be left out of the page: the smallest key kept,
+		 * in samples over the run), or null when it has no samples */
+		this.calls = function (v, full) {
+			var id = byName.get(full);
+			if (id === undefined || totalKey[id] < 0 || !v[totalKey[id]])
+				return null;
+			var r = {self: selfKey[id] >= 0 ? v[selfKey[id]] : 0,
+				total: v[totalKey[id]],
+				partial: partial(id) ? fn.min : 0};
+			var er = new Map(), ee = new Map();
+			(into[id] || []).forEach(function (k) {
+				if (v[k])
+					er.set(ka[k] < 0 ? '(program start)' : names[ka[k]], v[k]);
+			});
+			(outof[id] || []).forEach(function (k) {
+				if (v[k])
+					ee.set(names[kb[k]], v[k]);
+			});
+			r.callers = callRows(er, labelOf);
+			r.callees = callRows(ee, labelOf);
+			return r;
+		};
 	}
 
 	/* ---- the function view ---- */
 
 	function FunctionView(d, g) {
+		/* the exact whole-run calls narrow.js gives (exact()) */
+		var fc = null;
 		var box = $('fn-view'), byName = {}, labelOf = {};
 		for (var k = 0; k < d.funcs.length; k++)
 			if (!byName.hasOwnProperty(d.funcs[k].name))
@@ -356,6 +513,8 @@
 		 * when no frame is that function's */
 		var self0 = null;
 		function wholeCalls(name) {
+			if (fc)
+				return fc.calls(name);
 			if (!g)
 				return null;
 			if (!self0) {
@@ -365,6 +524,16 @@
 			}
 			var c = stackCalls(g, self0, name);
 			return c.total > 0 ? c : null;
+		}
+
+		/* a note when the page left out some of the smallest calls
+		 * of the function of c (FnCalls) */
+		function partialNote(c) {
+			if (c.partial)
+				box.appendChild(el('p', 'note fn-partial', 'Calls from or to ' +
+					'this function with fewer than ' + fmt(c.partial) + ' samples ' +
+					'over the whole run are not in this page (its size limit): ' +
+					'mapreport --callers/--callees NAME lists every one.'));
 		}
 
 		function calls(title, rows, more, rest, total) {
@@ -515,8 +684,11 @@
 				'the top of the tables of functions (mapreport --lines=NAME ' +
 				'prints any function\'s).';
 			if (!f && !c && !whole) {
-				box.appendChild(el('p', 'note', 'No samples of this function ' +
-					'in the flame graph\'s frames' + (narrow ? ' in the selection' : '') +
+				box.appendChild(el('p', 'note', 'No samples of this function' +
+					(!fc ? ' in the flame graph\'s frames' : fc.min ? ' in this ' +
+					 'page (it leaves out calls with fewer than ' + fmt(fc.min) +
+					 ' samples over the whole run)' : '') +
+					(narrow ? ' in the selection' : '') +
 					', and ' + nosrc));
 				if (narrow && narrow.coarse)
 					box.appendChild(el('p', 'note fn-coarse', narrow.coarse));
@@ -531,9 +703,11 @@
 				box.setAttribute('data-total', String(c.total));
 				box.appendChild(el('p', 'note', fmt(c.self) + ' samples self, ' +
 					fmt(c.total) + ' total (' + pct(c.total, g.value0[0]) +
-					' of all). Whole run. Callers and callees from the stacks ' +
+					' of all). Whole run. ' + (fc ? 'Callers and callees from ' +
+					'every stack; ' : 'Callers and callees from the stacks ' +
 					'of the flame graph\'s frames (frames under 1/20000 of the ' +
-					'samples are left out of the graph); ' + nosrc));
+					'samples are left out of the graph); ') + nosrc));
+				partialNote(c);
 			} else if (c) {
 				var nl = f ? narrow.lines(f) : null;
 				if (nl) {
@@ -548,13 +722,15 @@
 					'in the selection, ' + fmt(c.self) + ' samples self, ' +
 					fmt(c.total) + ' total (' + pct(c.total, narrow.total) +
 					' of the selection\'s ' + fmt(narrow.total) + '). Callers and ' +
-					'callees from the stacks of the flame graph\'s frames; ' +
+					(fc ? 'callees from every stack of the selection; '
+						: 'callees from the stacks of the flame graph\'s frames; ') +
 					(!f ? nosrc
 						: nl ? 'samples per line estimated: each frame\'s ' +
 						  'share of the selection applied to its lines.'
 						: 'source lines of the whole run (too many to split).')));
 				if (narrow.coarse)
 					box.appendChild(el('p', 'note fn-coarse', narrow.coarse));
+				partialNote(c);
 			} else {
 				box.appendChild(el('p', 'note', (f.module ? f.module + ': ' : '') +
 					fmt(f.self) + ' samples self, ' + fmt(f.total) + ' total (' +
@@ -599,6 +775,15 @@
 			}
 		}
 
+		/* x: calls(name) for the whole run from every stack, and the
+		 * names and labels of the page's functions */
+		this.exact = function (x) {
+			fc = x;
+			for (var i = g ? g.names.length : 0; i < x.names.length; i++)
+				if (x.labels[i] !== x.names[i])
+					labelOf[x.names[i]] = x.labels[i];
+		};
+
 		/* the selection changed: the function shown follows it */
 		this.narrow = function (n) {
 			narrow = n;
@@ -637,7 +822,8 @@
 			var nd = json('nr-data');
 			if (nd) {
 				var Narrow = mapreportNarrow({$: $, el: el, cell: cell, fmt: fmt,
-					pct: pct, stackCalls: stackCalls});
+					pct: pct, stackCalls: stackCalls, FnCalls: FnCalls,
+					NumReader: NumReader});
 				nr = new Narrow(nd, g, fg, fv);
 			}
 		}
