@@ -70,14 +70,6 @@ var mapreportNarrow = function (lib) {
 			return r.subarray(0, g.n);
 		}
 		var self0 = selfOf(null), all0 = rolled(self0);
-		/* the whole run's calls of a function, for the function view */
-		if (fv)
-			fv.exact({names: names, labels: labels, min: d.fn && d.fn.min || 0,
-				calls: function (name) {
-				var c = fc ? fc.calls(fc.whole(), name) : stackCalls(G, self0, name);
-				return c && c.total > 0 ? c : null;
-			}});
-
 		/* the frame whose cells hold frame e's samples (its ancestor
 		 * at depth d.cut when the data was cut) */
 		function cellFrame(e) {
@@ -92,9 +84,17 @@ var mapreportNarrow = function (lib) {
 		 * callers' (empty when neither) */
 		var coarse = d.cut && !fc ? 'In this page frames deeper than ' + d.cut +
 			' levels count in their callers\' frames, so a function\'s ' +
-			'samples, callers and callees in a selection can be short of ' +
-			'mapreport --callers/--callees NAME with the same ' +
-			'--pid/--tid/--time.' : '';
+			'samples, callers and callees can be short of mapreport ' +
+			'--callers/--callees NAME (with the same --pid/--tid/--time ' +
+			'in a selection).' : '';
+
+		/* the whole run's calls of a function, for the function view */
+		if (fv)
+			fv.exact({names: names, labels: labels, min: d.fn && d.fn.min || 0,
+				coarse: coarse, calls: function (name) {
+					var c = fc ? fc.calls(fc.whole(), name) : stackCalls(G, self0, name);
+					return c && c.total > 0 ? c : null;
+				}});
 
 		/* callers and callees of the function named full in the
 		 * selection: from the page's call data (exact), else

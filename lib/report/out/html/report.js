@@ -703,10 +703,13 @@
 				box.setAttribute('data-total', String(c.total));
 				box.appendChild(el('p', 'note', fmt(c.self) + ' samples self, ' +
 					fmt(c.total) + ' total (' + pct(c.total, g.value0[0]) +
-					' of all). Whole run. ' + (fc ? 'Callers and callees from ' +
-					'every stack; ' : 'Callers and callees from the stacks ' +
-					'of the flame graph\'s frames (frames under 1/20000 of the ' +
-					'samples are left out of the graph); ') + nosrc));
+					' of all). Whole run. ' + (fc && !fc.coarse ? 'Callers and ' +
+					'callees from every stack; ' : 'Callers and callees from the ' +
+					'stacks of the flame graph\'s frames' + (fc ? '' : ' (frames ' +
+					'under 1/20000 of the samples are left out of the graph)') +
+					'; ') + nosrc));
+				if (fc && fc.coarse)
+					box.appendChild(el('p', 'note fn-coarse', fc.coarse));
 				partialNote(c);
 			} else if (c) {
 				var nl = f ? narrow.lines(f) : null;
@@ -722,7 +725,7 @@
 					'in the selection, ' + fmt(c.self) + ' samples self, ' +
 					fmt(c.total) + ' total (' + pct(c.total, narrow.total) +
 					' of the selection\'s ' + fmt(narrow.total) + '). Callers and ' +
-					(fc ? 'callees from every stack of the selection; '
+					(!narrow.coarse ? 'callees from every stack of the selection; '
 						: 'callees from the stacks of the flame graph\'s frames; ') +
 					(!f ? nosrc
 						: nl ? 'samples per line estimated: each frame\'s ' +
