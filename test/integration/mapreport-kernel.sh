@@ -60,7 +60,8 @@ need_programs syswork
 # mapsample -F 1000 and the folded report; $sys is the % of its CPU time
 # in its read(2)s (touch_part with faults), at least MIN, $rusage
 # getrusage's system share, and the stacks ending in LEAF (the part's
-# frame) must hold $sys% of the samples within 5 points ($kern).
+# frame) must hold $sys% of the samples within 5 points ($kern), at the
+# first run or at a second.
 run() {
 	name=$1 mode=$2 min=$3 leaf=$4
 	shift 4
@@ -73,10 +74,19 @@ run() {
 	rusage=${shares#* }
 	check "$sys >= $min" || fail "$name: syswork spent only $sys% in its $mode part; the case needs $min% or more"
 	kern=$(share "$name" "$leaf")
-	check "($kern - $sys) <= 5 && ($sys - $kern) <= 5" || {
-		show "$tmp/$name.report"
-		fail "$name: $leaf holds $kern% of the samples; the program spent $sys% of its CPU time there (getrusage: $rusage% system time)"
-	}
+	check "($kern - $sys) <= 5 && ($sys - $kern) <= 5" && return 0
+	# a share is a measure: once outside the band (as under a machine
+	# loaded far past its cores), the case is run again, and must then
+	# be inside it
+	if [ -z "${again:-}" ]; then
+		echo "$name: $leaf holds $kern% of the samples for $sys% of the CPU time; running it again"
+		again=1
+		run "$name" "$mode" "$min" "$leaf" "$@"
+		again=
+		return 0
+	fi
+	show "$tmp/$name.report"
+	fail "$name: $leaf holds $kern% of the samples; the program spent $sys% of its CPU time there (getrusage: $rusage% system time), twice"
 }
 
 case_mixed() {
