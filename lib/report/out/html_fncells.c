@@ -61,14 +61,13 @@ struct html_fncells {
 	const struct model *m;
 	const struct analysis *a;
 	const struct calltree *t;
-	const int32_t *slot_page;
 	struct fcell *sc;   /* by slot, as read */
 	size_t nsc, capsc;
 	struct keymap skeys;
 	size_t *off;        /* slot s's keys: list[off[s] .. + cnt[s]) */
 	uint32_t *cnt, *list;
 	size_t nlist;
-	int32_t *fname;     /* analysis function -> name of t, or -1 */
+	const int32_t *fname; /* analysis function -> name of t, or -1 */
 	struct fn_key *keys;
 	size_t nkeys, capkeys;
 	struct keymap kmap;
@@ -80,55 +79,17 @@ struct html_fncells {
 	uint8_t *partial;   /* per name of t: lost a key */
 };
 
-/* The function name ids (of t) of the analysis's functions, -1: none. */
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static int func_names(const struct calltree *t, const struct analysis *a,
-		      int32_t *fname)
-{
-	size_t cap = 16;
-	while (cap < 2 * t->ct_nnames + 2)
-		cap <<= 1;
-	uint32_t *slot = calloc(cap, sizeof(*slot));
-	if (!slot)
-		return MAPS_ENOMEM;
-	for (size_t i = 0; i < t->ct_nnames; i++) {
-		size_t j = str_hash(t->ct_names[i]) & (cap - 1);
-		while (slot[j])
-			j = (j + 1) & (cap - 1);
-		slot[j] = (uint32_t)i + 1;
-	}
-	for (size_t f = 0; f < a->nfuncs; f++) {
-		const char *s = a->funcs[f].name;
-		fname[f] = -1;
-		for (size_t j = s ? str_hash(s) & (cap - 1) : 0; s && slot[j];
-		     j = (j + 1) & (cap - 1))
-			if (!strcmp(t->ct_names[slot[j] - 1], s)) {
-				fname[f] = (int32_t)slot[j] - 1;
-				break;
-			}
-	}
-	free(slot);
-	return 0;
-}
-
 struct html_fncells *html_fncells_new(const struct model *m,
 				      const struct analysis *a,
 				      const struct calltree *t,
-				      const int32_t *slot_page)
+				      const int32_t *fname)
 {
 	struct html_fncells *f = calloc(1, sizeof(*f));
 	if (f) {
 		f->m = m;
 		f->a = a;
 		f->t = t;
-		f->slot_page = slot_page;
+		f->fname = fname;
 	}
 	return f;
 }
@@ -142,7 +103,6 @@ void html_fncells_free(struct html_fncells *f)
 	free(f->off);
 	free(f->cnt);
 	free(f->list);
-	free(f->fname);
 	free(f->keys);
 	keymap_free(&f->kmap);
 	free(f->fc);
@@ -245,8 +205,7 @@ int html_fncells_build(struct html_fncells *f, uint32_t shift)
 	const struct analysis *a = f->a;
 	const struct model *m = f->m;
 	size_t nslots = m->capstacks;
-	int32_t *fname = f->fname =
-		malloc((a->nfuncs ? a->nfuncs : 1) * sizeof(*fname));
+	const int32_t *fname = f->fname;
 	uint8_t *want = calloc(nslots ? nslots : 1, 1);
 	uint32_t *seen = NULL;
 	size_t caplist = 0, capseen = 0;
@@ -254,11 +213,8 @@ int html_fncells_build(struct html_fncells *f, uint32_t shift)
 	int rc = MAPS_ENOMEM;
 	f->off = calloc(nslots ? nslots : 1, sizeof(*f->off));
 	f->cnt = calloc(nslots ? nslots : 1, sizeof(*f->cnt));
-	if (!fname || !want || !f->off || !f->cnt)
+	if (!want || !f->off || !f->cnt)
 		goto out;
-	if ((rc = func_names(f->t, a, fname)))
-		goto out;
-	rc = MAPS_ENOMEM;
 	for (size_t i = 0; i < f->nsc; i++)
 		want[f->sc[i].id] = 1;
 	uint32_t gen = 0;

@@ -105,7 +105,8 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min);
 /* html_fncells.c: the exact call data of a selection (samples per
  * function total, function self and call, thread and time bin) that
  * html_narrow.c adds to "nr-data" as "fn".  Made for m, its analysis a
- * and call tree t, counting the stack slots whose slot_page is not -1;
+ * and call tree t, with each function of a's name in t (fname, -1 for
+ * none; kept by the caller);
  * html_fncells_sample() takes each sample (its thread index, stack slot
  * and bin) as the logs are read again, html_fncells_build() then makes
  * the cells with the bins shifted right by shift (or returns 1 when
@@ -123,7 +124,7 @@ void html_put_num(FILE *out, uint64_t v);
 struct html_fncells *html_fncells_new(const struct model *m,
 				      const struct analysis *a,
 				      const struct calltree *t,
-				      const int32_t *slot_page);
+				      const int32_t *fname);
 int html_fncells_sample(struct html_fncells *f, size_t thread, size_t slot,
 			uint32_t bin);
 int html_fncells_build(struct html_fncells *f, uint32_t shift);

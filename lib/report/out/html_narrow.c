@@ -155,10 +155,12 @@ static int number_page(const struct calltree *t, uint32_t i, void *arg)
 /* slot_page[si] for every stack slot of m: the page frame (numbered as
  * html_flame.c writes the frames of at least min samples) where the
  * stack's path in t ends, or its nearest kept ancestor; slot_node[si]
- * (when not NULL) the page frame or ext node where it ends. */
+ * (when not NULL) the page frame or ext node where it ends; into *names
+ * (when not NULL; malloc'd) each function of a's name in t, or -1. */
 static int map_slots(const struct model *m, const struct analysis *a,
 		     const struct calltree *t, uint64_t min,
-		     int32_t *slot_page, int32_t *slot_node, struct pages *p0)
+		     int32_t *slot_page, int32_t *slot_node, struct pages *p0,
+		     int32_t **names)
 {
 	struct pages p = {calloc(t->ct_n ? t->ct_n : 1, sizeof(int32_t)), 0,
 			  p0->parent, p0->depth, NULL, 0, 0};
@@ -219,6 +221,10 @@ static int map_slots(const struct model *m, const struct analysis *a,
 		}
 	}
 	rc = 0;
+	if (names) {
+		*names = fname;
+		fname = NULL;
+	}
 out:
 	free(xnum);
 	free(p.page);
@@ -603,7 +609,7 @@ int html_narrow_slots(const struct output_in *in, uint64_t min,
 			   calloc(t->ct_n + 1, sizeof(uint32_t)), NULL, 0, 0};
 	int rc = pg.parent && pg.depth
 			 ? map_slots(in->oi_model, in->oi_analysis, t, min,
-				     slot_page, NULL, &pg)
+				     slot_page, NULL, &pg, NULL)
 			 : MAPS_ENOMEM;
 	free(pg.parent);
 	free(pg.depth);
@@ -625,20 +631,21 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	const struct calltree *t = in->oi_calltree;
 	int32_t *sp = malloc((m->capstacks ? m->capstacks : 1) * sizeof(*sp));
 	int32_t *sn = malloc((m->capstacks ? m->capstacks : 1) * sizeof(*sn));
+	int32_t *fname = NULL;
 	struct pages pg = {NULL, 0, calloc(t->ct_n + 1, sizeof(uint32_t)),
 			   calloc(t->ct_n + 1, sizeof(uint32_t)),
 			   calloc(t->ct_n + 1, sizeof(uint32_t)), 0, 0};
 	int rc = MAPS_ENOMEM;
 	if (!sp || !sn || !pg.parent || !pg.depth || !pg.xnode)
 		goto out;
-	if ((rc = map_slots(m, in->oi_analysis, t, min, sp, sn, &pg)))
+	if ((rc = map_slots(m, in->oi_analysis, t, min, sp, sn, &pg, &fname)))
 		goto out;
 	n.slot_page = sp;
 	n.slot_node = sn;
 	if ((rc = classify(&n)))
 		goto out;
 	rc = MAPS_ENOMEM;
-	if (!(n.fn = html_fncells_new(m, in->oi_analysis, t, sp)))
+	if (!(n.fn = html_fncells_new(m, in->oi_analysis, t, fname)))
 		goto out;
 	n.t0 = m->first_ts;
 	n.span = m->last_ts > m->first_ts ? m->last_ts - m->first_ts : 0;
@@ -710,6 +717,7 @@ out:
 	free(pg.depth);
 	free(pg.xnode);
 	free(sn);
+	free(fname);
 	keymap_free(&n.keys);
 	keymap_free(&n.ckeys);
 	free(n.cells);
