@@ -189,7 +189,8 @@ static int cmp_fcell(const void *x, const void *y)
  * many are left. */
 static size_t merge_fcells(struct fcell *c, size_t n)
 {
-	qsort(c, n, sizeof(*c), cmp_fcell);
+	if (n) /* qsort takes no NULL, even for none */
+		qsort(c, n, sizeof(*c), cmp_fcell);
 	size_t w = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (w && !cmp_fcell(&c[w - 1], &c[i]))
@@ -340,7 +341,8 @@ int html_fncells_fit(struct html_fncells *f, size_t budget)
 		f->keys[f->fc[i].id].cells++;
 	}
 	rank_keys = f->keys;
-	qsort(order, f->nkeys, sizeof(*order), cmp_rank);
+	if (f->nkeys) /* qsort takes no NULL, even for none */
+		qsort(order, f->nkeys, sizeof(*order), cmp_rank);
 	size_t used = 0;
 	for (size_t r = 0; r < f->nkeys; r++) {
 		const struct fn_key *k = &f->keys[order[r]];

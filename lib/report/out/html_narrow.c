@@ -328,7 +328,8 @@ static void halve_ccells(struct narrow *n)
 {
 	for (size_t i = 0; i < n->ncc; i++)
 		n->cc[i].bin >>= 1;
-	qsort(n->cc, n->ncc, sizeof(*n->cc), cmp_ccell);
+	if (n->ncc) /* qsort takes no NULL, even for none */
+		qsort(n->cc, n->ncc, sizeof(*n->cc), cmp_ccell);
 	size_t w = 0;
 	for (size_t i = 0; i < n->ncc; i++) {
 		if (w && !cmp_ccell(&n->cc[w - 1], &n->cc[i])) {
@@ -354,7 +355,8 @@ static int cmp_cell(const void *x, const void *y)
 /* Sorts the cells and merges those that are the same. */
 static void merge_cells(struct narrow *n)
 {
-	qsort(n->cells, n->ncells, sizeof(*n->cells), cmp_cell);
+	if (n->ncells) /* qsort takes no NULL, even for none */
+		qsort(n->cells, n->ncells, sizeof(*n->cells), cmp_cell);
 	size_t w = 0;
 	for (size_t i = 0; i < n->ncells; i++) {
 		if (w && !cmp_cell(&n->cells[w - 1], &n->cells[i]))
