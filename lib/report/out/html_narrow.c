@@ -511,6 +511,7 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 		merge_cells(&n);
 	}
 	write_data(out, &n);
+	rc = html_seltab_data(out, in, NR_BINS, n.bins); /* Regions, MPI */
 out:
 	free(pg.parent);
 	free(pg.depth);
