@@ -177,7 +177,7 @@ static int in_time(const struct rfilter *f, uint64_t ts)
 	       (!f->fi_to_set || s < f->fi_to);
 }
 
-int filter_keeps(const struct rfilter *f, uint32_t pid, const char *proc,
+int filter_passes(const struct rfilter *f, uint32_t pid, const char *proc,
 		 uint32_t tid, const char *thread, uint64_t ts)
 {
 	return !((f->fi_npids && !has_id(f->fi_pids, f->fi_npids, pid)) ||
@@ -190,7 +190,7 @@ int filter_keeps(const struct rfilter *f, uint32_t pid, const char *proc,
 int filter_keep(struct rfilter *f, uint32_t pid, const char *proc,
 		uint32_t tid, const char *thread, uint64_t ts)
 {
-	if (!filter_keeps(f, pid, proc, tid, thread, ts)) {
+	if (!filter_passes(f, pid, proc, tid, thread, ts)) {
 		f->fi_dropped++;
 		return 0;
 	}
@@ -266,7 +266,7 @@ int filter_add_rank(struct rfilter *f, const char *arg)
 		      (uint32_t)v);
 }
 
-int filter_keeps_rank(const struct rfilter *f, int32_t rank)
+int filter_passes_rank(const struct rfilter *f, int32_t rank)
 {
 	return !f->fi_nranks ||
 	       (rank >= 0 && has_id(f->fi_ranks, f->fi_nranks, (uint32_t)rank));
@@ -274,7 +274,7 @@ int filter_keeps_rank(const struct rfilter *f, int32_t rank)
 
 int filter_keep_rank(struct rfilter *f, int32_t rank)
 {
-	if (filter_keeps_rank(f, rank))
+	if (filter_passes_rank(f, rank))
 		return 1;
 	f->fi_dropped++;
 	return 0;

@@ -79,7 +79,7 @@ int filter_keep(struct rfilter *f, uint32_t pid, const char *proc,
 /* filter_keep() without counting anything; ts FILTER_ANY_TIME: whether
  * the thread passes the filters other than --time. */
 #define FILTER_ANY_TIME UINT64_MAX
-int filter_keeps(const struct rfilter *f, uint32_t pid, const char *proc,
+int filter_passes(const struct rfilter *f, uint32_t pid, const char *proc,
 		 uint32_t tid, const char *thread, uint64_t ts);
 
 /* The times --time keeps, [*from, *to) in ns of CLOCK_MONOTONIC (0 and
@@ -98,7 +98,7 @@ void filter_time_ns(const struct rfilter *f, uint64_t *from, uint64_t *to);
 int filter_add_rank(struct rfilter *f, const char *arg);
 int filter_keep_rank(struct rfilter *f, int32_t rank);
 /* filter_keep_rank() without counting. */
-int filter_keeps_rank(const struct rfilter *f, int32_t rank);
+int filter_passes_rank(const struct rfilter *f, int32_t rank);
 
 /*
  * Describes f in words for a report's header, as the options would be

@@ -2,7 +2,7 @@
 /*
  * model_regions: the regions narrowed as the model's filters narrow the
  * samples (see model_regions.h).  The filters are asked without
- * counting (filter_keeps()), so the samples they left out are counted
+ * counting (filter_passes()), so the samples they left out are counted
  * once, by the model's pass.
  */
 #include <string.h>
@@ -34,9 +34,9 @@ static int keeps(const struct mr *c, uint32_t pid, uint32_t image,
 	long t = keymap_find(&c->threads, pid, image, tid);
 	const char *prog = p->exe ? strrchr(p->exe, '/') : NULL;
 	/* as the model's own test of a sample (model.c) */
-	return filter_keeps_rank(m->filter, p->rank >= 0 ? p->rank
+	return filter_passes_rank(m->filter, p->rank >= 0 ? p->rank
 							: (int32_t)p->seq) &&
-	       filter_keeps(m->filter, p->os_pid & (MODEL_PIDNS_TAG - 1),
+	       filter_passes(m->filter, p->os_pid & (MODEL_PIDNS_TAG - 1),
 			    prog ? prog + 1 : p->exe, tid,
 			    t >= 0 ? m->threads[t].name : NULL, ts);
 }
