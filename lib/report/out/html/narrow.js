@@ -11,10 +11,11 @@
  * frames: self from where stacks end, total once per stack), the
  * function view, the process and thread tables, the marks and the
  * thread activity chart follow; the metric charts zoom to the range.
- * What the page holds for the whole run only (the run's facts, the
- * performance summary, ranks, MPI, regions and metric figures) gets a
- * note saying so while a selection is active, and the run's facts a row
- * with the selection's.
+ * The Regions and MPI tables follow from "st-data" (html_seltab.c; MPI
+ * by process only, which a note says).  What the page holds for the
+ * whole run only (the run's facts, the performance summary, ranks and
+ * metric figures) gets a note saying so while a selection is active,
+ * and the run's facts a row with the selection's.
  */
 /* lib: report.js's helpers; returns the Narrow constructor */
 var mapreportNarrow = function (lib) {
