@@ -178,7 +178,7 @@ static int in_time(const struct rfilter *f, uint64_t ts)
 }
 
 int filter_passes(const struct rfilter *f, uint32_t pid, const char *proc,
-		 uint32_t tid, const char *thread, uint64_t ts)
+		  uint32_t tid, const char *thread, uint64_t ts)
 {
 	return !((f->fi_npids && !has_id(f->fi_pids, f->fi_npids, pid)) ||
 		 (f->fi_ntids && !has_id(f->fi_tids, f->fi_ntids, tid)) ||

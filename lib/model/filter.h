@@ -80,7 +80,7 @@ int filter_keep(struct rfilter *f, uint32_t pid, const char *proc,
  * the thread passes the filters other than --time. */
 #define FILTER_ANY_TIME UINT64_MAX
 int filter_passes(const struct rfilter *f, uint32_t pid, const char *proc,
-		 uint32_t tid, const char *thread, uint64_t ts);
+		  uint32_t tid, const char *thread, uint64_t ts);
 
 /* The times --time keeps, [*from, *to) in ns of CLOCK_MONOTONIC (0 and
  * UINT64_MAX without --time; f->fi_t0 must be set). */
