@@ -31,6 +31,7 @@
 #include "common/cli.h"
 #include "config.h"
 #include "model/model.h"
+#include "model/model_regions.h"
 #include "model/runid.h"
 #include "report/analyze.h"
 #include "report/calltree.h"
@@ -886,7 +887,7 @@ int main(int argc, char **argv)
 	if (tool)
 		tool->ou_backend->ob_finish(tool);
 	if (status < 0 || ((needs & OUTPUT_NEED_ANALYSIS) &&
-			   regions_complete(&rg, a.logs, a.nlogs)))
+			   model_regions_complete(&m, a.logs, a.nlogs)))
 		return run_oom();
 	int other_runs = !tool && check_one_run(&a, ids);
 	for (size_t i = 0; i < a.nlogs; i++)

@@ -177,17 +177,38 @@ static int in_time(const struct rfilter *f, uint64_t ts)
 	       (!f->fi_to_set || s < f->fi_to);
 }
 
+int filter_passes(const struct rfilter *f, uint32_t pid, const char *proc,
+		  uint32_t tid, const char *thread, uint64_t ts)
+{
+	return !((f->fi_npids && !has_id(f->fi_pids, f->fi_npids, pid)) ||
+		 (f->fi_ntids && !has_id(f->fi_tids, f->fi_ntids, tid)) ||
+		 (f->fi_ncomms && !has_name(f, proc) &&
+		  !has_name(f, thread)) ||
+		 (ts != FILTER_ANY_TIME && f->fi_time && !in_time(f, ts)));
+}
+
 int filter_keep(struct rfilter *f, uint32_t pid, const char *proc,
 		uint32_t tid, const char *thread, uint64_t ts)
 {
-	if ((f->fi_npids && !has_id(f->fi_pids, f->fi_npids, pid)) ||
-	    (f->fi_ntids && !has_id(f->fi_tids, f->fi_ntids, tid)) ||
-	    (f->fi_ncomms && !has_name(f, proc) && !has_name(f, thread)) ||
-	    (f->fi_time && !in_time(f, ts))) {
+	if (!filter_passes(f, pid, proc, tid, thread, ts)) {
 		f->fi_dropped++;
 		return 0;
 	}
 	return 1;
+}
+
+void filter_time_ns(const struct rfilter *f, uint64_t *from, uint64_t *to)
+{
+	*from = 0;
+	*to = UINT64_MAX;
+	if (!f->fi_time)
+		return;
+	/* the ns in_time() keeps: s >= from and s < to, s in seconds */
+	if (f->fi_from_set && f->fi_from > 0)
+		*from = f->fi_t0 + (uint64_t)ceil(f->fi_from * 1e9);
+	if (f->fi_to_set)
+		*to = f->fi_to > 0 ? f->fi_t0 + (uint64_t)ceil(f->fi_to * 1e9)
+				   : f->fi_t0;
 }
 
 /* Appends the text s to buf (used bytes *at of len), cut at its end. */
@@ -245,10 +266,15 @@ int filter_add_rank(struct rfilter *f, const char *arg)
 		      (uint32_t)v);
 }
 
+int filter_passes_rank(const struct rfilter *f, int32_t rank)
+{
+	return !f->fi_nranks ||
+	       (rank >= 0 && has_id(f->fi_ranks, f->fi_nranks, (uint32_t)rank));
+}
+
 int filter_keep_rank(struct rfilter *f, int32_t rank)
 {
-	if (!f->fi_nranks ||
-	    (rank >= 0 && has_id(f->fi_ranks, f->fi_nranks, (uint32_t)rank)))
+	if (filter_passes_rank(f, rank))
 		return 1;
 	f->fi_dropped++;
 	return 0;

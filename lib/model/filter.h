@@ -76,6 +76,16 @@ int filter_run_start(struct rfilter *f, const char *const *paths, size_t n);
 int filter_keep(struct rfilter *f, uint32_t pid, const char *proc,
 		uint32_t tid, const char *thread, uint64_t ts);
 
+/* filter_keep() without counting anything; ts FILTER_ANY_TIME: whether
+ * the thread passes the filters other than --time. */
+#define FILTER_ANY_TIME UINT64_MAX
+int filter_passes(const struct rfilter *f, uint32_t pid, const char *proc,
+		  uint32_t tid, const char *thread, uint64_t ts);
+
+/* The times --time keeps, [*from, *to) in ns of CLOCK_MONOTONIC (0 and
+ * UINT64_MAX without --time; f->fi_t0 must be set). */
+void filter_time_ns(const struct rfilter *f, uint64_t *from, uint64_t *to);
+
 /*
  * --rank N: filter_add_rank takes a decimal number from 0 to 2^31 - 1
  * (0, MAPS_EINVAL, MAPS_ENOMEM, as above).  filter_keep_rank says whether
@@ -87,6 +97,8 @@ int filter_keep(struct rfilter *f, uint32_t pid, const char *proc,
  */
 int filter_add_rank(struct rfilter *f, const char *arg);
 int filter_keep_rank(struct rfilter *f, int32_t rank);
+/* filter_keep_rank() without counting. */
+int filter_passes_rank(const struct rfilter *f, int32_t rank);
 
 /*
  * Describes f in words for a report's header, as the options would be

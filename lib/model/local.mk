@@ -30,3 +30,6 @@ lib_model_libmodel_la_LIBADD += -lpthread
 # runid: which run a log is of, and whether two logs are of one run
 # (mapreport's merge check)
 lib_model_libmodel_la_SOURCES += lib/model/runid.c lib/model/runid.h
+# model_regions: the regions as the filters narrow them (--pid, --tid,
+# --time ...), for mapreport
+lib_model_libmodel_la_SOURCES += lib/model/model_regions.c lib/model/model_regions.h

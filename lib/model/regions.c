@@ -48,6 +48,13 @@ struct rg_seg {
 	uint32_t off, n;      /* names in segnames[off .. off + n) */
 };
 
+struct rg_entry {
+	uint64_t from, to;
+	uint32_t th;          /* index in rg->th */
+	uint32_t name;        /* index in rg->names */
+	int open;             /* never ended: closed at its thread's end */
+};
+
 void regions_init(struct regions *rg, const char *filter)
 {
 	memset(rg, 0, sizeof(*rg));
@@ -65,6 +72,7 @@ void regions_free(struct regions *rg)
 	keymap_free(&rg->tkeys);
 	free(rg->seg);
 	free(rg->segnames);
+	free(rg->ent);
 	memset(rg, 0, sizeof(*rg));
 	rg->filter_id = -1;
 }
@@ -100,8 +108,14 @@ static long thread_get(struct regions *rg, uint32_t pid, uint32_t image,
 		       uint32_t tid)
 {
 	int added;
-	return keymap_add(&rg->tkeys, pid, image, tid, &rg->th, &rg->nth,
-			  &rg->capth, sizeof(*rg->th), &added);
+	long i = keymap_add(&rg->tkeys, pid, image, tid, &rg->th, &rg->nth,
+			    &rg->capth, sizeof(*rg->th), &added);
+	if (i >= 0 && added) {
+		rg->th[i].pid = pid;
+		rg->th[i].image = image;
+		rg->th[i].tid = tid;
+	}
+	return i;
 }
 
 /* Collects one region or thread-end record.  0 or MAPS_ENOMEM. */
@@ -273,16 +287,31 @@ static int seg_push(struct regions *rg, struct rg_thread *th, uint64_t ts,
 	return 0;
 }
 
+/* Keeps the entry of name on thread th from `from` to `to`.  0 or
+ * MAPS_ENOMEM. */
+static int entry_add(struct regions *rg, uint32_t th, uint32_t name,
+		     uint64_t from, uint64_t to, int open)
+{
+	if (mem_grow(&rg->ent, &rg->capent, rg->nent, sizeof(*rg->ent)))
+		return MAPS_ENOMEM;
+	rg->ent[rg->nent++] = (struct rg_entry){from, to > from ? to : from,
+						th, name, open};
+	return 0;
+}
+
 /* Closes every open region of the stack at ts, each counted as open
- * (never ended). */
-static void close_all(struct regions *rg, struct open *stack, size_t *depth,
-		      uint64_t ts)
+ * (never ended).  0 or MAPS_ENOMEM. */
+static int close_all(struct regions *rg, uint32_t th, struct open *stack,
+		     size_t *depth, uint64_t ts)
 {
 	while (*depth) {
 		struct open *o = &stack[--*depth];
 		rg->names[o->name].ns += ts > o->since ? ts - o->since : 0;
 		rg->names[o->name].open++;
+		if (entry_add(rg, th, o->name, o->since, ts, 1))
+			return MAPS_ENOMEM;
 	}
+	return 0;
 }
 
 int regions_finish(struct regions *rg)
@@ -318,17 +347,25 @@ int regions_finish(struct regions *rg)
 				}
 				struct open *o = &stack[--depth];
 				rg->names[o->name].ns += e->ts - o->since;
+				if ((rc = entry_add(rg, e->th, o->name,
+						    o->since, e->ts, 0)))
+					break;
 			} else {
 				if (!depth)
 					continue;
-				close_all(rg, stack, &depth, e->ts);
+				if ((rc = close_all(rg, e->th, stack, &depth,
+						    e->ts)))
+					break;
 			}
 			rc = seg_push(rg, th, e->ts, stack, depth);
 		}
 		if (!rc && depth) {
 			/* the thread's end was not recorded: the run's */
-			close_all(rg, stack, &depth, rg->last_ts);
-			rc = seg_push(rg, th, rg->last_ts + 1, stack, 0);
+			rc = close_all(rg, rg->ev[i].th, stack, &depth,
+				       rg->last_ts);
+			if (!rc)
+				rc = seg_push(rg, th, rg->last_ts + 1, stack,
+					      0);
 		}
 		depth = 0;
 		i = j;
@@ -394,4 +431,57 @@ int regions_complete(struct regions *rg, const char *const *logs, size_t n)
 		if (logread_file(logs[i], &tool, rg, NULL) == MAPS_ENOMEM)
 			return MAPS_ENOMEM;
 	return 0;
+}
+
+int regions_entries(const struct regions *rg, regions_entry_fn fn,
+		    void *ctx)
+{
+	for (size_t i = 0; i < rg->nent; i++) {
+		const struct rg_entry *e = &rg->ent[i];
+		const struct rg_thread *t = &rg->th[e->th];
+		int rc = fn(ctx, e->name, t->pid, t->image, t->tid, e->from,
+			    e->to, e->open);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+uint32_t regions_sample_names(const struct regions *rg,
+			      const struct maplog_ev *ev,
+			      const uint32_t **names)
+{
+	size_t tlast = 0;
+	const struct rg_seg *s = rg->ready ? sample_seg(rg, ev, &tlast) : NULL;
+	*names = s ? rg->segnames + s->off : NULL;
+	return s ? s->n : 0;
+}
+
+void regions_narrow(struct regions *rg, regions_thread_fn keep, void *ctx,
+		    uint64_t from, uint64_t to)
+{
+	for (size_t i = 0; i < rg->nnames; i++)
+		rg->names[i].count = rg->names[i].ns = rg->names[i].open = 0;
+	/* a thread's entries are together: ask once per thread */
+	long last = -1;
+	int kept = 0;
+	for (size_t i = 0; i < rg->nent; i++) {
+		const struct rg_entry *e = &rg->ent[i];
+		if ((long)e->th != last) {
+			const struct rg_thread *t = &rg->th[e->th];
+			last = (long)e->th;
+			kept = !keep || keep(ctx, t->pid, t->image, t->tid);
+		}
+		if (!kept)
+			continue;
+		struct rregion *r = &rg->names[e->name];
+		uint64_t a = e->from > from ? e->from : from;
+		uint64_t b = e->to < to ? e->to : to;
+		if (b > a)
+			r->ns += b - a;
+		if (e->from >= from && e->from < to) {
+			r->count++;
+			r->open += e->open != 0;
+		}
+	}
 }

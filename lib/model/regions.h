@@ -52,6 +52,7 @@ struct rregion {
 struct rg_ev;
 struct rg_thread;
 struct rg_seg;
+struct rg_entry;
 
 struct regions {
 	const char *filter;   /* --region NAME, or NULL */
@@ -74,6 +75,9 @@ struct regions {
 	uint32_t *segnames;
 	size_t nsegnames, capsegnames;
 	size_t tlast;         /* th index + 1 of the last sample's thread */
+	/* every entry, kept by regions_finish() (regions_entries()) */
+	struct rg_entry *ent;
+	size_t nent, capent;
 };
 
 /* Makes rg empty; filter (kept, not copied) is the region name samples
@@ -122,5 +126,36 @@ int regions_keeps(const struct regions *rg, const struct maplog_ev *ev);
 
 /* The index of the region called name, or -1. */
 long regions_find(const struct regions *rg, const char *name);
+
+/* One entry of a region: thread (pid, image, tid) inside region name
+ * (index in rg->names) from `from` to `to` ns (its end, or where an
+ * entry never ended was closed: open 1).  Returns 0 to go on, else a
+ * code that stops the walk. */
+typedef int (*regions_entry_fn)(void *ctx, uint32_t name, uint32_t pid,
+				uint32_t image, uint32_t tid, uint64_t from,
+				uint64_t to, int open);
+/* Calls fn for every entry of every region (rg must be ready), thread
+ * by thread (in the order they end).  Returns 0 or the first non-zero code fn
+ * returned.  The entries of a name add up to its count, ns and open. */
+int regions_entries(const struct regions *rg, regions_entry_fn fn,
+		    void *ctx);
+
+/* The names of the regions sample ev's thread was inside at its time,
+ * each once (innermost last), into *names (rg's memory; rg must be
+ * ready).  Returns how many (0: outside every region). */
+uint32_t regions_sample_names(const struct regions *rg,
+			      const struct maplog_ev *ev,
+			      const uint32_t **names);
+
+/* Whether thread (pid, image, tid) is one a report keeps. */
+typedef int (*regions_thread_fn)(void *ctx, uint32_t pid, uint32_t image,
+				 uint32_t tid);
+/* Narrows the figures of every name (count, ns, open; not samples,
+ * which are counted as they are placed) to the threads
+ * keep (NULL: all) keeps, within [from, to) ns: an entry counts when
+ * it begins within it, and its time inside is what lies within it.
+ * rg must be ready. */
+void regions_narrow(struct regions *rg, regions_thread_fn keep, void *ctx,
+		    uint64_t from, uint64_t to);
 
 #endif

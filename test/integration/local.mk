@@ -382,3 +382,7 @@ EXTRA_DIST += test/integration/mapreport-compare-metrics.sh
 # MAPSAMPLE_NO_SKIP=mpi,slurm, which turns their skips into failures.
 TESTS += test/integration/ci-noskip.sh
 EXTRA_DIST += test/integration/ci-noskip.sh
+# the Regions table follows --pid/--tid/--time; the MPI call statistics
+# say which filters cannot narrow them
+TESTS += test/integration/mapreport-regions-filter.sh
+EXTRA_DIST += test/integration/mapreport-regions-filter.sh

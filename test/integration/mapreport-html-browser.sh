@@ -865,11 +865,102 @@ assert seen >= 20, seen
 PY
 }
 
+# The Regions and MPI call statistics tables follow a selection.  On a
+# run of test/programs/marks (regions phase1 and phase2 on the main
+# thread, a second thread in none): narrowed to the second thread
+# (#tid=N) and to a time range on the page's bins (#time=FROM:TO), the
+# selection's table (rows with data-entered, data-ns, data-samples)
+# holds the entries, time inside and samples of mapreport --tid N /
+# --time FROM:TO --json (time within 2 us: the bins' edges in ns against
+# --time's seconds), the whole run's table hidden; on the whole run's
+# page no such table.  On the synthetic log (2 ranks with MPI totals),
+# narrowed to a process (#pid=N), the MPI table of the selection is the
+# text report's with --pid N, cell for cell; narrowed to a thread the
+# note says the figures are its whole process's, to a time range the
+# whole run's.
+test_narrow_seltab() {
+	[ -x "$programs/marks" ] ||
+		fail "$programs/marks missing: run 'make check' first"
+	"$mapsample" -q -o "$tmp/mk.log" -F 1000 -- "$programs/marks" 150 \
+		</dev/null >/dev/null 2>"$tmp/mk.err" || {
+		cat "$tmp/mk.err" >&2
+		fail "marks: mapsample failed"
+	}
+	"$mapreport" --html "$tmp/mk.html" "$tmp/mk.log" >"$tmp/mk.txt" 2>&1 ||
+		fail "mapreport --html (marks) failed"
+	other=$(awk '/^Threads/ { s = 1; next } /^$/ { s = 0 } s && $1 ~ /^[0-9]+$/ && $3 != $1 { print $3; exit }' "$tmp/mk.txt")
+	[ -n "$other" ] || { cat "$tmp/mk.txt" >&2; fail "marks: no second thread"; }
+	range=$(python3 - "$tmp/mk.html" <<'PY'
+import json, re, sys
+html = open(sys.argv[1]).read()
+m = re.search(r'<script type="application/json" id="nr-data">(.*?)</script>', html, re.S)
+d = json.loads(m.group(1))
+w = d["seconds"] / d["bins"]
+print("%.9f:%.9f" % (w * (d["bins"] // 4), w * (3 * d["bins"] // 4)))
+PY
+)
+	chrome "$tmp/mkw" "$tmp/mkw.err" --dump-dom "file://$tmp/mk.html"
+	no_console "$tmp/mkw.err"
+	! grep -q '<table class="nr-whole regions-sel"' "$tmp/mkw" || fail "regions: a selection's table on the whole run's page"
+	for sel in "tid=$other" "time=$range"; do
+		opts="--${sel%%=*} ${sel#*=}"
+		# shellcheck disable=SC2086
+		"$mapreport" $opts --json "$tmp/mk.log" >"$tmp/mk.json" 2>/dev/null ||
+			fail "mapreport $opts --json (marks) failed"
+		chrome "$tmp/mks" "$tmp/mks.err" --dump-dom "file://$tmp/mk.html#$sel"
+		no_console "$tmp/mks.err"
+		python3 - "$tmp/mks" "$tmp/mk.json" "$sel" <<'PY' || fail "regions narrowed ($opts): not the figures of mapreport $opts --json"
+import json, re, sys
+page, want, sel = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))["regions"], sys.argv[3]
+t = re.search(r'<table class="nr-whole regions-sel">(.*?)</table>', page, re.S)
+assert t, "no table of the selection's regions"
+assert re.search(r'<table class="regions" hidden="">', page), "the whole run's regions table still shown"
+rows = {n: (int(e), int(ns), int(s)) for n, e, ns, s in re.findall(
+    r'<tr data-region="([^"]*)" data-entered="(\d+)" data-ns="(\d+)" data-samples="(\d+)">', t.group(1))}
+assert len(rows) == len(want) == 2, (rows, want)
+for r in want:
+    e, ns, s = rows[r["name"]]
+    assert e == r["count"] and s == r["samples"], (sel, r, rows[r["name"]])
+    assert abs(ns / 1e9 - r["seconds"]) < 2e-6, (sel, r, ns)
+if sel.startswith("tid"):
+    assert all(v == (0, 0, 0) for v in rows.values()), rows
+else:
+    assert sum(v[2] for v in rows.values()) > 0 and any(v[0] == 0 and v[1] > 0 for v in rows.values()), rows
+PY
+	done
+	[ -s "$tmp/r.html" ] || fail "no page of the synthetic log"
+	pid=$(awk '/^Processes/ { s = 1; next } /^$/ { s = 0 } s && $1 ~ /^[0-9]+$/ { p = $1 } END { print p }' "$tmp/r.txt")
+	"$mapreport" --pid "$pid" "$tmp/r.log" >"$tmp/rp.txt" 2>/dev/null ||
+		fail "mapreport --pid $pid failed"
+	chrome "$tmp/rpdom" "$tmp/rpdom.err" --dump-dom "file://$tmp/r.html#pid=$pid"
+	no_console "$tmp/rpdom.err"
+	python3 - "$tmp/rpdom" "$tmp/rp.txt" "$tmp/ndom" "$tmp/tdom" <<'PY' || fail "MPI call statistics narrowed: not those of the text report with --pid $pid, or not labelled"
+import html as h, re, sys
+page, text = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+sec = text.split("\nMPI call statistics (", 1)[1].split("\n\n", 1)[0].split("\n")
+nranks = int(sec[0].split()[0])
+want = [re.split(r"\s{2,}", l.strip()) for l in sec[2:] if l.startswith("  MPI_")]
+t = re.search(r'<table class="nr-whole mpi-sel" data-ranks="(\d+)">(.*?)</table>', page, re.S)
+assert t, "no MPI table of the selection"
+assert int(t.group(1)) == nranks == 1, (t.group(1), nranks)
+assert re.search(r'<section id="mpi">.*?<table hidden="">', page, re.S), "the whole run's MPI table still shown"
+got = [[h.unescape(c) for c in re.findall(r'<td[^>]*>([^<]*)</td>', r)]
+       for r in re.findall(r'<tr data-fn[^>]*>(.*?)</tr>', t.group(2))]
+assert got and got == want, (got, want)
+notes = lambda p: [h.unescape(n) for n in re.findall(r'<p class="note nr-whole">([^<]*)</p>', open(p).read()) if "MPI call" in n]
+tid, tim = notes(sys.argv[3]), notes(sys.argv[4])
+assert any("the selected thread's whole process" in n for n in tid), tid
+assert any("of the whole run, not of the selected time range" in n for n in tim), tim
+assert not any("whole process" in n or "whole run" in n for n in notes(sys.argv[1])), notes(sys.argv[1])
+PY
+}
+
 test_page
 test_narrow
 test_narrow_process
 test_narrow_perf
 test_narrow_time
+test_narrow_seltab
 test_narrow_names
 test_function_view
 test_function_view_narrowed

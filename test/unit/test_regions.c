@@ -106,6 +106,80 @@ START_TEST(regions_nesting)
 }
 END_TEST
 
+/* regions_narrow(): thread 1 only, or a time range cutting the entries;
+ * regions_entries() gives each entry; regions_sample_names() the names a
+ * sample is inside. */
+static int only_thread1(void *ctx, uint32_t pid, uint32_t image,
+			uint32_t tid)
+{
+	(void)ctx;
+	(void)image;
+	return pid == PID && tid == 1;
+}
+
+static int add_entry(void *ctx, uint32_t name, uint32_t pid, uint32_t image,
+		     uint32_t tid, uint64_t from, uint64_t to, int open)
+{
+	uint64_t *sum = ctx;
+	(void)name;
+	(void)pid;
+	(void)image;
+	sum[0]++;
+	sum[1] += to - from;
+	sum[2] += (uint64_t)open * tid;
+	return 0;
+}
+
+START_TEST(regions_narrowed)
+{
+	struct regions rg;
+	regions_init(&rg, NULL);
+	/* thread 1: A 100..400 holding B 200..300; thread 2: A 150..250,
+	 * and B from 500, never ended (closed at its end, 900) */
+	begin(&rg, 1, 100, "A");
+	begin(&rg, 1, 200, "B");
+	end(&rg, 1, 300);
+	end(&rg, 1, 400);
+	begin(&rg, 2, 150, "A");
+	end(&rg, 2, 250);
+	begin(&rg, 2, 500, "B");
+	thread_end(&rg, 2, 900);
+	ck_assert_int_eq(regions_finish(&rg), 0);
+	uint64_t sum[3] = {0, 0, 0};
+	ck_assert_int_eq(regions_entries(&rg, add_entry, sum), 0);
+	ck_assert_uint_eq(sum[0], 4);
+	ck_assert_uint_eq(sum[1], 300 + 100 + 100 + 400);
+	ck_assert_uint_eq(sum[2], 2); /* the open one, on thread 2 */
+	struct maplog_ev ev;
+	memset(&ev, 0, sizeof(ev));
+	ev.ev_type = MAPLOG_TYPE_SAMPLE;
+	ev.ev_pid = PID;
+	ev.ev_ts = 250;
+	ev.ev_u.sample.sa_tid = 1;
+	const uint32_t *nm;
+	ck_assert_uint_eq(regions_sample_names(&rg, &ev, &nm), 2);
+	ck_assert_str_eq(rg.names[nm[1]].name, "B");
+	ev.ev_u.sample.sa_tid = 2;
+	ck_assert_uint_eq(regions_sample_names(&rg, &ev, &nm), 0);
+
+	regions_narrow(&rg, only_thread1, NULL, 0, UINT64_MAX);
+	ck_assert_uint_eq(named(&rg, "A")->count, 1);
+	ck_assert_uint_eq(named(&rg, "A")->ns, 300);
+	ck_assert_uint_eq(named(&rg, "B")->count, 1);
+	ck_assert_uint_eq(named(&rg, "B")->open, 0);
+	/* [220, 600) of both threads: A's entries began before it (0
+	 * counted) and are cut at 220; B of thread 1 too, B of thread 2
+	 * begins in it and is cut at 600 */
+	regions_narrow(&rg, NULL, NULL, 220, 600);
+	ck_assert_uint_eq(named(&rg, "A")->count, 0);
+	ck_assert_uint_eq(named(&rg, "A")->ns, (400 - 220) + (250 - 220));
+	ck_assert_uint_eq(named(&rg, "B")->count, 1);
+	ck_assert_uint_eq(named(&rg, "B")->ns, (300 - 220) + (600 - 500));
+	ck_assert_uint_eq(named(&rg, "B")->open, 1);
+	regions_free(&rg);
+}
+END_TEST
+
 START_TEST(regions_filter)
 {
 	struct regions rg;
@@ -222,6 +296,7 @@ static Suite *regions_suite(void)
 	tcase_add_test(tc, regions_thread_ends_inside);
 	tcase_add_test(tc, regions_out_of_order);
 	tcase_add_test(tc, regions_recursion_once);
+	tcase_add_test(tc, regions_narrowed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -149,4 +149,12 @@ int html_narrow_slots(const struct output_in *in, uint64_t min,
  * MPI call statistics.  Returns 0 or MAPS_ENOMEM. */
 int html_mpi_section(FILE *out, const struct model *m);
 
+/* html_seltab.c: the Regions and MPI call statistics figures per
+ * thread, time bin (bins of html_narrow_data's, whose samples fall in
+ * bins of fine first) and process, as the JSON element "st-data", for
+ * those tables to follow a selection; nothing when the logs hold
+ * neither.  Returns 0 or MAPS_ENOMEM. */
+int html_seltab_data(FILE *out, const struct output_in *in, unsigned fine,
+		     unsigned bins);
+
 #endif

@@ -713,6 +713,8 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	if ((rc = prune_ext(&n, &pg)))
 		goto out;
 	rc = write_data(out, &n, in, min, &pg);
+	if (!rc) /* Regions, MPI */
+		rc = html_seltab_data(out, in, NR_BINS, n.bins);
 out:
 	html_fncells_free(n.fn);
 	free(pg.parent);

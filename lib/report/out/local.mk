@@ -96,3 +96,6 @@ lib_report_out_libreportout_la_SOURCES += lib/report/out/text_disasm.c \
 	lib/report/out/text_disasm.h
 # text_procs: the Processes and Threads tables, exec'd images grouped
 lib_report_out_libreportout_la_SOURCES += lib/report/out/text_procs.c
+# html_seltab: the figures behind the HTML page's Regions and MPI tables
+# in a selection (a process, thread, time range)
+lib_report_out_libreportout_la_SOURCES += lib/report/out/html_seltab.c

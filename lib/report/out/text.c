@@ -90,6 +90,12 @@ static void regions(const struct model *m, FILE *out)
 		fprintf(out, "  --region %s: %" PRIu64 " samples inside kept, "
 			     "%" PRIu64 " outside left out of this report\n",
 			rg->filter, rg->kept, rg->left_out);
+	if (m->filter && filter_active(m->filter))
+		fprintf(out, "  narrowed to the filters: the entries the kept "
+			     "threads began%s, their time inside%s and the "
+			     "samples kept\n",
+			m->filter->fi_time ? " within --time" : "",
+			m->filter->fi_time ? " within it" : "");
 }
 
 /* One top-functions table: by self or by total samples. */

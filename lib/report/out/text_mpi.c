@@ -9,9 +9,11 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <mapsample/maps_error.h>
 
+#include "model/filter.h"
 #include "report/mpi.h"
 #include "report/out/text.h"
 
@@ -83,6 +85,22 @@ int text_mpi(const struct model *m, FILE *out)
 				fmt(a, sizeof(a), q, x->q[q].mean), bb, cc);
 		}
 	}
+	/* per process and without times: --pid and --rank narrow them
+	 * (the processes kept), the others cannot */
+	const struct rfilter *fl = m->filter;
+	char by[40] = "";
+	if (fl && fl->fi_ntids)
+		strcat(by, ", --tid");
+	if (fl && fl->fi_ncomms)
+		strcat(by, ", --comm");
+	if (fl && fl->fi_time)
+		strcat(by, ", --time");
+	if (by[0])
+		fprintf(out, "  The logs hold each process's totals, written "
+			     "at MPI_Finalize, not its calls: these are the "
+			     "whole-run figures of the processes kept, not "
+			     "narrowed by %s\n",
+			by + 2);
 	int rc = samples_in_mpi(m, &s, out);
 	mpi_stats_free(&s);
 	return rc;

@@ -14,10 +14,11 @@
  * function view's callers and callees (every stack counted, as mapreport
  * --callers does), the process and thread tables, the marks and the
  * thread activity chart follow; the metric charts zoom to the range.
- * What the page holds for the whole run only (the run's facts, the
- * performance summary, ranks, MPI, regions and metric figures) gets a
- * note saying so while a selection is active, and the run's facts a row
- * with the selection's.
+ * The Regions and MPI tables follow from "st-data" (html_seltab.c; MPI
+ * by process only, which a note says).  What the page holds for the
+ * whole run only (the run's facts, the performance summary, ranks and
+ * metric figures) gets a note saying so while a selection is active,
+ * and the run's facts a row with the selection's.
  */
 /* lib: report.js's helpers; returns the Narrow constructor */
 var mapreportNarrow = function (lib) {
@@ -663,11 +664,7 @@ var mapreportNarrow = function (lib) {
 			 ['#ranks table', 'Whole run: the ranks\' table and charts are not ' +
 				'narrowed to the selection; the rows of the selected ' +
 				'processes are marked.'],
-			 ['#mpi table', 'Whole run: MPI call statistics are not narrowed ' +
-				'to the selection.'],
-			 ['#activity table.regions', 'Whole run: the regions\' figures are ' +
-				'not narrowed to the selection.'],
-			 ['#metrics table.msum', 'Whole run: the metrics\' figures are not ' +
+						 ['#metrics table.msum', 'Whole run: the metrics\' figures are not ' +
 				'narrowed to the selection.'],
 			 ['#metrics div.charts', 'Charts: ' + mnote + (b0 > 0 || b1 < d.bins ?
 				'the thread activity chart zoomed to the range too.' :
@@ -699,6 +696,155 @@ var mapreportNarrow = function (lib) {
 			}
 		}
 
+		/* the Regions and MPI call statistics tables of the selection
+		 * (ok: its threads; all: none) from "st-data"
+		 * (html_seltab.c), each after the whole run's, which is
+		 * hidden, with a note of what the figures are; samples: the
+		 * selection's, for the regions' % */
+		var st = null;
+		function selTables(ok, all, samples) {
+			if (st === null)
+				st = $('st-data') ? JSON.parse($('st-data').textContent) : {};
+			var rt = document.querySelector('#activity table.regions');
+			var mt = document.querySelector('#mpi table');
+			if (rt)
+				rt.hidden = false;
+			if (mt)
+				mt.hidden = false;
+			if (all)
+				return;
+			var v = sel.value, threadSel = v && (v[0] === 't' || v[0] === 'T');
+			var timed = b0 > 0 || b1 < d.bins, t0 = b0 * binw, t1 = b1 * binw;
+			function note(at, text) {
+				at.parentNode.insertBefore(el('p', 'note nr-whole', text), at);
+			}
+			/* a table of the head's columns (the first ntext of
+			 * text, the others numbers) after the table at */
+			function table(at, cls, head, ntext, rows) {
+				var t = el('table', 'nr-whole ' + cls), h = el('thead'), tr = el('tr');
+				head.forEach(function (x, k) {
+					tr.appendChild(el('th', k >= ntext ? 'n' : null, x));
+				});
+				h.appendChild(tr);
+				t.appendChild(h);
+				var tb = el('tbody');
+				rows.forEach(function (r) { tb.appendChild(r); });
+				t.appendChild(tb);
+				at.parentNode.insertBefore(t, at.nextSibling);
+				return t;
+			}
+			if (rt && (!st.regions || st.regions.none)) {
+				note(rt, 'Whole run: the regions\' figures are not narrowed ' +
+					'to the selection (' + (st.regions ? st.regions.none :
+					'the page holds no figures per thread and time') + ').');
+			} else if (rt) {
+				var rg = st.regions, nn = rg.names.length, c = rg.cells;
+				var ent = new Float64Array(nn), ns = new Float64Array(nn);
+				var smp = new Float64Array(nn);
+				for (var i = 0; i < c.length; i += 6)
+					if (ok[c[i + 1]] && c[i + 2] >= b0 && c[i + 2] < b1) {
+						ent[c[i]] += c[i + 3];
+						ns[c[i]] += c[i + 4];
+						smp[c[i]] += c[i + 5];
+					}
+				var rows = rg.names.map(function (name, k) {
+					var tr = el('tr');
+					tr.setAttribute('data-region', name);
+					tr.setAttribute('data-entered', String(ent[k]));
+					tr.setAttribute('data-ns', String(ns[k]));
+					tr.setAttribute('data-samples', String(smp[k]));
+					cell(tr, name);
+					cell(tr, fmt(ent[k]), 'n');
+					cell(tr, (ns[k] / 1e9).toFixed(3) + ' s', 'n');
+					cell(tr, fmt(smp[k]), 'n');
+					cell(tr, (samples > 0 ? 100 * smp[k] / samples : 0).toFixed(2), 'n');
+					return tr;
+				});
+				rt.hidden = true;
+				var nt2 = table(rt, 'regions-sel', ['Region', 'Entered', 'Wall time',
+					'Samples', '%'], 1, rows);
+				note(nt2, 'In the selection: the entries its threads began' +
+					(timed ? ' from ' + t0.toFixed(3) + ' s to ' + t1.toFixed(3) + ' s' : '') +
+					', their time inside the region' + (timed ? ' within that range' : '') +
+					', summed over the threads, and the samples taken inside it ' +
+					'(% of the selection\'s ' + fmt(samples) + ' samples), as ' +
+					'mapreport --pid/--tid/--time give them.');
+			}
+			if (mt && !st.mpi) {
+				note(mt, 'Whole run: MPI call statistics are not narrowed to ' +
+					'the selection.');
+			} else if (mt) {
+				var mp = st.mpi, ps = selProcs(ok), inSel = [];
+				mp.procs.forEach(function (p, r) {
+					if (ps.indexOf(p[0]) >= 0)
+						inSel.push(r);
+				});
+				var nf = mp.fns.length, nr = mp.procs.length;
+				var val = new Float64Array(nf * nr * 4);
+				for (var j = 0; j < mp.v.length; j += 6)
+					for (var q = 0; q < 4; q++)
+						val[(mp.v[j] * nr + mp.v[j + 1]) * 4 + q] = mp.v[j + 2 + q];
+				/* per function: total, mean, min and max across the
+				 * selected ranks (the lower rank on a tie), as
+				 * report/mpi.c */
+				var fs = [];
+				for (var f = 0; f < nf; f++) {
+					var x = {name: mp.fns[f], q: []};
+					for (q = 0; q < 4; q++) {
+						var tot = 0, mn = null, mx = null;
+						inSel.forEach(function (r) {
+							var a = val[(f * nr + r) * 4 + q], rk = mp.procs[r][1];
+							tot += a;
+							if (!mn || a < mn[0] || (a === mn[0] && rk < mn[1]))
+								mn = [a, rk];
+							if (!mx || a > mx[0] || (a === mx[0] && rk < mx[1]))
+								mx = [a, rk];
+						});
+						x.q.push([tot, inSel.length ? tot / inSel.length : 0, mn, mx]);
+					}
+					/* every function, as the text report lists
+					 * them with --pid */
+					if (inSel.length)
+						fs.push(x);
+				}
+				fs.sort(function (a, b) {
+					return b.q[1][0] - a.q[1][0] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+				});
+				var fv2 = function (q, a) {
+					return q === 1 ? (a / 1e9).toFixed(6) : a === Math.floor(a) ?
+						String(a) : a.toFixed(1);
+				};
+				var mrows = [];
+				fs.forEach(function (x) {
+					['calls', 'time', 'sent', 'received'].forEach(function (qn, k) {
+						var r = x.q[k], tr = el('tr');
+						tr.setAttribute('data-fn', x.name);
+						tr.setAttribute('data-q', qn);
+						tr.setAttribute('data-total', String(r[0]));
+						cell(tr, x.name, 'f');
+						cell(tr, qn);
+						cell(tr, fv2(k, r[1]), 'n');
+						cell(tr, fv2(k, r[2][0]) + ' [' + r[2][1] + ']', 'n');
+						cell(tr, fv2(k, r[3][0]) + ' [' + r[3][1] + ']', 'n');
+						mrows.push(tr);
+					});
+				});
+				mt.hidden = true;
+				var t2 = table(mt, 'mpi-sel', ['Function', 'Quantity', 'Mean',
+					'Min [rank]', 'Max [rank]'], 2, mrows);
+				t2.setAttribute('data-ranks', String(inSel.length));
+				note(t2, 'MPI call statistics of the selection: ' + inSel.length +
+					' rank' + (inSel.length === 1 ? '' : 's') + ' with statistics' +
+					(inSel.length ? '; per rank: mean, min [rank], max [rank]; ' +
+					'time in s, bytes in B' : '') + '. The logs hold each ' +
+					'process\'s totals, written at MPI_Finalize, not its calls' +
+					(threadSel ? ': the figures are of the selected thread\'s ' +
+					'whole process, not of the thread alone' : '') + (timed ? (threadSel ?
+					', and' : ':') + ' they are of the whole run, not of the ' +
+					'selected time range' : '') + '.');
+			}
+		}
+
 		function apply() {
 			var ok = threadOk(), all = !sel.value && b0 === 0 && b1 === d.bins;
 			/* over the whole call tree (G): the graph's frames hold
@@ -720,6 +866,7 @@ var mapreportNarrow = function (lib) {
 			procCharts(ok);
 			zoomCharts(b0 === 0 && b1 === d.bins ? null : b0 * binw, b1 * binw);
 			wholeRun(all, value[0]);
+			selTables(ok, all, value[0]);
 			/* the static tables are of the whole run */
 			var st = document.querySelectorAll('#functions > h3, #functions > table.funcs');
 			for (i = 0; i < st.length; i++)
