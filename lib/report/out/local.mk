@@ -26,17 +26,20 @@ lib_report_out_libreportout_la_LIBADD = lib/report/libreport.la -lm
 lib/report/out/html_assets.c: $(top_srcdir)/lib/report/out/html/embed.sh \
 		$(top_srcdir)/lib/report/out/html/report.css \
 		$(top_srcdir)/lib/report/out/html/report.js \
-		$(top_srcdir)/lib/report/out/html/narrow.js
+		$(top_srcdir)/lib/report/out/html/narrow.js \
+		$(top_srcdir)/lib/report/out/html/charts.js
 	$(AM_V_GEN)$(MKDIR_P) lib/report/out && \
 	$(SHELL) $(top_srcdir)/lib/report/out/html/embed.sh \
 		html_css $(top_srcdir)/lib/report/out/html/report.css \
 		html_js $(top_srcdir)/lib/report/out/html/report.js \
 		html_js_narrow $(top_srcdir)/lib/report/out/html/narrow.js \
+		html_js_charts $(top_srcdir)/lib/report/out/html/charts.js \
 		>$@.tmp && \
 	mv $@.tmp $@
 CLEANFILES += lib/report/out/html_assets.c
 EXTRA_DIST += lib/report/out/html/embed.sh lib/report/out/html/report.css \
-	lib/report/out/html/report.js lib/report/out/html/narrow.js
+	lib/report/out/html/report.js lib/report/out/html/narrow.js \
+	lib/report/out/html/charts.js
 # text_calls: the text report's callers, callees and source-line sections
 lib_report_out_libreportout_la_SOURCES += lib/report/out/text_calls.c \
 	lib/report/out/text_calls.h
