@@ -869,7 +869,10 @@ int main(int argc, char **argv)
 	struct regions rg;
 	regions_init(&rg, a.region);
 	m.regions = &rg;
-	if (a.region && regions_scan(&rg, a.logs, a.nlogs))
+	if (run_spool(a.logs, a.nlogs, (needs & OUTPUT_NEED_ANALYSIS) ||
+					       a.region ||
+					       filter_active(&a.filter)) ||
+	    (a.region && regions_scan(&rg, a.logs, a.nlogs)))
 		return run_oom();
 	if (tool && start_output(tool))
 		return 1;

@@ -16,6 +16,7 @@
 #include "cmd/mapreport/run.h"
 #include "defs/partial.h"
 #include "model/logpool.h"
+#include "model/spool.h"
 
 int run_oom(void)
 {
@@ -138,4 +139,19 @@ unsigned run_auto_jobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
+}
+
+static void spool_say(const char *line)
+{
+	fprintf(stderr, "mapreport: %s\n", line);
+}
+
+int run_spool(const char *const *logs, size_t n, int reread)
+{
+	static int at_exit;
+	if (!reread)
+		return 0;
+	if (!at_exit && atexit(spool_release) == 0)
+		at_exit = 1;
+	return spool_arm(logs, n, spool_say);
 }

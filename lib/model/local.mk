@@ -30,3 +30,6 @@ lib_model_libmodel_la_LIBADD += -lpthread
 # runid: which run a log is of, and whether two logs are of one run
 # (mapreport's merge check)
 lib_model_libmodel_la_SOURCES += lib/model/runid.c lib/model/runid.h
+# spool: logs that cannot be read twice (pipes, FIFOs) copied to a
+# temporary file as they are read the first time, for the passes after
+lib_model_libmodel_la_SOURCES += lib/model/spool.c lib/model/spool.h

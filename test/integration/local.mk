@@ -382,3 +382,9 @@ EXTRA_DIST += test/integration/mapreport-compare-metrics.sh
 # MAPSAMPLE_NO_SKIP=mpi,slurm, which turns their skips into failures.
 TESTS += test/integration/ci-noskip.sh
 EXTRA_DIST += test/integration/ci-noskip.sh
+
+# Logs from a pipe or a FIFO, copied as they are read, give every output
+# (--html narrowing, the exports, --region, --time, --jobs) what the
+# file gives; a copy that cannot be made is one line naming TMPDIR.
+TESTS += test/integration/mapreport-pipe.sh
+EXTRA_DIST += test/integration/mapreport-pipe.sh
