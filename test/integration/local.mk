@@ -388,3 +388,9 @@ EXTRA_DIST += test/integration/ci-noskip.sh
 # file gives; a copy that cannot be made is one line naming TMPDIR.
 TESTS += test/integration/mapreport-pipe.sh
 EXTRA_DIST += test/integration/mapreport-pipe.sh
+
+# A mapreport copied out of its build tree and not installed says that it
+# has no built-in partial reports, where it looked and the fix.
+AM_TESTS_ENVIRONMENT += pkgdatadir='$(pkgdatadir)'; export pkgdatadir;
+TESTS += test/integration/mapreport-builtin-missing.sh
+EXTRA_DIST += test/integration/mapreport-builtin-missing.sh

@@ -219,7 +219,9 @@ broken() {
 }
 
 test_broken() {
-	TMPDIR=$tmp/none run fifo nodir "$tmp/r.log" --trace "$tmp/nodir.tr"
+	TMPDIR=$tmp/none
+	run fifo nodir "$tmp/r.log" --trace "$tmp/nodir.tr"
+	TMPDIR=$tmp/spool
 	broken nodir "$tmp/none" "No such file or directory" "$tmp/fifo"
 	# the limit also holds for the outputs: the text report fits
 	cat "$tmp/r.log" | (
@@ -236,7 +238,9 @@ test_broken() {
 		return 0
 	fi
 	mnt=$tmp/full
-	TMPDIR=$mnt run pipe full "$tmp/r.log" --trace "$tmp/full.tr"
+	TMPDIR=$mnt
+	run pipe full "$tmp/r.log" --trace "$tmp/full.tr"
+	TMPDIR=$tmp/spool
 	broken full "$mnt" "No space left on device" /dev/stdin
 	[ -z "$(ls -A "$mnt")" ] || fail "full: files left in $mnt"
 }
