@@ -273,6 +273,8 @@ EXTRA_DIST += test/integration/metrics-mpi.sh test/programs/mpiwork.c
 # rank, the wrapper's classes, the time metrics by class; the Fortran
 # bindings, counted once (test/programs/mpimore.c, mpifort.f90).
 TESTS += test/integration/metrics-mpi-more.sh
+AM_TESTS_ENVIRONMENT += MPIFC_OPENMPI='$(MPIFC_OPENMPI)' \
+	MPIFC_MPICH='$(MPIFC_MPICH)'; export MPIFC_OPENMPI MPIFC_MPICH;
 EXTRA_DIST += test/integration/metrics-mpi-more.sh test/programs/mpimore.c \
 	test/programs/mpifort.f90
 
