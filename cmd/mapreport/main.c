@@ -120,7 +120,8 @@ static void usage(FILE *f)
 		"      --rank N         samples of MPI rank N (of process N, by\n"
 		"                       index, when the logs name no ranks)\n"
 		"  -h, --help           this text\n"
-		"  -V, --version        print the version\n");
+		"  -V, --version        print the version\n"
+		"A LOG may be - (standard input), a pipe or a FIFO.\n");
 }
 
 #define PROG "mapreport"
@@ -580,6 +581,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 				"usage: mapreport [options] LOG...\n");
 		return 2;
 	}
+	for (int i = optind; i < argc; i++) /* -: standard input */
+		argv[i] = strcmp(argv[i], "-") ? argv[i] : (char *)"/dev/stdin";
 	a->logs = (const char *const *)argv + optind;
 	a->nlogs = (size_t)(argc - optind);
 	/* a folder stands for the logs in it (a job's folder) */

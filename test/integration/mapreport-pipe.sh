@@ -7,7 +7,7 @@
 # copied to a temporary file in $TMPDIR as they are read the first time,
 # and the later passes read that copy:
 # - test/common/mklog's random log (2 processes x 4 threads) through a
-#   pipe and through a FIFO, with --html, --pprof, --speedscope and
+#   pipe (given as /dev/stdin, and as -) and through a FIFO, with --html, --pprof, --speedscope and
 #   --trace at once: the text report, the pprof profile, the speedscope
 #   file and the trace are the file's byte for byte, the HTML page too
 #   but for its random script nonce, and it holds the narrowing data
@@ -133,6 +133,15 @@ test_exports() {
 		same "$tmp/f.msgs" "$tmp/$how.msgs" "$how: the messages"
 		empty_spool "$how"
 	done
+	# - is standard input
+	set +e
+	cat "$tmp/r.log" | timeout -s KILL 120 "$mapreport" --trace "$tmp/dash.tr" - \
+		>"$tmp/dash.txt" 2>"$tmp/dash.err"
+	r=$?
+	set -e
+	[ "$r" = 0 ] || { show "$tmp/dash.err"; fail "-: mapreport exited $r"; }
+	same "$tmp/f.txt" "$tmp/dash.txt" "-: the text report"
+	same "$tmp/f.tr" "$tmp/dash.tr" "-: --trace"
 	if command -v go >/dev/null 2>&1; then
 		for x in f pipe fifo; do
 			go tool pprof -sample_index=samples -top "$tmp/$x.pb.gz" \
