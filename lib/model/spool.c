@@ -178,7 +178,7 @@ int spool_open(const char *path, struct spool **sp)
 		fd = open_copy(s);
 		err = errno;
 	} else if (state == SP_FAILED) {
-		err = s->err;
+		err = ENODATA; /* why was said when the copy failed */
 	} else if (s && state == SP_ARMED) {
 		s->state = SP_FILLING;
 	} else {

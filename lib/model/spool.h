@@ -15,7 +15,7 @@
  * ends; memory does not grow with the log.  A copy that cannot be made
  * or written (a missing folder, the disk full) is said in one line
  * naming the folder and TMPDIR as the fix; the first read goes on
- * unharmed and only the later ones fail (spool_open() gives the error).
+ * unharmed and only the later ones fail (spool_open() gives ENODATA).
  *
  * spool_arm() and spool_release() are called by one thread while no log
  * is read; spool_open(), spool_has() and the functions of one spool may
@@ -47,8 +47,8 @@ int spool_arm(const char *const *paths, size_t n, spool_say_fn say);
  * and *sp the spool the caller gives what it reads (spool_put()) and
  * then ends (spool_end()); for a path read already, its copy from the
  * start, *sp NULL; for any other path, path itself, *sp NULL.  Returns
- * the file descriptor, or -1 with errno (a copy that failed: the error
- * that failed it).
+ * the file descriptor, or -1 with errno (ENODATA: its copy failed, as
+ * was said then; the log's data went with the pipe).
  */
 int spool_open(const char *path, struct spool **sp);
 
