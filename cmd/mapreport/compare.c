@@ -161,6 +161,9 @@ static int cmp_load(struct cmp_state *st, struct cmp_unit *u)
 	cmp_blocks_init(&u->blocks);
 	u->loaded = 1;
 	u->damaged = u->readable = 0;
+	/* a unit that gains logs reads them again (cmp_group()) */
+	if (run_spool(u->paths, u->npaths, 1))
+		return MAPS_ENOMEM;
 	if (a->region) {
 		u->m.regions = &u->rg;
 		if (regions_scan(&u->rg, u->paths, u->npaths))

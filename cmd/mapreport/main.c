@@ -121,7 +121,8 @@ static void usage(FILE *f)
 		"      --rank N         samples of MPI rank N (of process N, by\n"
 		"                       index, when the logs name no ranks)\n"
 		"  -h, --help           this text\n"
-		"  -V, --version        print the version\n");
+		"  -V, --version        print the version\n"
+		"A LOG may be - (standard input), a pipe or a FIFO.\n");
 }
 
 #define PROG "mapreport"
@@ -581,6 +582,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 				"usage: mapreport [options] LOG...\n");
 		return 2;
 	}
+	for (int i = optind; i < argc; i++) /* -: standard input */
+		argv[i] = strcmp(argv[i], "-") ? argv[i] : (char *)"/dev/stdin";
 	a->logs = (const char *const *)argv + optind;
 	a->nlogs = (size_t)(argc - optind);
 	/* a folder stands for the logs in it (a job's folder) */
@@ -870,7 +873,10 @@ int main(int argc, char **argv)
 	struct regions rg;
 	regions_init(&rg, a.region);
 	m.regions = &rg;
-	if (a.region && regions_scan(&rg, a.logs, a.nlogs))
+	if (run_spool(a.logs, a.nlogs, (needs & OUTPUT_NEED_ANALYSIS) ||
+					       a.region ||
+					       filter_active(&a.filter)) ||
+	    (a.region && regions_scan(&rg, a.logs, a.nlogs)))
 		return run_oom();
 	if (tool && start_output(tool))
 		return 1;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <mapsample/maps_error.h>
@@ -16,6 +17,7 @@
 #include "cmd/mapreport/run.h"
 #include "defs/partial.h"
 #include "model/logpool.h"
+#include "model/spool.h"
 
 int run_oom(void)
 {
@@ -71,7 +73,10 @@ int run_output(struct output *o, const struct output_in *in)
 
 /* The built-in partial reports' folder: the build tree's
  * share/mapsample/reports when this mapreport runs from the build tree
- * (the tests), else the installed $(pkgdatadir)/reports; into buf. */
+ * (the tests), else the installed $(pkgdatadir)/reports; into buf.  NULL
+ * when neither is there (a mapreport copied out of its build tree and
+ * not installed), after one line on standard error naming both and the
+ * fix. */
 static const char *builtin_reports(char *buf, size_t len)
 {
 	char self[PATH_MAX], probe[PATH_MAX + 64];
@@ -88,16 +93,45 @@ static const char *builtin_reports(char *buf, size_t len)
 		}
 	}
 	snprintf(buf, len, "%s/reports", PKGDATADIR);
-	return buf;
+	struct stat sb;
+	if (stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return buf;
+	if (slash)
+		fprintf(stderr, "mapreport: no built-in partial reports: none "
+				"installed in %s, nor in a build tree around "
+				"%s (%s/../../share/mapsample/reports); "
+				"install mapsample (make install), or run the "
+				"mapreport of its build tree\n",
+			buf, self, self);
+	else
+		fprintf(stderr, "mapreport: no built-in partial reports: none "
+				"installed in %s; install mapsample (make "
+				"install), or run the mapreport of its build "
+				"tree\n",
+			buf);
+	return NULL;
+}
+
+/* Whether the built-in partial reports are read (mapreport(1), PARTIAL
+ * REPORTS): not after --partial-report, with --compare, or when a source
+ * variable names the definitions (partial_load_builtin() reads none
+ * then). */
+static int builtin_wanted(const struct args *a)
+{
+	const char *m = getenv("MAPSAMPLE_PARTIAL_REPORT_SOURCE"),
+		   *l = getenv("ALLINEA_PARTIAL_REPORT_SOURCE");
+	return !a->npartial && !a->compare && !(m && *m) && !(l && *l);
 }
 
 struct partial_set *load_partials(const struct args *a, int *status)
 {
 	struct partial_set *pset = partial_set_new();
 	char dir[PATH_MAX + 64];
+	const char *builtin = NULL;
 	if (!pset || partial_load(pset, a->partial_paths, a->npartial) ||
-	    (!a->npartial && !a->compare &&
-	     partial_load_builtin(pset, builtin_reports(dir, sizeof(dir))))) {
+	    (builtin_wanted(a) &&
+	     (builtin = builtin_reports(dir, sizeof(dir))) &&
+	     partial_load_builtin(pset, builtin))) {
 		partial_set_free(pset);
 		return NULL;
 	}
@@ -138,4 +172,19 @@ unsigned run_auto_jobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
+}
+
+static void spool_say(const char *line)
+{
+	fprintf(stderr, "mapreport: %s\n", line);
+}
+
+int run_spool(const char *const *logs, size_t n, int reread)
+{
+	static int at_exit;
+	if (!reread)
+		return 0;
+	if (!at_exit && atexit(spool_release) == 0)
+		at_exit = 1;
+	return spool_arm(logs, n, spool_say);
 }

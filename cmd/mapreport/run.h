@@ -42,4 +42,14 @@ int run_jobs_option(const char *arg, unsigned *jobs);
  * folds the logs into the model is the limit, not their decoding). */
 unsigned run_auto_jobs(void);
 
+/*
+ * When reread (the report may read its logs more than once: the regions,
+ * --region, --time, the exports, the HTML page's narrowing), arms
+ * model/spool.h for those of logs[0..n) that are not regular files
+ * (pipes, FIFOs, <(...)): they are copied to a temporary file as they are
+ * read the first time, each problem of that said on standard error, and
+ * every copy closed at exit.  Returns 0 or MAPS_ENOMEM.
+ */
+int run_spool(const char *const *logs, size_t n, int reread);
+
 #endif

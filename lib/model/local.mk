@@ -33,3 +33,7 @@ lib_model_libmodel_la_SOURCES += lib/model/runid.c lib/model/runid.h
 # model_regions: the regions as the filters narrow them (--pid, --tid,
 # --time ...), for mapreport
 lib_model_libmodel_la_SOURCES += lib/model/model_regions.c lib/model/model_regions.h
+
+# spool: logs that cannot be read twice (pipes, FIFOs) copied to a
+# temporary file as they are read the first time, for the passes after
+lib_model_libmodel_la_SOURCES += lib/model/spool.c lib/model/spool.h

@@ -51,6 +51,7 @@
 #include <mapsample/maps_error.h>
 
 #include "model/logpool.h"
+#include "model/spool.h"
 
 #define BLOCK_SIZE (256u * 1024u)
 #define LOG_BUDGET (4u * 1024u * 1024u)
@@ -358,11 +359,12 @@ static void capture(struct logpool *pl, size_t i)
 	struct maplog_stats st;
 	memset(&st, 0, sizeof(st));
 	int rc = LOGREAD_UNREADABLE, e = 0;
-	int fd = open(pl->paths[i], O_RDONLY | O_CLOEXEC);
+	struct spool *sp;
+	int fd = spool_open(pl->paths[i], &sp); /* a pipe's: copied */
 	if (fd < 0) {
 		e = errno ? errno : EIO;
 	} else {
-		rc = logread_fd(fd, pl->paths[i], &tool, &c, &st);
+		rc = logread_spooled(fd, sp, pl->paths[i], &tool, &c, &st);
 		close(fd);
 		if (!c.err)
 			publish(&c);

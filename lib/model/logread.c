@@ -46,6 +46,7 @@
 #include "log/maplog_format.h"
 #include "model/keymap.h"
 #include "model/logread.h"
+#include "model/spool.h"
 
 /* Bytes read from a log at a time: memory for reading stays this plus the
  * largest chunk, whatever the size of the log. */
@@ -388,7 +389,8 @@ int logread_dispatch(const struct logread_tool *tool, void *ctx,
 int logread_file(const char *path, const struct logread_tool *tool,
 		 void *ctx, struct maplog_stats *st)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct spool *sp;
+	int fd = spool_open(path, &sp);
 	if (fd < 0) {
 		if (tool->lt_problem) {
 			struct logread_problem p = {
@@ -400,13 +402,20 @@ int logread_file(const char *path, const struct logread_tool *tool,
 			memset(st, 0, sizeof(*st));
 		return LOGREAD_UNREADABLE;
 	}
-	int rc = logread_fd(fd, path, tool, ctx, st);
+	int rc = logread_spooled(fd, sp, path, tool, ctx, st);
 	close(fd);
 	return rc;
 }
 
 int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 	       void *ctx, struct maplog_stats *st)
+{
+	return logread_spooled(fd, NULL, name, tool, ctx, st);
+}
+
+int logread_spooled(int fd, struct spool *sp, const char *name,
+		    const struct logread_tool *tool, void *ctx,
+		    struct maplog_stats *st)
 {
 	/* The log is read in blocks and fed to the parser, not mapped: a
 	 * mapping of the whole file would count in the resident set, which
@@ -421,6 +430,8 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 		memset(st, 0, sizeof(*st));
 	if (!lp) {
 		free(block);
+		if (sp)
+			spool_end(sp, fd, NULL, 0, SPOOL_DROP);
 		return MAPS_ENOMEM;
 	}
 	if (tool->lt_progress)
@@ -461,6 +472,8 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 				maplog_feed(lp, NULL, 0);
 				continue;
 			}
+			if (sp) /* a pipe's log, copied to be read again */
+				spool_put(sp, block, (size_t)r);
 			if (done == 0 && r >= MAPLOG_FILE_HEADER_SIZE &&
 			    memcmp(block, MAPLOG_FILE_MAGIC, 8) == 0)
 				audit.alloc_end = maplog_ld64(
@@ -528,6 +541,13 @@ int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 	if (st)
 		maplog_stats(lp, st);
 	maplog_close(lp);
+	/* a negative rc: the reader gives the log up (out of memory, a
+	 * callback stopped) */
+	if (sp)
+		spool_end(sp, fd, block, LOGREAD_BLOCK,
+			  rc < 0 ? SPOOL_DROP
+			  : ended ? SPOOL_AT_END
+				  : SPOOL_EARLY);
 	free(block);
 	keymap_free(&audit.map);
 	free(audit.s);

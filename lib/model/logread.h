@@ -122,9 +122,19 @@ int logread_dispatch(const struct logread_tool *tool, void *ctx,
 int logread_fd(int fd, const char *name, const struct logread_tool *tool,
 	       void *ctx, struct maplog_stats *st);
 
-/* logread_fd() on the file at path, opened read-only; a file that cannot
- * be opened is a LOGREAD_FATAL problem (MAPS_EIO, lp_errno) and
- * LOGREAD_UNREADABLE. */
+struct spool;
+
+/* logread_fd() that gives every block it reads to sp (NULL: none) and
+ * ends it (spool_end()) before it returns: the first read of a log
+ * opened with spool_open(), which set sp. */
+int logread_spooled(int fd, struct spool *sp, const char *name,
+		    const struct logread_tool *tool, void *ctx,
+		    struct maplog_stats *st);
+
+/* logread_fd() on the file at path, opened read-only (spool_open(): a
+ * pipe's log armed in model/spool.h is copied as it is read, and read
+ * again from its copy); a file that cannot be opened is a LOGREAD_FATAL
+ * problem (MAPS_EIO, lp_errno) and LOGREAD_UNREADABLE. */
 int logread_file(const char *path, const struct logread_tool *tool,
 		 void *ctx, struct maplog_stats *st);
 

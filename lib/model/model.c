@@ -28,6 +28,7 @@
 
 #include "common/mem.h"
 #include "model/logread.h"
+#include "model/spool.h"
 #include "model/model.h"
 
 void model_init(struct model *m)
@@ -853,9 +854,10 @@ static int load(struct model *m, const char *path, struct logpool *pool,
 	struct load ld = {m, also, also_ctx, NULL, NULL, {0}, 0, 0};
 	struct maplog_stats st;
 	int rc = 0, e = 0, fd = -1;
+	struct spool *sp = NULL;
 	m->nlogs++; /* the log's number, read or not (model_reread()) */
 	if (!pool) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = spool_open(path, &sp); /* a pipe's: copied as read */
 		e = fd < 0 ? errno : 0;
 	}
 	if (pool)
@@ -868,7 +870,7 @@ static int load(struct model *m, const char *path, struct logpool *pool,
 	}
 	m->files++;
 	if (!pool) {
-		rc = logread_fd(fd, path, &tool, &ld, &st);
+		rc = logread_spooled(fd, sp, path, &tool, &ld, &st);
 		close(fd);
 	}
 	model_stacks_flush(m);

@@ -273,6 +273,8 @@ EXTRA_DIST += test/integration/metrics-mpi.sh test/programs/mpiwork.c
 # rank, the wrapper's classes, the time metrics by class; the Fortran
 # bindings, counted once (test/programs/mpimore.c, mpifort.f90).
 TESTS += test/integration/metrics-mpi-more.sh
+AM_TESTS_ENVIRONMENT += MPIFC_OPENMPI='$(MPIFC_OPENMPI)' \
+	MPIFC_MPICH='$(MPIFC_MPICH)'; export MPIFC_OPENMPI MPIFC_MPICH;
 EXTRA_DIST += test/integration/metrics-mpi-more.sh test/programs/mpimore.c \
 	test/programs/mpifort.f90
 
@@ -386,3 +388,15 @@ EXTRA_DIST += test/integration/ci-noskip.sh
 # say which filters cannot narrow them
 TESTS += test/integration/mapreport-regions-filter.sh
 EXTRA_DIST += test/integration/mapreport-regions-filter.sh
+
+# Logs from a pipe or a FIFO, copied as they are read, give every output
+# (--html narrowing, the exports, --region, --time, --jobs) what the
+# file gives; a copy that cannot be made is one line naming TMPDIR.
+TESTS += test/integration/mapreport-pipe.sh
+EXTRA_DIST += test/integration/mapreport-pipe.sh
+
+# A mapreport copied out of its build tree and not installed says that it
+# has no built-in partial reports, where it looked and the fix.
+AM_TESTS_ENVIRONMENT += pkgdatadir='$(pkgdatadir)'; export pkgdatadir;
+TESTS += test/integration/mapreport-builtin-missing.sh
+EXTRA_DIST += test/integration/mapreport-builtin-missing.sh

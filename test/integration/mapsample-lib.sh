@@ -3,7 +3,8 @@
 # Helpers for the mapsample-*.sh tests, which run the programs of
 # test/programs under the build tree's mapsample and read what mapreport
 # makes of the log.  Sourced, not run: the sourcing script sets -eu, makes
-# $tmp and its cleanup trap first.  Reports are parsed by their tables'
+# $tmp and its cleanup trap first (the mpi plugin's tests: right after,
+# with mpi_test_setup).  Reports are parsed by their tables'
 # titles and columns, as mapreport(1) describes them.
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -157,4 +158,24 @@ processes() {
 # decimals welcome).
 check() {
 	awk "BEGIN { exit !($1) }" </dev/null
+}
+
+# mpi_test_setup: the start of the mpi plugin's tests (metrics-mpi.sh,
+# metrics-mpi-more.sh): $tmp, a temporary folder removed at exit (with
+# its cleanup trap); $metrics, the build tree's metric definitions, which
+# must hold the mpi plugin's mpi.xml (missing: a failure on x86-64 and
+# AArch64, which build the plugin, a skip elsewhere); Open MPI's mpirun
+# allowed to run as root.
+mpi_test_setup() {
+	tmp=$(mktemp -d)
+	cleanup() { rm -rf "$tmp"; }
+	trap cleanup EXIT
+	metrics=$top_builddir/plugins/metrics
+	if [ ! -f "$metrics/mpi.xml" ]; then
+		case $(uname -m) in
+		x86_64 | aarch64) fail "$metrics/mpi.xml missing: the mpi plugin was not built" ;;
+		esac
+		skip mpi "the mpi plugin is not built on $(uname -m) (configure said why)"
+	fi
+	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 }

@@ -22,19 +22,8 @@
 # test is skipped; with MAPSAMPLE_NO_SKIP=mpi (CI) either is a failure.
 set -eu
 
-tmp=$(mktemp -d)
-cleanup() { rm -rf "$tmp"; }
-trap cleanup EXIT
-
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
-
-metrics=$top_builddir/plugins/metrics
-if [ ! -f "$metrics/mpi.xml" ]; then
-	case $(uname -m) in
-	x86_64 | aarch64) fail "$metrics/mpi.xml missing: the mpi plugin was not built" ;;
-	esac
-	skip mpi "the mpi plugin is not built on $(uname -m) (configure said why)"
-fi
+mpi_test_setup
 
 ROUNDS=3
 NP=4
@@ -42,8 +31,6 @@ NP=4
 SEND=4096
 ANSWER=2048
 ALLRED=8000
-
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 # row FUNCTION QUANTITY: "MEAN MIN [R] MAX [R]" of the statistics table
 row() {

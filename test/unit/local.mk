@@ -219,3 +219,13 @@ test_unit_test_rules_SOURCES = test/unit/test_rules.c
 test_unit_test_rules_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_rules_LDADD = lib/report/libreport.la $(CHECK_LIBS)
 TESTS += test/unit/test_rules
+
+# lib/model: spool, the copy of a log from a pipe that later passes read
+# (a pipe read twice, early stops, regular files left alone, a copy that
+# cannot be made)
+check_PROGRAMS += test/unit/test_spool
+test_unit_test_spool_SOURCES = test/unit/test_spool.c
+test_unit_test_spool_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_spool_LDADD = lib/model/libmodel.la \
+	test/common/liblogsynth.la $(CHECK_LIBS)
+TESTS += test/unit/test_spool

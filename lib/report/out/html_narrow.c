@@ -657,8 +657,9 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	keymap_free(&n.ckeys);
 	if (rc == MAPS_EIO) {
 		fputs("<p class=\"note\">The logs could not be read a second "
-		      "time (a pipe?): the page cannot narrow to a thread or a "
-		      "time range.</p>\n",
+		      "time (for a pipe, the copy of it could not be made: "
+		      "mapreport said why): the page cannot narrow to a thread "
+		      "or a time range.</p>\n",
 		      out);
 		rc = 0;
 		goto out;

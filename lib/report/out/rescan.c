@@ -17,6 +17,7 @@
 
 #include "model/keymap.h"
 #include "model/logread.h"
+#include "model/spool.h"
 #include "report/out/rescan.h"
 
 static uint64_t pcs_hash(uint32_t pid, uint32_t image, uint32_t n,
@@ -128,9 +129,11 @@ int rescan_logs(const struct output_in *in, const struct rescan_tool *t,
 	int rc = index_stacks(&s);
 	for (size_t i = 0; !rc && i < in->oi_nlogs; i++) {
 		/* a FIFO was drained by the model's reading, and opening it
-		 * again would wait for a writer */
+		 * again would wait for a writer: read again only from its
+		 * copy (model/spool.h) */
 		struct stat sb;
-		if (stat(in->oi_logs[i], &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		if (stat(in->oi_logs[i], &sb) == 0 && !S_ISREG(sb.st_mode) &&
+		    !spool_has(in->oi_logs[i])) {
 			if (t->rt_sample)
 				rc = MAPS_EIO;
 			break;

@@ -10,8 +10,10 @@
  * those pairs, never with the number of samples.
  *
  * The logs must be the ones the model read (output_in.oi_logs), unchanged
- * since, and files that can be read twice (not pipes): a sample whose
- * thread or stack the model does not hold is skipped.  Problems of the logs were said when the model read them and
+ * since, and files that can be read twice: regular files, or pipes and
+ * FIFOs armed in model/spool.h before the model read them (they are read
+ * again from their copies); a sample whose thread or stack the model
+ * does not hold is skipped.  Problems of the logs were said when the model read them and
  * are not said again.
  */
 #ifndef MAPSAMPLE_REPORT_OUT_RESCAN_H
