@@ -177,12 +177,20 @@ static int in_time(const struct rfilter *f, uint64_t ts)
 	       (!f->fi_to_set || s < f->fi_to);
 }
 
+/* Whether a sample of process pid (program proc), thread tid (named
+ * thread) passes the --pid, --tid and --comm values of f. */
+static int keeps_ids(const struct rfilter *f, uint32_t pid, const char *proc,
+		     uint32_t tid, const char *thread)
+{
+	return (!f->fi_npids || has_id(f->fi_pids, f->fi_npids, pid)) &&
+	       (!f->fi_ntids || has_id(f->fi_tids, f->fi_ntids, tid)) &&
+	       (!f->fi_ncomms || has_name(f, proc) || has_name(f, thread));
+}
+
 int filter_keep(struct rfilter *f, uint32_t pid, const char *proc,
 		uint32_t tid, const char *thread, uint64_t ts)
 {
-	if ((f->fi_npids && !has_id(f->fi_pids, f->fi_npids, pid)) ||
-	    (f->fi_ntids && !has_id(f->fi_tids, f->fi_ntids, tid)) ||
-	    (f->fi_ncomms && !has_name(f, proc) && !has_name(f, thread)) ||
+	if (!keeps_ids(f, pid, proc, tid, thread) ||
 	    (f->fi_time && !in_time(f, ts))) {
 		f->fi_dropped++;
 		return 0;
@@ -252,4 +260,24 @@ int filter_keep_rank(struct rfilter *f, int32_t rank)
 		return 1;
 	f->fi_dropped++;
 	return 0;
+}
+
+int filter_keep_time(const struct rfilter *f, uint64_t ts)
+{
+	return !f->fi_time || in_time(f, ts);
+}
+
+int filter_keep_thread(const struct rfilter *f, uint32_t pid,
+		       const char *proc, int32_t rank, uint32_t tid,
+		       const char *thread)
+{
+	return (!f->fi_nranks ||
+		(rank >= 0 &&
+		 has_id(f->fi_ranks, f->fi_nranks, (uint32_t)rank))) &&
+	       keeps_ids(f, pid, proc, tid, thread);
+}
+
+int filter_by_thread(const struct rfilter *f)
+{
+	return f->fi_ntids || f->fi_ncomms;
 }

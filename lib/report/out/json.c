@@ -666,7 +666,8 @@ int json_emit(const struct output_in *in, FILE *out)
 	regions(&w, m);
 	functions(&w, m, a, in->oi_top, 0);
 	functions(&w, m, a, in->oi_top, 1);
-	json_metrics(&w, m);
+	if (json_metrics(&w, m))
+		return MAPS_ENOMEM;
 	if (mpi_calls(&w, m))
 		return MAPS_ENOMEM;
 	substrate_files(&w, m);

@@ -42,9 +42,11 @@ static inline void k_null(struct jsonw *w, const char *k)
 
 /*
  * Writes the report's members about metrics: "metrics" (a row per
- * metric), "plugin_errors" and "undefined_metrics", from m's metric
- * statistics (json_metrics.c).
+ * metric), "metrics_scope" (whose values they are, under the filters),
+ * "plugin_errors" and "undefined_metrics", from m's metric statistics
+ * (json_metrics.c).  Returns 0 or MAPS_ENOMEM (the output is then cut
+ * short).
  */
-void json_metrics(struct jsonw *w, const struct model *m);
+int json_metrics(struct jsonw *w, const struct model *m);
 
 #endif

@@ -3,10 +3,52 @@
  * json_metrics: the JSON report's members about metrics (json_i.h),
  * from the same metric summaries as the text report.
  */
+#include <stdlib.h>
+
+#include <mapsample/maps_error.h>
+
+#include "model/filter.h"
 #include "model/units.h"
 #include "report/out/json_i.h"
 
-void json_metrics(struct jsonw *w, const struct model *m)
+/* "metrics_scope": whose values the metrics are: "filters" (the
+ * filters given, as options; null: none), "pids" (the processes with
+ * values), "from_s" and "to_s" (--time's range, null: the run's start or
+ * end) and "whole_processes" (--tid or --comm given: their threads'
+ * processes, whole). */
+static int scope(struct jsonw *w, const struct model *m)
+{
+	const struct rfilter *f = m->filter && filter_active(m->filter)
+					  ? m->filter : NULL;
+	size_t n = model_metrics_pids(m, NULL, 0);
+	uint32_t *pids = calloc(n ? n : 1, sizeof(*pids));
+	if (!pids)
+		return MAPS_ENOMEM;
+	model_metrics_pids(m, pids, n);
+	jsonw_key(w, "metrics_scope");
+	jsonw_object(w);
+	char fs[512];
+	k_str(w, "filters", f ? filter_str(f, fs, sizeof(fs)) : NULL);
+	jsonw_key(w, "pids");
+	jsonw_array(w);
+	for (size_t i = 0; i < n; i++)
+		jsonw_u64(w, model_real_pid(m, pids[i]));
+	jsonw_array_end(w);
+	if (f && f->fi_time && f->fi_from_set)
+		k_dbl(w, "from_s", f->fi_from);
+	else
+		k_null(w, "from_s");
+	if (f && f->fi_time && f->fi_to_set)
+		k_dbl(w, "to_s", f->fi_to);
+	else
+		k_null(w, "to_s");
+	k_bool(w, "whole_processes", f && filter_by_thread(f));
+	jsonw_object_end(w);
+	free(pids);
+	return 0;
+}
+
+int json_metrics(struct jsonw *w, const struct model *m)
 {
 	const struct rmetrics *x = &m->metrics;
 	jsonw_key(w, "metrics");
@@ -50,6 +92,8 @@ void json_metrics(struct jsonw *w, const struct model *m)
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
+	if (scope(w, m))
+		return MAPS_ENOMEM;
 
 	jsonw_key(w, "plugin_errors");
 	jsonw_array(w);
@@ -89,4 +133,5 @@ void json_metrics(struct jsonw *w, const struct model *m)
 	}
 	jsonw_array_end(w);
 	jsonw_object_end(w);
+	return 0;
 }
