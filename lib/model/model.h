@@ -356,10 +356,11 @@ int model_narrow_metrics(struct model *m);
 
 /*
  * The processes with metric values in m (after model_narrow_metrics()):
- * their model pids (model_pid_str() names them), each once, the first
- * cap into pids.  Returns how many there are.
+ * their model pids (model_pid_str() names them), each once, in
+ * ascending order, into *pids (malloc'd; the caller frees it), *n of
+ * them.  Returns 0 or MAPS_ENOMEM (*pids NULL).
  */
-size_t model_metrics_pids(const struct model *m, uint32_t *pids, size_t cap);
+int model_metrics_pids(const struct model *m, uint32_t **pids, size_t *n);
 
 /*
  * Says in words whose values m's metrics hold under m's filter, for a

@@ -63,23 +63,29 @@ int model_narrow_metrics(struct model *m)
 	return rc;
 }
 
-size_t model_metrics_pids(const struct model *m, uint32_t *pids, size_t cap)
+static int cmp_u32(const void *a, const void *b)
 {
-	size_t n = 0;
-	for (size_t k = 0; k < m->metrics.ns; k++) {
-		const struct rmseries *s = &m->metrics.s[k];
-		if (!s->n)
-			continue;
-		int seen = 0;
-		for (size_t j = 0; j < k && !seen; j++)
-			seen = m->metrics.s[j].n && m->metrics.s[j].pid == s->pid;
-		if (seen)
-			continue;
-		if (n < cap)
-			pids[n] = s->pid;
-		n++;
-	}
-	return n;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int model_metrics_pids(const struct model *m, uint32_t **pids, size_t *n)
+{
+	const struct rmetrics *x = &m->metrics;
+	*n = 0;
+	*pids = malloc((x->ns ? x->ns : 1) * sizeof(**pids));
+	if (!*pids)
+		return MAPS_ENOMEM;
+	for (size_t k = 0; k < x->ns; k++)
+		if (x->s[k].n)
+			(*pids)[(*n)++] = x->s[k].pid;
+	qsort(*pids, *n, sizeof(**pids), cmp_u32);
+	size_t u = 0;
+	for (size_t i = 0; i < *n; i++)
+		if (!u || (*pids)[u - 1] != (*pids)[i])
+			(*pids)[u++] = (*pids)[i];
+	*n = u;
+	return 0;
 }
 
 /* Appends the text s to buf (used bytes *at of len), cut at its end. */
@@ -101,14 +107,19 @@ const char *model_metrics_scope(const struct model *m, char *buf, size_t len)
 	buf[0] = 0;
 	if (!f || !filter_active(f))
 		return buf;
-	uint32_t pids[SCOPE_LIST + 1];
-	size_t n = model_metrics_pids(m, pids, SCOPE_LIST + 1);
+	uint32_t *pids;
+	size_t n;
 	char one[160];
+	if (model_metrics_pids(m, &pids, &n)) {
+		put(buf, len, &at, "values of the processes the filters choose");
+		return buf;
+	}
 	if (!n) {
 		put(buf, len, &at, "no values: no process the filters choose "
 				   "has metric values");
 		if (f->fi_time)
 			put(buf, len, &at, " in the range of --time");
+		free(pids);
 		return buf;
 	}
 	put(buf, len, &at, n == 1 ? "values of process " : "values of processes ");
@@ -140,5 +151,6 @@ const char *model_metrics_scope(const struct model *m, char *buf, size_t len)
 	if (filter_by_thread(f))
 		put(buf, len, &at, "; for --tid and --comm, whole processes: "
 				   "metrics are measured per process");
+	free(pids);
 	return buf;
 }

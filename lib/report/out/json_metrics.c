@@ -20,11 +20,10 @@ static int scope(struct jsonw *w, const struct model *m)
 {
 	const struct rfilter *f = m->filter && filter_active(m->filter)
 					  ? m->filter : NULL;
-	size_t n = model_metrics_pids(m, NULL, 0);
-	uint32_t *pids = calloc(n ? n : 1, sizeof(*pids));
-	if (!pids)
+	uint32_t *pids;
+	size_t n;
+	if (model_metrics_pids(m, &pids, &n))
 		return MAPS_ENOMEM;
-	model_metrics_pids(m, pids, n);
 	jsonw_key(w, "metrics_scope");
 	jsonw_object(w);
 	char fs[512];
