@@ -281,6 +281,8 @@ static int cmp_ready(struct cmp_state *st, struct cmp_unit *u)
 		return 1;
 	}
 	if (m->filter) {
+		if (model_narrow_metrics(m))
+			return MAPS_ENOMEM;
 		model_drop_unsampled(m);
 		if (!m->samples && u->filter.fi_dropped) {
 			fprintf(stderr, "mapreport: %s (%s): the filters (%s) "

@@ -914,6 +914,8 @@ int main(int argc, char **argv)
 	free(ids);
 	model_drop_launchers(&m);
 	if (m.filter) {
+		if (model_narrow_metrics(&m))
+			return run_oom();
 		model_drop_unsampled(&m);
 		char f[512];
 		if (!m.samples && a.filter.fi_dropped)

@@ -279,3 +279,23 @@ int filter_keep_rank(struct rfilter *f, int32_t rank)
 	f->fi_dropped++;
 	return 0;
 }
+
+int filter_keep_time(const struct rfilter *f, uint64_t ts)
+{
+	return !f->fi_time || in_time(f, ts);
+}
+
+int filter_keep_thread(const struct rfilter *f, uint32_t pid,
+		       const char *proc, int32_t rank, uint32_t tid,
+		       const char *thread)
+{
+	return (!f->fi_nranks ||
+		(rank >= 0 &&
+		 has_id(f->fi_ranks, f->fi_nranks, (uint32_t)rank))) &&
+	       filter_passes(f, pid, proc, tid, thread, FILTER_ANY_TIME);
+}
+
+int filter_by_thread(const struct rfilter *f)
+{
+	return f->fi_ntids || f->fi_ncomms;
+}

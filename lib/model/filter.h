@@ -13,7 +13,10 @@
  * --comm values, and its time, in seconds from the run's start (the
  * earliest record of all the logs), within [from, to) of --time.  Values
  * of one kind are alternatives.  Records other than samples are all read
- * as usual.
+ * as usual, but for metric values, which are kept within --time only;
+ * the processes whose metrics a report shows are chosen after reading
+ * (model_narrow_metrics() in model/model.h, which asks
+ * filter_keep_thread()).
  */
 #ifndef MAPSAMPLE_MODEL_FILTER_H
 #define MAPSAMPLE_MODEL_FILTER_H
@@ -99,6 +102,22 @@ int filter_add_rank(struct rfilter *f, const char *arg);
 int filter_keep_rank(struct rfilter *f, int32_t rank);
 /* filter_keep_rank() without counting. */
 int filter_passes_rank(const struct rfilter *f, int32_t rank);
+
+/*
+ * For the metrics, which are measured per process (model_narrow_metrics()
+ * in model/model.h).  filter_keep_time: whether ts (ns of
+ * CLOCK_MONOTONIC) is within --time (1 without it).  filter_keep_thread:
+ * whether a sample of thread tid named thread (0 and NULL: no thread)
+ * of process pid, program proc, shown as rank (as filter_keep_rank)
+ * would pass every filter but --time.  filter_by_thread: whether --tid
+ * or --comm was given (they may choose threads, not processes).  None
+ * counts anything in f->fi_dropped.
+ */
+int filter_keep_time(const struct rfilter *f, uint64_t ts);
+int filter_keep_thread(const struct rfilter *f, uint32_t pid,
+		       const char *proc, int32_t rank, uint32_t tid,
+		       const char *thread);
+int filter_by_thread(const struct rfilter *f);
 
 /*
  * Describes f in words for a report's header, as the options would be

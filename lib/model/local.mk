@@ -16,6 +16,8 @@ lib_model_libmodel_la_LIBADD = lib/common/libcommon.la lib/log/libmaplog_core.la
 # filter: the samples a report counts (mapreport --pid, --tid, --comm,
 # --time), asked by model.c for every sample
 lib_model_libmodel_la_SOURCES += lib/model/filter.c lib/model/filter.h
+# model_metrics: the metrics of the processes the filters choose
+lib_model_libmodel_la_SOURCES += lib/model/model_metrics.c
 # images: a process's exec'd images in chain order, for the reports
 lib_model_libmodel_la_SOURCES += lib/model/images.c
 lib_model_libmodel_la_SOURCES += lib/model/threads_order.c

@@ -78,6 +78,7 @@ void metrics_free(struct rmetrics *x)
 	for (size_t i = 0; i < x->npe; i++) {
 		free(x->pe[i].plugin);
 		free(x->pe[i].message);
+		free(x->pe[i].procs);
 	}
 	free(x->m);
 	free(x->s);
@@ -294,22 +295,33 @@ static int define(struct rmetrics *x, const struct maplog_ev *ev)
 	return 0;
 }
 
-static int plugin_error(struct rmetrics *x,
-			const struct maplog_ev_plugin_error *e)
+/* One more record of plugin error pe, from process image (pid, image).
+ * Returns 0 or MAPS_ENOMEM. */
+static int perr_count(struct rperr *pe, uint32_t pid, uint32_t image)
 {
+	if (mem_grow(&pe->procs, &pe->capprocs, (size_t)pe->count,
+		     sizeof(*pe->procs)))
+		return MAPS_ENOMEM;
+	pe->procs[pe->count++] = (struct rmproc){pid, image};
+	return 0;
+}
+
+static int plugin_error(struct rmetrics *x, const struct maplog_ev *ev)
+{
+	const struct maplog_ev_plugin_error *e = &ev->ev_u.perr;
 	for (size_t i = 0; i < x->npe; i++)
 		if (!strcmp(x->pe[i].plugin, e->pe_plugin) &&
-		    !strcmp(x->pe[i].message, e->pe_message)) {
-			x->pe[i].count++;
-			return 0;
-		}
+		    !strcmp(x->pe[i].message, e->pe_message))
+			return perr_count(&x->pe[i], ev->ev_pid, ev->ev_image);
 	if (mem_grow(&x->pe, &x->cappe, x->npe, sizeof(*x->pe)))
 		return MAPS_ENOMEM;
 	struct rperr pe = {mem_strdup(e->pe_plugin),
-			   mem_strdup(e->pe_message), 1};
-	if (!pe.plugin || !pe.message) {
+			   mem_strdup(e->pe_message), 0, NULL, 0};
+	if (!pe.plugin || !pe.message ||
+	    perr_count(&pe, ev->ev_pid, ev->ev_image)) {
 		free(pe.plugin);
 		free(pe.message);
+		free(pe.procs);
 		return MAPS_ENOMEM;
 	}
 	x->pe[x->npe++] = pe;
@@ -357,7 +369,7 @@ int metrics_fold(struct rmetrics *x, const struct maplog_ev *ev)
 		return 0;
 	}
 	case MAPLOG_TYPE_PLUGIN_ERROR:
-		return plugin_error(x, &ev->ev_u.perr);
+		return plugin_error(x, ev);
 	case MAPLOG_TYPE_METRIC_ERROR:
 		return metric_error(x, ev);
 	default:
@@ -442,4 +454,47 @@ void metrics_summary(const struct rmetrics *x, size_t i, struct rmsummary *r)
 		r->have_mean = 1;
 		r->mean = msum / (double)nmean;
 	}
+}
+
+int metrics_keep(struct rmetrics *x,
+		 int (*keep)(void *ctx, uint32_t pid, uint32_t image),
+		 void *ctx)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < x->ns; k++) {
+		struct rmseries *s = &x->s[k];
+		if (keep(ctx, s->pid, s->image)) {
+			x->s[n++] = *s;
+			continue;
+		}
+		x->ncells -= s->capc;
+		window_free(&s->win);
+		free(s->err_msg);
+		free(s->cells);
+	}
+	x->ns = n;
+	n = 0;
+	for (size_t i = 0; i < x->npe; i++) {
+		struct rperr *pe = &x->pe[i];
+		size_t kept = 0;
+		for (size_t j = 0; j < pe->count; j++)
+			if (keep(ctx, pe->procs[j].pid, pe->procs[j].image))
+				pe->procs[kept++] = pe->procs[j];
+		pe->count = kept;
+		if (kept) {
+			x->pe[n++] = *pe;
+			continue;
+		}
+		free(pe->plugin);
+		free(pe->message);
+		free(pe->procs);
+	}
+	x->npe = n;
+	/* the index of the series, anew */
+	keymap_free(&x->keys);
+	for (size_t k = 0; k < x->ns; k++)
+		if (keymap_put(&x->keys, x->s[k].pid, x->s[k].image,
+			       x->s[k].index, k))
+			return MAPS_ENOMEM;
+	return 0;
 }

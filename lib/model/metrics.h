@@ -89,9 +89,16 @@ struct rmseries {
 	size_t nc, capc;
 };
 
+/* A process image, by its model keys. */
+struct rmproc {
+	uint32_t pid, image;
+};
+
 struct rperr {
 	char *plugin, *message;
 	uint64_t count;     /* records: one per process that loaded it */
+	struct rmproc *procs; /* the process of each record, count of them */
+	size_t capprocs;
 };
 
 struct rmetrics {
@@ -144,6 +151,18 @@ int metrics_fold(struct rmetrics *x, const struct maplog_ev *ev);
  * so it can be called again after more records were folded. */
 void metrics_summary(const struct rmetrics *x, size_t i,
 		     struct rmsummary *r);
+
+/*
+ * Keeps in x only what the process images (pid, image) for which
+ * keep(ctx, pid, image) returns nonzero measured: their series and their
+ * plugin errors (counts recounted); the metrics' definitions stay.  For
+ * a report narrowed to some processes, after the logs were read.
+ * Returns 0, or MAPS_ENOMEM (x then holds the series kept, but can only
+ * be read and freed, no more folded).
+ */
+int metrics_keep(struct rmetrics *x,
+		 int (*keep)(void *ctx, uint32_t pid, uint32_t image),
+		 void *ctx);
 
 
 #endif

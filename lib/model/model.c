@@ -591,6 +591,11 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		if (keep <= 0)
 			return keep; /* left out, or out of memory */
 	}
+	/* --time: metric values of the range only (the processes are
+	 * chosen after reading: model_narrow_metrics()) */
+	if (m->filter && ev->ev_type == MAPLOG_TYPE_METRIC_VALUE &&
+	    !filter_keep_time(m->filter, ev->ev_ts))
+		return 0;
 	if (m->regions) {
 		/* 1: a sample --region leaves out of every total */
 		int r = regions_fold(m->regions, ev);

@@ -203,8 +203,9 @@ struct model {
 				   * (model/regions.h; not owned) */
 	int timeline_on;          /* set before model_load to fill timeline */
 	struct rfilter *filter;   /* set before model_load to count only the
-				   * samples it keeps (model/filter.h); NULL:
-				   * all */
+				   * samples it keeps (model/filter.h), and
+				   * the metric values within its --time;
+				   * NULL: all */
 	struct rtimeline timeline;/* samples and metrics over time */
 	/* Set before model_load to hear of every sample counted (after the
 	 * filter and --region): called with the sample and its stack's seq.
@@ -342,6 +343,33 @@ void model_drop_launchers(struct model *m);
  * processes none of whose samples were kept, so that the tables list
  * only what the filter chose. */
 void model_drop_unsampled(struct model *m);
+
+/*
+ * After the last model_load with a filter, before model_drop_unsampled:
+ * keeps in m->metrics only the values of the processes the filter
+ * chooses (model_metrics.c): those whose pid, rank and program name
+ * pass it, and those of the threads --tid and --comm choose, whole
+ * (metrics are measured per process).  The values were read within
+ * --time already.  Returns 0 or MAPS_ENOMEM.
+ */
+int model_narrow_metrics(struct model *m);
+
+/*
+ * The processes with metric values in m (after model_narrow_metrics()):
+ * their model pids (model_pid_str() names them), each once, in
+ * ascending order, into *pids (malloc'd; the caller frees it), *n of
+ * them.  Returns 0 or MAPS_ENOMEM (*pids NULL).
+ */
+int model_metrics_pids(const struct model *m, uint32_t **pids, size_t *n);
+
+/*
+ * Says in words whose values m's metrics hold under m's filter, for a
+ * report's metrics section, into buf: "values of process 1234 only",
+ * "values of processes 1234 and 1240, taken from 1 s to 2 s after the
+ * run's start; for --tid and --comm, whole processes: metrics are
+ * measured per process".  Returns buf ("" without a filter).
+ */
+const char *model_metrics_scope(const struct model *m, char *buf, size_t len);
 
 /* Formats note n as one line "FILE: what happened at byte N; ..." into
  * buf.  Returns buf. */

@@ -192,6 +192,9 @@ EXTRA_DIST += test/integration/mapsample-lastthread.sh
 # record dump of test/programs/filterwork (issue 18, Filters).
 TESTS += test/integration/mapreport-filters.sh
 EXTRA_DIST += test/integration/mapreport-filters.sh
+# the filters on the metrics: whole processes, --time's values
+TESTS += test/integration/mapreport-filter-metrics.sh
+EXTRA_DIST += test/integration/mapreport-filter-metrics.sh
 
 # mapreport --callers and --callees on test/programs/callsplit (issue 18,
 # Callers and callees).

@@ -82,3 +82,12 @@ test_plugins_libmapsample_substrate_subundecl_la_LDFLAGS = $(subtest_ldflags)
 # call order without mapsample (test/integration/substrate-otf2-driver.sh).
 check_PROGRAMS += test/plugins/substrate-driver
 test_plugins_substrate_driver_SOURCES = test/plugins/substrate-driver.c
+
+# Metrics that give the process's pid and the sample time, for the
+# filters on metrics (test/integration/mapreport-filter-metrics.sh).
+check_LTLIBRARIES += test/plugins/libpidvalue.la
+test_plugins_libpidvalue_la_SOURCES = test/plugins/pidvalue.c
+test_plugins_libpidvalue_la_CFLAGS = $(WARN_CFLAGS) -Wno-missing-prototypes
+test_plugins_libpidvalue_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath /nowhere
+EXTRA_DIST += test/plugins/pidvalue.xml

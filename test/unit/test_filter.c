@@ -4,7 +4,8 @@
  * option takes and refuses, which samples pass (kinds combined with
  * "and", values of one kind with "or", --comm on the program or the
  * thread name, --time as [from, to) seconds from the run's start), the
- * count of samples left out, and the words for the report's header.
+ * count of samples left out, the words for the report's header, and
+ * the questions the metrics ask (processes and times, nothing counted).
  */
 #include <string.h>
 
@@ -126,6 +127,45 @@ START_TEST(filter_ranks)
 }
 END_TEST
 
+/* For the metrics: processes chosen by all but --time, threads by
+ * --tid and --comm, and --time alone; nothing counted as left out. */
+START_TEST(filter_processes)
+{
+	struct rfilter f;
+	filter_init(&f);
+	ck_assert(filter_keep_time(&f, 5 * S));
+	ck_assert(filter_keep_thread(&f, 10, "app", -1, 0, NULL));
+	ck_assert(!filter_by_thread(&f));
+	ck_assert_int_eq(filter_add_pid(&f, "10"), 0);
+	ck_assert_int_eq(filter_add_rank(&f, "2"), 0);
+	ck_assert(filter_keep_thread(&f, 10, "app", 2, 0, NULL));
+	ck_assert(!filter_keep_thread(&f, 11, "app", 2, 0, NULL));
+	ck_assert(!filter_keep_thread(&f, 10, "app", 3, 0, NULL));
+	ck_assert(!filter_keep_thread(&f, 10, "app", -1, 0, NULL));
+	ck_assert(!filter_by_thread(&f));
+	/* --comm: the program, or a thread of that name */
+	ck_assert_int_eq(filter_add_comm(&f, "worker"), 0);
+	ck_assert(filter_by_thread(&f));
+	ck_assert(!filter_keep_thread(&f, 10, "app", 2, 0, NULL));
+	ck_assert(filter_keep_thread(&f, 10, "app", 2, 12, "worker"));
+	ck_assert(filter_keep_thread(&f, 10, "worker", 2, 0, NULL));
+	/* --tid: a thread only */
+	ck_assert_int_eq(filter_add_tid(&f, "12"), 0);
+	ck_assert(!filter_keep_thread(&f, 10, "worker", 2, 0, NULL));
+	ck_assert(filter_keep_thread(&f, 10, "worker", 2, 12, NULL));
+	ck_assert(!filter_keep_thread(&f, 10, "worker", 2, 13, "worker"));
+	/* --time: [from, to) from the run's start, not a process's */
+	ck_assert_int_eq(filter_add_time(&f, "1:2"), 0);
+	f.fi_t0 = 100 * S;
+	ck_assert(!filter_keep_time(&f, 100 * S + S / 2));
+	ck_assert(filter_keep_time(&f, 101 * S));
+	ck_assert(!filter_keep_time(&f, 102 * S));
+	ck_assert(filter_keep_thread(&f, 10, "worker", 2, 12, NULL));
+	ck_assert_uint_eq(f.fi_dropped, 0);
+	filter_free(&f);
+}
+END_TEST
+
 static Suite *filter_suite(void)
 {
 	Suite *s = suite_create("filter");
@@ -134,6 +174,7 @@ static Suite *filter_suite(void)
 	tcase_add_test(tc, filter_keeps);
 	tcase_add_test(tc, filter_words);
 	tcase_add_test(tc, filter_ranks);
+	tcase_add_test(tc, filter_processes);
 	suite_add_tcase(s, tc);
 	return s;
 }

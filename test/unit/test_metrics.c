@@ -5,7 +5,8 @@
  * from deltas and times (the first value of a process has none), values
  * out of time order inside and beyond the reordering window, values
  * before their definition, per-process index numbering, NONE values,
- * error counts, and the bounds on memory.
+ * error counts, the bounds on memory, and keeping the values of some
+ * processes only (metrics_keep, for the report's filters).
  */
 #include <math.h>
 #include <stdio.h>
@@ -528,6 +529,55 @@ START_TEST(metrics_cells)
 }
 END_TEST
 
+static int keep_pid20(void *ctx, uint32_t pid, uint32_t image)
+{
+	(void)ctx;
+	(void)image;
+	return pid == 20;
+}
+
+/* metrics_keep: the series and plugin errors of the processes kept
+ * only; definitions stay; values folded later find their series. */
+START_TEST(metrics_keep_processes)
+{
+	def(10, 0, "cpu", "%", 0);
+	def(20, 3, "cpu", "%", 0);
+	def(10, 1, "io", "/s", MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME);
+	val(10, 0, 1 * S, 90);
+	val(10, 0, 2 * S, 70);
+	val(20, 3, 1 * S, 10);
+	val(20, 3, 2 * S, 30);
+	val(10, 1, 1 * S, 5);
+	val(10, 1, 2 * S, 5);
+	merr(10, 0, 2 * S, 4, "of 10");
+	perr(10, "libgone.so", "no device");
+	perr(10, "libhalf.so", "no file");
+	perr(20, "libhalf.so", "no file");
+	ck_assert_uint_eq(row(0).procs, 2);
+	ck_assert_int_eq(metrics_keep(&X, keep_pid20, NULL), 0);
+	ck_assert_uint_eq(X.nm, 2);
+	struct rmsummary r = row(0);
+	ck_assert_uint_eq(r.procs, 1);
+	ck_assert_uint_eq(r.values, 2);
+	NEAR(r.min, 10);
+	NEAR(r.max, 30);
+	NEAR(r.mean, 20);
+	ck_assert_uint_eq(r.errors, 0);
+	r = row(1);
+	ck_assert_uint_eq(r.values, 0);
+	ck_assert(!r.have_mean && !r.have_minmax);
+	ck_assert_uint_eq(X.npe, 1);
+	ck_assert_str_eq(X.pe[0].plugin, "libhalf.so");
+	ck_assert_uint_eq(X.pe[0].count, 1);
+	/* the index was made anew: the series of (20, 3) again */
+	size_t ns = X.ns;
+	val(20, 3, 3 * S, 50);
+	ck_assert_uint_eq(X.ns, ns);
+	ck_assert_uint_eq(row(0).values, 3);
+	NEAR(row(0).max, 50);
+}
+END_TEST
+
 static Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -550,6 +600,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(tc, metrics_report_empty_and_orphans);
 	tcase_add_test(tc, metrics_memory_bounded);
 	tcase_add_test(tc, metrics_cells);
+	tcase_add_test(tc, metrics_keep_processes);
 	suite_add_tcase(s, tc);
 	return s;
 }

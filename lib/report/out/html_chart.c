@@ -799,6 +799,13 @@ static int metrics_section(FILE *out, const struct model *m,
 	struct rmsummary *sum = calloc(x->nm, sizeof(*sum));
 	if (!sum)
 		return MAPS_ENOMEM;
+	/* narrowed on the command line: whose values these are */
+	char scope[512];
+	if (*model_metrics_scope(m, scope, sizeof(scope))) {
+		fputs("<p class=\"note\" id=\"metrics-scope\">Filter: ", out);
+		H(scope);
+		fputs(".</p>\n", out);
+	}
 	metrics_table(out, x, sum);
 	int rc = 0;
 	if (c->ok) {

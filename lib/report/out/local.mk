@@ -14,6 +14,8 @@ lib_report_out_libreportout_la_SOURCES = lib/report/out/text.c \
 	lib/report/out/output.c lib/report/out/output.h \
 	lib/report/out/partial_text.c \
 	lib/report/out/json.c lib/report/out/json.h \
+	lib/report/out/jsonw.c lib/report/out/json_i.h \
+	lib/report/out/json_metrics.c \
 	lib/report/out/html.c lib/report/out/html.h lib/report/out/html_i.h \
 	lib/report/out/html_chart.c lib/report/out/html_flame.c \
 	lib/report/out/htmlsafe.c lib/report/out/htmlsafe.h \

@@ -81,6 +81,9 @@ int text_metrics(const struct rmetrics *x, const struct model *m, FILE *out)
 	if (x->nm) {
 		fprintf(out, "\nMetrics: min, mean, max over time; rates per "
 			     "second if divided by sample time\n");
+		char scope[512];
+		if (*model_metrics_scope(m, scope, sizeof(scope)))
+			fprintf(out, "  Filter: %s\n", scope);
 		for (size_t i = 0; i <= x->nm; i++) {
 			const struct row *rw = &rows[i];
 			fprintf(out, "  %-*s", (int)w[C_NAME], rw->c[C_NAME]);
