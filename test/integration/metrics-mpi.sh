@@ -27,6 +27,11 @@ mpi_test_setup
 
 ROUNDS=3
 NP=4
+# hash steps of the ranks but 0 per round (rank 0 twice as many): enough
+# that rank 0 reaches each barrier last by tens of milliseconds, also on
+# a 2-core machine running other tests and under ASan (at 8 million,
+# rank 0 once came first, there, and had the most barrier time)
+WORK=24000000
 # mpiwork's traffic (see test/programs/mpiwork.c)
 SEND=4096
 ANSWER=2048
@@ -192,7 +197,7 @@ run_mpi() {
 MAPSAMPLE_PRINT_EVENTS_FILE=$tmp/$mpi.peers exec "$mapsample" -q \
 	--metrics-dir "$metrics" --metrics default,mpi \
 	--substrate print_events \
-	-o "$tmp/$mpi.\$$rankvar.log" -- "$tmp/mpiwork-$mpi" $ROUNDS 8000000
+	-o "$tmp/$mpi.\$$rankvar.log" -- "$tmp/mpiwork-$mpi" $ROUNDS $WORK
 EOS
 	chmod +x "$tmp/rank-$mpi.sh"
 	timeout 60 "$run" "$@" -np $NP "$tmp/rank-$mpi.sh" \
