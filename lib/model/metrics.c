@@ -379,6 +379,12 @@ int metrics_fold(struct rmetrics *x, const struct maplog_ev *ev)
 
 void metrics_summary(const struct rmetrics *x, size_t i, struct rmsummary *r)
 {
+	metrics_summary_of(x, i, METRICS_ALL_PIDS, r);
+}
+
+void metrics_summary_of(const struct rmetrics *x, size_t i, uint32_t pid,
+			struct rmsummary *r)
+{
 	memset(r, 0, sizeof(*r));
 	r->metric = &x->m[i];
 	r->rate = (x->m[i].flags & MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME) != 0;
@@ -386,7 +392,8 @@ void metrics_summary(const struct rmetrics *x, size_t i, struct rmsummary *r)
 	double msum = 0;
 	for (size_t k = 0; k < x->ns; k++) {
 		const struct rmseries *s = &x->s[k];
-		if (s->metric != i + 1)
+		if (s->metric != i + 1 ||
+		    (pid != METRICS_ALL_PIDS && s->pid != pid))
 			continue;
 		if (s->errors) {
 			r->errors += s->errors;

@@ -152,6 +152,12 @@ int metrics_fold(struct rmetrics *x, const struct maplog_ev *ev);
 void metrics_summary(const struct rmetrics *x, size_t i,
 		     struct rmsummary *r);
 
+/* metrics_summary() of the series of process pid (a model key: every
+ * image of it) alone, or of all with METRICS_ALL_PIDS. */
+#define METRICS_ALL_PIDS UINT32_MAX
+void metrics_summary_of(const struct rmetrics *x, size_t i, uint32_t pid,
+			struct rmsummary *r);
+
 /*
  * Keeps in x only what the process images (pid, image) for which
  * keep(ctx, pid, image) returns nonzero measured: their series and their

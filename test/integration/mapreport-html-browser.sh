@@ -697,6 +697,31 @@ for path in sys.argv[2:4]:
     hl = [re.search(r'data-proc="(\d+)"', t).group(1) for t in rows if re.search(r'class="[^"]*\bnr-hl\b', t)]
     assert hl == ["1" if path == sys.argv[2] else "2"], (path, rows)
 PY
+	# the metrics table: the selected process's rows, those of the text
+	# report's --pid
+	for p in 1 2; do
+		eval "pid=\$$p"
+		"$mapreport" --pid "$pid" "$tmp/r.log" >"$tmp/pm$p.txt" 2>/dev/null ||
+			fail "mapreport --pid $pid failed"
+		python3 - "$tmp/p${p}dom" "$tmp/pm$p.txt" "$p" <<'PY' || fail "narrowed to process $pid: the metrics table is not that of --pid $pid"
+import html as h, re, sys
+page, text, num = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3]
+t = re.search(r'<table class="msum">(.*?)</table>', page, re.S).group(1)
+bodies = re.findall(r'<tbody([^>]*)>(.*?)</tbody>', t, re.S)
+shown = [b for a, b in bodies if "hidden" not in a]
+assert len(shown) == 1, [a for a, b in bodies]
+assert [a for a, b in bodies if "hidden" not in a][0].strip() == 'data-proc="%s"' % num, bodies[0][0]
+rows = re.findall(r'<tr>(.*?)</tr>', shown[0], re.S)
+lines = {" ".join(l.split()) for l in text.split("\n")}
+assert len(rows) >= 2, rows
+for r in rows:
+    cells = [h.unescape(c) for c in re.findall(r'<td[^>]*>([^<]*)</td>', r)][:7]
+    want = " ".join(" ".join(cells).split())
+    assert want in lines, (want, sorted(l for l in lines if l.startswith(cells[0]))[:3])
+note = re.findall(r'<p class="note nr-whole">([^<]*)</p>\s*<table class="msum">', page)
+assert note and note[0].startswith("The metrics' figures of the selected process"), note
+PY
+	done
 }
 
 # The performance summary's split follows a selection: on a run of

@@ -371,6 +371,48 @@ START_TEST(metrics_processes)
 }
 END_TEST
 
+START_TEST(metrics_summary_of_process)
+{
+	/* metrics_processes' values: each process's summary alone, and
+	 * every process's with METRICS_ALL_PIDS */
+	def(10, 0, "io", "/s", MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME);
+	def(10, 1, "cpu", "%", 0);
+	def(20, 5, "io", "/s", MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME);
+	def(20, 0, "cpu", "%", 0);
+	val(10, 0, 1 * S, 99);
+	val(10, 0, 2 * S, 10);
+	val(10, 0, 3 * S, 30);
+	val(20, 5, 1 * S, 1);
+	val(20, 5, 3 * S, 200);
+	val(10, 1, 1 * S, 50);
+	val(20, 0, 1 * S, 10);
+	val(20, 0, 2 * S, 20);
+	struct rmsummary r;
+	metrics_summary_of(&X, 0, 10, &r);
+	ck_assert_uint_eq(r.procs, 1);
+	ck_assert_uint_eq(r.values, 3);
+	NEAR(r.min, 10);
+	NEAR(r.max, 30);
+	NEAR(r.mean, 20);
+	NEAR(r.total, 99 + 10 + 30);
+	metrics_summary_of(&X, 0, 20, &r);
+	ck_assert_uint_eq(r.values, 2);
+	NEAR(r.mean, 100);
+	NEAR(r.total, 201);
+	metrics_summary_of(&X, 1, 20, &r);
+	ck_assert_uint_eq(r.procs, 1);
+	NEAR(r.mean, 15);
+	NEAR(r.min, 10);
+	NEAR(r.max, 20);
+	metrics_summary_of(&X, 1, 30, &r); /* no such process */
+	ck_assert_uint_eq(r.values, 0);
+	ck_assert_uint_eq(r.procs, 0);
+	metrics_summary_of(&X, 1, METRICS_ALL_PIDS, &r);
+	ck_assert_uint_eq(r.procs, 2);
+	NEAR(r.mean, (50 + 15) / 2.0);
+}
+END_TEST
+
 START_TEST(metrics_errors)
 {
 	def(10, 0, "io", "/s", MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME);
@@ -601,6 +643,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(tc, metrics_memory_bounded);
 	tcase_add_test(tc, metrics_cells);
 	tcase_add_test(tc, metrics_keep_processes);
+	tcase_add_test(tc, metrics_summary_of_process);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -728,10 +728,92 @@ static int marks_table(FILE *out, const struct model *m,
 	return 0;
 }
 
-/* The metrics table: a row per metric, and its summaries into sum. */
-static void metrics_table(FILE *out, const struct rmetrics *x,
-			  struct rmsummary *sum)
+/* A row of the metrics table: metric r's summary. */
+static void msum_row(FILE *out, const struct rmsummary *r)
 {
+	const char *u = r->metric->units;
+	char b[UNITS_BUFSZ];
+	fputs("<tr><td>", out);
+	H(metrics_display_name(r->metric));
+	fputs("</td>", out);
+	double v[3] = {r->min, r->mean, r->max};
+	int have[3] = {r->have_minmax, r->have_mean, r->have_minmax};
+	for (int k = 0; k < 3; k++) {
+		fputs("<td class=\"n\">", out);
+		H(have[k] ? units_format(b, sizeof(b), v[k], u) : "-");
+		fputs("</td>", out);
+	}
+	fputs("<td class=\"n\">", out);
+	if (r->rate && r->values) {
+		char tu[UNITS_BUFSZ];
+		double f = units_undivided(tu, sizeof(tu), u);
+		H(units_format(b, sizeof(b), r->total * f, tu));
+	} else {
+		fputs("-", out);
+	}
+	fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td>"
+		     "<td class=\"n\">%" PRIu64 "</td><td class=\"note\">",
+		r->values, r->procs);
+	if (r->none)
+		fprintf(out, "no value at %" PRIu64 " sample time%s. ", r->none,
+			r->none == 1 ? "" : "s");
+	if (r->late)
+		fprintf(out, "%" PRIu64 " value%s too far out of time "
+			     "order for min and max. ",
+			r->late, r->late == 1 ? "" : "s");
+	if (r->errors)
+		fprintf(out, "%" PRIu64 " error%s (see Errors).", r->errors,
+			r->errors == 1 ? "" : "s");
+	fputs("</td></tr>\n", out);
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* The rows of each process with values, for the page's narrowing to a
+ * process (narrow.js shows the selected process's): a hidden <tbody>
+ * each, data-proc its process number, when there are 2 to MSUM_PROCS
+ * processes. */
+#define MSUM_PROCS 256
+static int msum_procs(FILE *out, const struct model *m)
+{
+	const struct rmetrics *x = &m->metrics;
+	uint32_t *pids = malloc((x->ns ? x->ns : 1) * sizeof(*pids));
+	if (!pids)
+		return MAPS_ENOMEM;
+	size_t n = 0;
+	for (size_t k = 0; k < x->ns; k++)
+		if (x->s[k].n)
+			pids[n++] = x->s[k].pid;
+	if (n)
+		qsort(pids, n, sizeof(*pids), cmp_u32);
+	size_t w = 0;
+	for (size_t k = 0; k < n; k++)
+		if (!w || pids[w - 1] != pids[k])
+			pids[w++] = pids[k];
+	for (size_t p = 0; w >= 2 && w <= MSUM_PROCS && p < w; p++) {
+		fprintf(out, "<tbody data-proc=\"%u\" hidden>\n",
+			model_proc_num(m, pids[p]));
+		for (size_t i = 0; i < x->nm; i++) {
+			struct rmsummary r;
+			metrics_summary_of(x, i, pids[p], &r);
+			if (r.values || r.none || r.errors)
+				msum_row(out, &r);
+		}
+		fputs("</tbody>\n", out);
+	}
+	free(pids);
+	return 0;
+}
+
+/* The metrics table: a row per metric, and its summaries into sum. */
+static int metrics_table(FILE *out, const struct model *m,
+			 struct rmsummary *sum)
+{
+	const struct rmetrics *x = &m->metrics;
 	fputs("<table class=\"msum\">\n<thead><tr><th>Metric</th>"
 	      "<th class=\"n\">Min</th>"
 	      "<th class=\"n\">Mean</th><th class=\"n\">Max</th>"
@@ -740,48 +822,17 @@ static void metrics_table(FILE *out, const struct rmetrics *x,
 	      "<tbody>\n",
 	      out);
 	for (size_t i = 0; i < x->nm; i++) {
-		struct rmsummary *r = &sum[i];
-		metrics_summary(x, i, r);
-		const char *u = r->metric->units;
-		char b[UNITS_BUFSZ];
-		fputs("<tr><td>", out);
-		H(metrics_display_name(r->metric));
-		fputs("</td>", out);
-		double v[3] = {r->min, r->mean, r->max};
-		int have[3] = {r->have_minmax, r->have_mean, r->have_minmax};
-		for (int k = 0; k < 3; k++) {
-			fputs("<td class=\"n\">", out);
-			H(have[k] ? units_format(b, sizeof(b), v[k], u) : "-");
-			fputs("</td>", out);
-		}
-		fputs("<td class=\"n\">", out);
-		if (r->rate && r->values) {
-			char tu[UNITS_BUFSZ];
-			double f = units_undivided(tu, sizeof(tu), u);
-			H(units_format(b, sizeof(b), r->total * f, tu));
-		} else {
-			fputs("-", out);
-		}
-		fprintf(out, "</td><td class=\"n\">%" PRIu64 "</td>"
-			     "<td class=\"n\">%" PRIu64 "</td><td class=\"note\">",
-			r->values, r->procs);
-		if (r->none)
-			fprintf(out, "no value at %" PRIu64 " sample time%s. ",
-				r->none, r->none == 1 ? "" : "s");
-		if (r->late)
-			fprintf(out, "%" PRIu64 " value%s too far out of time "
-				     "order for min and max. ",
-				r->late, r->late == 1 ? "" : "s");
-		if (r->errors)
-			fprintf(out, "%" PRIu64 " error%s (see Errors).",
-				r->errors, r->errors == 1 ? "" : "s");
-		fputs("</td></tr>\n", out);
+		metrics_summary(x, i, &sum[i]);
+		msum_row(out, &sum[i]);
 	}
-	fputs("</tbody>\n</table>\n<p class=\"note\">Mean: each process's mean "
+	fputs("</tbody>\n", out);
+	int rc = msum_procs(out, m);
+	fputs("</table>\n<p class=\"note\">Mean: each process's mean "
 	      "over time, averaged over the processes. Total: for metrics "
 	      "divided by sample time, the sum of the values before division, "
 	      "in the units before it.</p>\n",
 	      out);
+	return rc;
 }
 
 /* The "Metrics" section: the table, a chart per metric with values,
@@ -806,9 +857,8 @@ static int metrics_section(FILE *out, const struct model *m,
 		H(scope);
 		fputs(".</p>\n", out);
 	}
-	metrics_table(out, x, sum);
-	int rc = 0;
-	if (c->ok) {
+	int rc = metrics_table(out, m, sum);
+	if (!rc && c->ok) {
 		fputs("<div class=\"charts\">\n", out);
 		for (size_t i = 0; i < x->nm && !rc; i++)
 			if (sum[i].values)
@@ -816,7 +866,7 @@ static int metrics_section(FILE *out, const struct model *m,
 		fputs("</div>\n", out);
 		if (!rc)
 			rc = proc_series_all(out, m, c, sum);
-	} else {
+	} else if (!rc) {
 		fputs("<p class=\"nodata\">No timeline: charts need the log read "
 		      "with the timeline on.</p>\n",
 		      out);

@@ -467,6 +467,19 @@ var mapreportNarrow = function (lib) {
 			return box;
 		}
 
+		/* the metrics table's rows of process number p (the page's
+		 * <tbody data-proc=P>), or the whole run's when p is null or
+		 * the page has none of p; whether p's are shown */
+		function msumShow(p) {
+			var t = document.querySelector('#metrics table.msum');
+			var mine = t && p !== null ? t.querySelector('tbody[data-proc="' + p + '"]') : null;
+			var bodies = t ? t.tBodies : [];
+			for (var i = 0; i < bodies.length; i++)
+				bodies[i].hidden = mine ? bodies[i] !== mine
+					: bodies[i].hasAttribute('data-proc');
+			return mine !== null;
+		}
+
 		/* the figures the page holds for the whole run only: a note
 		 * before each while a selection is active (its text says
 		 * why); the run's facts get a row of the selection */
@@ -474,10 +487,11 @@ var mapreportNarrow = function (lib) {
 			var olds = document.querySelectorAll('.nr-whole, .nr-row');
 			for (var i = 0; i < olds.length; i++)
 				olds[i].parentNode.removeChild(olds[i]);
+			var v = sel.value, threadSel = v && (v[0] === 't' || v[0] === 'T');
+			var sp = v ? selProcs(threadOk()) : [], np = sp.length;
+			var mnow = msumShow(all || np !== 1 ? null : sp[0]);
 			if (all)
 				return;
-			var v = sel.value, threadSel = v && (v[0] === 't' || v[0] === 'T');
-			var np = v ? selProcs(threadOk()).length : 0;
 			var mnote = (b0 > 0 || b1 < d.bins ? 'the time axis zoomed to the ' +
 				'selected range; ' : '') + (!v ? '' : np === 1 ? 'metrics are ' +
 				'measured per process, so these are the values of the ' +
@@ -494,8 +508,12 @@ var mapreportNarrow = function (lib) {
 			 ['#ranks table', 'Whole run: the ranks\' table and charts are not ' +
 				'narrowed to the selection; the rows of the selected ' +
 				'processes are marked.'],
-						 ['#metrics table.msum', 'Whole run: the metrics\' figures are not ' +
-				'narrowed to the selection.'],
+			 ['#metrics table.msum', !mnow ? 'Whole run: the metrics\' figures ' +
+				'are not narrowed to the selection.' : 'The metrics\' figures of ' +
+				(threadSel ? 'the whole process of the selected thread (metrics ' +
+				 'are measured per process)' : 'the selected process') +
+				(b0 > 0 || b1 < d.bins ? ', over the whole run, not the ' +
+				 'selected time range.' : '.')],
 			 ['#metrics div.charts', 'Charts: ' + mnote + (b0 > 0 || b1 < d.bins ?
 				'the thread activity chart zoomed to the range too.' :
 				'the thread activity chart shows the selected threads.')]
