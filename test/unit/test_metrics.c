@@ -324,25 +324,30 @@ START_TEST(metrics_value_before_definition)
 }
 END_TEST
 
-START_TEST(metrics_processes)
+/* One metric, indexes 0 and 5 in two processes, another metric only in
+ * the first.  "io" (a rate): process 10 rates 10, 30 over 1 s each (mean
+ * 20), process 20 one rate of 100 over 2 s; "cpu": 50 in process 10,
+ * 10 and 20 in process 20. */
+static void two_processes(void)
 {
-	/* one metric, indexes 0 and 5 in two processes; another metric
-	 * only in the first */
 	def(10, 0, "io", "/s", MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME);
 	def(10, 1, "cpu", "%", 0);
 	def(20, 5, "io", "/s", MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME);
 	def(20, 0, "cpu", "%", 0);
-	ck_assert_uint_eq(X.nm, 2);
-	/* process 10: rates 10, 30 over 1 s each: mean 20 */
 	val(10, 0, 1 * S, 99);
 	val(10, 0, 2 * S, 10);
 	val(10, 0, 3 * S, 30);
-	/* process 20: one rate of 100 over 2 s: mean 100 */
 	val(20, 5, 1 * S, 1);
 	val(20, 5, 3 * S, 200);
 	val(10, 1, 1 * S, 50);
 	val(20, 0, 1 * S, 10);
 	val(20, 0, 2 * S, 20);
+}
+
+START_TEST(metrics_processes)
+{
+	two_processes();
+	ck_assert_uint_eq(X.nm, 2);
 	struct rmsummary r = row(0);
 	ck_assert_uint_eq(r.procs, 2);
 	ck_assert_uint_eq(r.values, 5);
@@ -373,20 +378,9 @@ END_TEST
 
 START_TEST(metrics_summary_of_process)
 {
-	/* metrics_processes' values: each process's summary alone, and
-	 * every process's with METRICS_ALL_PIDS */
-	def(10, 0, "io", "/s", MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME);
-	def(10, 1, "cpu", "%", 0);
-	def(20, 5, "io", "/s", MAPLOG_MD_DIVIDE_BY_SAMPLE_TIME);
-	def(20, 0, "cpu", "%", 0);
-	val(10, 0, 1 * S, 99);
-	val(10, 0, 2 * S, 10);
-	val(10, 0, 3 * S, 30);
-	val(20, 5, 1 * S, 1);
-	val(20, 5, 3 * S, 200);
-	val(10, 1, 1 * S, 50);
-	val(20, 0, 1 * S, 10);
-	val(20, 0, 2 * S, 20);
+	/* each process's summary alone, and every process's with
+	 * METRICS_ALL_PIDS */
+	two_processes();
 	struct rmsummary r;
 	metrics_summary_of(&X, 0, 10, &r);
 	ck_assert_uint_eq(r.procs, 1);
