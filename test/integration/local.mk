@@ -129,7 +129,8 @@ EXTRA_DIST += test/integration/mapreport-json.sh \
 TESTS += test/integration/mapreport-html.sh \
 	test/integration/mapreport-html-browser.sh
 EXTRA_DIST += test/integration/mapreport-html.sh \
-	test/integration/mapreport-html-browser.sh
+	test/integration/mapreport-html-browser.sh \
+	test/integration/html-browser-lib.sh
 CLEANFILES += mapreport-html.png
 
 # --- mapreport --compare ---

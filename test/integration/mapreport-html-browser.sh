@@ -43,64 +43,8 @@
 # chromium, chromium-browser or google-chrome from PATH.
 set -eu
 
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-mapreport=$top_builddir/cmd/mapreport/mapreport
-mklog=$top_builddir/test/common/mklog
-mapsample=$top_builddir/cmd/mapsample/mapsample
-programs=$top_builddir/test/programs
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/html-browser-lib.sh"
 shot=$top_builddir/mapreport-html.png
-
-browser=${CHROMIUM:-}
-if [ -z "$browser" ]; then
-	for b in chromium chromium-browser google-chrome; do
-		if command -v "$b" >/dev/null 2>&1; then
-			browser=$b
-			break
-		fi
-	done
-fi
-if [ -z "$browser" ]; then
-	echo "SKIP: no Chromium (apt-get install chromium, or set CHROMIUM)"
-	exit 77
-fi
-
-tmp=$(mktemp -d)
-cleanup() { rm -rf "$tmp"; }
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-# chrome OUT ERR ARGS...: headless Chromium with a profile of its own
-# and nothing fetched in the background.
-chrome() {
-	out=$1
-	err=$2
-	shift 2
-	set +e
-	HOME=$tmp timeout 180 "$browser" --headless --no-sandbox --disable-gpu \
-		--user-data-dir="$tmp/profile" --no-first-run \
-		--disable-extensions --disable-background-networking \
-		--disable-component-update --disable-sync \
-		--enable-logging=stderr --v=0 "$@" >"$out" 2>"$err"
-	rc=$?
-	set -e
-	[ "$rc" = 0 ] || {
-		tail -n 20 "$err" >&2
-		fail "$browser exited $rc"
-	}
-}
-
-# no_console ERR: the page wrote nothing on the console.
-no_console() {
-	if grep -q "CONSOLE" "$1"; then
-		grep "CONSOLE" "$1" >&2
-		fail "console messages"
-	fi
-}
 
 test_page() {
 	"$mklog" -n 20000 -p 2 -t 4 -s 3 "$tmp/r.log" >/dev/null
