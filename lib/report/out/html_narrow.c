@@ -243,12 +243,8 @@ static int on_sample(void *ctx, const struct maplog_ev *ev, size_t thread,
 	int32_t node = n->slot_node[stack];
 	if (node < 0)
 		return 0;
-	uint64_t dt = ev->ev_ts > n->t0 ? ev->ev_ts - n->t0 : 0;
-	if (dt > n->span)
-		dt = n->span;
-	uint32_t bin = n->span ? (uint32_t)((double)dt / (double)n->span *
-					    (n->bins - 1e-9))
-			       : 0;
+	uint32_t bin = html_nr_bin(n->t0, n->span, n->bins, n->bins,
+				   ev->ev_ts);
 	int added;
 	long i = keymap_add(&n->keys, (uint32_t)node, (uint32_t)thread, bin,
 			    &n->cells, &n->ncells, &n->capcells,
@@ -649,9 +645,8 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	rc = MAPS_ENOMEM;
 	if (!(n.fn = html_fncells_new(m, in->oi_analysis, t, fname)))
 		goto out;
-	n.t0 = m->first_ts;
-	n.span = m->last_ts > m->first_ts ? m->last_ts - m->first_ts : 0;
-	static const struct rescan_tool tool = {on_sample, NULL};
+	html_nr_span(m, &n.t0, &n.span);
+	static const struct rescan_tool tool = {on_sample, NULL, NULL};
 	rc = rescan_logs(in, &tool, &n);
 	keymap_free(&n.keys);
 	keymap_free(&n.ckeys);
@@ -716,6 +711,8 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	rc = write_data(out, &n, in, min, &pg);
 	if (!rc) /* Regions, MPI */
 		rc = html_seltab_data(out, in, NR_BINS, n.bins);
+	if (!rc) /* the metrics table */
+		rc = html_msel_data(out, in, NR_BINS, n.bins);
 out:
 	html_fncells_free(n.fn);
 	free(pg.parent);
