@@ -10,7 +10,8 @@
 # cells likewise, its cells holding the range's samples; the page says
 # which range it shows.  On a random log of two processes with marks:
 # only the range's marks are drawn and listed, the Ranks heat map's axis
-# is the range's, and the --trace export holds only the range's marks.
+# is the range's, the MPI call statistics say --time does not narrow
+# them, and the --trace export holds only the range's marks.
 # Without --time, the axes start at 0 s and no range is said.
 set -eu
 
@@ -135,7 +136,7 @@ test_marks_ranks_trace() {
 	"$mklog" -n 4000 -p 2 -t 2 "$tmp/r.log" >/dev/null
 	"$mapreport" -D "$tmp/r.log" >"$tmp/r.dump"
 	report "$tmp/r.log" "$tmp/r.html" --time 0.5:1.5 --trace "$tmp/r.trace"
-	python3 - "$tmp/r.html" "$tmp/r.dump" "$tmp/r.trace" 0.5 1.5 <<'EOF' || fail "--time 0.5:1.5: marks, Ranks or trace (above)"
+	python3 - "$tmp/r.html" "$tmp/r.dump" "$tmp/r.trace" 0.5 1.5 <<'EOF' || fail "--time 0.5:1.5: marks, Ranks, MPI or trace (above)"
 import json, re, sys
 from pagecheck import check, done, t0
 page = open(sys.argv[1]).read()
@@ -159,6 +160,11 @@ rk = page[page.find('<section id="ranks">'):]
 rk = rk[rk.find('class="heat"'):rk.find('</svg>', rk.find('class="heat"'))]
 ends = re.findall(r'>([0-9.]+) s</text>', rk)
 check(ends == ['%.2f' % lo, '%.2f' % hi], "heat map axis %s" % ends)
+# the MPI call statistics: the processes' totals, which --time cannot
+# narrow, as the page says
+check(re.search(r'<p class="note" id="mpi-scope">[^<]*whole-run figures'
+                r'[^<]*not narrowed by --time\.</p>', page),
+      "no note that --time does not narrow the MPI call statistics")
 # the trace: the range's marks only
 tm = sorted('%.3f' % (e['ts'] / 1e6) for e in trace['traceEvents']
             if e.get('cat') == 'mark')
