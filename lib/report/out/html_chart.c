@@ -48,7 +48,7 @@ void html_cols_init(struct html_cols *c, const struct model *m)
 			c->t0 = from;
 		if (to > c->t0 && to < c->t1)
 			last = (c->t1 = to) - 1; /* to itself is left out */
-		c->narrowed = 1;
+		c->narrowed = c->t0 != c->base || c->t1 != c->end;
 	}
 	long b0 = timeline_bin_of(tl, c->t0), b1 = timeline_bin_of(tl, last);
 	if (b0 < 0)

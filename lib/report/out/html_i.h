@@ -53,7 +53,7 @@ struct html_cols {
 	uint64_t base;    /* the run's start (ns): the axes say seconds
 			   * from it */
 	uint64_t end;     /* the run's end (ns) */
-	int narrowed;     /* t0..t1 is --time's range, not the run */
+	int narrowed;     /* t0..t1 is --time's range, less than the run */
 	int ok;           /* a timeline with a range */
 };
 
