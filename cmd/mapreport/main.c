@@ -202,8 +202,9 @@ static int parse_size(const char *s, size_t *to)
 /*
  * The rest of --compare's command line, after the options: BASE and NEW
  * as two arguments, or the logs of --base and --new; a folder among
- * them stands for its logs (jobdir.h).  Returns -1 to go on, 1 when out
- * of memory, or 2 after a usage error (said on standard error).
+ * them stands for its logs (jobdir.h), and one of them may be - for
+ * standard input.  Returns -1 to go on, 1 when out of memory, or 2
+ * after a usage error (said on standard error).
  */
 static int compare_args(int argc, char **argv, struct args *a)
 {
@@ -230,6 +231,22 @@ static int compare_args(int argc, char **argv, struct args *a)
 	} else {
 		a->base[a->nbase++] = argv[optind];
 		a->new[a->nnew++] = argv[optind + 1];
+	}
+	/* -: standard input, as for the report; it can give one log */
+	const char **logs[2] = {a->base, a->new};
+	size_t nlogs[2] = {a->nbase, a->nnew}, dashes = 0;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < nlogs[k]; i++)
+			if (!strcmp(logs[k][i], "-")) {
+				logs[k][i] = "/dev/stdin";
+				dashes++;
+			}
+	if (dashes > 1) {
+		fprintf(stderr, "mapreport: --compare: %zu logs given as - "
+				"(standard input), which holds one; give the "
+				"others as files\n",
+			dashes);
+		return 2;
 	}
 	/* a folder stands for the logs in it (a job's folder), on each
 	 * side; compare.c puts the logs of one run together */

@@ -599,7 +599,12 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		if (r)
 			return r < 0 ? r : 0;
 	}
-	if (m->timeline_on && timeline_fold(&m->timeline, ev))
+	/* --time: the timeline's marks (and the range they widen it to)
+	 * of the range only; regions still saw them all */
+	if (m->timeline_on &&
+	    !(m->filter && ev->ev_type == MAPLOG_TYPE_MARK &&
+	      !filter_keep_time(m->filter, ev->ev_ts)) &&
+	    timeline_fold(&m->timeline, ev))
 		return MAPS_ENOMEM;
 
 	switch (ev->ev_type) {
