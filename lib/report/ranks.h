@@ -121,6 +121,26 @@ int ranks_is_mpi(const char *module, const char *func);
 int ranks_is_collective(const char *func);
 int ranks_is_io(const char *func);
 
+/* Classes of samples (bits): in MPI, in a collective MPI call (with
+ * RANKS_C_MPI), in a read/write-family call (never with RANKS_C_MPI). */
+#define RANKS_C_MPI 1
+#define RANKS_C_COLL 2
+#define RANKS_C_IO 4
+
+/* Into *cls (malloc'd, one byte per stack slot of m) the class of each
+ * stack of m expanded in an, as ranks_build() counts them: RANKS_C_MPI
+ * when a frame is in the MPI library (collective by the outermost MPI
+ * call), else RANKS_C_IO when a frame is a read/write-family call, else
+ * 0 (compute, and slots not used).  Returns 0 or MAPS_ENOMEM. */
+int ranks_stack_classes(const struct model *m, const struct analysis *an,
+			uint8_t **cls);
+
+/* The index in rk->r (built from m) of the row the samples of process
+ * image (pid, image) of m count in, or -1 (a launcher, an image without
+ * samples). */
+long ranks_row_of(const struct ranks *rk, const struct model *m,
+		  uint32_t pid, uint32_t image);
+
 /* The rank a report shows for process index i of m: its MPI rank when
  * known, else i. */
 int32_t ranks_of_proc(const struct model *m, size_t i);

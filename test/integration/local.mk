@@ -132,6 +132,10 @@ EXTRA_DIST += test/integration/mapreport-html.sh \
 	test/integration/mapreport-html-browser.sh \
 	test/integration/html-browser-lib.sh
 CLEANFILES += mapreport-html.png
+# the page's Ranks section under a time range and a process: the rows
+# of mapreport --time and --json --pid (headless Chromium)
+TESTS += test/integration/mapreport-html-ranks.sh
+EXTRA_DIST += test/integration/mapreport-html-ranks.sh
 
 # --- mapreport --compare ---
 # Real runs of test/programs/cmpwork against its slower build and

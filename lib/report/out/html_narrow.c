@@ -84,6 +84,7 @@ struct narrow {
 	size_t ncc, capcc;
 	struct keymap ckeys;
 	struct html_fncells *fn;  /* the exact call data */
+	struct html_ranksel *rs;  /* the Ranks table's (html_ranksel.c) */
 };
 
 /* ---- names: the call tree's name ids by string ---- */
@@ -241,14 +242,12 @@ static int on_sample(void *ctx, const struct maplog_ev *ev, size_t thread,
 {
 	struct narrow *n = ctx;
 	int32_t node = n->slot_node[stack];
+	uint32_t bin = html_time_bin(ev->ev_ts, n->t0, n->span, n->bins);
+	/* every sample, the sampler's own too */
+	if (html_ranksel_sample(n->rs, ev, thread, stack, bin))
+		return MAPS_ENOMEM;
 	if (node < 0)
 		return 0;
-	uint64_t dt = ev->ev_ts > n->t0 ? ev->ev_ts - n->t0 : 0;
-	if (dt > n->span)
-		dt = n->span;
-	uint32_t bin = n->span ? (uint32_t)((double)dt / (double)n->span *
-					    (n->bins - 1e-9))
-			       : 0;
 	int added;
 	long i = keymap_add(&n->keys, (uint32_t)node, (uint32_t)thread, bin,
 			    &n->cells, &n->ncells, &n->capcells,
@@ -647,7 +646,8 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	if ((rc = classify(&n)))
 		goto out;
 	rc = MAPS_ENOMEM;
-	if (!(n.fn = html_fncells_new(m, in->oi_analysis, t, fname)))
+	if (!(n.fn = html_fncells_new(m, in->oi_analysis, t, fname)) ||
+	    !(n.rs = html_ranksel_new(m, in->oi_analysis, NR_BINS)))
 		goto out;
 	n.t0 = m->first_ts;
 	n.span = m->last_ts > m->first_ts ? m->last_ts - m->first_ts : 0;
@@ -716,8 +716,11 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	rc = write_data(out, &n, in, min, &pg);
 	if (!rc) /* Regions, MPI */
 		rc = html_seltab_data(out, in, NR_BINS, n.bins);
+	if (!rc) /* Ranks */
+		rc = html_ranksel_write(out, n.rs, in, n.bins);
 out:
 	html_fncells_free(n.fn);
+	html_ranksel_free(n.rs);
 	free(pg.parent);
 	free(pg.depth);
 	free(pg.xnode);

@@ -120,12 +120,7 @@ static int on_sample(void *ctx, const struct maplog_ev *ev, size_t thread,
 	uint32_t n = regions_sample_names(s->m->regions, ev, &names);
 	if (!n)
 		return 0;
-	uint64_t dt = ev->ev_ts > s->t0 ? ev->ev_ts - s->t0 : 0;
-	if (dt > s->span)
-		dt = s->span;
-	uint32_t fine = s->span ? (uint32_t)((double)dt / (double)s->span *
-					     (s->fine - 1e-9))
-				: 0;
+	uint32_t fine = html_time_bin(ev->ev_ts, s->t0, s->span, s->fine);
 	uint32_t bin = (uint32_t)((uint64_t)fine * s->bins / s->fine);
 	for (uint32_t k = 0; k < n; k++) {
 		struct stcell *c = cell_get(s, names[k], (uint32_t)thread, bin);
