@@ -10,14 +10,24 @@
 #include "common/mem.h"
 #include "model/window.h"
 
+/* Where placed values go: their rates to rate, or, when placed is not
+ * NULL, each value with its predecessor's time to placed. */
+struct sink {
+	window_rate_fn rate;
+	window_place_fn placed;
+	void *ctx;
+};
+
 /* Places (ts, v) after the values placed so far (time order): its rate
  * is v over the time since the last one; the first value, or one at the
  * time of the last, has none. */
 static void place(int *have_wm, uint64_t *wm, uint64_t ts, double v,
-		  window_rate_fn fn, void *ctx)
+		  const struct sink *to)
 {
-	if (*have_wm && ts > *wm)
-		fn(ctx, ts, v / ((double)(ts - *wm) / 1e9));
+	if (to->placed)
+		to->placed(to->ctx, ts, v, *have_wm, *wm);
+	else if (*have_wm && ts > *wm)
+		to->rate(to->ctx, ts, v / ((double)(ts - *wm) / 1e9));
 	if (!*have_wm || ts > *wm)
 		*wm = ts;
 	*have_wm = 1;
@@ -58,8 +68,7 @@ int window_late(const struct window *w, uint64_t ts)
 	return w->have_wm && ts <= w->wm;
 }
 
-int window_add(struct window *w, uint64_t ts, double v, window_rate_fn fn,
-	       void *ctx)
+static int add(struct window *w, uint64_t ts, double v, const struct sink *to)
 {
 	if (window_late(w, ts)) {
 		w->late++;
@@ -68,13 +77,13 @@ int window_add(struct window *w, uint64_t ts, double v, window_rate_fn fn,
 	if (w->n == WINDOW_MAX) {
 		if (ts < w->pt[0].ts) {
 			/* the earliest of all */
-			place(&w->have_wm, &w->wm, ts, v, fn, ctx);
+			place(&w->have_wm, &w->wm, ts, v, to);
 			return 0;
 		}
 		struct window_point p = w->pt[0];
 		w->pt[0] = (struct window_point){ts, v};
 		heap_down(w->pt, w->n, 0);
-		place(&w->have_wm, &w->wm, p.ts, p.v, fn, ctx);
+		place(&w->have_wm, &w->wm, p.ts, p.v, to);
 		return 0;
 	}
 	/* capacities double from 16, so they reach WINDOW_MAX exactly */
@@ -91,7 +100,7 @@ static int cmp_point(const void *a, const void *b)
 	return p->ts < q->ts ? -1 : p->ts > q->ts;
 }
 
-void window_drain(const struct window *w, window_rate_fn fn, void *ctx)
+static void drain(const struct window *w, const struct sink *to)
 {
 	if (!w->n)
 		return;
@@ -101,7 +110,34 @@ void window_drain(const struct window *w, window_rate_fn fn, void *ctx)
 	int have_wm = w->have_wm;
 	uint64_t wm = w->wm;
 	for (size_t i = 0; i < w->n; i++)
-		place(&have_wm, &wm, sorted[i].ts, sorted[i].v, fn, ctx);
+		place(&have_wm, &wm, sorted[i].ts, sorted[i].v, to);
+}
+
+int window_add(struct window *w, uint64_t ts, double v, window_rate_fn fn,
+	       void *ctx)
+{
+	struct sink to = {fn, NULL, ctx};
+	return add(w, ts, v, &to);
+}
+
+int window_add_placed(struct window *w, uint64_t ts, double v,
+		      window_place_fn fn, void *ctx)
+{
+	struct sink to = {NULL, fn, ctx};
+	return add(w, ts, v, &to);
+}
+
+void window_drain(const struct window *w, window_rate_fn fn, void *ctx)
+{
+	struct sink to = {fn, NULL, ctx};
+	drain(w, &to);
+}
+
+void window_drain_placed(const struct window *w, window_place_fn fn,
+			 void *ctx)
+{
+	struct sink to = {NULL, fn, ctx};
+	drain(w, &to);
 }
 
 void window_free(struct window *w)

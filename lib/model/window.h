@@ -64,6 +64,21 @@ int window_late(const struct window *w, uint64_t ts);
  */
 void window_drain(const struct window *w, window_rate_fn fn, void *ctx);
 
+/* Told of each value placed, in time order: its time ts and value v,
+ * and the time prev of the value placed before it (have_prev 0: it is
+ * the first).  Its rate, when ts > prev, is v over the seconds since
+ * prev; a value at the time of its predecessor has none. */
+typedef void (*window_place_fn)(void *ctx, uint64_t ts, double v,
+				int have_prev, uint64_t prev);
+
+/* window_add() and window_drain() telling fn of each value placed, not
+ * of its rate: for those who need to know which value a rate is
+ * since. */
+int window_add_placed(struct window *w, uint64_t ts, double v,
+		      window_place_fn fn, void *ctx);
+void window_drain_placed(const struct window *w, window_place_fn fn,
+			 void *ctx);
+
 /* Frees w's values and makes it empty (watermark and late count too). */
 void window_free(struct window *w);
 

@@ -127,9 +127,13 @@ EXTRA_DIST += test/integration/mapreport-json.sh \
 # console message, the flame graph drawn and searched, a screenshot kept
 # as mapreport-html.png in the build tree (skipped without Chromium).
 TESTS += test/integration/mapreport-html.sh \
-	test/integration/mapreport-html-browser.sh
+	test/integration/mapreport-html-browser.sh \
+	test/integration/mapreport-html-msel.sh \
+	test/integration/mapreport-msel-ranges.sh
 EXTRA_DIST += test/integration/mapreport-html.sh \
 	test/integration/mapreport-html-browser.sh \
+	test/integration/mapreport-html-msel.sh \
+	test/integration/mapreport-msel-ranges.sh \
 	test/integration/html-browser-lib.sh
 CLEANFILES += mapreport-html.png
 # the page's Ranks section under a time range and a process: the rows

@@ -614,6 +614,68 @@ START_TEST(metrics_keep_processes)
 }
 END_TEST
 
+/* What window_add_placed() told: each value placed, with the time of
+ * the one placed before it. */
+struct placed_log {
+	uint64_t ts[16], prev[16];
+	double v[16];
+	int have_prev[16];
+	int n;
+};
+
+static void placed_one(void *ctx, uint64_t ts, double v, int have_prev,
+		       uint64_t prev)
+{
+	struct placed_log *l = ctx;
+	ck_assert_int_lt(l->n, 16);
+	l->ts[l->n] = ts;
+	l->v[l->n] = v;
+	l->have_prev[l->n] = have_prev;
+	l->prev[l->n++] = prev;
+}
+
+/* The placed form of the window: values out of order come out in time
+ * order, each with its predecessor's time (none for the first); a value
+ * older than one placed is late and never told; draining tells the rest
+ * and leaves the window as it was. */
+START_TEST(metrics_window_placed)
+{
+	struct window w = {0};
+	struct placed_log l = {0};
+	static const uint64_t ts[] = {30, 10, 20, 40};
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(window_add_placed(&w, ts[i], (double)i, placed_one,
+						   &l),
+				 0);
+	ck_assert_int_eq(l.n, 0); /* all held back: the window is not full */
+	window_drain_placed(&w, placed_one, &l);
+	ck_assert_int_eq(l.n, 4);
+	static const uint64_t want[] = {10, 20, 30, 40};
+	static const double wv[] = {1, 2, 0, 3};
+	for (int i = 0; i < 4; i++) {
+		ck_assert_uint_eq(l.ts[i], want[i]);
+		ck_assert(l.v[i] == wv[i]);
+		ck_assert_int_eq(l.have_prev[i], i > 0);
+		if (i)
+			ck_assert_uint_eq(l.prev[i], want[i - 1]);
+	}
+	ck_assert_uint_eq(w.n, 4); /* drained on a copy */
+	ck_assert_int_eq(w.have_wm, 0);
+	/* fill the window: the earliest values are placed as it overflows */
+	l.n = 0;
+	for (uint64_t t = 100; t < 100 + WINDOW_MAX; t++)
+		ck_assert_int_eq(window_add_placed(&w, t, 1, placed_one, &l), 0);
+	ck_assert_int_eq(l.n, 4);
+	ck_assert_uint_eq(l.ts[0], 10);
+	ck_assert_uint_eq(l.ts[3], 40);
+	/* 15 is older than 40, placed: late */
+	ck_assert_int_eq(window_add_placed(&w, 15, 9, placed_one, &l), 0);
+	ck_assert_uint_eq(w.late, 1);
+	ck_assert_int_eq(l.n, 4);
+	window_free(&w);
+}
+END_TEST
+
 static Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -629,6 +691,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(tc, metrics_leading_none_starts_interval);
 	tcase_add_test(tc, metrics_window_bounds);
 	tcase_add_test(tc, metrics_window_reorders_chunks);
+	tcase_add_test(tc, metrics_window_placed);
 	tcase_add_test(tc, metrics_value_before_definition);
 	tcase_add_test(tc, metrics_processes);
 	tcase_add_test(tc, metrics_errors);

@@ -43,6 +43,7 @@ extern const char html_js[];
 extern const char html_js_narrow[];
 extern const char html_js_charts[];
 extern const char html_js_ranks[];
+extern const char html_js_msel[];
 
 /* ---- head, summary ---- */
 
@@ -724,6 +725,7 @@ int html_emit(const struct output_in *in, FILE *out)
 	fprintf(out, "<script nonce=\"%s\">\n", nonce);
 	fputs(html_js_charts, out);
 	fputs(html_js_ranks, out);
+	fputs(html_js_msel, out);
 	fputs(html_js_narrow, out);
 	fputs(html_js, out);
 	fputs("</script>\n</body>\n</html>\n", out);

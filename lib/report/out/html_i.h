@@ -27,18 +27,6 @@ static inline double html_pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
-/* The time bin, of bins over [t0, t0 + span] ns, of a sample taken at
- * ts (clamped to the span): the bins of the page's "nr-data"
- * (html_narrow.c) and of the data that follows them. */
-static inline uint32_t html_time_bin(uint64_t ts, uint64_t t0, uint64_t span,
-				     unsigned bins)
-{
-	uint64_t dt = ts > t0 ? ts - t0 : 0;
-	if (dt > span)
-		dt = span;
-	return span ? (uint32_t)((double)dt / (double)span * (bins - 1e-9)) : 0;
-}
-
 /* A table cell of a percentage, with a bar. */
 static inline void html_pct_cell(FILE *out, double p)
 {
@@ -49,6 +37,30 @@ static inline void html_pct_cell(FILE *out, double p)
 	fprintf(out, "<td class=\"n\">%.2f%%<span class=\"pct\"><span "
 		     "style=\"width:%.1f%%\"></span></span></td>",
 		p, p);
+}
+
+/* The time the page's narrowing bins ("nr-data") cover: from *t0, the
+ * model's first record, for *span ns, to its last. */
+static inline void html_nr_span(const struct model *m, uint64_t *t0,
+				uint64_t *span)
+{
+	*t0 = m->first_ts;
+	*span = m->last_ts > m->first_ts ? m->last_ts - m->first_ts : 0;
+}
+
+/* The narrowing bin of time ts, of bins bins over (t0, span), placed
+ * first among fine bins (the page's bins before any merge; bins divides
+ * fine), as every user of "nr-data"'s bins places samples and values. */
+static inline uint32_t html_nr_bin(uint64_t t0, uint64_t span, unsigned fine,
+				   unsigned bins, uint64_t ts)
+{
+	uint64_t dt = ts > t0 ? ts - t0 : 0;
+	if (dt > span)
+		dt = span;
+	uint32_t f = span ? (uint32_t)((double)dt / (double)span *
+				       (fine - 1e-9))
+			  : 0;
+	return (uint32_t)((uint64_t)f * bins / fine);
 }
 
 /* html_chart.c: the "Metrics" section (table, a chart per metric, user
@@ -113,6 +125,14 @@ int html_source_data(FILE *out, const struct output_in *in);
  * html_flame_min gives it.  Writes a note instead when the logs cannot
  * be read again or were narrowed on the command line. */
 int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min);
+
+/* html_msel.c: the statistics of each metric series per time bin of
+ * "nr-data" (fine bins first, merged to bins) as the JSON element
+ * "msel-data", for the metrics table of a selection; an element with a
+ * reason instead when the logs cannot be read again or the data would
+ * be too big.  Reads the logs' metric values once more. */
+int html_msel_data(FILE *out, const struct output_in *in, unsigned fine,
+		   unsigned bins);
 
 /* html_fncells.c: the exact call data of a selection (samples per
  * function total, function self and call, thread and time bin) that

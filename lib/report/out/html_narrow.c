@@ -242,7 +242,7 @@ static int on_sample(void *ctx, const struct maplog_ev *ev, size_t thread,
 {
 	struct narrow *n = ctx;
 	int32_t node = n->slot_node[stack];
-	uint32_t bin = html_time_bin(ev->ev_ts, n->t0, n->span, n->bins);
+	uint32_t bin = html_nr_bin(n->t0, n->span, n->bins, n->bins, ev->ev_ts);
 	/* every sample, the sampler's own too */
 	if (html_ranksel_sample(n->rs, ev, thread, stack, bin))
 		return MAPS_ENOMEM;
@@ -649,9 +649,8 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	if (!(n.fn = html_fncells_new(m, in->oi_analysis, t, fname)) ||
 	    !(n.rs = html_ranksel_new(m, in->oi_analysis, NR_BINS)))
 		goto out;
-	n.t0 = m->first_ts;
-	n.span = m->last_ts > m->first_ts ? m->last_ts - m->first_ts : 0;
-	static const struct rescan_tool tool = {on_sample, NULL};
+	html_nr_span(m, &n.t0, &n.span);
+	static const struct rescan_tool tool = {on_sample, NULL, NULL};
 	rc = rescan_logs(in, &tool, &n);
 	keymap_free(&n.keys);
 	keymap_free(&n.ckeys);
@@ -718,6 +717,8 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 		rc = html_seltab_data(out, in, NR_BINS, n.bins);
 	if (!rc) /* Ranks */
 		rc = html_ranksel_write(out, n.rs, in, n.bins);
+	if (!rc) /* the metrics table */
+		rc = html_msel_data(out, in, NR_BINS, n.bins);
 out:
 	html_fncells_free(n.fn);
 	html_ranksel_free(n.rs);

@@ -13,9 +13,11 @@
  * its bin among NR_BINS; the bins are merged to the page's when
  * written.  Per thread, the row of the Ranks table its samples count in
  * (ranks_row_of()) and its seconds over the whole run
- * (model_thread_seconds()); per row, what the table shows of it that no
- * sample tells (rank, pid, host, the signal that ended it, the
- * whole-run memory peak and MPI share of the time-in-MPI metric).
+ * (model_thread_seconds()); per process image, its row; per row, what
+ * the table shows of it that no sample tells (rank, pid, host, the
+ * signal that ended it, the whole-run memory peak and MPI share of the
+ * time-in-MPI metric).  The memory peak of a time range ranks.js takes
+ * from the metric values per bin of "msel-data" (html_msel.c).
  *
  * A selection's figures are then those of mapreport --pid, --tid and
  * --time FROM:TO on the bins' edges: samples, and the seconds of the
@@ -168,9 +170,22 @@ int html_ranksel_write(FILE *out, struct html_ranksel *r,
 	fprintf(out, "<script type=\"application/json\" id=\"rk-data\">\n"
 		     "{\"bins\":%u,\"rows_max\":%d,", bins, JOB_ROWS);
 	write_rows(out, m, rk);
+	/* [process number, its row] of each process image with a row:
+	 * for the metric series of "msel-data" (html_msel.c) */
+	fputs(",\n\"procs\":[", out);
+	int first = 1;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct rproc *p = &m->procs[i];
+		long row = ranks_row_of(rk, m, p->pid, p->image);
+		if (row < 0)
+			continue;
+		fprintf(out, "%s[%u,%ld]", first ? "" : ",",
+			model_proc_num(m, p->pid), row);
+		first = 0;
+	}
 	/* a thread (as "nr-data" numbers them): [its row or -1, its
 	 * seconds over the whole run] */
-	fputs(",\n\"threads\":[", out);
+	fputs("],\n\"threads\":[", out);
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct rthread *t = &m->threads[i];
 		fprintf(out, "%s[%ld,%.9f]", i ? (i % 8 ? "," : ",\n") : "",

@@ -120,8 +120,8 @@ static int on_sample(void *ctx, const struct maplog_ev *ev, size_t thread,
 	uint32_t n = regions_sample_names(s->m->regions, ev, &names);
 	if (!n)
 		return 0;
-	uint32_t fine = html_time_bin(ev->ev_ts, s->t0, s->span, s->fine);
-	uint32_t bin = (uint32_t)((uint64_t)fine * s->bins / s->fine);
+	uint32_t bin = html_nr_bin(s->t0, s->span, s->fine, s->bins,
+				   ev->ev_ts);
 	for (uint32_t k = 0; k < n; k++) {
 		struct stcell *c = cell_get(s, names[k], (uint32_t)thread, bin);
 		if (!c)
@@ -143,7 +143,7 @@ static int regions_data(FILE *out, struct seltab *s,
 	}
 	int rc = regions_entries(rg, on_entry, s);
 	if (!rc) {
-		static const struct rescan_tool tool = {on_sample, NULL};
+		static const struct rescan_tool tool = {on_sample, NULL, NULL};
 		rc = rescan_logs(in, &tool, s);
 	}
 	if (rc == MAPS_EIO || (!rc && s->nc > ST_CELLS)) {
@@ -238,8 +238,7 @@ int html_seltab_data(FILE *out, const struct output_in *in, unsigned fine,
 			       (!m->regions || !m->regions->nnames)))
 		return 0;
 	struct seltab s = {.m = m, .fine = fine, .bins = bins};
-	s.t0 = m->first_ts;
-	s.span = m->last_ts > m->first_ts ? m->last_ts - m->first_ts : 0;
+	html_nr_span(m, &s.t0, &s.span);
 	int rc = MAPS_ENOMEM;
 	for (size_t i = 0; i < m->nthreads; i++)
 		if (keymap_put(&s.threads, m->threads[i].pid,

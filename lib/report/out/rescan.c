@@ -117,6 +117,12 @@ static int on_mark(void *ctx, const struct maplog_ev *ev)
 	return s->t->rt_mark(s->ctx, ev);
 }
 
+static int on_metric(void *ctx, const struct maplog_ev *ev)
+{
+	struct scan *s = ctx;
+	return s->t->rt_metric(s->ctx, ev);
+}
+
 int rescan_logs(const struct output_in *in, const struct rescan_tool *t,
 		void *ctx)
 {
@@ -126,6 +132,8 @@ int rescan_logs(const struct output_in *in, const struct rescan_tool *t,
 		lt.lt_record[MAPLOG_TYPE_SAMPLE] = on_sample;
 	if (t->rt_mark)
 		lt.lt_record[MAPLOG_TYPE_MARK] = on_mark;
+	if (t->rt_metric)
+		lt.lt_record[MAPLOG_TYPE_METRIC_VALUE] = on_metric;
 	int rc = index_stacks(&s);
 	for (size_t i = 0; !rc && i < in->oi_nlogs; i++) {
 		/* a FIFO was drained by the model's reading, and opening it
@@ -134,7 +142,7 @@ int rescan_logs(const struct output_in *in, const struct rescan_tool *t,
 		struct stat sb;
 		if (stat(in->oi_logs[i], &sb) == 0 && !S_ISREG(sb.st_mode) &&
 		    !spool_has(in->oi_logs[i])) {
-			if (t->rt_sample)
+			if (t->rt_sample || t->rt_metric)
 				rc = MAPS_EIO;
 			break;
 		}
@@ -179,7 +187,7 @@ static int cmp_pair(const void *x, const void *y)
 
 int rescan_count(const struct output_in *in, struct rescan_pairs *p)
 {
-	static const struct rescan_tool t = {count_sample, NULL};
+	static const struct rescan_tool t = {count_sample, NULL, NULL};
 	int rc = rescan_logs(in, &t, p);
 	keymap_free(&p->rp_keys); /* indices change with the sort */
 	if (rc)

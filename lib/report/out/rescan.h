@@ -35,14 +35,18 @@ struct rescan_tool {
 			 size_t stack);
 	/* A MAPLOG_TYPE_MARK record; NULL: not wanted.  Same returns. */
 	int (*rt_mark)(void *ctx, const struct maplog_ev *ev);
+	/* A MAPLOG_TYPE_METRIC_VALUE record (pid as the model keys it);
+	 * NULL: not wanted.  Same returns. */
+	int (*rt_metric)(void *ctx, const struct maplog_ev *ev);
 };
 
 /*
- * Reads every log of in again, giving its samples and marks to t with
- * ctx, in file order.  Returns 0, MAPS_ENOMEM, the first non-zero code a
- * callback returned, or MAPS_EIO when t takes samples and the logs held
- * another number of them than the model counted (a log that could not
- * be read again, as a pipe).
+ * Reads every log of in again, giving its samples, marks and metric
+ * values to t with ctx, in file order.  Returns 0, MAPS_ENOMEM, the
+ * first non-zero code a callback returned, or MAPS_EIO when t takes
+ * samples or metric values and a log could not be read again (a FIFO
+ * with no copy), or t takes samples and the logs held another number of
+ * them than the model counted (a pipe).
  */
 int rescan_logs(const struct output_in *in, const struct rescan_tool *t,
 		void *ctx);

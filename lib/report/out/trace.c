@@ -217,7 +217,7 @@ static int counters(struct tr *t)
 
 int trace_emit(const struct output_in *in, FILE *out)
 {
-	static const struct rescan_tool tool = {on_sample, on_mark};
+	static const struct rescan_tool tool = {on_sample, on_mark, NULL};
 	const struct model *m = in->oi_model;
 	struct tr t = {.in = in, .out = out};
 	jsonw_init(&t.str, out);

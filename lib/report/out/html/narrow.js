@@ -468,17 +468,49 @@ var mapreportNarrow = function (lib) {
 			return box;
 		}
 
-		/* the metrics table's rows of process number p (the page's
-		 * <tbody data-proc=P>), or the whole run's when p is null or
-		 * the page has none of p; whether p's are shown */
-		function msumShow(p) {
+		/* the metrics table's statistics per series and time bin
+		 * ("msel-data", html_msel.c), or null when the page has none */
+		var ms = (function () {
+			var e = $('msel-data'), v = e ? JSON.parse(e.textContent) : null;
+			return v && v.s && v.bins === d.bins ? v : null;
+		})();
+
+		/* the metrics table of the selection: the whole run's rows
+		 * (all), those of process number sp[0] the page holds (a
+		 * <tbody data-proc=P>, the figures of --pid) when one process
+		 * is selected over the whole run, else rows made from "msel-data"
+		 * for the selected processes (sp; all of them when the
+		 * selection is a time range alone) and time range, in a
+		 * <tbody class="nr-msel">; what is shown: 'whole', 'proc',
+		 * 'sel' or null (the whole run's, for want of data) */
+		function msumShow(all, sp) {
 			var t = document.querySelector('#metrics table.msum');
-			var mine = t && p !== null ? t.querySelector('tbody[data-proc="' + p + '"]') : null;
-			var bodies = t ? t.tBodies : [];
+			if (!t)
+				return null;
+			var old = t.querySelector('tbody.nr-msel');
+			if (old)
+				t.removeChild(old);
+			var timed = b0 > 0 || b1 < d.bins;
+			var mine = !all && sp && sp.length === 1 && !timed ?
+				t.querySelector('tbody[data-proc="' + sp[0] + '"]') : null;
+			var made = null;
+			if (!all && !mine && ms) {
+				made = el('tbody', 'nr-msel');
+				mapreportMsel.rows(ms, sp, b0, b1).forEach(function (r) {
+					var tr = el('tr');
+					r.cells.forEach(function (c, i) {
+						cell(tr, c, i ? 'n' : null);
+					});
+					cell(tr, r.note, 'note');
+					made.appendChild(tr);
+				});
+				t.appendChild(made);
+			}
+			var bodies = t.tBodies;
 			for (var i = 0; i < bodies.length; i++)
-				bodies[i].hidden = mine ? bodies[i] !== mine
-					: bodies[i].hasAttribute('data-proc');
-			return mine !== null;
+				bodies[i].hidden = mine ? bodies[i] !== mine : made ?
+					bodies[i] !== made : bodies[i].hasAttribute('data-proc');
+			return all ? 'whole' : mine ? 'proc' : made ? 'sel' : null;
 		}
 
 		/* the figures the page holds for the whole run only: a note
@@ -490,7 +522,7 @@ var mapreportNarrow = function (lib) {
 				olds[i].parentNode.removeChild(olds[i]);
 			var v = sel.value, threadSel = v && (v[0] === 't' || v[0] === 'T');
 			var sp = v ? selProcs(threadOk()) : [], np = sp.length;
-			var mnow = msumShow(all || np !== 1 ? null : sp[0]);
+			var mnow = msumShow(all, v ? sp : null);
 			if (all)
 				return;
 			var mnote = (b0 > 0 || b1 < d.bins ? 'the time axis zoomed to the ' +
@@ -507,11 +539,18 @@ var mapreportNarrow = function (lib) {
 				'not narrowed to the selection' + (split ? '; the selection\'s ' +
 				'split is under it.' : '.')],
 			 ['#metrics table.msum', !mnow ? 'Whole run: the metrics\' figures ' +
-				'are not narrowed to the selection.' : 'The metrics\' figures of ' +
-				(threadSel ? 'the whole process of the selected thread (metrics ' +
-				 'are measured per process)' : 'the selected process') +
-				(b0 > 0 || b1 < d.bins ? ', over the whole run, not the ' +
-				 'selected time range.' : '.')],
+				'are not narrowed to the selection.' : mnow === 'proc' ?
+				'The metrics\' figures of ' + (threadSel ? 'the whole process ' +
+				 'of the selected thread (metrics are measured per process).' :
+				 'the selected process.') : 'The metrics\' figures of the ' +
+				'selection: the values of ' + (!v ? 'every process' : np === 1 ?
+				 (threadSel ? 'the whole process of the selected thread' :
+				  'the selected process') : np + ' processes' +
+				 (threadSel ? ', those of the selected threads' : '')) +
+				(!v || !threadSel ? '' : ' (metrics are measured per process)') +
+				(b0 > 0 || b1 < d.bins ? ', taken from ' + (b0 * binw).toFixed(3) +
+				 ' s to ' + (b1 * binw).toFixed(3) + ' s' : '') +
+				'. Errors are counted over the whole run.'],
 			 ['#metrics div.charts', 'Charts: ' + mnote + (b0 > 0 || b1 < d.bins ?
 				'the thread activity chart zoomed to the range too.' :
 				'the thread activity chart shows the selected threads.')]

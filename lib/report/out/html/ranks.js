@@ -13,16 +13,48 @@
  * or with a time range its samples' weights); the MPI and I/O shares
  * and compute seconds from its samples; min, mean and max of compute
  * seconds for the load imbalance and the slowest row; past rows_max rows
- * the slowest and the fastest half each.  What the page holds of the
- * whole run only (the memory peak in a time range, the MPI share of the
- * time-in-MPI metric in a time range or a thread) is shown with a note
- * saying so.  The whole run's table is hidden meanwhile, not changed; the
+ * the slowest and the fastest half each; the memory peak of a time
+ * range, the highest value in its bins of the memory metrics' series of
+ * "msel-data" (html_msel.c).  What the page holds of the whole run only
+ * (the memory peak in a time range when "msel-data" holds none, the MPI
+ * share of the time-in-MPI metric in a time range or a thread) is shown
+ * marked, with a note saying so.  The whole run's table is hidden meanwhile, not changed; the
  * heat map and band charts (svg.timed) get the range shaded by
  * narrow.js's markCharts.
  */
 var mapreportRanks = (function () {
 	'use strict';
 	var data; /* "rk-data", undefined until first read, null: none */
+	var msel; /* "msel-data" (html_msel.c), likewise */
+	var MEM = ['com.mapsample.metrics.memory.peak_rss',
+		'com.mapsample.metrics.memory.rss']; /* report/ranks.h */
+
+	/* the memory peak of each row (by the data's order) over bins
+	 * [b0, b1) from "msel-data": the highest value of the memory
+	 * metrics' series of its processes, null for a row with none;
+	 * null when the page holds no such figures */
+	function memPeaks(d, b0, b1) {
+		if (msel === undefined) {
+			var e = document.getElementById('msel-data');
+			msel = e ? JSON.parse(e.textContent) : null;
+		}
+		if (!msel || msel.none || msel.bins !== d.bins)
+			return null;
+		var row = {}, peak = d.rows.map(function () { return null; });
+		d.procs.forEach(function (p) { row[p[0]] = p[1]; });
+		msel.s.forEach(function (s) {
+			var r = row[s.p];
+			if (r === undefined || MEM.indexOf(msel.m[s.m].id) < 0)
+				return;
+			s.b.forEach(function (b) {
+				/* [bin, n, sum, min, max, ...] */
+				if (b[0] >= b0 && b[0] < b1 && b[1] > 0 &&
+				    (peak[r] === null || b[4] > peak[r]))
+					peak[r] = b[4];
+			});
+		});
+		return peak;
+	}
 
 	/* bytes as job.c writes them: "12.3 MiB" */
 	function bytes(b) {
@@ -68,7 +100,7 @@ var mapreportRanks = (function () {
 		for (t = 0; t < nt; t++)
 			if (ts[t] > 0 && d.threads[t][0] >= 0)
 				acc[d.threads[t][0]].secs += d.threads[t][1];
-		var out = [];
+		var out = [], mem = timed ? memPeaks(d, b0, b1) : null;
 		acc.forEach(function (a) {
 			if (!a.samples)
 				return;
@@ -80,7 +112,8 @@ var mapreportRanks = (function () {
 			a.pid = r[2];
 			a.host = r[3];
 			a.killed = r[4];
-			a.mem = r[6];
+			a.mem = mem ? mem[a.i] : r[6];
+			a.memWhole = timed && !mem;
 			a.smpi = a.mpi / a.samples;
 			a.io = a.io / a.samples;
 			/* the metric's share, the whole run's, when the
@@ -182,7 +215,7 @@ var mapreportRanks = (function () {
 			}
 			pctCell(lib, tr, a.io * 100);
 			td = lib.cell(tr, a.mem === null ? '-' : bytes(a.mem), 'n');
-			if (a.mem !== null && timed) {
+			if (a.mem !== null && a.memWhole) {
 				td.className = 'n rk-whole';
 				td.title = 'whole run';
 				memWhole = true;
