@@ -317,6 +317,16 @@ static int rows_calls(struct ranks *rk, const struct keymap *k,
 	return 0;
 }
 
+double ranks_wall(const struct model *m, const struct rproc *p)
+{
+	uint64_t from = 0, to = UINT64_MAX;
+	if (m->filter)
+		filter_time_ns(m->filter, &from, &to);
+	uint64_t a = p->start_ts > from ? p->start_ts : from;
+	uint64_t b = p->end_ts < to ? p->end_ts : to;
+	return b > a ? (double)(b - a) / 1e9 : 0;
+}
+
 int ranks_build(struct ranks *rk, const struct model *m,
 		const struct analysis *an)
 {
@@ -424,10 +434,10 @@ int ranks_build(struct ranks *rk, const struct model *m,
 		    strcmp(mt->id, RANKS_MPI_TIME) == 0)
 			continue;
 		/* the wall time the metric's MPI time is a share of: the
-		 * image's, first record to last */
+		 * image's, first record to last, within --time's range */
 		if (p && mt->id && strcmp(mt->id, RANKS_MPI_TIME) == 0 &&
 		    p->end_ts > p->start_ts)
-			r->mpi_wall += (double)(p->end_ts - p->start_ts) / 1e9;
+			r->mpi_wall += ranks_wall(m, p);
 		double had = r->mpi;
 		row_metric(r, mt, s);
 		/* the metric's MPI time: the collective part keeps its

@@ -13,8 +13,9 @@
  * when recorded) and its compute seconds (the seconds of its samples in
  * neither).  The MPI share is taken from the time-in-MPI metric
  * (RANKS_MPI_TIME) where a process has one: the wall-clock time the
- * wrappers measured in MPI over the process's wall-clock time (or its
- * seconds of the sampling clock when more: busy threads), which a loaded
+ * wrappers measured in MPI over the process's wall-clock time (within
+ * --time's range under that filter; or its seconds of the sampling clock
+ * when more: busy threads), which a loaded
  * machine that gives the process less CPU than wall time does not
  * distort; its compute seconds stay those of its samples, which measure
  * them on a loaded machine too.  ranks_stats() then computes min, mean and max across the rows
@@ -140,6 +141,12 @@ int ranks_stack_classes(const struct model *m, const struct analysis *an,
  * samples). */
 long ranks_row_of(const struct ranks *rk, const struct model *m,
 		  uint32_t pid, uint32_t image);
+
+/* The wall-clock seconds of process image p of m that the time-in-MPI
+ * metric's MPI time is a share of: first record to last, cut to the
+ * range of m's --time filter when it has one (the metric then holds the
+ * range's values only). */
+double ranks_wall(const struct model *m, const struct rproc *p);
 
 /* The rank a report shows for process index i of m: its MPI rank when
  * known, else i. */

@@ -28,15 +28,18 @@ print("%.9f:%.9f" % (w * (d["bins"] // 4), w * (3 * d["bins"] // 4)))
 PY
 }
 
-# same_rows DOM TEXT: the page's table of the selection has the rows and
-# the header figures of the text report's Ranks table.
+# same_rows DOM TEXT [strict]: the page's table of the selection has the
+# rows and the header figures of the text report's Ranks table (strict:
+# no cell marked as the whole run's).
 same_rows() {
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$@" <<'PY'
 import html as h, re, sys
 page, text = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+strict = len(sys.argv) > 3
 sec = re.search(r'<section id="ranks">.*?</section>', page, re.S).group(0)
 t = re.search(r'<table class="nr-whole ranks-sel">(.*?)</table>', sec, re.S)
 assert t, "no Ranks table of the selection"
+assert not strict or "rk-whole" not in t.group(1), "cells marked as the whole run's"
 assert re.search(r'<table hidden="">', sec), "the whole run's Ranks table still shown"
 got = []
 for r in re.findall(r'<tr[^>]*data-proc[^>]*>(.*?)</tr>', t.group(1), re.S):
@@ -95,25 +98,30 @@ assert heat and 'class="nr-span"' in heat.group(0), "heat map: no range shaded"
 PY
 }
 
-# check NAME LOG: the page of LOG narrowed to a time range, then to its
-# first process.
+# check NAME [strict] LOGS...: the page of LOGS narrowed to a time range
+# (strict: no figure the whole run's), then to its first process.
 check() {
 	name=$1
-	log=$2
-	"$mapreport" --html "$tmp/$name.html" "$log" >"$tmp/$name.txt" 2>&1 ||
+	shift
+	strict=
+	if [ "$1" = strict ]; then
+		strict=strict
+		shift
+	fi
+	"$mapreport" --merge --html "$tmp/$name.html" "$@" >"$tmp/$name.txt" 2>&1 ||
 		fail "$name: mapreport --html failed"
 	grep -q '<section id="ranks">' "$tmp/$name.html" || fail "$name: no Ranks section"
 	r=$(range "$tmp/$name.html")
-	"$mapreport" --time "$r" "$log" >"$tmp/$name.t.txt" 2>/dev/null ||
+	"$mapreport" --merge --time "$r" "$@" >"$tmp/$name.t.txt" 2>/dev/null ||
 		fail "$name: mapreport --time $r failed"
 	chrome "$tmp/$name.tdom" "$tmp/$name.tdom.err" --dump-dom "file://$tmp/$name.html#time=$r"
 	no_console "$tmp/$name.tdom.err"
-	same_rows "$tmp/$name.tdom" "$tmp/$name.t.txt" ||
+	same_rows "$tmp/$name.tdom" "$tmp/$name.t.txt" $strict ||
 		fail "$name: time range $r: the Ranks table is not that of mapreport --time $r"
 	shaded "$tmp/$name.tdom" || fail "$name: time range $r: the heat map shows no range"
 	pid=$(awk '/^Ranks/ { s = 1; next } s && $1 ~ /^[0-9]+$/ { print $2; exit }' "$tmp/$name.txt")
 	[ -n "$pid" ] || fail "$name: no pid in the Ranks table"
-	"$mapreport" --json --pid "$pid" "$log" >"$tmp/$name.p.json" 2>/dev/null ||
+	"$mapreport" --merge --json --pid "$pid" "$@" >"$tmp/$name.p.json" 2>/dev/null ||
 		fail "$name: mapreport --json --pid $pid failed"
 	chrome "$tmp/$name.pdom" "$tmp/$name.pdom.err" --dump-dom "file://$tmp/$name.html#pid=$pid"
 	no_console "$tmp/$name.pdom.err"
@@ -141,6 +149,20 @@ test_io() {
 		fail "iowrite: no I/O % in the range's Ranks table"
 }
 
+# a synthetic MPI job (test/bench/bench_ranks, 3 ranks): the MPI share of
+# the time-in-MPI metric and the memory peak of the range, from the page's
+# metric figures per bin, none of them the whole run's
+test_job() {
+	bench_ranks=$top_builddir/test/bench/bench_ranks
+	[ -x "$bench_ranks" ] || fail "$bench_ranks not built"
+	"$bench_ranks" -r 3 -n 3000 "$tmp/job" >/dev/null || fail "bench_ranks failed"
+	check job strict "$tmp"/job/rank-0000*.maplog
+	awk '/^Ranks/ { s = 1; next } s && $1 ~ /^[0-9]+$/ && $6 + 0 > 0 { n++ }
+		END { exit n < 3 }' "$tmp/job.t.txt" ||
+		fail "job: no MPI % in the range's Ranks table"
+}
+
 test_synthetic
 test_io
+test_job
 echo "mapreport-html-ranks: all cases passed"

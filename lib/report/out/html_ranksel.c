@@ -170,8 +170,9 @@ int html_ranksel_write(FILE *out, struct html_ranksel *r,
 	fprintf(out, "<script type=\"application/json\" id=\"rk-data\">\n"
 		     "{\"bins\":%u,\"rows_max\":%d,", bins, JOB_ROWS);
 	write_rows(out, m, rk);
-	/* [process number, its row] of each process image with a row:
-	 * for the metric series of "msel-data" (html_msel.c) */
+	/* [process number, its row, first and last record in ns from the
+	 * page's start, 1 for a rank's child] of each process image with a
+	 * row: for the metric series of "msel-data" (html_msel.c) */
 	fputs(",\n\"procs\":[", out);
 	int first = 1;
 	for (size_t i = 0; i < m->nprocs; i++) {
@@ -179,8 +180,11 @@ int html_ranksel_write(FILE *out, struct html_ranksel *r,
 		long row = ranks_row_of(rk, m, p->pid, p->image);
 		if (row < 0)
 			continue;
-		fprintf(out, "%s[%u,%ld]", first ? "" : ",",
-			model_proc_num(m, p->pid), row);
+		fprintf(out, "%s[%u,%ld,%" PRIu64 ",%" PRIu64 ",%d]",
+			first ? "" : ",", model_proc_num(m, p->pid), row,
+			p->start_ts > m->first_ts ? p->start_ts - m->first_ts : 0,
+			p->end_ts > m->first_ts ? p->end_ts - m->first_ts : 0,
+			p->is_rank_child);
 		first = 0;
 	}
 	/* a thread (as "nr-data" numbers them): [its row or -1, its

@@ -13,11 +13,12 @@
  * or with a time range its samples' weights); the MPI and I/O shares
  * and compute seconds from its samples; min, mean and max of compute
  * seconds for the load imbalance and the slowest row; past rows_max rows
- * the slowest and the fastest half each; the memory peak of a time
- * range, the highest value in its bins of the memory metrics' series of
- * "msel-data" (html_msel.c).  What the page holds of the whole run only
- * (the memory peak in a time range when "msel-data" holds none, the MPI
- * share of the time-in-MPI metric in a time range or a thread) is shown
+ * the slowest and the fastest half each.  From the metric values per
+ * bin of "msel-data" (html_msel.c), with a time range or a thread: the
+ * memory peak, the highest value of the memory metrics in the bins, and
+ * the MPI share of the time-in-MPI metric as report/ranks.c takes it
+ * under --time (metricRows).  What the page holds of the whole run only
+ * (those without "msel-data", an MPI share it cannot tell) is shown
  * marked, with a note saying so.  The whole run's table is hidden meanwhile, not changed; the
  * heat map and band charts (svg.timed) get the range shaded by
  * narrow.js's markCharts.
@@ -29,31 +30,70 @@ var mapreportRanks = (function () {
 	var MEM = ['com.mapsample.metrics.memory.peak_rss',
 		'com.mapsample.metrics.memory.rss']; /* report/ranks.h */
 
-	/* the memory peak of each row (by the data's order) over bins
-	 * [b0, b1) from "msel-data": the highest value of the memory
-	 * metrics' series of its processes, null for a row with none;
-	 * null when the page holds no such figures */
-	function memPeaks(d, b0, b1) {
+	var MPI = 'com.mapsample.metrics.mpi.time'; /* RANKS_MPI_TIME */
+
+	/* From "msel-data", per row (by the data's order) over bins [b0,
+	 * b1), times [from, to) ns from the page's start: peak, the highest
+	 * value of the memory metrics' series of its processes (null: none);
+	 * mpi, the time-in-MPI metric as report/ranks.c reads it under
+	 * --time: {secs: seconds in MPI of the series with 2 values or more
+	 * (n values at a mean of (last - first) / (n - 1) apart), wall:
+	 * the wall time of its images cut to the range, use: some series
+	 * counts, bad: the page cannot tell (an image of several with a
+	 * series, a metric in other units)}.  null when the page holds no
+	 * such figures. */
+	function metricRows(d, b0, b1, from, to) {
 		if (msel === undefined) {
 			var e = document.getElementById('msel-data');
 			msel = e ? JSON.parse(e.textContent) : null;
 		}
 		if (!msel || msel.none || msel.bins !== d.bins)
 			return null;
-		var row = {}, peak = d.rows.map(function () { return null; });
-		d.procs.forEach(function (p) { row[p[0]] = p[1]; });
-		msel.s.forEach(function (s) {
-			var r = row[s.p];
-			if (r === undefined || MEM.indexOf(msel.m[s.m].id) < 0)
-				return;
-			s.b.forEach(function (b) {
-				/* [bin, n, sum, min, max, ...] */
-				if (b[0] >= b0 && b[0] < b1 && b[1] > 0 &&
-				    (peak[r] === null || b[4] > peak[r]))
-					peak[r] = b[4];
-			});
+		var byProc = {}, peak = [], mpi = [];
+		d.rows.forEach(function () {
+			peak.push(null);
+			mpi.push({secs: 0, wall: 0, use: false, bad: false});
 		});
-		return peak;
+		d.procs.forEach(function (p) {
+			(byProc[p[0]] = byProc[p[0]] || []).push(p);
+		});
+		msel.s.forEach(function (s) {
+			var ps = byProc[s.p], mt = msel.m[s.m];
+			if (!ps)
+				return;
+			var r = ps[0][1], n = 0, sum = 0, tf = null, tl = null, top = null;
+			s.b.forEach(function (b) {
+				/* [bin, n, sum, min, max, t_first, v_first,
+				 * t_last, ...] */
+				if (b[0] < b0 || b[0] >= b1 || !b[1])
+					return;
+				n += b[1];
+				sum += b[2];
+				top = top === null || b[4] > top ? b[4] : top;
+				tf = tf === null || b[5] < tf ? b[5] : tf;
+				tl = tl === null || b[7] > tl ? b[7] : tl;
+			});
+			if (MEM.indexOf(mt.id) >= 0 && top !== null &&
+			    (peak[r] === null || top > peak[r]))
+				peak[r] = top;
+			if (mt.id !== MPI)
+				return;
+			var x = mpi[r];
+			if (ps.length > 1 || mt.rate || mt.u !== '%') {
+				x.bad = true;
+				return;
+			}
+			var p = ps[0];
+			if (p[4]) /* a rank's own MPI time, not its children's */
+				return;
+			if (p[3] > p[2])
+				x.wall += Math.max(Math.min(p[3], to) - Math.max(p[2], from), 0) / 1e9;
+			if (n >= 2 && tl > tf) {
+				x.secs += Math.max(sum / 100 * ((tl - tf) / 1e9 / (n - 1)), 0);
+				x.use = true;
+			}
+		});
+		return {peak: peak, mpi: mpi};
 	}
 
 	/* bytes as job.c writes them: "12.3 MiB" */
@@ -79,7 +119,7 @@ var mapreportRanks = (function () {
 
 	/* the rows of the selection (ok: its threads, [b0, b1) its bins,
 	 * timed: a time range), in the data's order, with samples only */
-	function rowsOf(d, ok, b0, b1, timed) {
+	function rowsOf(d, ok, b0, b1, timed, binw, threadSel) {
 		var n = d.rows.length, nt = d.threads.length, i;
 		var acc = [], ts = new Float64Array(nt), c = d.cells;
 		for (i = 0; i < n; i++)
@@ -100,7 +140,11 @@ var mapreportRanks = (function () {
 		for (t = 0; t < nt; t++)
 			if (ts[t] > 0 && d.threads[t][0] >= 0)
 				acc[d.threads[t][0]].secs += d.threads[t][1];
-		var out = [], mem = timed ? memPeaks(d, b0, b1) : null;
+		/* the range in ns from the page's start, as --time cuts it */
+		var from = b0 > 0 ? Math.round(b0 * binw * 1e9) : 0;
+		var to = b1 < d.bins ? Math.round(b1 * binw * 1e9) : Infinity;
+		var met = timed || threadSel ? metricRows(d, b0, b1, from, to) : null;
+		var out = [];
 		acc.forEach(function (a) {
 			if (!a.samples)
 				return;
@@ -112,14 +156,27 @@ var mapreportRanks = (function () {
 			a.pid = r[2];
 			a.host = r[3];
 			a.killed = r[4];
-			a.mem = mem ? mem[a.i] : r[6];
-			a.memWhole = timed && !mem;
+			a.mem = met && timed ? met.peak[a.i] : r[6];
+			a.memWhole = timed && !met;
 			a.smpi = a.mpi / a.samples;
 			a.io = a.io / a.samples;
-			/* the metric's share, the whole run's, when the
-			 * process has one */
-			a.mpiWhole = r[7] !== null;
-			a.mpi = a.mpiWhole ? r[7] : a.smpi;
+			/* the metric's share, when the process has one:
+			 * its time in the selection over the larger of the
+			 * wall time (cut to the range) and the seconds,
+			 * else the whole run's, marked */
+			var x = met ? met.mpi[a.i] : null;
+			a.mpi = a.smpi;
+			a.mpiWhole = false;
+			if (x && !x.bad && x.use) {
+				var base = Math.max(x.wall, a.secs);
+				if (base > 0)
+					a.mpi = Math.min(x.secs / base, 1);
+			} else if (r[7] !== null && (!x || x.bad) && (timed || threadSel)) {
+				a.mpi = r[7];
+				a.mpiWhole = true;
+			} else if (r[7] !== null && !x) {
+				a.mpi = r[7];
+			}
 			a.compute = Math.max(a.secs * (1 - a.smpi - a.io), 0);
 			if (a.mpi + a.io > 1)
 				a.io = 1 - a.mpi;
@@ -189,7 +246,7 @@ var mapreportRanks = (function () {
 				table);
 			return;
 		}
-		var rows = rowsOf(data, ok, b0, b1, timed), st = stats(rows);
+		var rows = rowsOf(data, ok, b0, b1, timed, binw, threadSel), st = stats(rows);
 		var w = data.any_rank ? 'rank' : 'process';
 		var ws = data.any_rank ? 'ranks' : 'processes';
 		var p = lib.el('p', 'nr-whole rk-head', rows.length + ' ' +
@@ -208,7 +265,7 @@ var mapreportRanks = (function () {
 			lib.cell(tr, a.secs.toFixed(3), 'n');
 			lib.cell(tr, a.compute.toFixed(3), 'n');
 			var td = pctCell(lib, tr, a.mpi * 100);
-			if (a.mpiWhole && (timed || threadSel)) {
+			if (a.mpiWhole) {
 				td.className = 'n rk-whole';
 				td.title = 'whole run: the time-in-MPI metric';
 				mpiWhole = true;
