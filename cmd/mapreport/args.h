@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * args: what mapreport's command line asks for (struct args), filled by
- * main.c's parse_args() and read by main.c and compare.c.
+ * args_parse() (args.c) and read by main.c and compare.c.
  */
 #ifndef MAPREPORT_ARGS_H
 #define MAPREPORT_ARGS_H
@@ -50,5 +50,13 @@ struct args {
 	unsigned images;            /* --images N|all: 0 all */
 	unsigned jobs;              /* --jobs N|auto: 0 auto */
 };
+
+/*
+ * Fills a (its arrays given argc entries of room by the caller) from the
+ * command line.  Returns -1 to go on, or the exit status: 0 after
+ * --help or --version, 2 for a usage error (said on standard error), 1
+ * when out of memory.
+ */
+int args_parse(int argc, char **argv, struct args *a);
 
 #endif

@@ -13,8 +13,10 @@
  * --comm values, and its time, in seconds from the run's start (the
  * earliest record of all the logs), within [from, to) of --time.  Values
  * of one kind are alternatives.  Records other than samples are all read
- * as usual, but for metric values, which are kept within --time only;
- * the processes whose metrics a report shows are chosen after reading
+ * as usual, but for metric values, which are kept within --time only,
+ * and user marks, which the timeline (and the exports' marks: see
+ * report/out/rescan.h) keeps within --time only; the processes whose
+ * metrics a report shows are chosen after reading
  * (model_narrow_metrics() in model/model.h, which asks
  * filter_keep_thread()).
  */

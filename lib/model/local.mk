@@ -10,6 +10,7 @@ lib_model_libmodel_la_SOURCES = lib/model/model.c lib/model/model.h \
 	lib/model/units.c lib/model/units.h \
 	lib/model/logread.c lib/model/logread.h \
 	lib/model/window.c lib/model/window.h \
+	lib/model/pidkeys.c lib/model/pidkeys.h \
 	lib/model/keymap.c lib/model/keymap.h
 lib_model_libmodel_la_SOURCES += lib/model/regions.c lib/model/regions.h
 lib_model_libmodel_la_LIBADD = lib/common/libcommon.la lib/log/libmaplog_core.la -lm

@@ -73,8 +73,7 @@ void model_free(struct model *m)
 	free(m->lidx);
 	free(m->lspc);
 	free(m->sidmap);
-	free(m->pidmap);
-	keymap_free(&m->pidkeys);
+	pidkeys_free(&m->pk);
 	for (size_t i = 0; i < m->nmpicalls; i++)
 		free(m->mpicalls[i].function);
 	free(m->mpicalls);
@@ -118,10 +117,8 @@ static struct rproc *proc_get(struct model *m, uint32_t pid, uint32_t image)
 	long prev = image ? proc_index(m, pid, image - 1) : -1;
 	p->seq = prev >= 0 ? m->procs[prev].seq : m->nseq++;
 	p->log = m->nlogs ? m->nlogs - 1 : 0;
-	p->os_pid = pid;
-	for (size_t k = 0; pid >= MODEL_PID_REMAP && k < m->npidmap; k++)
-		if (m->pidmap[k].pid == pid)
-			p->os_pid = m->pidmap[k].os_pid;
+	const struct pidkey *pk = pidkeys_of(&m->pk, pid);
+	p->os_pid = pk ? pk->os_pid : pid;
 	return p;
 }
 
@@ -611,7 +608,12 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		if (r)
 			return r < 0 ? r : 0;
 	}
-	if (m->timeline_on && timeline_fold(&m->timeline, ev))
+	/* --time: the timeline's marks (and the range they widen it to)
+	 * of the range only; regions still saw them all */
+	if (m->timeline_on &&
+	    !(m->filter && ev->ev_type == MAPLOG_TYPE_MARK &&
+	      !filter_keep_time(m->filter, ev->ev_ts)) &&
+	    timeline_fold(&m->timeline, ev))
 		return MAPS_ENOMEM;
 
 	switch (ev->ev_type) {
@@ -659,107 +661,10 @@ struct load {
 	void *also_ctx;
 	struct rthread *tcache;
 	struct rproc *pcache;
-	struct keymap seen;       /* pids seen in this log so far */
-	uint32_t last_os;         /* the last process pid looked up */
-	int have_last;
 };
 
-/*
- * Pids across logs.  A pid names a process only on its host and only
- * while it runs: the ranks of a job on two hosts, or two runs merged,
- * can have processes of the same pid, which must stay apart.  The first
- * log to have a pid keeps it as the model's key; a later log whose
- * process has a pid an earlier log had gets a key of the model's
- * (MODEL_PID_REMAP and up), kept in m->pidmap so that a second pass over
- * the logs (model_reread()) keys it the same.  Without such a clash,
- * nothing is remapped and nothing is looked up.
- */
-
-/* The model's key of pid os_pid of log log. */
-static uint32_t key_of(const struct model *m, uint32_t log, uint32_t os_pid)
-{
-	if (!m->npidmap || !os_pid)
-		return os_pid;
-	long i = keymap_find(&m->pidkeys, log, os_pid, 0);
-	return i < 0 ? os_pid : m->pidmap[i].pid;
-}
-
-/* ev with every pid in it keyed as key() says, into out.  Returns out,
- * or ev itself when no pid of it changes. */
-static const struct maplog_ev *rekey(const struct model *m, uint32_t log,
-				     const struct maplog_ev *ev,
-				     struct maplog_ev *out)
-{
-	uint32_t k = key_of(m, log, ev->ev_pid);
-	if (k == ev->ev_pid && ev->ev_type != MAPLOG_TYPE_PROC_FORK)
-		return ev;
-	*out = *ev;
-	out->ev_pid = k;
-	switch (ev->ev_type) {
-	case MAPLOG_TYPE_INITIALIZE:
-		out->ev_u.init.in_pid = key_of(m, log, ev->ev_u.init.in_pid);
-		break;
-	case MAPLOG_TYPE_PROC_FORK:
-		out->ev_u.fork.fk_pid = key_of(m, log, ev->ev_u.fork.fk_pid);
-		out->ev_u.fork.fk_ppid = key_of(m, log, ev->ev_u.fork.fk_ppid);
-		break;
-	case MAPLOG_TYPE_PROC_EXEC:
-		out->ev_u.exec.ex_pid = key_of(m, log, ev->ev_u.exec.ex_pid);
-		break;
-	case MAPLOG_TYPE_PROC_EXIT:
-		out->ev_u.exit.px_pid = key_of(m, log, ev->ev_u.exit.px_pid);
-		break;
-	default:
-		break;
-	}
-	return out;
-}
-
-/* Decides the key of pid os_pid, first seen in the log being loaded.
- * Returns 0 or MAPS_ENOMEM. */
-static int key_new(struct load *ld, uint32_t os_pid)
-{
-	struct model *m = ld->m;
-	uint32_t log = m->nlogs - 1;
-	if (keymap_put(&ld->seen, os_pid, 0, 0, 0))
-		return MAPS_ENOMEM;
-	for (size_t i = 0; i < m->nprocs; i++) {
-		const struct rproc *p = &m->procs[i];
-		if (p->pid != os_pid || p->log == log)
-			continue;
-		if (mem_grow(&m->pidmap, &m->cappidmap, m->npidmap,
-			     sizeof(*m->pidmap)) ||
-		    keymap_put(&m->pidkeys, log, os_pid, 0, m->npidmap))
-			return MAPS_ENOMEM;
-		m->pidmap[m->npidmap] = (struct rpidmap){
-			log, os_pid, MODEL_PID_REMAP + (uint32_t)m->npidmap};
-		m->npidmap++;
-		return 0;
-	}
-	return 0;
-}
-
-/* Sees that every pid of ev has its key.  Returns 0 or MAPS_ENOMEM. */
-static int key_pids(struct load *ld, const struct maplog_ev *ev)
-{
-	uint32_t pids[3] = {ev->ev_pid, 0, 0};
-	if (ev->ev_type == MAPLOG_TYPE_PROC_FORK) {
-		pids[1] = ev->ev_u.fork.fk_pid;
-		pids[2] = ev->ev_u.fork.fk_ppid;
-	}
-	for (int i = 0; i < 3; i++) {
-		if (!pids[i] || (ld->have_last && pids[i] == ld->last_os))
-			continue;
-		if (keymap_find(&ld->seen, pids[i], 0, 0) < 0 &&
-		    key_new(ld, pids[i]))
-			return MAPS_ENOMEM;
-		if (i == 0) {
-			ld->have_last = 1;
-			ld->last_os = pids[i];
-		}
-	}
-	return 0;
-}
+/* Pids across logs: keyed by m->pk (model/pidkeys.h), which the
+ * passes that read the logs again (model_reread()) key them by too. */
 
 struct reread {
 	const struct model *m;
@@ -773,7 +678,7 @@ static int reread_record(void *ctx, const struct maplog_ev *ev)
 	struct reread *r = ctx;
 	struct maplog_ev copy;
 	return logread_dispatch(r->tool, r->ctx,
-				rekey(r->m, r->log, ev, &copy));
+				pidkeys_rekey(&r->m->pk, r->log, ev, &copy));
 }
 
 static void reread_problem(void *ctx, const struct logread_problem *p)
@@ -793,7 +698,7 @@ static void reread_progress(void *ctx, uint64_t done, uint64_t size)
 int model_reread(const struct model *m, size_t log, const char *path,
 		 const struct logread_tool *tool, void *ctx)
 {
-	if (!m->npidmap)
+	if (!m->pk.n)
 		return logread_file(path, tool, ctx, NULL);
 	static const struct logread_tool rt = {
 		.lt_any = reread_record,
@@ -815,10 +720,11 @@ static int load_record(void *ctx, const struct maplog_ev *ev)
 		if (rc)
 			return rc;
 	}
-	if (ld->m->nlogs > 1 && key_pids(ld, ev))
+	if (pidkeys_see(&ld->m->pk, ev))
 		return ld->m->error = MAPS_ENOMEM;
 	struct maplog_ev copy;
-	int rc = fold(ld->m, rekey(ld->m, ld->m->nlogs - 1, ev, &copy),
+	int rc = fold(ld->m,
+		      pidkeys_rekey(&ld->m->pk, ld->m->nlogs - 1, ev, &copy),
 		      &ld->tcache, &ld->pcache);
 	if (rc)
 		ld->m->error = rc;
@@ -865,11 +771,12 @@ static int load(struct model *m, const char *path, struct logpool *pool,
 	};
 	if (m->error)
 		return m->error;
-	struct load ld = {m, also, also_ctx, NULL, NULL, {0}, 0, 0};
+	struct load ld = {m, also, also_ctx, NULL, NULL};
 	struct maplog_stats st;
 	int rc = 0, e = 0, fd = -1;
 	struct spool *sp = NULL;
 	m->nlogs++; /* the log's number, read or not (model_reread()) */
+	pidkeys_log(&m->pk, (uint32_t)(m->nlogs - 1));
 	if (!pool) {
 		fd = spool_open(path, &sp); /* a pipe's: copied as read */
 		e = fd < 0 ? errno : 0;
@@ -877,7 +784,6 @@ static int load(struct model *m, const char *path, struct logpool *pool,
 	if (pool)
 		rc = logpool_read(pool, i, &tool, &ld, &st, &e);
 	if (e) {
-		keymap_free(&ld.seen);
 		if (note_add(m, RNOTE_FATAL, path, 0, (uint64_t)e, MAPS_EIO))
 			return m->error = MAPS_ENOMEM;
 		return LOGREAD_UNREADABLE;
@@ -888,7 +794,6 @@ static int load(struct model *m, const char *path, struct logpool *pool,
 		close(fd);
 	}
 	model_stacks_flush(m);
-	keymap_free(&ld.seen);
 	if (rc == MAPS_ENOMEM && !m->error)
 		m->error = rc; /* in logread or the parser: sticky too */
 	if (m->error)

@@ -26,6 +26,7 @@
 #include "model/logpool.h"
 #include "model/logread.h"
 #include "model/metrics.h"
+#include "model/pidkeys.h"
 #include "model/regions.h"
 #include "model/timeline.h"
 
@@ -111,12 +112,7 @@ struct rproc {
 };
 
 /* Keys the model gives processes whose pid an earlier log had taken. */
-#define MODEL_PID_REMAP 0x80000000u
-
-/* A pid of a log the model keys under another number. */
-struct rpidmap {
-	uint32_t log, os_pid, pid;
-};
+#define MODEL_PID_REMAP PIDKEYS_REMAP
 
 /* One MPI function's totals in one process image (MPI_CALLS records:
  * the log keeps one per function; a second one for the same function
@@ -227,9 +223,7 @@ struct model {
 	size_t nmanifests, capmanifests;
 	uint64_t samples_read;    /* sample records read, whatever the
 				   * filters and --launchers kept */
-	struct rpidmap *pidmap;   /* the pids keyed under another number */
-	size_t npidmap, cappidmap;
-	struct keymap pidkeys;    /* (log, os_pid) -> index in pidmap */
+	struct pidkeys pk;        /* the keys of the logs' pids */
 	uint32_t nlogs;           /* model_load() calls so far */
 	int error;                /* the first MAPS_E* that stopped reading
 				   * (MAPS_ENOMEM); 0: none.  Once set, m can

@@ -74,8 +74,9 @@ const char *model_note_str(const struct rnote *n, char *buf, size_t len)
 
 uint32_t model_os_pid(const struct model *m, uint32_t pid)
 {
-	if (pid >= MODEL_PID_REMAP && pid - MODEL_PID_REMAP < m->npidmap)
-		return m->pidmap[pid - MODEL_PID_REMAP].os_pid;
+	const struct pidkey *k = pidkeys_of(&m->pk, pid);
+	if (k)
+		return k->os_pid;
 	return pid;
 }
 
@@ -99,8 +100,9 @@ int32_t model_pid_rank(const struct model *m, uint32_t pid)
 
 uint32_t model_pid_log(const struct model *m, uint32_t pid)
 {
-	if (pid >= MODEL_PID_REMAP && pid - MODEL_PID_REMAP < m->npidmap)
-		return m->pidmap[pid - MODEL_PID_REMAP].log + 1;
+	const struct pidkey *k = pidkeys_of(&m->pk, pid);
+	if (k)
+		return k->log + 1;
 	for (size_t i = 0; i < m->nprocs; i++)
 		if (m->procs[i].pid == pid)
 			return m->procs[i].log + 1;

@@ -26,6 +26,7 @@
 
 #include "common/mem.h"
 #include "model/logread.h"
+#include "model/pidkeys.h"
 #include "model/regions.h"
 
 enum { RG_BEGIN = 1, RG_END = 2, RG_THREAD_END = 3 };
@@ -393,17 +394,35 @@ void regions_spans(const struct regions *rg, uint32_t pid, uint32_t image,
 			   rg->segnames[sg[k].off + sg[k].n - 1]);
 }
 
+/* regions_scan()'s pass: the regions and the keys of the logs' pids,
+ * which the model gives them too (model/pidkeys.h). */
+struct scan {
+	struct regions *rg;
+	struct pidkeys pk;
+};
+
 static int scan_record(void *ctx, const struct maplog_ev *ev)
 {
-	return regions_fold(ctx, ev);
+	struct scan *sc = ctx;
+	struct maplog_ev copy;
+	if (pidkeys_see(&sc->pk, ev))
+		return MAPS_ENOMEM;
+	return regions_fold(sc->rg, pidkeys_rekey(&sc->pk, sc->pk.log, ev,
+						  &copy));
 }
 
 int regions_scan(struct regions *rg, const char *const *logs, size_t n)
 {
 	static const struct logread_tool tool = {.lt_any = scan_record};
-	for (size_t i = 0; i < n; i++)
-		if (logread_file(logs[i], &tool, rg, NULL) == MAPS_ENOMEM)
+	struct scan sc = {rg, {0}};
+	for (size_t i = 0; i < n; i++) {
+		pidkeys_log(&sc.pk, (uint32_t)i);
+		if (logread_file(logs[i], &tool, &sc, NULL) == MAPS_ENOMEM) {
+			pidkeys_free(&sc.pk);
 			return MAPS_ENOMEM;
+		}
+	}
+	pidkeys_free(&sc.pk);
 	int rc = regions_finish(rg);
 	rg->counted = 1;  /* the model's pass places the samples */
 	return rc;

@@ -99,9 +99,10 @@ int regions_fold(struct regions *rg, const struct maplog_ev *ev);
  * MAPS_ENOMEM. */
 int regions_finish(struct regions *rg);
 
-/* Reads the n logs for their region records and builds rg.  Logs that
- * cannot be read are skipped (the model's pass reports them).  Returns 0
- * or MAPS_ENOMEM. */
+/* Reads the n logs for their region records and builds rg, the pids
+ * keyed as the model will key them when it reads the same logs in the
+ * same order (model/pidkeys.h).  Logs that cannot be read are skipped
+ * (the model's pass reports them).  Returns 0 or MAPS_ENOMEM. */
 int regions_scan(struct regions *rg, const char *const *logs, size_t n);
 
 /* After the model's pass over the n logs: builds rg if not yet done and,

@@ -12,6 +12,20 @@
 #include "model/keymap.h"
 #include "report/mpi.h"
 
+size_t mpi_unnarrowed(const struct model *m,
+		      const char *opt[MPI_UNNARROWED_MAX])
+{
+	const struct rfilter *f = m->filter;
+	size_t n = 0;
+	if (f && f->fi_ntids)
+		opt[n++] = "--tid";
+	if (f && f->fi_ncomms)
+		opt[n++] = "--comm";
+	if (f && f->fi_time)
+		opt[n++] = "--time";
+	return n;
+}
+
 const char *mpi_qty_name(int q)
 {
 	static const char *const n[MPI_NQTY] = {"calls", "time", "sent",

@@ -57,6 +57,16 @@ struct mpi_stats {
 int mpi_stats(const struct model *m, struct mpi_stats *s);
 void mpi_stats_free(struct mpi_stats *s);
 
+/* The options of m's filter (model.filter) that cannot narrow its MPI
+ * call statistics, which are each process's totals written at
+ * MPI_Finalize, not its calls: those given of "--tid", "--comm" and
+ * "--time", in that order, into opt.  Returns how many: 0 when the
+ * figures follow the filters (none given, or only --pid and --rank,
+ * which choose whole processes). */
+#define MPI_UNNARROWED_MAX 3
+size_t mpi_unnarrowed(const struct model *m,
+		      const char *opt[MPI_UNNARROWED_MAX]);
+
 /* Name of quantity q for tables and JSON: "calls", "time", "sent",
  * "received". */
 const char *mpi_qty_name(int q);

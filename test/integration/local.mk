@@ -140,6 +140,10 @@ CLEANFILES += mapreport-html.png
 # of mapreport --time and --json --pid (headless Chromium)
 TESTS += test/integration/mapreport-html-ranks.sh
 EXTRA_DIST += test/integration/mapreport-html-ranks.sh
+# A page of a report narrowed by --time: its time axes (metric charts,
+# thread activity, Ranks), marks and --trace marks span the range only.
+TESTS += test/integration/mapreport-html-time.sh
+EXTRA_DIST += test/integration/mapreport-html-time.sh
 
 # --- mapreport --compare ---
 # Real runs of test/programs/cmpwork against its slower build and

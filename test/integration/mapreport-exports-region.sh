@@ -103,6 +103,25 @@ PY
 	fi
 }
 
+# Two logs whose processes share pids (a copy of one run here; the
+# ranks of a job on two hosts in life): the model keys the second log's
+# process anew, and --region's own pass over the logs must key it alike,
+# or the second process's samples find no region and are left out.
+test_two_logs() {
+	[ -s "$tmp/rs.f" ] || fail "no --region odd report of regionsplit"
+	cp "$tmp/rs.log" "$tmp/rs2.log"
+	one=$(awk '{ s += $NF } END { print s + 0 }' "$tmp/rs.f")
+	"$mapreport" --region odd --folded="$tmp/rs2.f" "$tmp/rs.log" \
+		"$tmp/rs2.log" >"$tmp/rs2.report" 2>&1 ||
+		{ show "$tmp/rs2.report"; fail "mapreport --region odd of two logs failed"; }
+	two=$(awk '{ s += $NF } END { print s + 0 }' "$tmp/rs2.f")
+	[ "$two" = "$((2 * one))" ] || {
+		show "$tmp/rs2.report"
+		fail "--region odd of a log and its copy keeps $two samples, twice one log's is $((2 * one))"
+	}
+}
+
 test_counts
 test_names
+test_two_logs
 echo "ok: --region odd gives speedscope, trace and pprof $want of $whole samples, as --folded"

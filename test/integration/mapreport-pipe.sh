@@ -20,6 +20,9 @@
 #   before it), and --lines with --tid (filters) are the file's;
 # - two logs through two FIFOs read on two threads (--jobs 2 --merge)
 #   give the --trace and the report of the two files;
+# - --compare with either log as - (standard input) gives the text, the
+#   messages and the --html page of the two files; two logs as - are
+#   refused (exit status 2) in one line;
 # - a copy that cannot be made or written ($TMPDIR missing, RLIMIT_FSIZE
 #   under ulimit -f, a full tmpfs when root can mount one) is one line
 #   naming the log, the folder and TMPDIR; mapreport does not wait for
@@ -212,6 +215,49 @@ test_jobs() {
 	empty_spool "jobs"
 }
 
+# cmp_run NAME STDIN [OPTIONS]: mapreport --compare OPTIONS with STDIN
+# on standard input, its status in $r (killed after 120 s, as run).
+cmp_run() {
+	name=$1
+	input=$2
+	shift 2
+	set +e
+	timeout -s KILL 120 "$mapreport" --compare "$@" <"$input" \
+		>"$tmp/$name.txt" 2>"$tmp/$name.err"
+	r=$?
+	set -e
+}
+
+test_compare() {
+	cmp_run c-f /dev/null --html "$tmp/c-f.html" "$tmp/r2.log" "$tmp/r.log"
+	[ "$r" = 0 ] || { show "$tmp/c-f.err"; fail "--compare files: mapreport exited $r"; }
+	nononce "$tmp/c-f.html" >"$tmp/c-f.page"
+	# either side as -, read again for the page from its copy
+	for side in base new; do
+		if [ $side = base ]; then
+			cmp_run "c-$side" "$tmp/r2.log" --html "$tmp/c-$side.html" - "$tmp/r.log"
+			log=$tmp/r2.log
+		else
+			cmp_run "c-$side" "$tmp/r.log" --html "$tmp/c-$side.html" "$tmp/r2.log" -
+			log=$tmp/r.log
+		fi
+		[ "$r" = 0 ] || { show "$tmp/c-$side.err"; fail "--compare, $side -: mapreport exited $r"; }
+		same "$tmp/c-f.txt" "$tmp/c-$side.txt" "--compare, $side -: the text"
+		nononce "$tmp/c-$side.html" >"$tmp/c-$side.page"
+		same "$tmp/c-f.page" "$tmp/c-$side.page" "--compare, $side -: --html"
+		sed "s|/dev/stdin|$log|g" "$tmp/c-$side.err" >"$tmp/c-$side.msgs"
+		same "$tmp/c-f.err" "$tmp/c-$side.msgs" "--compare, $side -: the messages"
+		empty_spool "--compare, $side -"
+	done
+	# standard input holds one log: two -, either way, are refused at once
+	for args in "- -" "--base - --base $tmp/r.log --new -"; do
+		# shellcheck disable=SC2086
+		cmp_run c-two "$tmp/r.log" $args
+		[ "$r" = 2 ] && [ "$(cat "$tmp/c-two.err")" = "mapreport: --compare: 2 logs given as - (standard input), which holds one; give the others as files" ] ||
+			{ show "$tmp/c-two.err"; fail "--compare $args: exit $r, not 2 with one line"; }
+	done
+}
+
 # broken NAME DIR WHY HOW: a copy in DIR that fails with WHY (strerror)
 # for a log given as HOW: one line, no wait, the text report whole, the
 # trace incomplete.
@@ -263,5 +309,6 @@ run file m-plain "$tmp/m.log"
 test_exports
 test_passes
 test_jobs
+test_compare
 test_broken
 echo "mapreport-pipe: OK"

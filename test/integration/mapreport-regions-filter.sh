@@ -19,11 +19,14 @@
 #   the table is narrowed;
 # - on a synthetic log with per-process MPI totals (test/common/mklog),
 #   --tid and --time add a line that the MPI figures are the whole run's
-#   of the processes kept, --pid does not.
+#   of the processes kept, --pid does not; the JSON report's
+#   mpi_calls_scope says the same (and follows the schema).
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
 mklog=$top_builddir/test/common/mklog
+validate=$top_srcdir/test/integration/json/validate.py
+schema=$top_srcdir/share/mapsample/mapreport.schema.json
 
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
@@ -201,6 +204,23 @@ test_mpi_note() {
 		elif grep -qF "$line" "$tmp/mpi.txt"; then
 			fail "$opts: a line that --pid does not narrow the MPI figures"
 		fi
+		# the JSON report says the same in mpi_calls_scope
+		# shellcheck disable=SC2086
+		"$mapreport" $opts --json "$tmp/r.log" >"$tmp/mpi.json" 2>/dev/null ||
+			fail "mapreport $opts --json (synthetic log) failed"
+		python3 - "$tmp/mpi.json" "$by" <<'PY' || fail "$opts: mpi_calls_scope (above)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+want = [o for o in sys.argv[2].split(", ") if o]
+got = r.get("mpi_calls_scope")
+if not r["mpi_calls"] or got != {"whole_run": bool(want),
+                                 "not_narrowed_by": want}:
+    print("  mpi_calls_scope %s, want not narrowed by %s (%d MPI "
+          "functions)" % (got, want, len(r["mpi_calls"])), file=sys.stderr)
+    sys.exit(1)
+PY
+		python3 "$validate" "$schema" "$tmp/mpi.json" ||
+			fail "$opts: the JSON report does not follow the schema"
 	done
 }
 

@@ -51,6 +51,14 @@ test_unit_test_metrics_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 test_unit_test_metrics_LDADD = lib/report/out/libreportout.la $(CHECK_LIBS)
 TESTS += test/unit/test_units test/unit/test_metrics
 
+# lib/model: pidkeys, the keys of the pids of several logs (the model's
+# and --region's own pass must agree on them).
+check_PROGRAMS += test/unit/test_pidkeys
+test_unit_test_pidkeys_SOURCES = test/unit/test_pidkeys.c
+test_unit_test_pidkeys_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+test_unit_test_pidkeys_LDADD = lib/model/libmodel.la $(CHECK_LIBS)
+TESTS += test/unit/test_pidkeys
+
 # lib/model: logread, the one loop that reads logs, on logsynth logs:
 # every record type, block boundaries, damage and truncation with their
 # offsets, callbacks that stop reading, unreadable files.

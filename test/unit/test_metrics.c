@@ -452,13 +452,13 @@ START_TEST(metrics_errors_pid_shown)
 {
 	struct rproc p = {.pid = MODEL_PID_REMAP, .os_pid = 30, .log = 1,
 			  .rank = -1};
-	struct rpidmap pm = {1, 30, MODEL_PID_REMAP};
+	struct pidkey pm = {1, 30, MODEL_PID_REMAP};
 	struct model m;
 	memset(&m, 0, sizeof(m));
 	m.procs = &p;
 	m.nprocs = 1;
-	m.pidmap = &pm;
-	m.npidmap = 1;
+	m.pk.v = &pm;
+	m.pk.n = 1;
 	merr(MODEL_PID_REMAP, 7, 1 * S, 4, "orphan");
 	char *buf = NULL;
 	size_t len = 0;

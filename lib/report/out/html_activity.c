@@ -146,7 +146,7 @@ static void region_band(void *ctx, uint64_t from, uint64_t to, uint32_t inner)
 	double w = AW - 10 - ALX;
 	uint64_t f = from < c->t0 ? c->t0 : from, e = to > c->t1 ? c->t1 : to;
 	if (e <= f || span <= 0)
-		return;
+		return; /* out of the axis (--time) */
 	double x0 = ALX + (double)(f - c->t0) / span * w;
 	double x1 = ALX + (double)(e - c->t0) / span * w;
 	fprintf(out, "<rect class=\"region\" x=\"%.1f\" y=\"%.1f\" "
@@ -156,7 +156,7 @@ static void region_band(void *ctx, uint64_t from, uint64_t to, uint32_t inner)
 		b->pid, b->t->tid);
 	H(b->rg->names[inner].name);
 	fprintf(out, ", %.3f-%.3f s</title></rect>",
-		(double)(f - c->t0) / 1e9, (double)(e - c->t0) / 1e9);
+		(double)(f - c->base) / 1e9, (double)(e - c->base) / 1e9);
 }
 
 /* The program's regions: a table of name, entries, time and samples
@@ -193,10 +193,10 @@ static void regions_table(FILE *out, const struct model *m)
 	}
 }
 
-/* The time axis under shown rows. */
+/* The time axis under shown rows, in seconds from the run's start. */
 static void activity_axis(FILE *out, const struct html_cols *c, size_t shown)
 {
-	double span = (double)(c->t1 - c->t0) / 1e9;
+	double first, st, end = (double)(c->t1 - c->base) / 1e9;
 	double ya = (double)shown * AROWH + 2;
 	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 		     "y2=\"%.1f\"/>",
@@ -204,9 +204,10 @@ static void activity_axis(FILE *out, const struct html_cols *c, size_t shown)
 	/* the run's ticks in g.xaxis: report.js hides them and draws the
 	 * range's when it zooms */
 	fputs("<g class=\"xaxis\">", out);
-	double st = html_nice_step(span, 8, 0);
-	for (double s = 0; s <= span * 1.0001 && st > 0; s += st) {
-		double xx = ALX + (span > 0 ? s / span : 0) * (AW - 10 - ALX);
+	html_axis_ticks(c, 8, &first, &st);
+	for (int i = 0; st > 0 && first + i * st <= end + st * 1e-4; i++) {
+		double s = first + i * st;
+		double xx = ALX + html_col_frac(c, s) * (AW - 10 - ALX);
 		char b[UNITS_BUFSZ];
 		units_format(b, sizeof(b), s, "s");
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
@@ -240,6 +241,7 @@ int html_activity_section(FILE *out, const struct model *m)
 		return MAPS_ENOMEM;
 	}
 	uint64_t vmax = activity_cells(m, c, ord, shown, cell);
+	html_range_note(out, c, "activity-range");
 	fputs("<div class=\"legend\">Samples per thread over time; darker is "
 	      "more samples (the darkest cell holds ", out);
 	fprintf(out, "%" PRIu64 ").", vmax);
@@ -249,13 +251,15 @@ int html_activity_section(FILE *out, const struct model *m)
 	fputs("</div>\n", out);
 	/* each thread's row a group (data-pid, data-tid, data-proc) and
 	 * the axis another, so report.js can hide the rows a selection
-	 * leaves out and pack the rest (data-rowh: a row's height) */
+	 * leaves out and pack the rest (data-rowh: a row's height); the
+	 * x axis as the metric charts' (data-t0, data-span) */
 	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		     "class=\"timed\" data-x0=\"%.1f\" data-x1=\"%.1f\" "
-		     "data-span=\"%.9g\" data-rowh=\"%.0f\" "
+		     "data-t0=\"%.9g\" data-span=\"%.9g\" data-rowh=\"%.0f\" "
 		     "aria-label=\"samples per thread over time\">",
 		AW, (double)shown * AROWH + 28.0, ALX, AW - 10,
-		(double)(c->t1 - c->t0) / 1e9, (double)AROWH);
+		(double)(c->t0 - c->base) / 1e9, (double)(c->t1 - c->t0) / 1e9,
+		(double)AROWH);
 	for (size_t r = 0; r < shown; r++) {
 		const struct rthread *t = &m->threads[ord[r]];
 		/* data-pid: the pid it had (in its PID namespace);

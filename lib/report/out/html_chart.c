@@ -5,8 +5,10 @@
  * marks; and the time axis the charts over time share (html_activity.c's
  * too).
  *
- * Time: charts show CLOCK_MONOTONIC time from the model's first record,
- * in display columns of one or more timeline bins (at most MAX_COLS).
+ * Time: charts show CLOCK_MONOTONIC time in seconds from the model's
+ * first record (the run's start), over the run or, with --time, over
+ * the part of it kept, in display columns of one or more timeline bins
+ * (at most MAX_COLS).
  * A chart draws, per column, the mean of the metric as a line in a band
  * from the lowest to the highest value; with more than one process, the
  * band spans the processes' means and the line is their mean.  The SVG
@@ -33,9 +35,22 @@ void html_cols_init(struct html_cols *c, const struct model *m)
 	memset(c, 0, sizeof(*c));
 	if (!tl->have_range || m->first_ts == UINT64_MAX)
 		return;
-	c->t0 = m->first_ts;
-	c->t1 = m->last_ts > m->first_ts ? m->last_ts : m->first_ts + 1000000;
-	long b0 = timeline_bin_of(tl, c->t0), b1 = timeline_bin_of(tl, c->t1);
+	c->base = c->t0 = m->first_ts;
+	c->end = c->t1 = m->last_ts > m->first_ts ? m->last_ts
+						 : m->first_ts + 1000000;
+	uint64_t last = c->t1; /* the last ns the columns hold */
+	if (m->filter && m->filter->fi_time) {
+		/* --time: its range, clamped to the run (a range outside the
+		 * run, which keeps nothing, leaves the run's) */
+		uint64_t from, to;
+		filter_time_ns(m->filter, &from, &to);
+		if (from > c->t0 && from < c->t1)
+			c->t0 = from;
+		if (to > c->t0 && to < c->t1)
+			last = (c->t1 = to) - 1; /* to itself is left out */
+		c->narrowed = c->t0 != c->base || c->t1 != c->end;
+	}
+	long b0 = timeline_bin_of(tl, c->t0), b1 = timeline_bin_of(tl, last);
 	if (b0 < 0)
 		b0 = 0;
 	if (b1 >= TIMELINE_BINS)
@@ -49,13 +64,57 @@ void html_cols_init(struct html_cols *c, const struct model *m)
 	c->ok = 1;
 }
 
-/* Start and end time of column k. */
-void html_col_range(const struct html_cols *c, const struct rtimeline *tl,
-		      size_t k, double *s, double *e)
+/* Start and end time of column k (its bins', perhaps beyond the axis),
+ * seconds from c->base. */
+static void col_span(const struct html_cols *c, const struct rtimeline *tl,
+		     size_t k, double *s, double *e)
 {
 	int64_t a = timeline_bin_start(tl, (size_t)c->b0 + k * c->per);
-	*s = (double)(a - (int64_t)c->t0) / 1e9;
+	*s = (double)(a - (int64_t)c->base) / 1e9;
 	*e = *s + (double)(timeline_width(tl) * c->per) / 1e9;
+}
+
+void html_col_range(const struct html_cols *c, const struct rtimeline *tl,
+		    size_t k, double *s, double *e)
+{
+	double lo = (double)(c->t0 - c->base) / 1e9;
+	double hi = (double)(c->t1 - c->base) / 1e9;
+	col_span(c, tl, k, s, e);
+	*s = *s < lo ? lo : *s > hi ? hi : *s;
+	*e = *e < lo ? lo : *e > hi ? hi : *e;
+}
+
+double html_col_frac(const struct html_cols *c, double sec)
+{
+	double span = (double)(c->t1 - c->t0) / 1e9;
+	double f = span > 0 ? (sec - (double)(c->t0 - c->base) / 1e9) / span
+			    : 0;
+	if (f < 0)
+		f = 0;
+	if (f > 1)
+		f = 1;
+	return f;
+}
+
+void html_axis_ticks(const struct html_cols *c, int ticks, double *first,
+		     double *step)
+{
+	double span = (double)(c->t1 - c->t0) / 1e9;
+	double off = (double)(c->t0 - c->base) / 1e9;
+	*step = span > 0 ? html_nice_step(span, ticks, 0) : 0;
+	*first = *step > 0 ? ceil(off / *step - 1e-9) * *step : off;
+}
+
+void html_range_note(FILE *out, const struct html_cols *c, const char *id)
+{
+	if (!c->narrowed)
+		return;
+	fprintf(out, "<p class=\"note\" id=\"%s\">Time axes: %.3f s to "
+		     "%.3f s from the run's start, the part of the run's "
+		     "%.3f s that --time keeps.</p>\n",
+		id, (double)(c->t0 - c->base) / 1e9,
+		(double)(c->t1 - c->base) / 1e9,
+		(double)(c->end - c->base) / 1e9);
 }
 
 /* Chart geometry (SVG user units). */
@@ -66,21 +125,10 @@ void html_col_range(const struct html_cols *c, const struct rtimeline *tl,
 #define PY0 10.0
 #define PY1 150.0
 
-/* Where sec (from c->t0) is along the x axis, from 0 to 1. */
-static double frac_of(const struct html_cols *c, double sec)
-{
-	double span = (double)(c->t1 - c->t0) / 1e9;
-	double f = span > 0 ? sec / span : 0;
-	if (f < 0)
-		f = 0;
-	if (f > 1)
-		f = 1;
-	return f;
-}
-
+/* The x of sec (seconds from c->base). */
 static double x_of(const struct html_cols *c, double sec)
 {
-	return PX0 + frac_of(c, sec) * (PX1 - PX0);
+	return PX0 + html_col_frac(c, sec) * (PX1 - PX0);
 }
 
 /* A "nice" step near range/ticks: 1, 2 or 5 times a power of ten, or
@@ -102,15 +150,15 @@ static int units_iec(const char *u)
 	return u && u[0] == 'B' && (!u[1] || u[1] == '/');
 }
 
-static void x_axis(FILE *out, const struct html_cols *c, const struct rtimeline *tl)
+static void x_axis(FILE *out, const struct html_cols *c)
 {
-	double span = (double)(c->t1 - c->t0) / 1e9;
-	double st = html_nice_step(span, 8, 0);
+	double first, st, end = (double)(c->t1 - c->base) / 1e9;
+	html_axis_ticks(c, 8, &first, &st);
 	fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 		     "y2=\"%.1f\"/>",
 		PX0, PY1, PX1, PY1);
-	for (double s = 0; s <= span * 1.0001 && st > 0; s += st) {
-		double x = x_of(c, s);
+	for (int i = 0; st > 0 && first + i * st <= end + st * 1e-4; i++) {
+		double s = first + i * st, x = x_of(c, s);
 		char b[UNITS_BUFSZ];
 		units_format(b, sizeof(b), s, "s");
 		fprintf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" "
@@ -120,7 +168,6 @@ static void x_axis(FILE *out, const struct html_cols *c, const struct rtimeline 
 		H(b);
 		fputs("</text>", out);
 	}
-	(void)tl;
 }
 
 /* The user's point marks as lines from y0 to y1 in a plot whose x axis
@@ -131,12 +178,12 @@ void html_marks_svg(FILE *out, const struct html_cols *c, const struct rtimeline
 	for (size_t i = 0; i < tl->nmarks; i++) {
 		const struct rtlmark *k = &tl->marks[i];
 		if (k->ts < c->t0 || k->ts > c->t1)
-			continue;
-		double x = x0 + frac_of(c, (double)(k->ts - c->t0) / 1e9) *
-					(x1 - x0);
+			continue; /* out of the axis (--time) */
+		double t = (double)(k->ts - c->base) / 1e9;
+		double x = x0 + html_col_frac(c, t) * (x1 - x0);
 		fprintf(out, "<line class=\"mark\" x1=\"%.1f\" y1=\"%.1f\" "
 			     "x2=\"%.1f\" y2=\"%.1f\"><title>mark at %.3f s: ",
-			x, y0, x, y1, (double)(k->ts - c->t0) / 1e9);
+			x, y0, x, y1, t);
 		H(k->text);
 		fputs("</title></line>", out);
 	}
@@ -167,6 +214,8 @@ struct chartdata {
 	int per_proc;            /* band of the series' means, not values */
 	double bot, top, step;   /* y axis: bot to top, ticks every step */
 	double span;             /* seconds the x axis covers */
+	double t0;               /* where it starts, seconds from the
+				  * run's start */
 };
 
 /* The low and high ends of a column's band, and its line. */
@@ -191,12 +240,13 @@ static double y_of(const struct chartdata *d, double v)
 	return PY1 - (v - d->bot) / (d->top - d->bot) * (PY1 - PY0);
 }
 
-/* The x of the middle of display column k. */
+/* The x of the middle of display column k (of its bins, as report.js
+ * places the columns of "ms-data"). */
 static double col_x(const struct html_cols *c, const struct rtimeline *tl,
 		    size_t k)
 {
 	double t[2];
-	html_col_range(c, tl, k, &t[0], &t[1]);
+	col_span(c, tl, k, &t[0], &t[1]);
 	return x_of(c, (t[0] + t[1]) / 2);
 }
 
@@ -320,12 +370,14 @@ static void chart_head(FILE *out, const struct chartdata *d,
 	if (r->rate)
 		fputs("; per second (divided by sample time)", out);
 	fputs("</div>\n", out);
-	/* data-x0, data-x1, data-span: where the run's start and end are,
-	 * for report.js to mark a chosen time range */
+	/* data-x0, data-x1: where the x axis starts and ends, data-t0 and
+	 * data-span: the seconds from the run's start there and the
+	 * seconds it covers (the run, or --time's range), for report.js to
+	 * mark a chosen time range */
 	fprintf(out, "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
 		     "class=\"timed\" data-x0=\"%.1f\" data-x1=\"%.1f\" "
-		     "data-span=\"%.9g\" aria-label=\"",
-		CW, CH, PX0, PX1, d->span);
+		     "data-t0=\"%.9g\" data-span=\"%.9g\" aria-label=\"",
+		CW, CH, PX0, PX1, d->t0, d->span);
 	H(metrics_display_name(mt));
 	fputs(" over time\">", out);
 }
@@ -603,21 +655,22 @@ out:
 /* The metrics' series per process as the JSON element "ms-data", for
  * report.js to draw a process's charts when a selection holds one
  * process: where the columns are (s0, w: seconds, the middle of the
- * first and the width; span: the x axis's seconds), the plot area (x,
- * y) and an entry per chart (proc_series), in the charts' order (sum:
- * the metrics' summaries; a chart for each with values). */
+ * first and the width; t0 and span: where the x axis starts and the
+ * seconds it covers; all seconds from the run's start), the plot area
+ * (x, y) and an entry per chart (proc_series), in the charts' order
+ * (sum: the metrics' summaries; a chart for each with values). */
 static int proc_series_all(FILE *out, const struct model *m,
 			   const struct html_cols *c,
 			   const struct rmsummary *sum)
 {
 	const struct rmetrics *x = &m->metrics;
 	double s, e;
-	html_col_range(c, &m->timeline, 0, &s, &e);
+	col_span(c, &m->timeline, 0, &s, &e);
 	fprintf(out, "<script type=\"application/json\" id=\"ms-data\">"
-		     "{\"s0\":%.9g,\"w\":%.9g,\"span\":%.9g,"
+		     "{\"s0\":%.9g,\"w\":%.9g,\"t0\":%.9g,\"span\":%.9g,"
 		     "\"x\":[%.1f,%.1f],\"y\":[%.1f,%.1f],\"charts\":[\n",
-		(s + e) / 2, e - s, (double)(c->t1 - c->t0) / 1e9, PX0, PX1,
-		PY0, PY1);
+		(s + e) / 2, e - s, (double)(c->t0 - c->base) / 1e9,
+		(double)(c->t1 - c->t0) / 1e9, PX0, PX1, PY0, PY1);
 	int rc = 0, first = 1;
 	for (size_t i = 0; i < x->nm && !rc; i++) {
 		if (!sum[i].values)
@@ -638,7 +691,8 @@ static int chart(FILE *out, const struct model *m, const struct html_cols *c,
 {
 	const struct rtimeline *tl = &m->timeline;
 	struct chartdata d = {.mt = &m->metrics.m[mi],
-			      .span = (double)(c->t1 - c->t0) / 1e9};
+			      .span = (double)(c->t1 - c->t0) / 1e9,
+			      .t0 = (double)(c->t0 - c->base) / 1e9};
 	d.col = calloc(c->n ? c->n : 1, sizeof(*d.col));
 	int rc = d.col ? chart_columns(&d, m, c, mi, 0) : MAPS_ENOMEM;
 	if (rc)
@@ -653,7 +707,7 @@ static int chart(FILE *out, const struct model *m, const struct html_cols *c,
 	/* g.xaxis and g.plot: for report.js to zoom the chart to a time
 	 * range (the plot stretched, the axis drawn anew) */
 	fputs("<g class=\"xaxis\">", out);
-	x_axis(out, c, tl);
+	x_axis(out, c);
 	fputs("</g>", out);
 	if (!d.npts) {
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
@@ -706,7 +760,8 @@ static int marks_table(FILE *out, const struct model *m,
 		char pb[48];
 		/* data-tid, data-t (seconds): for report.js to show the
 		 * marks of a selection */
-		double t = k->ts >= c->t0 ? (double)(k->ts - c->t0) / 1e9 : 0.0;
+		double t = k->ts >= c->base ? (double)(k->ts - c->base) / 1e9
+					    : 0.0;
 		fprintf(out, "<tr data-pid=\"%u\" data-proc=\"%u\" "
 			     "data-tid=\"%u\" data-t=\"%.9f\"><td "
 			     "class=\"n\">%.3f s</td><td class=\"n\">%s</td>"
@@ -857,6 +912,8 @@ static int metrics_section(FILE *out, const struct model *m,
 		H(scope);
 		fputs(".</p>\n", out);
 	}
+	if (c->ok)
+		html_range_note(out, c, "metrics-range");
 	int rc = metrics_table(out, m, sum);
 	if (!rc && c->ok) {
 		fputs("<div class=\"charts\">\n", out);

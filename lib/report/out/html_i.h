@@ -72,17 +72,38 @@ struct html_cols {
 	long b0;          /* first timeline bin shown */
 	size_t per;       /* bins per column */
 	size_t n;         /* columns */
-	uint64_t t0, t1;  /* time range of the x axis */
+	uint64_t t0, t1;  /* time range of the x axis (ns): the run, or
+			   * the part of it --time keeps */
+	uint64_t base;    /* the run's start (ns): the axes say seconds
+			   * from it */
+	uint64_t end;     /* the run's end (ns) */
+	int narrowed;     /* t0..t1 is --time's range, less than the run */
 	int ok;           /* a timeline with a range */
 };
 
-/* html_chart.c: the columns of m's timeline the charts show (c->ok 0:
- * no timeline with a range). */
+/* html_chart.c: the columns of m's timeline the charts show, over the
+ * run or, with --time, over its range clamped to the run (c->ok 0: no
+ * timeline with a range). */
 void html_cols_init(struct html_cols *c, const struct model *m);
 
-/* html_chart.c: start and end of column k, seconds from c->t0. */
+/* html_chart.c: start and end of column k, seconds from c->base, within
+ * the axis's range. */
 void html_col_range(const struct html_cols *c, const struct rtimeline *tl,
 		    size_t k, double *s, double *e);
+
+/* html_chart.c: the fraction (0 to 1) of the x axis of c where sec
+ * (seconds from c->base) is. */
+double html_col_frac(const struct html_cols *c, double sec);
+
+/* html_chart.c: the ticks of the x axis of c, at most about ticks of
+ * them on a round step: the first at *first seconds from c->base, one
+ * every *step (returned 0 when there is no axis). */
+void html_axis_ticks(const struct html_cols *c, int ticks, double *first,
+		     double *step);
+
+/* html_chart.c: with --time, a note (id id) saying which part of the
+ * run the axes of c show; nothing otherwise. */
+void html_range_note(FILE *out, const struct html_cols *c, const char *id);
 
 /* html_chart.c: a round step near range/ticks (1, 2 or 5 times a power
  * of ten; for byte units, iec, a power of two). */

@@ -3,7 +3,8 @@
  * html_mpi.c: the HTML report's "MPI call statistics" section
  * (report/mpi.h), the text report's table (text_mpi.c) as HTML: one row
  * per MPI function and quantity, mean, min [rank] and max [rank]
- * across ranks.  Written only when the logs hold MPI call statistics.
+ * across ranks, and the filters that cannot narrow them.  Written only
+ * when the logs hold MPI call statistics.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -54,7 +55,20 @@ int html_mpi_section(FILE *out, const struct model *m)
 			fprintf(out, " [%d]</td></tr>\n", x->q[q].max_rank);
 		}
 	}
-	fputs("</tbody>\n</table>\n</section>\n", out);
+	fputs("</tbody>\n</table>\n", out);
+	/* the filters that cannot narrow them, as the text report says */
+	const char *opt[MPI_UNNARROWED_MAX];
+	size_t nopt = mpi_unnarrowed(m, opt);
+	if (nopt) {
+		fputs("<p class=\"note\" id=\"mpi-scope\">The logs hold each "
+		      "process's totals, written at MPI_Finalize, not its "
+		      "calls: these are the whole-run figures of the processes "
+		      "kept, not narrowed by ", out);
+		for (size_t i = 0; i < nopt; i++)
+			fprintf(out, "%s%s", i ? ", " : "", opt[i]);
+		fputs(".</p>\n", out);
+	}
+	fputs("</section>\n", out);
 	mpi_stats_free(&s);
 	return 0;
 }

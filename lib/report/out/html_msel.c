@@ -37,7 +37,7 @@
 #include "report/out/html_i.h"
 #include "report/out/rescan.h"
 
-#define MS_CELLS 50000    /* bins with values, all series */
+#define MS_CELLS 25000    /* bins with values, all series: 3 MB */
 #define MS_SERIES 4096    /* series of the run */
 
 /* The values of one series in one bin. */

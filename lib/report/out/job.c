@@ -279,27 +279,26 @@ int job_html_summary(const struct output_in *in, FILE *out)
 	return ferror(out) ? MAPS_EIO : 0;
 }
 
-/* Time bins [0, *nb) of the timeline that hold samples (the last one
- * with a sample ends the range).  0 when none. */
-static size_t bins_used(const struct ranks *rk)
+/* The timeline bins of the x axis (the run, or the part of it --time
+ * keeps: html_cols_init()), [*b0, *b0 + return); 0 when none. */
+static size_t axis_bins(const struct html_cols *c, size_t *b0)
 {
-	size_t nb = 0;
-	for (size_t i = 0; i < rk->n; i++)
-		for (size_t b = nb; rk->r[i].bins && b < TIMELINE_BINS; b++)
-			if (rk->r[i].bins[b])
-				nb = b + 1;
-	return nb;
+	*b0 = (size_t)c->b0;
+	if (!c->ok || *b0 >= TIMELINE_BINS)
+		return 0;
+	size_t nb = c->n * c->per;
+	return nb < TIMELINE_BINS - *b0 ? nb : TIMELINE_BINS - *b0;
 }
 
-/* Where the run's first and last records are on a chart whose x is
- * px per bin of m's timeline from bin 0's start (*x0, *x1), and the
- * run's seconds between them (*span): the svg's data-x0, data-x1 and
+/* Where the run's first and last records are on a chart whose x is px
+ * per bin of m's timeline from bin b0's start (*x0, *x1), and the run's
+ * seconds between them (*span): the svg's data-x0, data-x1 and
  * data-span, for narrow.js to shade a selected time range. */
-static void run_edges(const struct model *m, double px, double *x0,
-		      double *x1, double *span)
+static void run_edges(const struct model *m, size_t b0, double px,
+		      double *x0, double *x1, double *span)
 {
 	double w = (double)timeline_width(&m->timeline);
-	double o = (double)timeline_bin_start(&m->timeline, 0);
+	double o = (double)timeline_bin_start(&m->timeline, b0);
 	*x0 = w > 0 ? ((double)m->first_ts - o) / w * px : 0;
 	*x1 = w > 0 ? ((double)m->last_ts - o) / w * px : 0;
 	*span = model_run_seconds(m);
@@ -308,13 +307,14 @@ static void run_edges(const struct model *m, double px, double *x0,
 #define HEAT_ROWS 128
 #define HEAT_COLS 128
 
-/* The rank x time heat map: a row per rank (groups of ranks past
- * HEAT_ROWS), a column per time bin (merged past HEAT_COLS), darker for
- * more samples. */
+/* The rank x time heat map over the charts' time axis (ax): a row per
+ * rank (groups of ranks past HEAT_ROWS), a column per time bin (merged
+ * past HEAT_COLS), darker for more samples. */
 static int heat_map(FILE *out, const struct model *m, const struct ranks *rk,
-		    const struct rank_row **v, size_t n)
+		    const struct rank_row **v, size_t n,
+		    const struct html_cols *ax)
 {
-	size_t nb = bins_used(rk);
+	size_t b0, nb = axis_bins(ax, &b0);
 	if (!nb)
 		return 0;
 	size_t per_col = (nb + HEAT_COLS - 1) / HEAT_COLS;
@@ -326,17 +326,21 @@ static int heat_map(FILE *out, const struct model *m, const struct ranks *rk,
 		return MAPS_ENOMEM;
 	double peak = 0;
 	for (size_t i = 0; i < n; i++)
-		for (size_t b = 0; b < nb; b++) {
+		for (size_t b = 0; v[i]->bins && b < nb; b++) {
 			double *c = &cell[(i / per_row) * cols + b / per_col];
-			*c += v[i]->bins[b];
+			*c += v[i]->bins[b0 + b];
 			if (*c > peak)
 				peak = *c;
 		}
+	if (!(peak > 0)) {
+		free(cell);
+		return 0;
+	}
 	double secs = (double)timeline_width(&m->timeline) * (double)nb / 1e9;
 	int cw = 6, rh = rows > 64 ? 4 : 10, left = 70;
 	size_t w = left + cols * (size_t)cw, h = rows * (size_t)rh + 16;
 	double x0, x1, span;
-	run_edges(m, (double)cw / (double)per_col, &x0, &x1, &span);
+	run_edges(m, b0, (double)cw / (double)per_col, &x0, &x1, &span);
 	fprintf(out, "<h3>Samples per %s over time</h3>\n<p>Darker: more "
 		     "samples in that time slice (%.3f s each); a %s that "
 		     "stays dark while others fade is slow.</p>\n"
@@ -362,7 +366,7 @@ static int heat_map(FILE *out, const struct model *m, const struct ranks *rk,
 					(int)first->rank, (int)last->rank);
 		}
 		for (size_t c = 0; c < cols; c++) {
-			double f = peak > 0 ? cell[r * cols + c] / peak : 0;
+			double f = cell[r * cols + c] / peak;
 			if (f <= 0)
 				continue;
 			fprintf(out, "<rect x=\"%zu\" y=\"%zu\" width=\"%d\" "
@@ -371,11 +375,13 @@ static int heat_map(FILE *out, const struct model *m, const struct ranks *rk,
 				left + c * (size_t)cw, r * (size_t)rh, cw, rh, f);
 		}
 	}
-	fprintf(out, "<text x=\"%d\" y=\"%zu\" font-size=\"9\">0 s</text>"
+	/* the axis's ends, in seconds from the run's start */
+	fprintf(out, "<text x=\"%d\" y=\"%zu\" font-size=\"9\">%.2f s</text>"
 		     "<text x=\"%zu\" y=\"%zu\" font-size=\"9\" "
 		     "text-anchor=\"end\">%.2f s</text>\n</svg>\n",
-		left, rows * (size_t)rh + 12, left + cols * (size_t)cw,
-		rows * (size_t)rh + 12, secs);
+		left, rows * (size_t)rh + 12, (double)(ax->t0 - ax->base) / 1e9,
+		left + cols * (size_t)cw, rows * (size_t)rh + 12,
+		(double)(ax->t1 - ax->base) / 1e9);
 	free(cell);
 	return 0;
 }
@@ -383,10 +389,22 @@ static int heat_map(FILE *out, const struct model *m, const struct ranks *rk,
 #define BAND_W 600
 #define BAND_H 120
 
-/* Metric i's chart across the ranks: per time bin the min-max band of
- * the processes' values and their mean (a process's value in a bin: the
- * mean of its values there).  Nothing with fewer than two processes. */
-static int band_chart(FILE *out, const struct model *m, size_t i)
+/* The x of timeline bin b's middle in a band chart over the time axis
+ * ax. */
+static double band_x(const struct html_cols *ax, const struct rtimeline *tl,
+		     size_t b)
+{
+	double mid = (double)(timeline_bin_start(tl, b) - (int64_t)ax->base) /
+		     1e9 + (double)timeline_width(tl) / 2e9;
+	return html_col_frac(ax, mid) * BAND_W;
+}
+
+/* Metric i's chart across the ranks over the time axis ax: per time
+ * bin the min-max band of the processes' values and their mean (a
+ * process's value in a bin: the mean of its values there).  Nothing
+ * with fewer than two processes. */
+static int band_chart(FILE *out, const struct model *m, size_t i,
+		      const struct html_cols *ax)
 {
 	const struct rtimeline *tl = &m->timeline;
 	size_t nser = 0;
@@ -434,11 +452,11 @@ static int band_chart(FILE *out, const struct model *m, size_t i)
 				top = hi[x];
 		}
 	const struct rmetric *mt = &m->metrics.m[i];
-	if (nb >= 2) {
+	if (nb >= 2 && ax->ok) {
 		fputs("<figure class=\"band\"><figcaption>", out);
 		H(metrics_display_name(mt));
-		double sx = (double)BAND_W / (double)(nb - 1), x0, x1, span;
-		run_edges(m, sx, &x0, &x1, &span);
+		/* data-x0, data-x1, data-span: the run's first and last
+		 * records on the axis, for narrow.js to shade a range */
 		fprintf(out, " (%s): min-max across %zu processes, line the "
 			     "mean; peak %.4g</figcaption>\n<svg class=\"timed\" "
 			     "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
@@ -446,22 +464,27 @@ static int band_chart(FILE *out, const struct model *m, size_t i)
 			     "data-span=\"%.9g\" role=\"img\"><polygon "
 			     "fill=\"#85c1e9\" points=\"",
 			mt->units ? mt->units : "", nser, top, BAND_W, BAND_H,
-			BAND_W, BAND_H, x0, x1, span);
+			BAND_W, BAND_H,
+			html_col_frac(ax, ((double)m->first_ts - (double)ax->base) / 1e9) *
+				BAND_W,
+			html_col_frac(ax, ((double)m->last_ts - (double)ax->base) / 1e9) *
+				BAND_W,
+			model_run_seconds(m));
 		double sy = top > 0 ? (BAND_H - 4) / top : 0;
 		for (size_t x = 0; x < nb; x++)
 			if (cnt[x])
-				fprintf(out, "%.1f,%.1f ", x * sx,
+				fprintf(out, "%.1f,%.1f ", band_x(ax, tl, x),
 					BAND_H - hi[x] * sy);
 		for (size_t x = nb; x-- > 0;)
 			if (cnt[x])
-				fprintf(out, "%.1f,%.1f ", x * sx,
+				fprintf(out, "%.1f,%.1f ", band_x(ax, tl, x),
 					BAND_H - lo[x] * sy);
 		fputs("\"/><polyline fill=\"none\" stroke=\"#1b4f72\" "
 		      "points=\"",
 		      out);
 		for (size_t x = 0; x < nb; x++)
 			if (cnt[x])
-				fprintf(out, "%.1f,%.1f ", x * sx,
+				fprintf(out, "%.1f,%.1f ", band_x(ax, tl, x),
 					BAND_H - sum[x] / cnt[x] * sy);
 		fputs("\"/></svg></figure>\n", out);
 	}
@@ -535,9 +558,13 @@ int job_html_ranks(const struct output_in *in, FILE *out)
 			     "fastest are (the JSON report lists all).</p>\n",
 			rk->n - n, rows_word(rk), JOB_ROWS / 2, JOB_ROWS / 2);
 	if (m->timeline_on) {
-		rc = heat_map(out, m, rk, v, n);
+		/* over the time axis of the metric charts */
+		struct html_cols ax;
+		html_cols_init(&ax, m);
+		html_range_note(out, &ax, "ranks-range");
+		rc = heat_map(out, m, rk, v, n, &ax);
 		for (size_t i = 0; !rc && i < m->metrics.nm; i++)
-			rc = band_chart(out, m, i);
+			rc = band_chart(out, m, i, &ax);
 	}
 	fputs("</section>\n", out);
 out:

@@ -262,7 +262,6 @@ static void functions(struct jsonw *w, const struct model *m,
 	jsonw_array_end(w);
 }
 
-/* The MPI call statistics (report/mpi.h).  Returns 0 or MAPS_ENOMEM. */
 /* "substrate_files": what substrate plugins wrote (MANIFEST records);
  * only when there are some. */
 static void substrate_files(struct jsonw *w, const struct model *m)
@@ -285,6 +284,11 @@ static void substrate_files(struct jsonw *w, const struct model *m)
 	jsonw_array_end(w);
 }
 
+/* The MPI call statistics (report/mpi.h), and "mpi_calls_scope":
+ * whether they are the whole run's of the processes kept ("whole_run")
+ * for the filters given that cannot narrow them ("not_narrowed_by",
+ * as the options are written; mpi_unnarrowed()).  Returns 0 or
+ * MAPS_ENOMEM. */
 static int mpi_calls(struct jsonw *w, const struct model *m)
 {
 	static const char *const key[MPI_NQTY] = {"calls", "time_ns", "sent",
@@ -315,6 +319,17 @@ static int mpi_calls(struct jsonw *w, const struct model *m)
 	}
 	jsonw_array_end(w);
 	mpi_stats_free(&s);
+	const char *opt[MPI_UNNARROWED_MAX];
+	size_t nopt = mpi_unnarrowed(m, opt);
+	jsonw_key(w, "mpi_calls_scope");
+	jsonw_object(w);
+	k_bool(w, "whole_run", nopt > 0);
+	jsonw_key(w, "not_narrowed_by");
+	jsonw_array(w);
+	for (size_t i = 0; i < nopt; i++)
+		jsonw_string(w, opt[i]);
+	jsonw_array_end(w);
+	jsonw_object_end(w);
 	return 0;
 }
 

@@ -114,6 +114,8 @@ static int on_sample(void *ctx, const struct maplog_ev *ev)
 static int on_mark(void *ctx, const struct maplog_ev *ev)
 {
 	struct scan *s = ctx;
+	if (s->m->filter && !filter_keep_time(s->m->filter, ev->ev_ts))
+		return 0; /* out of --time's range */
 	return s->t->rt_mark(s->ctx, ev);
 }
 

@@ -5,9 +5,10 @@
  * stack was sampled on, and when.  Every sample is given with the index
  * of its thread in the model (model.threads) and the slot of its stack in
  * the model's stack table (model.stacks, as the analysis expanded it);
- * user marks are given as they are.  rescan_count() builds on it the
- * samples and weight of every (thread, stack) pair: memory grows with
- * those pairs, never with the number of samples.
+ * user marks are given as they are, those within --time only.
+ * rescan_count() builds on it the samples and weight of every (thread,
+ * stack) pair: memory grows with those pairs, never with the number of
+ * samples.
  *
  * The logs must be the ones the model read (output_in.oi_logs), unchanged
  * since, and files that can be read twice: regular files, or pipes and

@@ -87,20 +87,16 @@ int text_mpi(const struct model *m, FILE *out)
 	}
 	/* per process and without times: --pid and --rank narrow them
 	 * (the processes kept), the others cannot */
-	const struct rfilter *fl = m->filter;
-	char by[40] = "";
-	if (fl && fl->fi_ntids)
-		strcat(by, ", --tid");
-	if (fl && fl->fi_ncomms)
-		strcat(by, ", --comm");
-	if (fl && fl->fi_time)
-		strcat(by, ", --time");
-	if (by[0])
-		fprintf(out, "  The logs hold each process's totals, written "
-			     "at MPI_Finalize, not its calls: these are the "
-			     "whole-run figures of the processes kept, not "
-			     "narrowed by %s\n",
-			by + 2);
+	const char *opt[MPI_UNNARROWED_MAX];
+	size_t nopt = mpi_unnarrowed(m, opt);
+	if (nopt) {
+		fputs("  The logs hold each process's totals, written at "
+		      "MPI_Finalize, not its calls: these are the whole-run "
+		      "figures of the processes kept, not narrowed by ", out);
+		for (size_t i = 0; i < nopt; i++)
+			fprintf(out, "%s%s", i ? ", " : "", opt[i]);
+		fputc('\n', out);
+	}
 	int rc = samples_in_mpi(m, &s, out);
 	mpi_stats_free(&s);
 	return rc;

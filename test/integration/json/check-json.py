@@ -29,7 +29,8 @@ def near(a, b, rel=1e-9):
 
 TOP = ["schema", "version", "generator", "logs", "summary", "processes",
        "threads", "regions", "top_self", "top_total", "metrics",
-       "metrics_scope", "plugin_errors", "undefined_metrics", "mpi_calls", "partial_reports",
+       "metrics_scope", "plugin_errors", "undefined_metrics", "mpi_calls",
+       "mpi_calls_scope", "partial_reports",
        "performance", "ranks", "damage",
        "symbol_problems", "errors"]
 SUMMARY = ["command", "host", "start", "start_unix", "duration_s",

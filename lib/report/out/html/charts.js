@@ -10,11 +10,12 @@ var mapreportCharts = (function () {
 	'use strict';
 
 	/* plot (a group of svg sv whose x axis runs from x0 to x1 for
-	 * the run's span seconds) zoomed to the time range from a to
-	 * b seconds (a null: the whole run): stretched sideways inside
-	 * an <svg> of the plot's width, whose viewport clips what the
-	 * stretch pushes out (made on the first zoom only); returns
-	 * the range shown [lo, hi], or null */
+	 * span seconds from t0: the run, or the part of it mapreport
+	 * --time kept) zoomed to the time range from a to b seconds
+	 * from the run's start (a null: the whole axis): stretched
+	 * sideways inside an <svg> of the plot's width, whose viewport
+	 * clips what the stretch pushes out (made on the first zoom
+	 * only); returns the range shown [lo, hi], or null */
 	function zoomPlot(sv, plot, a, b) {
 		var clip = plot.parentNode;
 		if (a === null && clip.getAttribute('class') !== 'nr-clip')
@@ -38,8 +39,9 @@ var mapreportCharts = (function () {
 			return null;
 		}
 		var span = +sv.getAttribute('data-span') || 1;
-		var hi = Math.min(b, span), lo = Math.min(a, hi);
-		var xa = x0 + lo / span * (x1 - x0), xb = x0 + hi / span * (x1 - x0);
+		var t0 = +sv.getAttribute('data-t0') || 0;
+		var hi = Math.min(Math.max(b, t0), t0 + span), lo = Math.min(Math.max(a, t0), hi);
+		var xa = x0 + (lo - t0) / span * (x1 - x0), xb = x0 + (hi - t0) / span * (x1 - x0);
 		var k = (x1 - x0) / Math.max(xb - xa, 1e-6);
 		plot.setAttribute('transform', 'translate(' + (x0 - k * xa).toFixed(3) +
 			',0) scale(' + k.toFixed(6) + ',1)');
@@ -140,7 +142,7 @@ var mapreportCharts = (function () {
 			pos += 6;
 		}
 		var xOf = function (j) {
-			var f = (ms.s0 + j * ms.w) / (ms.span || 1);
+			var f = (ms.s0 + j * ms.w - (ms.t0 || 0)) / (ms.span || 1);
 			return (X0 + Math.min(Math.max(f, 0), 1) * (X1 - X0)).toFixed(1);
 		};
 		var yOf = function (q) { return (Y1 - q * (Y1 - Y0)).toFixed(1); };
