@@ -8,7 +8,8 @@
 # memory peak where not marked as the whole run's, host) and its load
 # imbalance and slowest rank; narrowed to a process, the row of
 # `mapreport --json --pid PID` (the text report has no Ranks table for
-# one process).  On a synthetic log of 2 processes (mklog) and on a real
+# one process); narrowed to a thread id two processes have, the rows of
+# `mapreport --tid TID`.  On a synthetic log of 2 processes (mklog) and on a real
 # run of two test/programs/iowrite processes, whose samples in write(2)
 # and read(2) make I/O %.  The heat map and band charts shade the range.
 # Skipped (77) when no Chromium is installed (html-browser-lib.sh).
@@ -132,6 +133,14 @@ check() {
 test_synthetic() {
 	"$mklog" -n 20000 -p 2 -t 4 -s 3 "$tmp/s.log" >/dev/null
 	check s "$tmp/s.log"
+	# a thread id both processes have (#tid=4002 selects both): their
+	# rows with that thread's samples and measured seconds, as --tid
+	"$mapreport" --tid 4002 "$tmp/s.log" >"$tmp/s.tid.txt" 2>/dev/null ||
+		fail "mapreport --tid 4002 failed"
+	chrome "$tmp/s.tdom2" "$tmp/s.tdom2.err" --dump-dom "file://$tmp/s.html#tid=4002"
+	no_console "$tmp/s.tdom2.err"
+	same_rows "$tmp/s.tdom2" "$tmp/s.tid.txt" ||
+		fail "thread 4002: the Ranks table is not that of mapreport --tid 4002"
 }
 
 # two iowrite processes started by one shell: I/O samples in both

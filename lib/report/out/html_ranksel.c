@@ -24,7 +24,10 @@
  * threads with samples, measured at their end without a time range and
  * the weights of the range's samples with one (model/model.h), then the
  * MPI and I/O shares and compute seconds as report/ranks.c makes them.
- * Size: threads x bins cells at most, four numbers each.
+ * Size: threads x bins cells at most (the page's bins, after
+ * html_narrow.c merged them), six numbers each; past RK_CELLS of them
+ * (some 2.5 MB of the page) the element holds the reason instead and
+ * the table stays the whole run's, its selected rows marked.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -35,6 +38,8 @@
 #include "model/keymap.h"
 #include "report/out/html_i.h"
 #include "report/out/job.h"
+
+#define RK_CELLS 100000
 
 struct rscell {
 	uint32_t thread, bin;
@@ -166,6 +171,14 @@ int html_ranksel_write(FILE *out, struct html_ranksel *r,
 		return 0;
 	}
 	to_bins(r, bins);
+	if (r->nc > RK_CELLS) {
+		fputs("<script type=\"application/json\" id=\"rk-data\">\n"
+		      "{\"none\":\"the figures per thread and time are too "
+		      "many for the page\"}\n</script>\n",
+		      out);
+		job_free(&j);
+		return ferror(out) ? MAPS_EIO : 0;
+	}
 	int wall = rk->clock == MAPLOG_CLOCK_WALL;
 	fprintf(out, "<script type=\"application/json\" id=\"rk-data\">\n"
 		     "{\"bins\":%u,\"rows_max\":%d,", bins, JOB_ROWS);

@@ -234,16 +234,17 @@ var mapreportRanks = (function () {
 			head.hidden = false;
 		if (all)
 			return;
-		var timed = b0 > 0 || b1 < (data ? data.bins : b1);
+		var timed = b0 > 0 || b1 < (data && !data.none ? data.bins : b1);
 		var threadSel = v && (v[0] === 't' || v[0] === 'T');
-		if (!data) {
+		if (!data || data.none) {
 			/* no figures per thread and time: the selected
 			 * processes' rows marked */
 			for (i = 0; i < rr.length; i++)
 				rr[i].classList.toggle('nr-hl', procs.indexOf(+rr[i].getAttribute('data-proc')) >= 0);
 			table.parentNode.insertBefore(lib.el('p', 'note nr-whole', 'Whole run: ' +
-				'the ranks\' table and charts are not narrowed to the selection.'),
-				table);
+				'the ranks\' table is not narrowed to the selection' + (data ?
+				' (' + data.none + ')' : '') + '; the rows of the selected ' +
+				'processes are marked.'), table);
 			return;
 		}
 		var rows = rowsOf(data, ok, b0, b1, timed, binw, threadSel), st = stats(rows);
