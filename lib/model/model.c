@@ -139,6 +139,9 @@ static struct rthread *thread_get(struct model *m, uint32_t pid,
 	t->image = image;
 	t->tid = tid;
 	t->first_ts = UINT64_MAX;
+	/* --time keeps the range's samples; the end record's seconds are
+	 * of the whole thread */
+	t->cut = m->filter && m->filter->fi_time;
 	return t;
 }
 
@@ -160,8 +163,14 @@ static int note_add(struct model *m, enum rnote_kind kind, const char *file,
 
 double model_thread_seconds(const struct rthread *t, int wall)
 {
-	uint64_t ns = t->ended ? (wall ? t->wall_ns : t->cpu_ns) : t->weight;
+	uint64_t ns = model_thread_measured(t) ? (wall ? t->wall_ns : t->cpu_ns)
+					       : t->weight;
 	return (double)ns / 1e9;
+}
+
+int model_thread_measured(const struct rthread *t)
+{
+	return t->ended && !t->cut;
 }
 
 int model_clock(const struct model *m)

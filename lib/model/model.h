@@ -47,6 +47,10 @@ struct rthread {
 	uint64_t first_ts, last_ts;
 	int ended;            /* THREAD_END seen: cpu_ns, wall_ns measured */
 	uint64_t cpu_ns, wall_ns;
+	int cut;              /* read under --time: cpu_ns and wall_ns are
+			       * of its whole life, its samples of the
+			       * range only, so its seconds are theirs
+			       * (weight) */
 	char *name;
 };
 
@@ -392,8 +396,14 @@ const struct rmap *model_find_map(const struct model *m, uint32_t pid,
 				  uint32_t image, uint64_t pc);
 
 /* Seconds of the sampling clock (CPU or wall) thread t was sampled:
- * measured when its end was recorded, else its samples' nominal weight. */
+ * measured when its end was recorded (model_thread_measured()), else its
+ * samples' nominal weight (also under --time: the measured seconds are
+ * its whole life's, not the range's). */
 double model_thread_seconds(const struct rthread *t, int wall);
+
+/* Whether model_thread_seconds(t) is the measured time: its end was
+ * recorded and the model was not read under --time. */
+int model_thread_measured(const struct rthread *t);
 
 /*
  * Names every output uses.  For the sampling clock (MAPLOG_CLOCK_*) and

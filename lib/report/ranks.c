@@ -210,15 +210,16 @@ static void row_metric(struct rank_row *r, const struct rmetric *mt,
 /* What a function is, for the classification of stacks (bits). */
 enum { F_MPI = 1, F_CALL = 2, F_COLL = 4, F_IO = 8 };
 
-/* Classifies the stacks of m (expanded in an) into the rows: each
- * function once (cls, one byte per function of an), then each stack by
- * its functions' bytes.  Returns 0 or MAPS_ENOMEM. */
-static int rows_stacks(struct ranks *rk, const struct keymap *k,
-		       const struct model *m, const struct analysis *an)
+int ranks_stack_classes(const struct model *m, const struct analysis *an,
+			uint8_t **out)
 {
 	uint8_t *cls = calloc(an->nfuncs ? an->nfuncs : 1, 1);
-	if (!cls)
+	uint8_t *sc = calloc(m->capstacks ? m->capstacks : 1, 1);
+	if (!cls || !sc) {
+		free(cls);
+		free(sc);
 		return MAPS_ENOMEM;
+	}
 	for (size_t i = 0; i < an->nfuncs; i++) {
 		const struct rfunc *fn = &an->funcs[i];
 		if (ranks_is_mpi(fn->module, fn->name))
@@ -231,10 +232,6 @@ static int rows_stacks(struct ranks *rk, const struct keymap *k,
 		const struct rstack *s = &m->stacks[si];
 		if (!s->used || !s->count || !an->exp_n[si])
 			continue;
-		long ri = keymap_find(k, s->pid, s->image, 0);
-		if (ri < 0)
-			continue;
-		struct rank_row *r = &rk->r[ri];
 		int mpi = 0, coll = 0, io = 0;
 		const uint32_t *f = an->exp + an->exp_off[si];
 		for (uint32_t i = 0; i < an->exp_n[si]; i++) {
@@ -245,15 +242,39 @@ static int rows_stacks(struct ranks *rk, const struct keymap *k,
 			if (c & F_CALL)
 				coll = (c & F_COLL) != 0;
 		}
-		if (mpi) {
+		sc[si] = mpi ? RANKS_C_MPI | (coll ? RANKS_C_COLL : 0)
+			     : io ? RANKS_C_IO : 0;
+	}
+	free(cls);
+	*out = sc;
+	return 0;
+}
+
+/* Counts the stacks of m (expanded in an) into the rows by their class
+ * (ranks_stack_classes()).  Returns 0 or MAPS_ENOMEM. */
+static int rows_stacks(struct ranks *rk, const struct keymap *k,
+		       const struct model *m, const struct analysis *an)
+{
+	uint8_t *sc;
+	if (ranks_stack_classes(m, an, &sc))
+		return MAPS_ENOMEM;
+	for (size_t si = 0; si < m->capstacks; si++) {
+		const struct rstack *s = &m->stacks[si];
+		if (!sc[si])
+			continue;
+		long ri = keymap_find(k, s->pid, s->image, 0);
+		if (ri < 0)
+			continue;
+		struct rank_row *r = &rk->r[ri];
+		if (sc[si] & RANKS_C_MPI) {
 			r->mpi_samples += s->count;
-			if (coll)
+			if (sc[si] & RANKS_C_COLL)
 				r->coll_samples += s->count;
-		} else if (io) {
+		} else {
 			r->io_samples += s->count;
 		}
 	}
-	free(cls);
+	free(sc);
 	return 0;
 }
 
@@ -294,6 +315,16 @@ static int rows_calls(struct ranks *rk, const struct keymap *k,
 	}
 	free(ns);
 	return 0;
+}
+
+double ranks_wall(const struct model *m, const struct rproc *p)
+{
+	uint64_t from = 0, to = UINT64_MAX;
+	if (m->filter)
+		filter_time_ns(m->filter, &from, &to);
+	uint64_t a = p->start_ts > from ? p->start_ts : from;
+	uint64_t b = p->end_ts < to ? p->end_ts : to;
+	return b > a ? (double)(b - a) / 1e9 : 0;
 }
 
 int ranks_build(struct ranks *rk, const struct model *m,
@@ -403,10 +434,10 @@ int ranks_build(struct ranks *rk, const struct model *m,
 		    strcmp(mt->id, RANKS_MPI_TIME) == 0)
 			continue;
 		/* the wall time the metric's MPI time is a share of: the
-		 * image's, first record to last */
+		 * image's, first record to last, within --time's range */
 		if (p && mt->id && strcmp(mt->id, RANKS_MPI_TIME) == 0 &&
 		    p->end_ts > p->start_ts)
-			r->mpi_wall += (double)(p->end_ts - p->start_ts) / 1e9;
+			r->mpi_wall += ranks_wall(m, p);
 		double had = r->mpi;
 		row_metric(r, mt, s);
 		/* the metric's MPI time: the collective part keeps its
@@ -498,6 +529,27 @@ void ranks_stats(struct ranks *rk)
 	rk->imbalance = rk->compute.mean > 0
 				? rk->compute.max / rk->compute.mean
 				: 0;
+}
+
+long ranks_row_of(const struct ranks *rk, const struct model *m,
+		  uint32_t pid, uint32_t image)
+{
+	const struct rproc *p = model_find_proc(m, pid, image);
+	if (!p || !p->samples || p->is_launcher)
+		return -1;
+	/* as ranks_build() places them: a rank's child in its rank's row
+	 * (or a row of its own, numbered as its rank), any other image in
+	 * the row of its pid, made before the children's */
+	if (p->is_rank_child && p->rank >= 0) {
+		for (size_t j = 0; j < rk->n; j++)
+			if (rk->r[j].is_rank && rk->r[j].rank == p->rank)
+				return (long)j;
+		return -1;
+	}
+	for (size_t j = 0; j < rk->n; j++)
+		if (rk->r[j].pid == pid)
+			return (long)j;
+	return -1;
 }
 
 const struct rank_row *ranks_find(const struct ranks *rk, int32_t rank)

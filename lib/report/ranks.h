@@ -13,8 +13,9 @@
  * when recorded) and its compute seconds (the seconds of its samples in
  * neither).  The MPI share is taken from the time-in-MPI metric
  * (RANKS_MPI_TIME) where a process has one: the wall-clock time the
- * wrappers measured in MPI over the process's wall-clock time (or its
- * seconds of the sampling clock when more: busy threads), which a loaded
+ * wrappers measured in MPI over the process's wall-clock time (within
+ * --time's range under that filter; or its seconds of the sampling clock
+ * when more: busy threads), which a loaded
  * machine that gives the process less CPU than wall time does not
  * distort; its compute seconds stay those of its samples, which measure
  * them on a loaded machine too.  ranks_stats() then computes min, mean and max across the rows
@@ -120,6 +121,32 @@ const struct rank_row *ranks_find(const struct ranks *rk, int32_t rank);
 int ranks_is_mpi(const char *module, const char *func);
 int ranks_is_collective(const char *func);
 int ranks_is_io(const char *func);
+
+/* Classes of samples (bits): in MPI, in a collective MPI call (with
+ * RANKS_C_MPI), in a read/write-family call (never with RANKS_C_MPI). */
+#define RANKS_C_MPI 1
+#define RANKS_C_COLL 2
+#define RANKS_C_IO 4
+
+/* Into *cls (malloc'd, one byte per stack slot of m) the class of each
+ * stack of m expanded in an, as ranks_build() counts them: RANKS_C_MPI
+ * when a frame is in the MPI library (collective by the outermost MPI
+ * call), else RANKS_C_IO when a frame is a read/write-family call, else
+ * 0 (compute, and slots not used).  Returns 0 or MAPS_ENOMEM. */
+int ranks_stack_classes(const struct model *m, const struct analysis *an,
+			uint8_t **cls);
+
+/* The index in rk->r (built from m) of the row the samples of process
+ * image (pid, image) of m count in, or -1 (a launcher, an image without
+ * samples). */
+long ranks_row_of(const struct ranks *rk, const struct model *m,
+		  uint32_t pid, uint32_t image);
+
+/* The wall-clock seconds of process image p of m that the time-in-MPI
+ * metric's MPI time is a share of: first record to last, cut to the
+ * range of m's --time filter when it has one (the metric then holds the
+ * range's values only). */
+double ranks_wall(const struct model *m, const struct rproc *p);
 
 /* The rank a report shows for process index i of m: its MPI rank when
  * known, else i. */

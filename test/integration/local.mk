@@ -136,6 +136,10 @@ EXTRA_DIST += test/integration/mapreport-html.sh \
 	test/integration/mapreport-msel-ranges.sh \
 	test/integration/html-browser-lib.sh
 CLEANFILES += mapreport-html.png
+# the page's Ranks section under a time range and a process: the rows
+# of mapreport --time and --json --pid (headless Chromium)
+TESTS += test/integration/mapreport-html-ranks.sh
+EXTRA_DIST += test/integration/mapreport-html-ranks.sh
 # A page of a report narrowed by --time: its time axes (metric charts,
 # thread activity, Ranks), marks and --trace marks span the range only.
 TESTS += test/integration/mapreport-html-time.sh

@@ -143,6 +143,40 @@ test_time() {
 	[ "$got" = "$want" ] || fail "--time $q:$half: $got samples, $want in the dump"
 }
 
+# --time: each thread's seconds are those of its samples in the range
+# (their weights, as the dump gives them), not the seconds measured at
+# the thread's end, which are its whole life's; the JSON says they are
+# not measured, and the Ranks table adds up the same seconds.
+test_time_seconds() {
+	t0=$(awk 'NR == 1 || $2 < t0 { t0 = $2 } END { printf "%.9f", t0 }' "$tmp/dump")
+	half=$(awk -v t0="$t0" '$4 == "sample" && $2 > m { m = $2 }
+		END { printf "%.3f", (m - t0) / 2 }' "$tmp/dump")
+	"$mapreport" --json --time ":$half" "$tmp/fw.log" >"$tmp/tj.json" 2>/dev/null ||
+		fail "--json --time :$half failed"
+	awk -v t0="$t0" -v h="$half" '$4 == "sample" && $2 - t0 < h {
+		for (i = 5; i < NF; i++) if ($i == "weight") w[$3] += $(i + 1) }
+		END { for (k in w) print k, w[k] }' "$tmp/dump" >"$tmp/tw"
+	python3 - "$tmp/tj.json" "$tmp/tw" <<'PY' || fail "--time :$half: threads' seconds are not their samples' in the range"
+import json, sys
+d = json.load(open(sys.argv[1]))
+# the dump's pid/tid: a thread of a process that exec'd is one per image
+want, got = {}, {}
+for line in open(sys.argv[2]):
+    k, w = line.split()
+    want[k] = int(w) / 1e9
+assert d["threads"], "no threads"
+for t in d["threads"]:
+    k = "%d/%d" % (t["pid"], t["tid"])
+    got[k] = got.get(k, 0) + t["seconds"]
+    assert not t["measured"], t
+for k in set(want) | set(got):
+    assert abs(got.get(k, 0) - want.get(k, 0)) < 1e-6, (k, got.get(k), want.get(k))
+secs = sum(got.values())
+rows = sum(r["seconds"] for r in d["ranks"]["rows"])
+assert abs(rows - secs) < 1e-6, (rows, secs)
+PY
+}
+
 test_json() {
 	worker=$(awk '$1 ~ /^[0-9]+$/ && $4 == "fw-worker" { print $3; exit }' \
 		"$tmp/fw.report")
@@ -212,6 +246,7 @@ test_exports
 test_none
 test_pid_comm
 test_time
+test_time_seconds
 test_json
 test_bad_values
 echo "mapreport-filters: ok ($total samples)"

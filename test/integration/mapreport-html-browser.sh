@@ -634,12 +634,12 @@ for (wa, wb), (a1, b1), (a2, b2) in zip(whole, p1, p2):
             assert abs(val(ly) - (a + b) / 2) <= tol, (x, val(ly), a, b, tol)
         checked += 1
 assert checked > 20, checked
-# the Ranks table: the selected process's row marked, the other not
+# the Ranks table of the selection: the selected process's row only
+# (mapreport-html-ranks.sh checks its figures)
 for path in sys.argv[2:4]:
-    rows = [t for t in re.findall(r'<tr [^>]*>', re.search(r'<section id="ranks">.*?</section>', open(path).read(), re.S).group(0)) if "data-proc=" in t]
-    assert len(rows) == 2, rows
-    hl = [re.search(r'data-proc="(\d+)"', t).group(1) for t in rows if re.search(r'class="[^"]*\bnr-hl\b', t)]
-    assert hl == ["1" if path == sys.argv[2] else "2"], (path, rows)
+    t = re.search(r'<table class="nr-whole ranks-sel">.*?</table>', open(path).read(), re.S)
+    rows = re.findall(r'<tr[^>]* data-proc="(\d+)"', t.group(0)) if t else None
+    assert rows == ["1" if path == sys.argv[2] else "2"], (path, rows)
 PY
 	# the metrics table: the selected process's rows, those of the text
 	# report's --pid

@@ -157,7 +157,7 @@ listed = sorted('%.3f' % float(t) for t in re.findall(r'data-t="([0-9.]+)"', pag
 check(listed == inside, "marks listed at %s, want %s" % (listed, inside))
 # the Ranks heat map: from lo to hi
 rk = page[page.find('<section id="ranks">'):]
-rk = rk[rk.find('class="heat"'):rk.find('</svg>', rk.find('class="heat"'))]
+rk = rk[rk.find('class="heat timed"'):rk.find('</svg>', rk.find('class="heat timed"'))]
 ends = re.findall(r'>([0-9.]+) s</text>', rk)
 check(ends == ['%.2f' % lo, '%.2f' % hi], "heat map axis %s" % ends)
 # the MPI call statistics: the processes' totals, which --time cannot

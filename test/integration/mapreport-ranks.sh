@@ -153,7 +153,7 @@ test_html() {
 	report job --html "$tmp/job.html"
 	grep -q 'id="performance"' "$tmp/job.html" || fail "HTML: no performance summary"
 	grep -q 'id="ranks"' "$tmp/job.html" || fail "HTML: no Ranks section"
-	grep -q 'class="heat"' "$tmp/job.html" || fail "HTML: no rank x time heat map"
+	grep -q 'class="heat timed"' "$tmp/job.html" || fail "HTML: no rank x time heat map"
 	grep -q 'class="band"' "$tmp/job.html" ||
 		fail "HTML: no metric chart with a min-max band across processes"
 	grep -q 'Compute-bound' "$tmp/job.html" || fail "HTML: no verdict"

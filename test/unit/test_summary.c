@@ -179,11 +179,15 @@ END_TEST
  * defines it (units, flags) with n values of v each, 100 ms apart, and
  * whose process ran wall seconds (0: not known); the rank's MPI share
  * from ranks_build(), its compute seconds in *compute. */
+/* The filter mpi_share_wall()'s model is read under (--time), or NULL. */
+static struct rfilter *share_filter;
+
 static double mpi_share_wall(const char *units, uint32_t flags, uint64_t n,
 			     double v, double wall, double *compute)
 {
 	struct model m;
 	model_init(&m);
+	m.filter = share_filter;
 	struct rproc p;
 	memset(&p, 0, sizeof(p));
 	p.pid = p.os_pid = 10;
@@ -278,6 +282,28 @@ START_TEST(summary_mpi_metric_wall)
 	ck_assert_double_eq_tol(mpi_share_wall("%", 0, 11, 50, 1.2, &compute),
 				0.275, 1e-9);
 	ck_assert_double_eq_tol(compute, 2, 1e-9);
+}
+END_TEST
+
+START_TEST(summary_mpi_metric_wall_time)
+{
+	/* under --time the metric holds the range's values, so the wall
+	 * time their MPI time is a share of is the process's within the
+	 * range: 10 values of 75% 100 ms apart (0.75 s in MPI) in a
+	 * process of 5 s of wall time are 15% of it, and 30% of the 2.5 s
+	 * of it that --time 0:2.5 keeps */
+	double compute;
+	ck_assert_double_eq_tol(mpi_share_wall("%", 0, 10, 75, 5, &compute),
+				0.15, 1e-9);
+	struct rfilter f;
+	filter_init(&f);
+	ck_assert_int_eq(filter_add_time(&f, "0:2.5"), 0);
+	f.fi_t0 = 1000000000; /* the process's start */
+	share_filter = &f;
+	ck_assert_double_eq_tol(mpi_share_wall("%", 0, 10, 75, 5, &compute),
+				0.3, 1e-9);
+	share_filter = NULL;
+	filter_free(&f);
 }
 END_TEST
 
@@ -391,6 +417,7 @@ static Suite *summary_suite(void)
 	tcase_add_test(tc, summary_classifiers);
 	tcase_add_test(tc, summary_mpi_metric_units);
 	tcase_add_test(tc, summary_mpi_metric_wall);
+	tcase_add_test(tc, summary_mpi_metric_wall_time);
 	tcase_add_test(tc, summary_p2p_messages);
 	suite_add_tcase(s, tc);
 	return s;

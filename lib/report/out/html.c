@@ -42,6 +42,7 @@ extern const char html_css[];
 extern const char html_js[];
 extern const char html_js_narrow[];
 extern const char html_js_charts[];
+extern const char html_js_ranks[];
 extern const char html_js_msel[];
 
 /* ---- head, summary ---- */
@@ -327,6 +328,10 @@ static void threads_table(FILE *out, const struct model *m,
 	if (unended)
 		fputs("<p class=\"note\">* no end recorded (killed?): time "
 		      "from its samples' weights</p>\n",
+		      out);
+	if (m->nthreads && m->threads[0].cut)
+		fputs("<p class=\"note\">--time: each thread's time is that of "
+		      "its samples in the range, from their weights</p>\n",
 		      out);
 }
 
@@ -719,6 +724,7 @@ int html_emit(const struct output_in *in, FILE *out)
 		PACKAGE_VERSION);
 	fprintf(out, "<script nonce=\"%s\">\n", nonce);
 	fputs(html_js_charts, out);
+	fputs(html_js_ranks, out);
 	fputs(html_js_msel, out);
 	fputs(html_js_narrow, out);
 	fputs(html_js, out);

@@ -84,6 +84,7 @@ struct narrow {
 	size_t ncc, capcc;
 	struct keymap ckeys;
 	struct html_fncells *fn;  /* the exact call data */
+	struct html_ranksel *rs;  /* the Ranks table's (html_ranksel.c) */
 };
 
 /* ---- names: the call tree's name ids by string ---- */
@@ -241,10 +242,12 @@ static int on_sample(void *ctx, const struct maplog_ev *ev, size_t thread,
 {
 	struct narrow *n = ctx;
 	int32_t node = n->slot_node[stack];
+	uint32_t bin = html_nr_bin(n->t0, n->span, n->bins, n->bins, ev->ev_ts);
+	/* every sample, the sampler's own too */
+	if (html_ranksel_sample(n->rs, ev, thread, stack, bin))
+		return MAPS_ENOMEM;
 	if (node < 0)
 		return 0;
-	uint32_t bin = html_nr_bin(n->t0, n->span, n->bins, n->bins,
-				   ev->ev_ts);
 	int added;
 	long i = keymap_add(&n->keys, (uint32_t)node, (uint32_t)thread, bin,
 			    &n->cells, &n->ncells, &n->capcells,
@@ -643,7 +646,8 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	if ((rc = classify(&n)))
 		goto out;
 	rc = MAPS_ENOMEM;
-	if (!(n.fn = html_fncells_new(m, in->oi_analysis, t, fname)))
+	if (!(n.fn = html_fncells_new(m, in->oi_analysis, t, fname)) ||
+	    !(n.rs = html_ranksel_new(m, in->oi_analysis, NR_BINS)))
 		goto out;
 	html_nr_span(m, &n.t0, &n.span);
 	static const struct rescan_tool tool = {on_sample, NULL, NULL};
@@ -711,10 +715,13 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 	rc = write_data(out, &n, in, min, &pg);
 	if (!rc) /* Regions, MPI */
 		rc = html_seltab_data(out, in, NR_BINS, n.bins);
+	if (!rc) /* Ranks */
+		rc = html_ranksel_write(out, n.rs, in, n.bins);
 	if (!rc) /* the metrics table */
 		rc = html_msel_data(out, in, NR_BINS, n.bins);
 out:
 	html_fncells_free(n.fn);
+	html_ranksel_free(n.rs);
 	free(pg.parent);
 	free(pg.depth);
 	free(pg.xnode);

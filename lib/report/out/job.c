@@ -290,6 +290,20 @@ static size_t axis_bins(const struct html_cols *c, size_t *b0)
 	return nb < TIMELINE_BINS - *b0 ? nb : TIMELINE_BINS - *b0;
 }
 
+/* Where the run's first and last records are on a chart whose x is px
+ * per bin of m's timeline from bin b0's start (*x0, *x1), and the run's
+ * seconds between them (*span): the svg's data-x0, data-x1 and
+ * data-span, for narrow.js to shade a selected time range. */
+static void run_edges(const struct model *m, size_t b0, double px,
+		      double *x0, double *x1, double *span)
+{
+	double w = (double)timeline_width(&m->timeline);
+	double o = (double)timeline_bin_start(&m->timeline, b0);
+	*x0 = w > 0 ? ((double)m->first_ts - o) / w * px : 0;
+	*x1 = w > 0 ? ((double)m->last_ts - o) / w * px : 0;
+	*span = model_run_seconds(m);
+}
+
 #define HEAT_ROWS 128
 #define HEAT_COLS 128
 
@@ -324,13 +338,17 @@ static int heat_map(FILE *out, const struct model *m, const struct ranks *rk,
 	}
 	double secs = (double)timeline_width(&m->timeline) * (double)nb / 1e9;
 	int cw = 6, rh = rows > 64 ? 4 : 10, left = 70;
+	size_t w = left + cols * (size_t)cw, h = rows * (size_t)rh + 16;
+	double x0, x1, span;
+	run_edges(m, b0, (double)cw / (double)per_col, &x0, &x1, &span);
 	fprintf(out, "<h3>Samples per %s over time</h3>\n<p>Darker: more "
 		     "samples in that time slice (%.3f s each); a %s that "
 		     "stays dark while others fade is slow.</p>\n"
-		     "<svg class=\"heat\" width=\"%zu\" height=\"%zu\" "
-		     "role=\"img\">\n",
-		row_word(rk), secs / (double)cols, row_word(rk),
-		left + cols * (size_t)cw, rows * (size_t)rh + 16);
+		     "<svg class=\"heat timed\" width=\"%zu\" height=\"%zu\" "
+		     "viewBox=\"0 0 %zu %zu\" data-x0=\"%.1f\" "
+		     "data-x1=\"%.1f\" data-span=\"%.9g\" role=\"img\">\n",
+		row_word(rk), secs / (double)cols, row_word(rk), w, h, w, h,
+		left + x0, left + x1, span);
 	for (size_t r = 0; r < rows; r++) {
 		const struct rank_row *first = v[r * per_row];
 		const struct rank_row *last =
@@ -437,11 +455,21 @@ static int band_chart(FILE *out, const struct model *m, size_t i,
 	if (nb >= 2 && ax->ok) {
 		fputs("<figure class=\"band\"><figcaption>", out);
 		H(metrics_display_name(mt));
+		/* data-x0, data-x1, data-span: the run's first and last
+		 * records on the axis, for narrow.js to shade a range */
 		fprintf(out, " (%s): min-max across %zu processes, line the "
-			     "mean; peak %.4g</figcaption>\n<svg width=\"%d\" "
-			     "height=\"%d\" role=\"img\"><polygon "
+			     "mean; peak %.4g</figcaption>\n<svg class=\"timed\" "
+			     "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+			     "data-x0=\"%.1f\" data-x1=\"%.1f\" "
+			     "data-span=\"%.9g\" role=\"img\"><polygon "
 			     "fill=\"#85c1e9\" points=\"",
-			mt->units ? mt->units : "", nser, top, BAND_W, BAND_H);
+			mt->units ? mt->units : "", nser, top, BAND_W, BAND_H,
+			BAND_W, BAND_H,
+			html_col_frac(ax, ((double)m->first_ts - (double)ax->base) / 1e9) *
+				BAND_W,
+			html_col_frac(ax, ((double)m->last_ts - (double)ax->base) / 1e9) *
+				BAND_W,
+			model_run_seconds(m));
 		double sy = top > 0 ? (BAND_H - 4) / top : 0;
 		for (size_t x = 0; x < nb; x++)
 			if (cnt[x])

@@ -193,7 +193,7 @@ static void threads(struct jsonw *w, const struct model *m)
 		k_dbl(w, "share", share(t->samples, m->samples));
 		k_u64(w, "dropped", t->dropped);
 		k_dbl(w, "seconds", secs);
-		k_bool(w, "measured", t->ended);
+		k_bool(w, "measured", model_thread_measured(t));
 		k_dbl(w, "rate_hz", secs > 0 ? (double)t->samples / secs : 0.0);
 		jsonw_object_end(w);
 	}

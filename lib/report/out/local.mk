@@ -31,6 +31,7 @@ lib/report/out/html_assets.c: $(top_srcdir)/lib/report/out/html/embed.sh \
 		$(top_srcdir)/lib/report/out/html/report.js \
 		$(top_srcdir)/lib/report/out/html/narrow.js \
 		$(top_srcdir)/lib/report/out/html/charts.js \
+		$(top_srcdir)/lib/report/out/html/ranks.js \
 		$(top_srcdir)/lib/report/out/html/msel.js
 	$(AM_V_GEN)$(MKDIR_P) lib/report/out && \
 	$(SHELL) $(top_srcdir)/lib/report/out/html/embed.sh \
@@ -38,13 +39,15 @@ lib/report/out/html_assets.c: $(top_srcdir)/lib/report/out/html/embed.sh \
 		html_js $(top_srcdir)/lib/report/out/html/report.js \
 		html_js_narrow $(top_srcdir)/lib/report/out/html/narrow.js \
 		html_js_charts $(top_srcdir)/lib/report/out/html/charts.js \
+		html_js_ranks $(top_srcdir)/lib/report/out/html/ranks.js \
 		html_js_msel $(top_srcdir)/lib/report/out/html/msel.js \
 		>$@.tmp && \
 	mv $@.tmp $@
 CLEANFILES += lib/report/out/html_assets.c
 EXTRA_DIST += lib/report/out/html/embed.sh lib/report/out/html/report.css \
 	lib/report/out/html/report.js lib/report/out/html/narrow.js \
-	lib/report/out/html/charts.js lib/report/out/html/msel.js
+	lib/report/out/html/charts.js lib/report/out/html/ranks.js \
+	lib/report/out/html/msel.js
 # text_calls: the text report's callers, callees and source-line sections
 lib_report_out_libreportout_la_SOURCES += lib/report/out/text_calls.c \
 	lib/report/out/text_calls.h
@@ -107,3 +110,6 @@ lib_report_out_libreportout_la_SOURCES += lib/report/out/text_procs.c
 # html_seltab: the figures behind the HTML page's Regions and MPI tables
 # in a selection (a process, thread, time range)
 lib_report_out_libreportout_la_SOURCES += lib/report/out/html_seltab.c
+# html_ranksel: the figures behind the HTML page's Ranks table in a
+# selection
+lib_report_out_libreportout_la_SOURCES += lib/report/out/html_ranksel.c

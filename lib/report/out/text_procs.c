@@ -211,6 +211,9 @@ int text_procs(const struct model *m, unsigned images, FILE *out)
 				     "from its samples' weights\n");
 			break;
 		}
+	if (m->nthreads && m->threads[0].cut)
+		fprintf(out, "  --time: each thread's time is that of its "
+			     "samples in the range, from their weights\n");
 	free(order);
 	free(hide);
 	free(tk);

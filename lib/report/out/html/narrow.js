@@ -15,10 +15,11 @@
  * --callers does), the process and thread tables, the marks and the
  * thread activity chart follow; the metric charts zoom to the range.
  * The Regions and MPI tables follow from "st-data" (html_seltab.c; MPI
- * by process only, which a note says).  What the page holds for the
- * whole run only (the run's facts, the performance summary, ranks and
- * metric figures) gets a note saying so while a selection is active,
- * and the run's facts a row with the selection's.
+ * by process only, which a note says), the Ranks table from "rk-data"
+ * (ranks.js).  What the page holds for the whole run only (the run's
+ * facts, the performance summary and metric figures) gets a note saying
+ * so while a selection is active, and the run's facts a row with the
+ * selection's.
  */
 /* lib: report.js's helpers; returns the Narrow constructor */
 var mapreportNarrow = function (lib) {
@@ -537,9 +538,6 @@ var mapreportNarrow = function (lib) {
 			 ['#performance table', 'Whole run: the performance summary is ' +
 				'not narrowed to the selection' + (split ? '; the selection\'s ' +
 				'split is under it.' : '.')],
-			 ['#ranks table', 'Whole run: the ranks\' table and charts are not ' +
-				'narrowed to the selection; the rows of the selected ' +
-				'processes are marked.'],
 			 ['#metrics table.msum', !mnow ? 'Whole run: the metrics\' figures ' +
 				'are not narrowed to the selection.' : mnow === 'proc' ?
 				'The metrics\' figures of ' + (threadSel ? 'the whole process ' +
@@ -776,11 +774,8 @@ var mapreportNarrow = function (lib) {
 						(tid === null || d.threads[k][1] === +tid);
 				return show;
 			}
-			/* the Ranks table: the selected processes' rows marked */
-			var ps = all ? [] : selProcs(ok);
-			var rr = document.querySelectorAll('#ranks tr[data-proc]');
-			for (i = 0; i < rr.length; i++)
-				rr[i].classList.toggle('nr-hl', ps.indexOf(+rr[i].getAttribute('data-proc')) >= 0);
+			/* the Ranks table of the selection (ranks.js) */
+			mapreportRanks.show(lib, ok, all, b0, b1, binw, sel.value, all ? [] : selProcs(ok));
 			var rows = document.querySelectorAll('#summary tr[data-proc]');
 			for (i = 0; i < rows.length; i++) {
 				var r = rows[i];
