@@ -8,7 +8,7 @@
 # several processes (#pid=N where two logs' processes share pid N), the
 # rows shown are those of mapreport's text report with the same
 # --time FROM:TO and --pid, cell for cell, and a note says whose values
-# and which range they are.  The logs: a synthetic run of 2 processes
+# and which range they are; the partial reports (whole-run) say so.  The logs: a synthetic run of 2 processes
 # (a plain metric, and a rate metric with times of no value and
 # errors), the same again for the shared pids, and the metrics scenario
 # of mklog --metrics.  Before the page had per-bin metric data
@@ -46,6 +46,9 @@ assert got == want[1:] if want and want[0].startswith("METRIC") else got == want
 n = re.findall(r'<p class="note nr-whole">([^<]*)</p>\s*<table class="msum">', page)
 assert n and n[0].startswith("The metrics' figures of the selection"), n
 assert note in n[0], (note, n[0])
+# the partial reports, whole-run, say so
+if '<section id="partial">' in page:
+    assert re.search(r'<section id="partial">\s*<h2>[^<]*</h2>\s*<p class="note nr-whole">Whole run: the partial reports', page), "partial reports: no whole-run note"
 PY
 }
 
@@ -129,8 +132,12 @@ test_synthetic() {
 
 test_scenario() {
 	"$mklog" --metrics "$tmp/m.log" >/dev/null
-	"$mapreport" --html "$tmp/m.html" "$tmp/m.log" >/dev/null 2>&1 ||
+	# with a partial report, whose whole-run note is checked too
+	"$mapreport" --partial-report "$top_srcdir/test/integration/partial/scenario.xml" \
+		--html "$tmp/m.html" "$tmp/m.log" >/dev/null 2>&1 ||
 		fail "mapreport --html (metrics scenario) failed"
+	grep -q '<section id="partial">' "$tmp/m.html" ||
+		fail "metrics scenario: no partial report on the page"
 	r=$(bins_range "$tmp/m.html" "n // 8" "5 * n // 8")
 	case_sel "$tmp/m.html" "$tmp/m.log" "metrics scenario, time range" \
 		"time=$r" "--time $r" "taken from"

@@ -585,10 +585,11 @@ static char *page_of(const char *path, const struct partial_result *r)
 static void check_no_injection(const char *page)
 {
 	/* the page's own scripts (the JSON data of the flame graph, the
-	 * function view, the narrowing and the metrics per process, and
-	 * the code), no other */
-	ck_assert_int_eq(count(page, "<script"), 5);
-	ck_assert_int_eq(count(page, "</script"), 5);
+	 * function view, the narrowing, the metrics per process and per
+	 * time bin, and the code), no other */
+	ck_assert_int_eq(count(page, "<script"), 6);
+	ck_assert_int_eq(count(page, "</script"), 6);
+	ck_assert(has(page, "<script type=\"application/json\" id=\"msel-data\">"));
 	ck_assert(has(page, "<script type=\"application/json\" id=\"nr-data\">"));
 	ck_assert(has(page, "<script type=\"application/json\" id=\"ms-data\">"));
 	ck_assert(has(page, "<script type=\"application/json\" id=\"fn-data\">"));

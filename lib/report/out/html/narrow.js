@@ -16,10 +16,10 @@
  * thread activity chart follow; the metric charts zoom to the range.
  * The Regions and MPI tables follow from "st-data" (html_seltab.c; MPI
  * by process only, which a note says), the Ranks table from "rk-data"
- * (ranks.js).  What the page holds for the whole run only (the run's
- * facts, the performance summary and metric figures) gets a note saying
- * so while a selection is active, and the run's facts a row with the
- * selection's.
+ * (ranks.js), the metrics table from "msel-data" (msel.js).  What the
+ * page holds for the whole run only (the run's facts, the performance
+ * summary, the partial reports) gets a note saying so while a selection
+ * is active, and the run's facts a row with the selection's.
  */
 /* lib: report.js's helpers; returns the Narrow constructor */
 var mapreportNarrow = function (lib) {
@@ -553,7 +553,10 @@ var mapreportNarrow = function (lib) {
 				'. Errors are counted over the whole run.'],
 			 ['#metrics div.charts', 'Charts: ' + mnote + (b0 > 0 || b1 < d.bins ?
 				'the thread activity chart zoomed to the range too.' :
-				'the thread activity chart shows the selected threads.')]
+				'the thread activity chart shows the selected threads.')],
+			 ['#partial div.preport', 'Whole run: the partial reports are not ' +
+				'narrowed to the selection (mapreport --pid, --tid and --time ' +
+				'with --html make a page of the selection\'s).']
 			].forEach(function (w) {
 				var t = document.querySelector(w[0]);
 				if (t)
