@@ -271,7 +271,7 @@ static int value_add(struct rmetrics *x, struct rmseries *s, uint64_t ts,
 	if (!s->n || v > s->vmax)
 		s->vmax = v;
 	s->n++;
-	s->sum += v;
+	metrics_sum_add(&s->sum, &s->sum_lo, v);
 	return 0;
 }
 

@@ -74,7 +74,10 @@ struct rmseries {
 	uint64_t n;         /* values */
 	uint64_t none;      /* times with no value (or not a finite number) */
 	uint64_t none_first_ts; /* earliest of those (valid when none) */
-	double sum;         /* of all values (deltas, for rate metrics) */
+	double sum;         /* of all values (deltas, for rate metrics),
+			     * rounded; sum_lo what rounding left out
+			     * (metrics_sum_add()) */
+	double sum_lo;
 	double vmin, vmax;  /* of all values */
 	uint64_t first_ts, last_ts;
 	double first_v;     /* the value at first_ts */
@@ -127,6 +130,22 @@ struct rmsummary {
 	uint64_t errors;
 	const char *err_msg;/* earliest, NULL if none */
 };
+
+/* Adds v to the sum *hi + *lo, *hi being it rounded and *lo what
+ * rounding left out (compensated summation, kept normalized): the sum is
+ * then the exact sum rounded, in all but rare cases, whatever the order
+ * of the values, so that a report adding them up in another order (the
+ * HTML page's, per time bin) finds the same figure. */
+static inline void metrics_sum_add(double *hi, double *lo, double v)
+{
+	double t = *hi + v;
+	double e = (*hi >= 0 ? *hi : -*hi) >= (v >= 0 ? v : -v)
+			   ? (*hi - t) + v
+			   : (v - t) + *hi;
+	double l = *lo + e;
+	*hi = t + l;
+	*lo = l - (*hi - t);
+}
 
 /* The name a report shows for metric mt: its display name, or its id
  * when it has none. */

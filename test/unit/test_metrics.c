@@ -676,6 +676,43 @@ START_TEST(metrics_window_placed)
 }
 END_TEST
 
+/* Compensated sums do not depend on the order of the values: 0.1 ten
+ * times, 0.35 and 0.65 a hundred times each, 1e16 and -1e16 in three
+ * orders give one sum, where adding up plainly gives several. */
+START_TEST(metrics_sum_order)
+{
+	double v[212];
+	size_t n = 0;
+	v[n++] = 1e16;
+	for (int i = 0; i < 10; i++)
+		v[n++] = 0.1;
+	for (int i = 0; i < 100; i++) {
+		v[n++] = 0.35;
+		v[n++] = 0.65;
+	}
+	v[n++] = -1e16;
+	double sums[3], plain[3];
+	for (int order = 0; order < 3; order++) {
+		double hi = 0, lo = 0, p = 0;
+		for (size_t i = 0; i < n; i++) {
+			/* forward, backward, odd places then even */
+			size_t k = order == 0   ? i
+				   : order == 1 ? n - 1 - i
+				   : i < n / 2  ? 2 * i + 1
+						: 2 * (i - n / 2);
+			metrics_sum_add(&hi, &lo, v[k]);
+			p += v[k];
+		}
+		sums[order] = hi;
+		plain[order] = p;
+	}
+	ck_assert(sums[0] == sums[1] && sums[1] == sums[2]);
+	ck_assert(fabs(sums[0] - 101.0) < 1e-12);
+	/* the plain sums differ: the case is a real one */
+	ck_assert(plain[0] != plain[1] || plain[1] != plain[2]);
+}
+END_TEST
+
 static Suite *metrics_suite(void)
 {
 	Suite *s = suite_create("metrics");
@@ -692,6 +729,7 @@ static Suite *metrics_suite(void)
 	tcase_add_test(tc, metrics_window_bounds);
 	tcase_add_test(tc, metrics_window_reorders_chunks);
 	tcase_add_test(tc, metrics_window_placed);
+	tcase_add_test(tc, metrics_sum_order);
 	tcase_add_test(tc, metrics_value_before_definition);
 	tcase_add_test(tc, metrics_processes);
 	tcase_add_test(tc, metrics_errors);

@@ -9,9 +9,10 @@
  * a selection is the row of mapreport --pid ... --time FROM:TO on the
  * bins' edges.
  *
- * Per bin: the values, their sum, min and max, the earliest value and
- * its time, the latest time, the times with no value and the earliest
- * of those.  For a series divided by sample time, its rates as well:
+ * Per bin: the values, their sum (and, last, what its rounding left
+ * out: metrics_sum_add()), min and max, the earliest value and its
+ * time, the latest time, the times with no value and the earliest of
+ * those.  For a series divided by sample time, its rates as well:
  * a value's rate is over the time since the value placed before it
  * (model/window.h), which in a range of bins is in the range or not
  * there at all.  So a bin keeps the rates whose predecessor is in the
@@ -43,7 +44,7 @@
 /* The values of one series in one bin. */
 struct mscell {
 	uint64_t n, none, late, rn;
-	double sum, min, max, v_first;
+	double sum, sum_lo, min, max, v_first; /* sum: metrics_sum_add() */
 	uint64_t t_first, t_last, t_none;
 	double rmin, rmax;            /* rates since a value of this bin */
 	int placed;                   /* pt_first, pv_first, pt_last set */
@@ -143,7 +144,7 @@ static int on_value(void *ctx, const struct maplog_ev *ev)
 	if (!c->n || v > c->max)
 		c->max = v;
 	c->n++;
-	c->sum += v;
+	metrics_sum_add(&c->sum, &c->sum_lo, v);
 	return 0;
 }
 
@@ -189,6 +190,10 @@ static void write_cell(FILE *out, const struct msel *x, uint32_t b,
 		num(out, c->placed ? c->pv_first : 0);
 		rel(out, x, c->pt_last);
 	}
+	/* last: what rounding left out of sum, for msel.js to add the
+	 * bins up as metrics.c adds the values */
+	fputc(',', out);
+	num(out, c->sum_lo);
 	fputc(']', out);
 }
 

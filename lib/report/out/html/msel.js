@@ -11,10 +11,21 @@
 var mapreportMsel = (function () {
 	'use strict';
 
-	/* Bin fields (html_msel.c write_cell). */
+	/* Bin fields (html_msel.c write_cell); the last one is what the
+	 * rounding of SUM left out (index 10, or 18 for a rate series). */
 	var B = 0, N = 1, SUM = 2, MIN = 3, MAX = 4, TF = 5, VF = 6, TL = 7,
 		NONE = 8, TN = 9, LATE = 10, RN = 11, RMIN = 12, RMAX = 13,
 		PL = 14, PTF = 15, PVF = 16, PTL = 17;
+
+	/* metrics_sum_add() of lib/model/metrics.h: o.sum + o.lo is the
+	 * sum, o.sum it rounded */
+	function sumAdd(o, v) {
+		var t = o.sum + v;
+		var e = Math.abs(o.sum) >= Math.abs(v) ? (o.sum - t) + v : (v - t) + o.sum;
+		var l = o.lo + e;
+		o.sum = t + l;
+		o.lo = l - (o.sum - t);
+	}
 
 	/* x with d decimals as C's printf("%.*f") writes it: a tie (the
 	 * exact value halfway, which toFixed rounds up) goes to the even
@@ -135,7 +146,7 @@ var mapreportMsel = (function () {
 	/* A series' bins in [b0, b1) as one series (metrics.h's struct
 	 * rmseries, the fields metrics_summary_of reads), its rates in rr. */
 	function fold(s, rate, b0, b1) {
-		var o = {n: 0, sum: 0, vmin: 0, vmax: 0, first: 0, firstV: 0,
+		var o = {n: 0, sum: 0, lo: 0, vmin: 0, vmax: 0, first: 0, firstV: 0,
 			last: 0, none: 0, tnone: 0, late: 0,
 			rr: {n: 0, min: 0, max: 0}};
 		var prevLast = null;
@@ -166,7 +177,8 @@ var mapreportMsel = (function () {
 				if (!o.n || c[MAX] > o.vmax)
 					o.vmax = c[MAX];
 				o.n += c[N];
-				o.sum += c[SUM];
+				sumAdd(o, c[SUM]);
+				sumAdd(o, c[c.length - 1]);
 			}
 			if (!rate)
 				return;
