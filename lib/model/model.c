@@ -139,9 +139,10 @@ static struct rthread *thread_get(struct model *m, uint32_t pid,
 	t->image = image;
 	t->tid = tid;
 	t->first_ts = UINT64_MAX;
-	/* --time keeps the range's samples; the end record's seconds are
-	 * of the whole thread */
-	t->cut = m->filter && m->filter->fi_time;
+	/* --time keeps the range's samples, --region those inside the
+	 * region; the end record's seconds are of the whole thread */
+	t->cut = (m->filter && m->filter->fi_time) ||
+		 (m->regions && m->regions->filter);
 	return t;
 }
 

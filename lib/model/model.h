@@ -47,10 +47,10 @@ struct rthread {
 	uint64_t first_ts, last_ts;
 	int ended;            /* THREAD_END seen: cpu_ns, wall_ns measured */
 	uint64_t cpu_ns, wall_ns;
-	int cut;              /* read under --time: cpu_ns and wall_ns are
-			       * of its whole life, its samples of the
-			       * range only, so its seconds are theirs
-			       * (weight) */
+	int cut;              /* read under --time or --region: cpu_ns and
+			       * wall_ns are of its whole life, its
+			       * samples of the range or region only, so
+			       * its seconds are theirs (weight) */
 	char *name;
 };
 
@@ -397,13 +397,18 @@ const struct rmap *model_find_map(const struct model *m, uint32_t pid,
 
 /* Seconds of the sampling clock (CPU or wall) thread t was sampled:
  * measured when its end was recorded (model_thread_measured()), else its
- * samples' nominal weight (also under --time: the measured seconds are
- * its whole life's, not the range's). */
+ * samples' nominal weight (also under --time and --region: the measured
+ * seconds are its whole life's, not the range's or the region's). */
 double model_thread_seconds(const struct rthread *t, int wall);
 
 /* Whether model_thread_seconds(t) is the measured time: its end was
- * recorded and the model was not read under --time. */
+ * recorded and the model was not read under --time or --region. */
 int model_thread_measured(const struct rthread *t);
+
+/* Why the threads' seconds are their samples' weights, not measured
+ * (--time, --region), as the text of a note under a table of threads;
+ * NULL when they are measured. */
+const char *model_cut_note(const struct model *m);
 
 /*
  * Names every output uses.  For the sampling clock (MAPLOG_CLOCK_*) and

@@ -172,3 +172,19 @@ size_t model_start_str(const struct rproc *p, const char *fmt, char *buf,
 		buf[0] = 0;
 	return n;
 }
+
+const char *model_cut_note(const struct model *m)
+{
+	if (!m->nthreads || !m->threads[0].cut)
+		return NULL;
+	int time = m->filter && m->filter->fi_time;
+	int region = m->regions && m->regions->filter;
+	return time && region
+		       ? "--time and --region: each thread's time is that of "
+			 "its samples in the range and inside the region, from "
+			 "their weights"
+	       : time ? "--time: each thread's time is that of its samples "
+			"in the range, from their weights"
+		      : "--region: each thread's time is that of its samples "
+			"inside the region, from their weights";
+}

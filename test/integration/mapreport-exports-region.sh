@@ -58,7 +58,7 @@ test_counts() {
 		show "$tmp/rs.report"
 		fail "--region odd keeps $want of $whole samples, expected about half"
 	}
-	python3 - "$tmp/rs.ss" "$tmp/rs.tr" "$tmp/rs.json" "$want" <<'PY' || fail "regionsplit: speedscope or trace not narrowed to region odd"
+	python3 - "$tmp/rs.ss" "$tmp/rs.tr" "$tmp/rs.json" "$want" <<'PY' || fail "regionsplit: speedscope, trace or the threads' seconds not narrowed to region odd"
 import json, sys
 want = int(sys.argv[4])
 t = json.load(open(sys.argv[2]))
@@ -72,7 +72,15 @@ ns = sum(sum(p["weights"]) for p in s["profiles"])
 secs = odd["sample_seconds"]
 assert secs > 0 and abs(ns / 1e9 - secs) <= 1e-6 * secs + 1e-6, \
     "speedscope: %.6f s of weights, the region's samples %.6f s" % (ns / 1e9, secs)
+# the threads' seconds are those of their samples inside the region
+# (their weights), not the seconds each thread ran in all
+th = sum(t["seconds"] for t in r["threads"])
+assert all(not t["measured"] for t in r["threads"]), r["threads"]
+assert abs(th - ns / 1e9) <= 1e-6 * th + 1e-6, \
+    "threads: %.6f s, their samples inside the region %.6f s" % (th, ns / 1e9)
 PY
+	grep -q '^  --region: each thread.s time is that of its samples inside the region' \
+		"$tmp/rs.report" || { show "$tmp/rs.report"; fail "--region: no note under the Threads table"; }
 	pprof_top "$tmp/rs.pb.gz"
 	[ "$total" = "$want" ] || { show "$tmp/top"; fail "pprof: ${total:-no} total samples, --region odd --folded $want"; }
 }

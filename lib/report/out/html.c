@@ -329,10 +329,11 @@ static void threads_table(FILE *out, const struct model *m,
 		fputs("<p class=\"note\">* no end recorded (killed?): time "
 		      "from its samples' weights</p>\n",
 		      out);
-	if (m->nthreads && m->threads[0].cut)
-		fputs("<p class=\"note\">--time: each thread's time is that of "
-		      "its samples in the range, from their weights</p>\n",
-		      out);
+	if (model_cut_note(m)) {
+		fputs("<p class=\"note\">", out);
+		H(model_cut_note(m));
+		fputs("</p>\n", out);
+	}
 }
 
 /* The Processes and Threads tables (--images: images, 0 all).

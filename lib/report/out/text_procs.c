@@ -211,9 +211,8 @@ int text_procs(const struct model *m, unsigned images, FILE *out)
 				     "from its samples' weights\n");
 			break;
 		}
-	if (m->nthreads && m->threads[0].cut)
-		fprintf(out, "  --time: each thread's time is that of its "
-			     "samples in the range, from their weights\n");
+	if (model_cut_note(m))
+		fprintf(out, "  %s\n", model_cut_note(m));
 	free(order);
 	free(hide);
 	free(tk);
