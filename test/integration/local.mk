@@ -144,6 +144,13 @@ EXTRA_DIST += test/integration/mapreport-html-ranks.sh
 # thread activity, Ranks), marks and --trace marks span the range only.
 TESTS += test/integration/mapreport-html-time.sh
 EXTRA_DIST += test/integration/mapreport-html-time.sh
+# The page's partial reports under a selection: psel.js against
+# mapreport --json --time/--pid on 120 selections of three logs (Node.js),
+# and what the page shows in headless Chromium.
+TESTS += test/integration/mapreport-psel-ranges.sh \
+	test/integration/mapreport-html-psel.sh
+EXTRA_DIST += test/integration/mapreport-psel-ranges.sh \
+	test/integration/mapreport-html-psel.sh
 
 # --- mapreport --compare ---
 # Real runs of test/programs/cmpwork against its slower build and

@@ -8,7 +8,8 @@
 # several processes (#pid=N where two logs' processes share pid N), the
 # rows shown are those of mapreport's text report with the same
 # --time FROM:TO and --pid, cell for cell, and a note says whose values
-# and which range they are; the partial reports (whole-run) say so.  The logs: a synthetic run of 2 processes
+# and which range they are; the partial reports say they are the
+# selection's.  The logs: a synthetic run of 2 processes
 # (a plain metric, and a rate metric with times of no value and
 # errors), the same again for the shared pids, and the metrics scenario
 # of mklog --metrics.  Before the page had per-bin metric data
@@ -46,9 +47,10 @@ assert got == want[1:] if want and want[0].startswith("METRIC") else got == want
 n = re.findall(r'<p class="note nr-whole">([^<]*)</p>\s*<table class="msum">', page)
 assert n and n[0].startswith("The metrics' figures of the selection"), n
 assert note in n[0], (note, n[0])
-# the partial reports, whole-run, say so
+# the partial reports say they are the selection's (mapreport-html-psel.sh
+# checks their figures)
 if '<section id="partial">' in page:
-    assert re.search(r'<section id="partial">\s*<h2>[^<]*</h2>\s*<p class="note nr-whole">Whole run: the partial reports', page), "partial reports: no whole-run note"
+    assert re.search(r'<section id="partial">\s*<h2>[^<]*</h2>\s*<p class="note nr-whole">The partial reports of the selection', page), "partial reports: no note of the selection"
 PY
 }
 
@@ -132,7 +134,7 @@ test_synthetic() {
 
 test_scenario() {
 	"$mklog" --metrics "$tmp/m.log" >/dev/null
-	# with a partial report, whose whole-run note is checked too
+	# with a partial report, whose note is checked too
 	"$mapreport" --partial-report "$top_srcdir/test/integration/partial/scenario.xml" \
 		--html "$tmp/m.html" "$tmp/m.log" >/dev/null 2>&1 ||
 		fail "mapreport --html (metrics scenario) failed"

@@ -43,6 +43,7 @@ extern const char html_js[];
 extern const char html_js_narrow[];
 extern const char html_js_charts[];
 extern const char html_js_ranks[];
+extern const char html_js_psel[];
 extern const char html_js_msel[];
 
 /* ---- head, summary ---- */
@@ -480,10 +481,8 @@ static int selection_bar(FILE *out, const struct output_in *in)
 
 /* ---- partial reports ---- */
 
-/* The CSS of a partial report colour, or NULL when it has none (or one
- * that is not a plain colour after all). */
-static const char *partial_colour_css(const struct partial_colour *c, char *buf,
-				      size_t len)
+const char *html_partial_colour_css(const struct partial_colour *c,
+				    char *buf, size_t len)
 {
 	struct colour mc;
 	if (!c->pc_css[0] ||
@@ -502,7 +501,7 @@ static void partial_entries(FILE *out, const struct partial_subsection *ss)
 		const struct partial_entry *en = &ss->ss_entries[k];
 		char cb[32];
 		const char *col =
-			partial_colour_css(&en->en_colour, cb, sizeof(cb));
+			html_partial_colour_css(&en->en_colour, cb, sizeof(cb));
 		/* the colour as a swatch: text in it could be unreadable
 		 * (white, say) */
 		fputs("<tr><td>", out);
@@ -546,7 +545,7 @@ static int partials(FILE *out, const struct partial_result *r)
 			const struct partial_subsection *ss =
 				&pr->pr_subsections[j];
 			char cb[32];
-			const char *col = partial_colour_css(&ss->ss_colour, cb,
+			const char *col = html_partial_colour_css(&ss->ss_colour, cb,
 							     sizeof(cb));
 			fputs("<div class=\"partial\" data-subsection=\"", out);
 			H(ss->ss_id);
@@ -727,6 +726,7 @@ int html_emit(const struct output_in *in, FILE *out)
 	fputs(html_js_charts, out);
 	fputs(html_js_ranks, out);
 	fputs(html_js_msel, out);
+	fputs(html_js_psel, out);
 	fputs(html_js_narrow, out);
 	fputs(html_js, out);
 	fputs("</script>\n</body>\n</html>\n", out);

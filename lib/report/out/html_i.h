@@ -155,6 +155,21 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min);
 int html_msel_data(FILE *out, const struct output_in *in, unsigned fine,
 		   unsigned bins);
 
+/* html_psel.c: the partial reports' data for a selection (the time
+ * cells of the metrics they name, per series, placed in the bins of
+ * "nr-data", fine bins first, merged to bins; the reports' entries) as
+ * the JSON element "psel-data"; nothing when the page has no partial
+ * report, a reason instead when the data would be too big. */
+int html_psel_data(FILE *out, const struct output_in *in, unsigned fine,
+		   unsigned bins);
+
+/* html.c: the CSS of a partial report colour in buf (len bytes), or
+ * NULL when it has none (or one that is not a plain colour after
+ * all). */
+struct partial_colour;
+const char *html_partial_colour_css(const struct partial_colour *c,
+				    char *buf, size_t len);
+
 /* html_fncells.c: the exact call data of a selection (samples per
  * function total, function self and call, thread and time bin) that
  * html_narrow.c adds to "nr-data" as "fn".  Made for m, its analysis a

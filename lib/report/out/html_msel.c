@@ -5,7 +5,8 @@
  * series (one metric in one process image, as model/metrics.h keeps
  * them) and time bin of "nr-data", what metrics_summary_of() needs to
  * make a row of the values of any set of processes in any range of
- * bins.  msel.js adds the bins up as metrics.c adds values, so the row of
+ * bins ("k": the series' index in the model, which "psel-data" names
+ * too).  msel.js adds the bins up as metrics.c adds values, so the row of
  * a selection is the row of mapreport --pid ... --time FROM:TO on the
  * bins' edges.
  *
@@ -218,9 +219,9 @@ static void write_data(FILE *out, const struct msel *x)
 		const struct rmseries *s = &mx->s[k];
 		if (!s->metric || (!x->s[k].c && !s->errors))
 			continue;
-		fprintf(out, "%s\n{\"m\":%" PRIu32 ",\"p\":%" PRIu32
+		fprintf(out, "%s\n{\"k\":%zu,\"m\":%" PRIu32 ",\"p\":%" PRIu32
 			     ",\"e\":%" PRIu64 ",\"b\":[",
-			first ? "" : ",", s->metric - 1,
+			first ? "" : ",", k, s->metric - 1,
 			model_proc_num(x->m, s->pid), s->errors);
 		first = 0;
 		int one = 0;

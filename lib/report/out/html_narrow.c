@@ -719,6 +719,8 @@ int html_narrow_data(FILE *out, const struct output_in *in, uint64_t min)
 		rc = html_ranksel_write(out, n.rs, in, n.bins);
 	if (!rc) /* the metrics table */
 		rc = html_msel_data(out, in, NR_BINS, n.bins);
+	if (!rc) /* the partial reports */
+		rc = html_psel_data(out, in, NR_BINS, n.bins);
 out:
 	html_fncells_free(n.fn);
 	html_ranksel_free(n.rs);

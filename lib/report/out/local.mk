@@ -18,7 +18,7 @@ lib_report_out_libreportout_la_SOURCES = lib/report/out/text.c \
 	lib/report/out/json_metrics.c \
 	lib/report/out/html.c lib/report/out/html.h lib/report/out/html_i.h \
 	lib/report/out/html_chart.c lib/report/out/html_flame.c \
-	lib/report/out/html_msel.c \
+	lib/report/out/html_msel.c lib/report/out/html_psel.c \
 	lib/report/out/htmlsafe.c lib/report/out/htmlsafe.h \
 	lib/report/out/compare_out.h lib/report/out/compare_fmt.c \
 	lib/report/out/compare_text.c lib/report/out/compare_json.c \
@@ -32,7 +32,8 @@ lib/report/out/html_assets.c: $(top_srcdir)/lib/report/out/html/embed.sh \
 		$(top_srcdir)/lib/report/out/html/narrow.js \
 		$(top_srcdir)/lib/report/out/html/charts.js \
 		$(top_srcdir)/lib/report/out/html/ranks.js \
-		$(top_srcdir)/lib/report/out/html/msel.js
+		$(top_srcdir)/lib/report/out/html/msel.js \
+		$(top_srcdir)/lib/report/out/html/psel.js
 	$(AM_V_GEN)$(MKDIR_P) lib/report/out && \
 	$(SHELL) $(top_srcdir)/lib/report/out/html/embed.sh \
 		html_css $(top_srcdir)/lib/report/out/html/report.css \
@@ -41,13 +42,14 @@ lib/report/out/html_assets.c: $(top_srcdir)/lib/report/out/html/embed.sh \
 		html_js_charts $(top_srcdir)/lib/report/out/html/charts.js \
 		html_js_ranks $(top_srcdir)/lib/report/out/html/ranks.js \
 		html_js_msel $(top_srcdir)/lib/report/out/html/msel.js \
+		html_js_psel $(top_srcdir)/lib/report/out/html/psel.js \
 		>$@.tmp && \
 	mv $@.tmp $@
 CLEANFILES += lib/report/out/html_assets.c
 EXTRA_DIST += lib/report/out/html/embed.sh lib/report/out/html/report.css \
 	lib/report/out/html/report.js lib/report/out/html/narrow.js \
 	lib/report/out/html/charts.js lib/report/out/html/ranks.js \
-	lib/report/out/html/msel.js
+	lib/report/out/html/msel.js lib/report/out/html/psel.js
 # text_calls: the text report's callers, callees and source-line sections
 lib_report_out_libreportout_la_SOURCES += lib/report/out/text_calls.c \
 	lib/report/out/text_calls.h

@@ -16,10 +16,11 @@
  * thread activity chart follow; the metric charts zoom to the range.
  * The Regions and MPI tables follow from "st-data" (html_seltab.c; MPI
  * by process only, which a note says), the Ranks table from "rk-data"
- * (ranks.js), the metrics table from "msel-data" (msel.js).  What the
- * page holds for the whole run only (the run's facts, the performance
- * summary, the partial reports) gets a note saying so while a selection
- * is active, and the run's facts a row with the selection's.
+ * (ranks.js), the metrics table from "msel-data" (msel.js), the partial
+ * reports from "psel-data" with "msel-data" (psel.js).  What the page
+ * holds for the whole run only (the run's facts, the performance
+ * summary) gets a note saying so while a selection is active, and the
+ * run's facts a row with the selection's.
  */
 /* lib: report.js's helpers; returns the Narrow constructor */
 var mapreportNarrow = function (lib) {
@@ -513,6 +514,88 @@ var mapreportNarrow = function (lib) {
 			return all ? 'whole' : mine ? 'proc' : made ? 'sel' : null;
 		}
 
+		/* the partial reports' data ("psel-data", html_psel.c):
+		 * null when the page has none to narrow them with; {none:
+		 * why} when it left it out */
+		var psd = (function () {
+			var e = $('psel-data'), v = e ? JSON.parse(e.textContent) : null;
+			return !v || v.none ? v : v.s && v.bins === d.bins && ms ? v : null;
+		})();
+		var pOrig = null; /* the whole run's value and bar cells */
+
+		/* the partial reports of the selection (psel.js), the
+		 * processes sp (null: all) in bins [b0, b1), in place of the
+		 * whole run's figures (restored when all); the note's text,
+		 * or null when the page cannot narrow them */
+		function partialShow(all, sp) {
+			var reps = document.querySelectorAll('#partial div.preport');
+			var rows = [];
+			for (var i = 0; i < reps.length; i++) {
+				var subs = reps[i].querySelectorAll('div.partial');
+				var rr = [];
+				for (var j = 0; j < subs.length; j++)
+					rr.push(subs[j].querySelectorAll('table.entries tr'));
+				rows.push(rr);
+			}
+			if (!reps.length)
+				return null;
+			if (!pOrig) {
+				pOrig = rows.map(function (rr) {
+					return rr.map(function (trs) {
+						return Array.prototype.map.call(trs, function (tr) {
+							return [tr.cells[1].className, tr.cells[1].innerHTML,
+								tr.cells[2].innerHTML];
+						});
+					});
+				});
+			}
+			var restore = function () {
+				rows.forEach(function (rr, i) {
+					rr.forEach(function (trs, j) {
+						Array.prototype.forEach.call(trs, function (tr, k) {
+							var o = pOrig[i][j][k];
+							tr.cells[1].className = o[0];
+							tr.cells[1].innerHTML = o[1];
+							tr.cells[2].innerHTML = o[2];
+						});
+					});
+				});
+			};
+			if (all || !psd || psd.none) {
+				restore();
+				return null;
+			}
+			var r = mapreportPsel.evaluate(psd, ms, sp, b0, b1);
+			rows.forEach(function (rr, i) {
+				rr.forEach(function (trs, j) {
+					Array.prototype.forEach.call(trs, function (tr, k) {
+						var o = r.reports[i] && r.reports[i][j] && r.reports[i][j][k];
+						var en = psd.r[i] && psd.r[i][j] && psd.r[i][j][k];
+						if (!o || !en)
+							return;
+						tr.cells[1].className = 'n' + (o.state === 'value' ? '' : ' nodata');
+						tr.cells[1].textContent = o.text;
+						tr.cells[2].textContent = '';
+						if (o.bar < 0)
+							return;
+						var w = Math.min(o.bar, 1) * 100;
+						var box = el('span', 'cmpbox'), fill = el('span', 'cmp');
+						box.title = (en.g || '') + ': ' + w.toFixed(0) + '% of the largest';
+						fill.style.width = w.toFixed(1) + '%';
+						fill.style.background = en.col;
+						box.appendChild(fill);
+						tr.cells[2].appendChild(box);
+					});
+				});
+			});
+			return (r.nbins ? r.nbins + ' time bin' + (r.nbins === 1 ? '' : 's') +
+				' of ' + mapreportMsel.format(r.binNs, 'ns') + ' chosen for the ' +
+				'selection\'s values' : 'no metric value in the selection') +
+				(r.approx ? '; approximate: some of the run\'s time cells of values ' +
+				 'cross the range\'s edge, and each is taken whole on the side of ' +
+				 'its nearer end' : '');
+		}
+
 		/* the figures the page holds for the whole run only: a note
 		 * before each while a selection is active (its text says
 		 * why); the run's facts get a row of the selection */
@@ -523,6 +606,7 @@ var mapreportNarrow = function (lib) {
 			var v = sel.value, threadSel = v && (v[0] === 't' || v[0] === 'T');
 			var sp = v ? selProcs(threadOk()) : [], np = sp.length;
 			var mnow = msumShow(all, v ? sp : null);
+			var pnow = partialShow(all, v ? sp : null);
 			if (all)
 				return;
 			var mnote = (b0 > 0 || b1 < d.bins ? 'the time axis zoomed to the ' +
@@ -554,9 +638,17 @@ var mapreportNarrow = function (lib) {
 			 ['#metrics div.charts', 'Charts: ' + mnote + (b0 > 0 || b1 < d.bins ?
 				'the thread activity chart zoomed to the range too.' :
 				'the thread activity chart shows the selected threads.')],
-			 ['#partial div.preport', 'Whole run: the partial reports are not ' +
-				'narrowed to the selection (mapreport --pid, --tid and --time ' +
-				'with --html make a page of the selection\'s).']
+			 ['#partial div.preport', pnow === null ? 'Whole run: the partial ' +
+				'reports are not narrowed to the selection' + (psd && psd.none ?
+				 ' (' + psd.none + ')' : '') + ' (mapreport --pid, --tid and ' +
+				'--time with --html make a page of the selection\'s).' :
+				'The partial reports of the selection, as mapreport --pid, --tid ' +
+				'and --time evaluate them: the values of ' + (!v ? 'every process' :
+				 np === 1 ? (threadSel ? 'the whole process of the selected thread'
+				 : 'the selected process') : np + ' processes' + (threadSel ?
+				 ', those of the selected threads' : '')) + (b0 > 0 || b1 < d.bins ?
+				', from ' + (b0 * binw).toFixed(3) + ' s to ' + (b1 * binw).toFixed(3) +
+				' s' : '') + '; ' + pnow + '.']
 			].forEach(function (w) {
 				var t = document.querySelector(w[0]);
 				if (t)
