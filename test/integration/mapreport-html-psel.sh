@@ -11,7 +11,8 @@
 # (test/integration/partial/scenario.xml) and a real run of Debian's
 # python3 (2 processes, threads) under every metric plugin with the
 # built-in reports.  Before the page had "psel-data", it showed the
-# whole run's figures with a note saying so.  mapreport-psel-ranges.sh
+# whole run's figures with a note saying so, as it still does past its
+# cap of time cells (checked too).  mapreport-psel-ranges.sh
 # checks psel.js on many more selections, without a browser.  Skipped
 # (77) when no Chromium is installed.
 set -eu
@@ -138,5 +139,29 @@ PY
 		"--pid $2 --time $r" "the values of the selected process, from" "$tmp/p.log"
 }
 
+# Past 60000 time cells the page holds no "psel-data" and says so: two
+# processes of mkpartlog --big N with two named metrics each make 4N
+# time cells, merged with a log of samples for the page to narrow.
+test_cap() {
+	"$mklog" -n 2000 -p 1 -t 2 "$tmp/c0.log" >/dev/null
+	for n in 14000 16000; do
+		"$mkpartlog" --big "$n" -p 2 "$tmp/c$n.log"
+		"$mapreport" --merge --partial-report "$scenario" --html "$tmp/c$n.html" \
+			"$tmp/c0.log" "$tmp/c$n.log" >/dev/null 2>&1 ||
+			fail "mapreport --html (mkpartlog --big $n) failed"
+	done
+	grep -A1 'id="psel-data">' "$tmp/c14000.html" | grep -q '^{"bins"' ||
+		fail "56000 time cells: no psel-data"
+	grep -A1 'id="psel-data">' "$tmp/c16000.html" |
+		grep -q '^{"none":"too many metric values over time for the page"}' ||
+		fail "64000 time cells: psel-data not left out"
+	r=$(bins_range "$tmp/c16000.html" "n // 4" "n // 2")
+	chrome "$tmp/cap.dom" "$tmp/cap.err" --dump-dom "file://$tmp/c16000.html#time=$r"
+	no_console "$tmp/cap.err"
+	grep -q 'Whole run: the partial reports are not narrowed to the selection (too many metric values over time for the page)' \
+		"$tmp/cap.dom" || fail "64000 time cells: no whole-run note with the reason"
+}
+
 test_scenario
 test_python
+test_cap
