@@ -475,6 +475,32 @@ int model_sample_kept(const struct model *m, const struct maplog_ev *ev,
 	return proc_keeps(m, p, &m->threads[thread], ev);
 }
 
+int model_mark_kept(const struct model *m, const struct maplog_ev *ev)
+{
+	const struct rfilter *f = m->filter;
+	if (!f)
+		return 1;
+	if (!filter_keep_time(f, ev->ev_ts))
+		return 0;
+	uint32_t tid = ev->ev_u.mark.mk_tid;
+	const char *name = NULL;
+	for (size_t i = m->nthreads; i-- > 0;)
+		if (m->threads[i].tid == tid && m->threads[i].pid == ev->ev_pid &&
+		    m->threads[i].image == ev->ev_image) {
+			name = m->threads[i].name;
+			break;
+		}
+	const struct rproc *p = model_find_proc(m, ev->ev_pid, ev->ev_image);
+	if (!p)
+		return filter_keep_thread(f, ev->ev_pid & (MODEL_PIDNS_TAG - 1),
+					  NULL, -1, tid, name);
+	const char *prog = p->exe ? strrchr(p->exe, '/') : NULL;
+	return filter_keep_thread(f, p->os_pid & (MODEL_PIDNS_TAG - 1),
+				  prog ? prog + 1 : p->exe,
+				  p->rank >= 0 ? p->rank : (int32_t)p->seq, tid,
+				  name);
+}
+
 /* The (pid, image) index of m's processes, after the array changed. */
 static void reindex_procs(struct model *m)
 {
@@ -609,11 +635,12 @@ static int fold(struct model *m, const struct maplog_ev *ev,
 		if (r)
 			return r < 0 ? r : 0;
 	}
-	/* --time: the timeline's marks (and the range they widen it to)
-	 * of the range only; regions still saw them all */
+	/* the filters: the timeline's marks (and the range they widen it
+	 * to) of the range and the chosen threads only; regions still saw
+	 * them all */
 	if (m->timeline_on &&
 	    !(m->filter && ev->ev_type == MAPLOG_TYPE_MARK &&
-	      !filter_keep_time(m->filter, ev->ev_ts)) &&
+	      !model_mark_kept(m, ev)) &&
 	    timeline_fold(&m->timeline, ev))
 		return MAPS_ENOMEM;
 

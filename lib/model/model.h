@@ -318,6 +318,13 @@ int model_reread(const struct model *m, size_t log, const char *path,
 const struct rproc *model_find_proc(const struct model *m, uint32_t pid,
 				    uint32_t image);
 
+/* Does mark ev pass m's filter: --time by its time, and --pid, --tid,
+ * --comm and --rank by its thread and process, as a sample of that
+ * thread would (the thread's name as far as the logs were read)?  1 when
+ * m has no filter.  For the timeline's marks as the logs are read and
+ * for the tools that read them again (report/out/rescan.c). */
+int model_mark_kept(const struct model *m, const struct maplog_ev *ev);
+
 /* Does sample ev of thread m->threads[thread] pass m's filter
  * (--pid/--tid/--comm/--time/--rank) and the --region filter of
  * m->regions (model/regions.h, ready once the logs were read)?  1 when m

@@ -11,7 +11,8 @@
 # which range it shows.  On a random log of two processes with marks:
 # only the range's marks are drawn and listed, the Ranks heat map's axis
 # is the range's, the MPI call statistics say --time does not narrow
-# them, and the --trace export holds only the range's marks.
+# them, and the --trace export holds only the range's marks; with --pid
+# or --tid, the page and the trace hold the chosen threads' marks only.
 # Without --time, the axes start at 0 s and no range is said.
 set -eu
 
@@ -173,5 +174,39 @@ done()
 EOF
 }
 
+# --pid and --tid choose the marks too: each process of the log has one
+# mark (pid/tid in the record dump), and a page and trace made with
+# --pid or --tid of one list and hold that one only (both did before)
+test_marks_threads() {
+	"$mklog" -n 4000 -p 2 -t 2 "$tmp/t.log" >/dev/null
+	"$mapreport" -D "$tmp/t.log" >"$tmp/t.dump"
+	set -- $(awk '$4 == "mark" { print $3 }' "$tmp/t.dump")
+	[ $# = 2 ] && [ "${1%/*}" != "${2%/*}" ] ||
+		fail "mklog -p 2: not one mark in each of two processes: $*"
+	for sel in "--pid ${1%/*}" "--tid ${2#*/}"; do
+		case $sel in
+		--pid*) want=$1 ;;
+		*) want=$2 ;;
+		esac
+		# shellcheck disable=SC2086
+		report "$tmp/t.log" "$tmp/t.html" $sel --trace "$tmp/t.trace"
+		python3 - "$tmp/t.html" "$tmp/t.dump" "$tmp/t.trace" "$want" <<'EOF2' || fail "$sel: marks (above)"
+import json, re, sys
+from pagecheck import check, done, t0
+page = open(sys.argv[1]).read()
+dump = [l.split() for l in open(sys.argv[2])]
+trace = json.load(open(sys.argv[3]))
+start = t0(dump)
+want = ['%.3f' % (float(l[1]) - start) for l in dump if len(l) > 3 and l[3] == 'mark' and l[2] == sys.argv[4]]
+listed = sorted('%.3f' % float(t) for t in re.findall(r'data-t="([0-9.]+)"', page))
+check(listed == want, "marks listed at %s, want %s" % (listed, want))
+tm = sorted('%.3f' % (e['ts'] / 1e6) for e in trace['traceEvents'] if e.get('cat') == 'mark')
+check(tm == want, "trace marks at %s, want %s" % (tm, want))
+done()
+EOF2
+	done
+}
+
 test_metrics_range
 test_marks_ranks_trace
+test_marks_threads

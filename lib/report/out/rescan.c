@@ -114,8 +114,8 @@ static int on_sample(void *ctx, const struct maplog_ev *ev)
 static int on_mark(void *ctx, const struct maplog_ev *ev)
 {
 	struct scan *s = ctx;
-	if (s->m->filter && !filter_keep_time(s->m->filter, ev->ev_ts))
-		return 0; /* out of --time's range */
+	if (!model_mark_kept(s->m, ev))
+		return 0; /* out of --time's range, or not a chosen thread's */
 	return s->t->rt_mark(s->ctx, ev);
 }
 

@@ -5,7 +5,8 @@
  * stack was sampled on, and when.  Every sample is given with the index
  * of its thread in the model (model.threads) and the slot of its stack in
  * the model's stack table (model.stacks, as the analysis expanded it);
- * user marks are given as they are, those within --time only.
+ * user marks are given as they are, those the filters keep only
+ * (model_mark_kept()).
  * rescan_count() builds on it the samples and weight of every (thread,
  * stack) pair: memory grows with those pairs, never with the number of
  * samples.
