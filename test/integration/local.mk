@@ -151,6 +151,10 @@ TESTS += test/integration/mapreport-psel-ranges.sh \
 	test/integration/mapreport-html-psel.sh
 EXTRA_DIST += test/integration/mapreport-psel-ranges.sh \
 	test/integration/mapreport-html-psel.sh
+# The metric charts of a selection of several processes: those
+# processes' series combined, as mapreport --pid draws them (Chromium).
+TESTS += test/integration/mapreport-html-charts-sel.sh
+EXTRA_DIST += test/integration/mapreport-html-charts-sel.sh
 
 # --- mapreport --compare ---
 # Real runs of test/programs/cmpwork against its slower build and

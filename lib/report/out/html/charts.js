@@ -3,7 +3,8 @@
  * mapreport --html: drawing on the page's SVG charts for a selection
  * (embedded by lib/report/out/html.c before narrow.js, which uses it):
  * a plot zoomed to a time range with an axis of that range, and one
- * process's series of a metric chart from the page's "ms-data".  No
+ * process's series of a metric chart, or several processes' combined,
+ * from the page's "ms-data".  No
  * state: each function works on the elements it is given.
  */
 var mapreportCharts = (function () {
@@ -184,5 +185,62 @@ var mapreportCharts = (function () {
 		});
 	}
 
-	return {zoomPlot: zoomPlot, rangeAxis: rangeAxis, drawProc: drawProc};
+	/* the series of the processes ps (numbers, two or more with
+	 * values) of a chart (ms: its entry of "ms-data") as one process's
+	 * entry for drawProc, on the chart's own y axis (ms.all; no
+	 * labels: the chart's stay): per column, as the chart combines
+	 * its processes, the line the mean of the processes' means and
+	 * the band from the lowest to the highest of them (of a process
+	 * of several series, its band of their means) */
+	function combine(ms, ps) {
+		var bot = ms.all[0], top = ms.all[1], nser = 0;
+		var per = ps.map(function (p) {
+			var pd = ms.procs[String(p)], str = pd[5], cols = {}, pos = 0;
+			nser += pd[4];
+			for (var j = 0; pos < str.length; j++) {
+				if (str[pos] === '~') {
+					pos++;
+					continue;
+				}
+				var v = function (i) {
+					return pd[0] + qval(str, i) * (pd[1] - pd[0]);
+				};
+				if (str[pos] === '!') {
+					cols[j] = [v(pos + 1), v(pos + 1), v(pos + 1)];
+					pos += 3;
+					continue;
+				}
+				cols[j] = pd[4] > 1 ? [v(pos), v(pos + 2), v(pos + 4)] :
+					[v(pos), v(pos), v(pos)];
+				pos += 6;
+			}
+			return {cols: cols, n: j};
+		});
+		var n = per.reduce(function (a, x) { return Math.max(a, x.n); }, 0);
+		var q = function (v) {
+			var f = Math.round((v - bot) / (top - bot) * 4095);
+			f = f < 0 ? 0 : f > 4095 ? 4095 : f;
+			return QD[f >> 6] + QD[f & 63];
+		};
+		var out = '';
+		for (var j = 0; j < n; j++) {
+			var k = 0, sum = 0, lo = 0, hi = 0;
+			per.forEach(function (x) {
+				var c = x.cols[j];
+				if (!c)
+					return;
+				if (!k || c[1] < lo)
+					lo = c[1];
+				if (!k || c[2] > hi)
+					hi = c[2];
+				sum += c[0];
+				k++;
+			});
+			out += !k ? '~' : q(sum / k) + q(lo) + q(hi);
+		}
+		return [bot, top, 1, [], nser, out];
+	}
+
+	return {zoomPlot: zoomPlot, rangeAxis: rangeAxis, drawProc: drawProc,
+		combine: combine};
 })();

@@ -361,9 +361,12 @@ var mapreportNarrow = function (lib) {
 		/* the metric charts of the selection: with threads of one
 		 * process selected, that process's series (metrics are
 		 * measured per process, so a thread's are its process's);
+		 * with threads of several, those processes' series combined
+		 * as the chart combines every process's (charts.js combine);
 		 * else the chart of every process */
 		function procCharts(ok) {
 			var ps = sel.value ? selProcs(ok) : [], p = ps.length === 1 ? ps[0] : null;
+			var combine = mapreportCharts.combine;
 			var v = sel.value, threadSel = v && (v[0] === 't' || v[0] === 'T');
 			var figs = document.querySelectorAll('#metrics figure.chart');
 			if (!msBy) {
@@ -392,6 +395,53 @@ var mapreportNarrow = function (lib) {
 				if (leg && leg.hasAttribute('data-whole'))
 					leg.textContent = leg.getAttribute('data-whole');
 				fig.removeAttribute('data-proc');
+				if (p === null && ps.length > 1) {
+					/* the selected processes with values of it */
+					var has = ps.filter(function (q) {
+						return ms.only === q || !!(ms.procs && ms.procs[String(q)]);
+					});
+					var nall = ms.procs ? Object.keys(ms.procs).length : 1;
+					var whatN = ps.length + ' selected processes' + (threadSel ?
+						' (of the selected threads; metrics are measured per process)' : '');
+					if (leg && !leg.hasAttribute('data-whole'))
+						leg.setAttribute('data-whole', leg.textContent);
+					fig.setAttribute('data-proc', ps.join(','));
+					if (has.length === nall) {
+						if (leg)
+							leg.textContent = 'The ' + whatN + ' hold every process ' +
+								'with values: ' + leg.getAttribute('data-whole');
+						continue;
+					}
+					ser.setAttribute('display', 'none');
+					if (!has.length) {
+						yaxis.setAttribute('display', 'none');
+						var t0n = document.createElementNS(sv.namespaceURI, 'text');
+						t0n.setAttribute('class', 'nr-none');
+						t0n.setAttribute('x', ((ms.x[0] + ms.x[1]) / 2).toFixed(1));
+						t0n.setAttribute('y', ((ms.y[0] + ms.y[1]) / 2).toFixed(1));
+						t0n.setAttribute('text-anchor', 'middle');
+						t0n.textContent = 'no values of these processes';
+						sv.appendChild(t0n);
+						if (leg)
+							leg.textContent = 'The ' + whatN + ': no values.';
+						continue;
+					}
+					if (has.length === 1) {
+						yaxis.setAttribute('display', 'none');
+						drawProc(sv, ms, ms.procs[String(has[0])], plot, yaxis);
+						if (leg)
+							leg.textContent = 'The ' + whatN + ': ' + procLabel(has[0]) +
+								' alone has values: line = mean, band = lowest to highest ' +
+								'value in each interval';
+						continue;
+					}
+					drawProc(sv, ms, combine(ms, has), plot, yaxis);
+					if (leg)
+						leg.textContent = 'The ' + whatN + ', ' + has.length +
+							' with values: line = mean of the processes, band = lowest ' +
+							'to highest process in each interval';
+					continue;
+				}
 				if (p === null)
 					continue;
 				/* a bare pid, or a rank's or launcher's name
@@ -615,7 +665,9 @@ var mapreportNarrow = function (lib) {
 				(threadSel ? 'whole process (not of the selected thread alone); '
 				 : 'selected process; ')
 				: 'metrics are measured per process, so these are the values ' +
-				  'of every process; ');
+				  'of the ' + np + ' selected processes' + (threadSel ? ' (whole ' +
+				  'processes, not the selected threads alone)' : '') + ', combined ' +
+				  'as a chart combines every process\'s; ');
 			var split = perfSplit(samples);
 			[['#summary table.kv', 'The run\'s facts: whole run, not narrowed ' +
 				'to the selection (its figures are in the row "Selection").'],
