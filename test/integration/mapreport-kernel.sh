@@ -135,16 +135,24 @@ if not any(f["name"] == "[kernel] read" and f["module"] == "[kernel]"
 		fail "the JSON report has no [kernel] read function"
 }
 
+# --no-kernel-frames gives the kernel frame's samples to the user frame
+# that made the call: read's share as a leaf is then, exactly, the
+# shares of "[kernel] read" and of read with kernel frames, in the same
+# log (how close those are to the CPU time is case_mixed's question; a
+# band around the CPU time here failed at 30.8% for 37.7% under load).
 case_off() {
+	report mixed --folded
+	kr=$(share mixed "[kernel] read")
+	ur=$(share mixed read)
 	report mixed --folded --no-kernel-frames
 	if grep -q '\[kernel\]' "$tmp/mixed.report"; then
 		show "$tmp/mixed.report"
 		fail "--no-kernel-frames: kernel frames remain"
 	fi
 	rd=$(share mixed read)
-	check "($rd - $sys) <= 5 && ($sys - $rd) <= 5" || {
+	check "$kr > 0 && ($rd - $kr - $ur) <= 0.02 && ($kr + $ur - $rd) <= 0.02" || {
 		show "$tmp/mixed.report"
-		fail "--no-kernel-frames: read holds $rd% as leaf, not the $sys% of CPU time in read(2)"
+		fail "--no-kernel-frames: read holds $rd% as leaf, not the $kr% of [kernel] read and $ur% of read with kernel frames"
 	}
 }
 
