@@ -165,6 +165,10 @@ struct rstack {
 	int used;
 	uint32_t seq;        /* order of first sight: 0, 1, ...; unlike the
 			      * slot, kept while the table grows */
+	/* the PCs as the logs have them once model_stack_cut() cut the
+	 * stack (raw_npc 0: never cut; then off and npc are they), for
+	 * the tools that read the logs again (report/out/rescan.c) */
+	uint32_t raw_off, raw_npc;
 };
 
 struct model {

@@ -115,6 +115,10 @@ int model_stack_cut(struct model *m, struct rstack *s, uint32_t cut)
 			4096))
 		return MAPS_ENOMEM;
 	memcpy(m->spc + m->nspc, m->spc + s->off + cut, n * sizeof(*m->spc));
+	if (!s->raw_npc) {
+		s->raw_off = s->off;
+		s->raw_npc = s->npc;
+	}
 	s->off = (uint32_t)m->nspc;
 	s->npc = n;
 	m->nspc += n;
@@ -180,7 +184,7 @@ static long stack_get(struct model *m, uint64_t h, uint32_t pid,
 		return -1;
 	struct rstack *s = &m->stacks[j];
 	*s = (struct rstack){h, pid, image, n, off, 0, 0, 1,
-			     (uint32_t)m->nstacks};
+			     (uint32_t)m->nstacks, 0, 0};
 	m->nstacks++;
 	return (long)j;
 }

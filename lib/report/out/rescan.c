@@ -41,6 +41,19 @@ struct scan {
 	uint64_t samples;   /* sample records read */
 };
 
+/* The PCs of stack st as the logs have them: a stack the model cut
+ * (model_stack_cut(): an MPI call's library frames folded into it) is
+ * found by its PCs before the cut. */
+static uint32_t raw_npc(const struct rstack *st)
+{
+	return st->raw_npc ? st->raw_npc : st->npc;
+}
+
+static uint32_t raw_off(const struct rstack *st)
+{
+	return st->raw_npc ? st->raw_off : st->off;
+}
+
 /* Indexes every used stack slot of s->m.  0 or MAPS_ENOMEM. */
 static int index_stacks(struct scan *s)
 {
@@ -55,8 +68,8 @@ static int index_stacks(struct scan *s)
 		const struct rstack *st = &m->stacks[i];
 		if (!st->used)
 			continue;
-		size_t j = pcs_hash(st->pid, st->image, st->npc,
-				    m->spc + st->off) & (cap - 1);
+		size_t j = pcs_hash(st->pid, st->image, raw_npc(st),
+				    m->spc + raw_off(st)) & (cap - 1);
 		while (s->idx[j])
 			j = (j + 1) & (cap - 1);
 		s->idx[j] = (uint32_t)i + 1;
@@ -75,8 +88,8 @@ static size_t find_stack(const struct scan *s, const struct maplog_ev *ev)
 	for (; s->idx[j]; j = (j + 1) & mask) {
 		const struct rstack *st = &m->stacks[s->idx[j] - 1];
 		if (st->pid == ev->ev_pid && st->image == ev->ev_image &&
-		    st->npc == sa->sa_npc &&
-		    memcmp(m->spc + st->off, sa->sa_pc,
+		    raw_npc(st) == sa->sa_npc &&
+		    memcmp(m->spc + raw_off(st), sa->sa_pc,
 			   sa->sa_npc * sizeof(*sa->sa_pc)) == 0)
 			return s->idx[j] - 1;
 	}
