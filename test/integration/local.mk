@@ -155,6 +155,10 @@ EXTRA_DIST += test/integration/mapreport-psel-ranges.sh \
 # processes' series combined, as mapreport --pid draws them (Chromium).
 TESTS += test/integration/mapreport-html-charts-sel.sh
 EXTRA_DIST += test/integration/mapreport-html-charts-sel.sh
+# The performance summary of a selection: verdict, shares and advice of
+# mapreport --json --time/--pid (python3, iowrite, MPICH mpiwork).
+TESTS += test/integration/mapreport-html-perf.sh
+EXTRA_DIST += test/integration/mapreport-html-perf.sh
 
 # --- mapreport --compare ---
 # Real runs of test/programs/cmpwork against its slower build and

@@ -44,6 +44,7 @@ extern const char html_js_narrow[];
 extern const char html_js_charts[];
 extern const char html_js_ranks[];
 extern const char html_js_psel[];
+extern const char html_js_perf[];
 extern const char html_js_msel[];
 
 /* ---- head, summary ---- */
@@ -727,6 +728,7 @@ int html_emit(const struct output_in *in, FILE *out)
 	fputs(html_js_ranks, out);
 	fputs(html_js_msel, out);
 	fputs(html_js_psel, out);
+	fputs(html_js_perf, out);
 	fputs(html_js_narrow, out);
 	fputs(html_js, out);
 	fputs("</script>\n</body>\n</html>\n", out);

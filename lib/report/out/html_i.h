@@ -226,14 +226,15 @@ int html_seltab_data(FILE *out, const struct output_in *in, unsigned fine,
 		     unsigned bins);
 
 /* html_ranksel.c: the Ranks table's figures per thread and time bin, as
- * the JSON element "rk-data", for the table to follow a selection.
+ * the JSON element "rk-data", for the table and the performance summary
+ * to follow a selection.
  * html_ranksel_new() makes the counts for model m (its analysis a) with
  * a sample's bins among fine (NULL when out of memory);
  * html_ranksel_sample() counts sample ev of thread index thread, stack
  * slot stack, in bin (of fine) as the logs are read again;
  * html_ranksel_write() writes the element with the bins merged to bins
- * (a divisor of fine), in's figures of the rows, nothing when the page
- * has no Ranks section.  Return 0, MAPS_ENOMEM or (write) MAPS_EIO. */
+ * (a divisor of fine), in's figures of the rows, nothing when no
+ * process has samples.  Return 0, MAPS_ENOMEM or (write) MAPS_EIO. */
 struct html_ranksel;
 struct html_ranksel *html_ranksel_new(const struct model *m,
 				      const struct analysis *a, unsigned fine);

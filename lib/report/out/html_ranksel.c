@@ -7,8 +7,8 @@
  *
  * Per (thread, time bin): every sample (the sampler's own too, which
  * the flame graph's cells leave out and the Ranks table counts), the
- * sum of their weights (ns of the sampling clock) and those in MPI and
- * in I/O, classified as report/ranks.c does (ranks_stack_classes()).
+ * sum of their weights (ns of the sampling clock) and those in MPI (and
+ * of those, in a collective call) and in I/O, classified as report/ranks.c does (ranks_stack_classes()).
  * html_narrow.c gives each sample of its reading of the logs here, with
  * its bin among NR_BINS; the bins are merged to the page's when
  * written.  Per thread, the row of the Ranks table its samples count in
@@ -25,7 +25,7 @@
  * the weights of the range's samples with one (model/model.h), then the
  * MPI and I/O shares and compute seconds as report/ranks.c makes them.
  * Size: threads x bins cells at most (the page's bins, after
- * html_narrow.c merged them), six numbers each; past RK_CELLS of them
+ * html_narrow.c merged them), seven numbers each; past RK_CELLS of them
  * (some 2.5 MB of the page) the element holds the reason instead and
  * the table stays the whole run's, its selected rows marked.
  */
@@ -43,7 +43,7 @@
 
 struct rscell {
 	uint32_t thread, bin;
-	uint64_t samples, weight, mpi, io;
+	uint64_t samples, weight, mpi, io, coll;
 };
 
 struct html_ranksel {
@@ -90,12 +90,13 @@ int html_ranksel_sample(struct html_ranksel *r, const struct maplog_ev *ev,
 		return MAPS_ENOMEM;
 	struct rscell *c = &r->c[i];
 	if (added)
-		*c = (struct rscell){(uint32_t)thread, bin, 0, 0, 0, 0};
+		*c = (struct rscell){(uint32_t)thread, bin, 0, 0, 0, 0, 0};
 	c->samples++;
 	c->weight += ev->ev_u.sample.sa_weight;
-	if (r->cls[stack] & RANKS_C_MPI)
+	if (r->cls[stack] & RANKS_C_MPI) {
 		c->mpi++;
-	else if (r->cls[stack] & RANKS_C_IO)
+		c->coll += (r->cls[stack] & RANKS_C_COLL) != 0;
+	} else if (r->cls[stack] & RANKS_C_IO)
 		c->io++;
 	return 0;
 }
@@ -124,6 +125,7 @@ static void to_bins(struct html_ranksel *r, unsigned bins)
 			r->c[w - 1].weight += c->weight;
 			r->c[w - 1].mpi += c->mpi;
 			r->c[w - 1].io += c->io;
+			r->c[w - 1].coll += c->coll;
 		} else {
 			r->c[w++] = *c;
 		}
@@ -131,12 +133,40 @@ static void to_bins(struct html_ranksel *r, unsigned bins)
 	r->nc = w;
 }
 
+/* The collective part of each row's time in MPI calls, by the call
+ * statistics of its own processes (not a rank's children's), as
+ * report/ranks.c takes it for the time-in-MPI metric (rows_calls()):
+ * in frac (rk->n of them), -1 where the row has no call time.  Returns
+ * 0 or MAPS_ENOMEM. */
+static int calls_coll(const struct model *m, const struct ranks *rk,
+		      double **frac)
+{
+	double *ns = calloc(2 * rk->n + 1, sizeof(*ns));
+	if (!ns)
+		return MAPS_ENOMEM;
+	for (size_t i = 0; i < m->nmpicalls; i++) {
+		const struct rmpicall *c = &m->mpicalls[i];
+		long ri = ranks_row_of(rk, m, c->pid, c->image);
+		const struct rproc *p = model_find_proc(m, c->pid, c->image);
+		if (ri < 0 || (p && p->is_rank_child))
+			continue;
+		if (ranks_is_collective(c->function))
+			ns[2 * ri] += (double)c->time_ns;
+		ns[2 * ri + 1] += (double)c->time_ns;
+	}
+	for (size_t i = 0; i < rk->n; i++)
+		ns[i] = ns[2 * i + 1] > 0 ? ns[2 * i] / ns[2 * i + 1] : -1;
+	*frac = ns;
+	return 0;
+}
+
 /* The rows: [process number (model_proc_num(), the table's data-proc),
  * rank, pid in its PID namespace, host, signal that ended it or 0,
  * images, memory peak in bytes or null, MPI share of the time-in-MPI
- * metric over the whole run or null] in ranks_build()'s order. */
+ * metric over the whole run or null, the collective part of its MPI
+ * calls' time or null (calls_coll())] in ranks_build()'s order. */
 static void write_rows(FILE *out, const struct model *m,
-		       const struct ranks *rk)
+		       const struct ranks *rk, const double *coll)
 {
 	fprintf(out, "\"any_rank\":%d,\"n\":%zu,\"rows\":[", rk->any_rank,
 		rk->n);
@@ -151,7 +181,11 @@ static void write_rows(FILE *out, const struct model *m,
 		else
 			fputs("null,", out);
 		if (w->mpi_metric)
-			fprintf(out, "%.17g]", w->mpi);
+			fprintf(out, "%.17g,", w->mpi);
+		else
+			fputs("null,", out);
+		if (coll[i] >= 0)
+			fprintf(out, "%.17g]", coll[i]);
 		else
 			fputs("null]", out);
 	}
@@ -166,7 +200,7 @@ int html_ranksel_write(FILE *out, struct html_ranksel *r,
 	if (job_build(&j, in))
 		return MAPS_ENOMEM;
 	const struct ranks *rk = &j.rk;
-	if (rk->n < 2) { /* no Ranks section */
+	if (!rk->n) { /* no process with samples */
 		job_free(&j);
 		return 0;
 	}
@@ -180,9 +214,21 @@ int html_ranksel_write(FILE *out, struct html_ranksel *r,
 		return ferror(out) ? MAPS_EIO : 0;
 	}
 	int wall = rk->clock == MAPLOG_CLOCK_WALL;
+	double *coll;
+	if (calls_coll(m, rk, &coll)) {
+		job_free(&j);
+		return MAPS_ENOMEM;
+	}
+	/* wall, clock: the run's wall-clock seconds and its sampling
+	 * clock, for the performance summary of a selection (perf.js) */
 	fprintf(out, "<script type=\"application/json\" id=\"rk-data\">\n"
-		     "{\"bins\":%u,\"rows_max\":%d,", bins, JOB_ROWS);
-	write_rows(out, m, rk);
+		     "{\"bins\":%u,\"rows_max\":%d,\"wall\":%.17g,"
+		     "\"clock\":",
+		bins, JOB_ROWS, model_run_seconds(m));
+	htmlsafe_json(out, model_clock_name((uint32_t)rk->clock));
+	fputc(',', out);
+	write_rows(out, m, rk, coll);
+	free(coll);
 	/* [process number, its row, first and last record in ns from the
 	 * page's start, 1 for a rank's child] of each process image with a
 	 * row: for the metric series of "msel-data" (html_msel.c) */
@@ -209,14 +255,15 @@ int html_ranksel_write(FILE *out, struct html_ranksel *r,
 			ranks_row_of(rk, m, t->pid, t->image),
 			model_thread_seconds(t, wall));
 	}
-	/* [thread, bin, samples, their weight in ns, in MPI, in I/O] */
+	/* [thread, bin, samples, their weight in ns, in MPI, in I/O, in a
+	 * collective MPI call] */
 	fputs("],\n\"cells\":[", out);
 	for (size_t i = 0; i < r->nc; i++) {
 		const struct rscell *c = &r->c[i];
 		fprintf(out, "%s%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			     ",%" PRIu64,
+			     ",%" PRIu64 ",%" PRIu64,
 			i ? (i % 8 ? "," : ",\n") : "", c->thread, c->bin,
-			c->samples, c->weight, c->mpi, c->io);
+			c->samples, c->weight, c->mpi, c->io, c->coll);
 	}
 	fputs("]}\n</script>\n", out);
 	job_free(&j);

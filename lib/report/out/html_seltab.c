@@ -31,6 +31,7 @@
 #include "model/keymap.h"
 #include "model/regions.h"
 #include "report/mpi.h"
+#include "report/ranks.h"
 #include "report/out/html_i.h"
 #include "report/out/rescan.h"
 
@@ -174,6 +175,7 @@ static int regions_data(FILE *out, struct seltab *s,
 }
 
 /* "mpi": the functions (by total time, as the whole run's table), the
+ * point-to-point ones among them ("p2p", their indexes), the
  * processes with statistics as [process number (model_proc_num()),
  * rank] and their totals as [function, process, calls, time in ns,
  * bytes sent, bytes received]; null without statistics. */
@@ -194,6 +196,17 @@ static int mpi_data(FILE *out, const struct model *m)
 			fputc(',', out);
 		htmlsafe_json(out, s.fn[f].function);
 	}
+	/* the point-to-point functions: the performance summary counts
+	 * their calls and bytes (report/summary.c) */
+	fputs("],\"p2p\":[", out);
+	int one = 0;
+	for (size_t f = 0; f < s.nfn; f++)
+		if (s.fn[f].function &&
+		    !ranks_is_collective(s.fn[f].function) &&
+		    strncmp(s.fn[f].function, "MPI_File_", 9) != 0) {
+			fprintf(out, "%s%zu", one ? "," : "", f);
+			one = 1;
+		}
 	fputs("],\"procs\":[", out);
 	for (uint32_t r = 0; r < s.nranks; r++)
 		fprintf(out, "%s[%u,%d]", r ? "," : "",

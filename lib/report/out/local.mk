@@ -33,7 +33,8 @@ lib/report/out/html_assets.c: $(top_srcdir)/lib/report/out/html/embed.sh \
 		$(top_srcdir)/lib/report/out/html/charts.js \
 		$(top_srcdir)/lib/report/out/html/ranks.js \
 		$(top_srcdir)/lib/report/out/html/msel.js \
-		$(top_srcdir)/lib/report/out/html/psel.js
+		$(top_srcdir)/lib/report/out/html/psel.js \
+		$(top_srcdir)/lib/report/out/html/perf.js
 	$(AM_V_GEN)$(MKDIR_P) lib/report/out && \
 	$(SHELL) $(top_srcdir)/lib/report/out/html/embed.sh \
 		html_css $(top_srcdir)/lib/report/out/html/report.css \
@@ -43,13 +44,15 @@ lib/report/out/html_assets.c: $(top_srcdir)/lib/report/out/html/embed.sh \
 		html_js_ranks $(top_srcdir)/lib/report/out/html/ranks.js \
 		html_js_msel $(top_srcdir)/lib/report/out/html/msel.js \
 		html_js_psel $(top_srcdir)/lib/report/out/html/psel.js \
+		html_js_perf $(top_srcdir)/lib/report/out/html/perf.js \
 		>$@.tmp && \
 	mv $@.tmp $@
 CLEANFILES += lib/report/out/html_assets.c
 EXTRA_DIST += lib/report/out/html/embed.sh lib/report/out/html/report.css \
 	lib/report/out/html/report.js lib/report/out/html/narrow.js \
 	lib/report/out/html/charts.js lib/report/out/html/ranks.js \
-	lib/report/out/html/msel.js lib/report/out/html/psel.js
+	lib/report/out/html/msel.js lib/report/out/html/psel.js \
+	lib/report/out/html/perf.js
 # text_calls: the text report's callers, callees and source-line sections
 lib_report_out_libreportout_la_SOURCES += lib/report/out/text_calls.c \
 	lib/report/out/text_calls.h

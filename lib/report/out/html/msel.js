@@ -292,5 +292,6 @@ var mapreportMsel = (function () {
 		});
 	}
 
-	return {rows: rows, format: format, summary: summary};
+	return {rows: rows, format: format, summary: summary, fold: fold,
+		fixed: fixed};
 })();

@@ -17,10 +17,11 @@
  * The Regions and MPI tables follow from "st-data" (html_seltab.c; MPI
  * by process only, which a note says), the Ranks table from "rk-data"
  * (ranks.js), the metrics table from "msel-data" (msel.js), the partial
- * reports from "psel-data" with "msel-data" (psel.js).  What the page
- * holds for the whole run only (the run's facts, the performance
- * summary) gets a note saying so while a selection is active, and the
- * run's facts a row with the selection's.
+ * reports from "psel-data" with "msel-data" (psel.js), the performance
+ * summary from the Ranks table's rows of the selection (perf.js).  What
+ * the page holds for the whole run only (the run's facts; the
+ * performance summary without "rk-data") gets a note saying so while a
+ * selection is active, and the run's facts a row with the selection's.
  */
 /* lib: report.js's helpers; returns the Narrow constructor */
 var mapreportNarrow = function (lib) {
@@ -205,8 +206,10 @@ var mapreportNarrow = function (lib) {
 		/* the function tables of the selection, from the page's call
 		 * data (sums: its keys' samples in the selection), else from
 		 * the graph */
+		var lastTop = null; /* the selection's hottest function, for perfShow */
 		function functionTables(value, self, sums) {
 			var box = $('fn-narrowed'), n = N;
+			lastTop = null;
 			/* by name id: the tables show the short name (the
 			 * graph's label) and keep the whole one in data-fn and
 			 * the tooltip, as the tables of the whole run do */
@@ -250,6 +253,8 @@ var mapreportNarrow = function (lib) {
 					var a = fnames[x], b = fnames[y];
 					return by[y] - by[x] || (a < b ? -1 : a > b ? 1 : 0);
 				});
+				if (kind[0] === 'self' && order.length && by[order[0]] > 0)
+					lastTop = {label: flabels[order[0]], self: by[order[0]]};
 				box.appendChild(el('h3', null, 'By ' + kind[0] + ' samples, in the selection'));
 				var t = el('table', 'funcs nr-' + kind[0]), tb = el('tbody');
 				var h = el('thead'), hr = el('tr');
@@ -646,6 +651,81 @@ var mapreportNarrow = function (lib) {
 				 'its nearer end' : '');
 		}
 
+		/* whether the page can make the performance summary of a
+		 * selection: it holds "rk-data" */
+		function perfOwn() {
+			var e = $('rk-data');
+			return !!e && !/^\s*\{"none"/.test(e.textContent);
+		}
+
+		/* the performance summary of the selection (perf.js), in place
+		 * of the whole run's (hidden, shown again when all) */
+		function perfShow(all, ok) {
+			var sec = $('performance');
+			if (!sec)
+				return;
+			var hid = sec.querySelectorAll('.nr-hid');
+			for (var i = 0; i < hid.length; i++) {
+				hid[i].hidden = false;
+				hid[i].classList.remove('nr-hid');
+			}
+			if (all || !perfOwn())
+				return;
+			var x = mapreportRanks.selection(ok, b0, b1, binw, sel.value);
+			if (!x)
+				return;
+			var rows = x.rows, st = mapreportRanks.stats(rows), n = 0;
+			rows.forEach(function (r) { n += r.samples; });
+			var stEl = $('st-data'), stv = stEl ? JSON.parse(stEl.textContent) : null;
+			var procs = [];
+			rows.forEach(function (r) { procs.push(r.proc); });
+			var s = mapreportPerf.summary(rows, st, !!x.data.any_rank,
+				mapreportPerf.p2pOf(stv && stv.mpi, procs), x.data.wall,
+				lastTop ? lastTop.label : null, lastTop && n ? lastTop.self / n : 0);
+			for (var c = sec.firstElementChild; c; c = c.nextElementSibling)
+				if (c.tagName !== 'H2' && !c.classList.contains('nr-whole')) {
+					c.hidden = true;
+					c.classList.add('nr-hid');
+				}
+			var box = el('div', 'nr-whole nr-perf-sel');
+			var timed = b0 > 0 || b1 < d.bins;
+			box.appendChild(el('p', 'note', 'The performance summary of the selection' +
+				(timed ? ', from ' + (b0 * binw).toFixed(3) + ' s to ' +
+				 (b1 * binw).toFixed(3) + ' s' : '') + ', as mapreport --pid, --tid ' +
+				'and --time give it: from the Ranks table\'s rows of the selection ' +
+				'(the wall-clock time is the whole run\'s, as there).'));
+			var vp = el('p', 'verdict'), vb = el('b', null, s.verdict);
+			vp.appendChild(vb);
+			box.appendChild(vp);
+			if (s.kind !== 'none') {
+				box.appendChild(el('p', null, s.seconds.toFixed(3) + ' s of ' +
+					x.data.clock + ' in ' + s.nprocs + ' process' +
+					(s.nprocs === 1 ? '' : 'es') + ', ' + s.wall.toFixed(3) +
+					' s wall-clock' + (s.mpiMetric ? '; MPI time from the ' +
+					'time-in-MPI metric' : '') + '.'));
+				var t = el('table'), tb = el('tbody');
+				[['Compute', s.compute], ['MPI', s.mpi], ['I/O', s.io]].forEach(function (r) {
+					var tr = el('tr');
+					tr.appendChild(el('th', null, r[0]));
+					var p = Math.min(Math.max(r[1] * 100, 0), 100);
+					var td = cell(tr, p.toFixed(2) + '%', 'n');
+					var bar = el('span', 'pct'), fill = el('span');
+					fill.style.width = p.toFixed(1) + '%';
+					bar.appendChild(fill);
+					td.appendChild(bar);
+					tb.appendChild(tr);
+				});
+				t.appendChild(tb);
+				box.appendChild(t);
+			}
+			if (s.advice.length) {
+				var ul = el('ul', 'advice');
+				s.advice.forEach(function (a) { ul.appendChild(el('li', null, a)); });
+				box.appendChild(ul);
+			}
+			sec.appendChild(box);
+		}
+
 		/* the figures the page holds for the whole run only: a note
 		 * before each while a selection is active (its text says
 		 * why); the run's facts get a row of the selection */
@@ -668,12 +748,12 @@ var mapreportNarrow = function (lib) {
 				  'of the ' + np + ' selected processes' + (threadSel ? ' (whole ' +
 				  'processes, not the selected threads alone)' : '') + ', combined ' +
 				  'as a chart combines every process\'s; ');
-			var split = perfSplit(samples);
+			var split = perfOwn() ? null : perfSplit(samples);
 			[['#summary table.kv', 'The run\'s facts: whole run, not narrowed ' +
 				'to the selection (its figures are in the row "Selection").'],
-			 ['#performance table', 'Whole run: the performance summary is ' +
-				'not narrowed to the selection' + (split ? '; the selection\'s ' +
-				'split is under it.' : '.')],
+			 ['#performance table', perfOwn() ? null : 'Whole run: the ' +
+				'performance summary is not narrowed to the selection' + (split ?
+				'; the selection\'s split is under it.' : '.')],
 			 ['#metrics table.msum', !mnow ? 'Whole run: the metrics\' figures ' +
 				'are not narrowed to the selection.' : mnow === 'proc' ?
 				'The metrics\' figures of ' + (threadSel ? 'the whole process ' +
@@ -703,7 +783,7 @@ var mapreportNarrow = function (lib) {
 				' s' : '') + '; ' + pnow + '.']
 			].forEach(function (w) {
 				var t = document.querySelector(w[0]);
-				if (t)
+				if (t && w[1] !== null)
 					t.parentNode.insertBefore(el('p', 'note nr-whole', w[1]), t);
 			});
 			var pt = document.querySelector('#performance table');
@@ -907,6 +987,7 @@ var mapreportNarrow = function (lib) {
 			var sums = fc && !all ? fc.sums(ok, b0, b1) : null;
 			if (!all)
 				functionTables(value, self, sums);
+			perfShow(all, ok);
 			cur = all ? null : {self: self, total: value[0], sums: sums};
 			if (fv)
 				fv.narrow(all ? null : {calls: calls, lines: lines, total: value[0],

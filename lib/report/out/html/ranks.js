@@ -6,8 +6,9 @@
  *
  * Data ("rk-data", html_ranksel.c): the whole run's rows in the order
  * report/ranks.c makes them, each thread's row and seconds, and per
- * (thread, time bin) its samples, their weight and those in MPI and in
- * I/O.  A selection's table is made as mapreport --pid, --tid and --time
+ * (thread, time bin) its samples, their weight and those in MPI (and in
+ * collective calls) and in I/O.  selection() gives perf.js the rows of
+ * a selection, with their I/O bytes, for the performance summary.  A selection's table is made as mapreport --pid, --tid and --time
  * FROM:TO make theirs: a row per process with samples in the selection;
  * its seconds those of its threads with samples (measured at their end,
  * or with a time range its samples' weights); the MPI and I/O shares
@@ -31,6 +32,44 @@ var mapreportRanks = (function () {
 		'com.mapsample.metrics.memory.rss']; /* report/ranks.h */
 
 	var MPI = 'com.mapsample.metrics.mpi.time'; /* RANKS_MPI_TIME */
+	var IO_READ = 'com.mapsample.metrics.io.read'; /* RANKS_IO_READ */
+	var IO_WRITE = 'com.mapsample.metrics.io.write';
+
+	/* "msel-data", or null when the page holds none usable for d */
+	function mselOf(d) {
+		if (msel === undefined) {
+			var e = document.getElementById('msel-data');
+			msel = e ? JSON.parse(e.textContent) : null;
+		}
+		return !msel || msel.none || msel.bins !== d.bins ? null : msel;
+	}
+
+	/* Per row (by the data's order), the bytes the I/O metrics counted
+	 * in bins [b0, b1), as report/ranks.c row_metric() adds a series'
+	 * sum: {read, write, have: a series with values}; null without
+	 * "msel-data". */
+	function ioRows(d, b0, b1) {
+		var ms = mselOf(d);
+		if (!ms)
+			return null;
+		var rows = d.rows.map(function () { return {read: 0, write: 0, have: false}; });
+		var rowOf = {};
+		d.procs.forEach(function (p) {
+			if (rowOf[p[0]] === undefined)
+				rowOf[p[0]] = p[1];
+		});
+		ms.s.forEach(function (s) {
+			var id = ms.m[s.m].id, r = rowOf[s.p];
+			if (r === undefined || (id !== IO_READ && id !== IO_WRITE))
+				return;
+			var o = mapreportMsel.fold(s, !!ms.m[s.m].rate, b0, b1);
+			if (!o.n)
+				return;
+			rows[r][id === IO_READ ? 'read' : 'write'] += o.sum;
+			rows[r].have = true;
+		});
+		return rows;
+	}
 
 	/* From "msel-data", per row (by the data's order) over bins [b0,
 	 * b1), times [from, to) ns from the page's start: peak, the highest
@@ -43,11 +82,7 @@ var mapreportRanks = (function () {
 	 * series, a metric in other units)}.  null when the page holds no
 	 * such figures. */
 	function metricRows(d, b0, b1, from, to) {
-		if (msel === undefined) {
-			var e = document.getElementById('msel-data');
-			msel = e ? JSON.parse(e.textContent) : null;
-		}
-		if (!msel || msel.none || msel.bins !== d.bins)
+		if (!mselOf(d))
 			return null;
 		var byProc = {}, peak = [], mpi = [];
 		d.rows.forEach(function () {
@@ -123,8 +158,8 @@ var mapreportRanks = (function () {
 		var n = d.rows.length, nt = d.threads.length, i;
 		var acc = [], ts = new Float64Array(nt), c = d.cells;
 		for (i = 0; i < n; i++)
-			acc.push({i: i, samples: 0, weight: 0, mpi: 0, io: 0, secs: 0});
-		for (var k = 0; k < c.length; k += 6) {
+			acc.push({i: i, samples: 0, weight: 0, mpi: 0, io: 0, coll: 0, secs: 0});
+		for (var k = 0; k < c.length; k += 7) {
 			var t = c[k], row = d.threads[t][0];
 			if (!ok[t] || c[k + 1] < b0 || c[k + 1] >= b1 || row < 0)
 				continue;
@@ -133,6 +168,7 @@ var mapreportRanks = (function () {
 			a.weight += c[k + 3];
 			a.mpi += c[k + 4];
 			a.io += c[k + 5];
+			a.coll += c[k + 6];
 			ts[t] += c[k + 2];
 		}
 		/* seconds of the threads with samples: measured, or in a
@@ -165,17 +201,32 @@ var mapreportRanks = (function () {
 			 * wall time (cut to the range) and the seconds,
 			 * else the whole run's, marked */
 			var x = met ? met.mpi[a.i] : null;
+			var mpiN = a.mpi, collN = a.coll;
 			a.mpi = a.smpi;
+			a.coll = collN / a.samples;
 			a.mpiWhole = false;
+			a.mpiMetric = false;
 			if (x && !x.bad && x.use) {
 				var base = Math.max(x.wall, a.secs);
-				if (base > 0)
+				if (base > 0) {
 					a.mpi = Math.min(x.secs / base, 1);
+					a.mpiMetric = true;
+				}
 			} else if (r[7] !== null && (!x || x.bad) && (timed || threadSel)) {
 				a.mpi = r[7];
 				a.mpiWhole = true;
+				a.mpiMetric = true;
 			} else if (r[7] !== null && !x) {
 				a.mpi = r[7];
+				a.mpiMetric = true;
+			}
+			/* the collective part: of the samples, or with the
+			 * metric its share of the MPI samples, or of the MPI
+			 * calls' time (report/ranks.c) */
+			if (a.mpiMetric) {
+				a.coll = mpiN ? a.mpi * collN / mpiN : 0;
+				if (r[8] !== null && r[8] !== undefined)
+					a.coll = a.mpi * r[8];
 			}
 			a.compute = Math.max(a.secs * (1 - a.smpi - a.io), 0);
 			if (a.mpi + a.io > 1)
@@ -195,8 +246,8 @@ var mapreportRanks = (function () {
 			sum += a.compute;
 		});
 		var mean = rows.length ? sum / rows.length : 0;
-		return {slowest: max ? max.rank : 0,
-			imbalance: mean > 0 ? max.compute / mean : 0};
+		return {slowest: max ? max.rank : 0, max: max ? max.compute : 0,
+			mean: mean, imbalance: mean > 0 ? max.compute / mean : 0};
 	}
 
 	/* the rows listed: all, or past max the max/2 slowest and the
@@ -307,5 +358,26 @@ var mapreportRanks = (function () {
 				' slowest and the ' + data.rows_max / 2 + ' fastest are.'), table);
 	}
 
-	return {show: show};
+	/* The selection's rows, as show() makes them, with their I/O
+	 * bytes (io, ioRows()), for the performance summary (perf.js):
+	 * {data: "rk-data", rows}, or null when the page holds no
+	 * "rk-data". */
+	function selection(ok, b0, b1, binw, v) {
+		if (data === undefined) {
+			var e = document.getElementById('rk-data');
+			data = e ? JSON.parse(e.textContent) : null;
+		}
+		if (!data || data.none)
+			return null;
+		var timed = b0 > 0 || b1 < data.bins;
+		var threadSel = v && (v[0] === 't' || v[0] === 'T');
+		var rows = rowsOf(data, ok, b0, b1, timed, binw, threadSel);
+		var io = ioRows(data, b0, b1);
+		rows.forEach(function (a) {
+			a.ioBytes = io ? io[a.i] : null;
+		});
+		return {data: data, rows: rows};
+	}
+
+	return {show: show, selection: selection, stats: stats};
 })();
