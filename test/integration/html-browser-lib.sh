@@ -4,8 +4,9 @@
 # share (sourced, not run): the paths of the build, the browser (CHROMIUM,
 # else chromium, chromium-browser or google-chrome from PATH; the test
 # exits 77 when there is none), a temporary folder $tmp removed on exit,
-# fail, chrome (headless Chromium with a profile of its own) and
-# no_console (the page wrote nothing on the console).
+# fail, chrome (headless Chromium with a profile of its own),
+# no_console (the page wrote nothing on the console) and bins_range (a
+# time range on the page's bins).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
 mapreport=$top_builddir/cmd/mapreport/mapreport
@@ -64,3 +65,16 @@ no_console() {
 	fi
 }
 
+
+# bins_range PAGE A B: FROM:TO (seconds, for --time and #time=) of bins
+# A to B of PAGE's "nr-data" (Python expressions of n, its bin count)
+bins_range() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, re, sys
+html = open(sys.argv[1]).read()
+d = json.loads(re.search(r'<script type="application/json" id="nr-data">(.*?)</script>', html, re.S).group(1))
+w = d["seconds"] / d["bins"]
+a, b = eval(sys.argv[2], {"n": d["bins"]}), eval(sys.argv[3], {"n": d["bins"]})
+print("%.9f:%.9f" % (w * a, w * b))
+PY
+}

@@ -54,17 +54,6 @@ if '<section id="partial">' in page:
 PY
 }
 
-# FROM:TO on the page's bins: bins A to B of the page's "nr-data"
-bins_range() {
-	python3 - "$1" "$2" "$3" <<'PY'
-import json, re, sys
-html = open(sys.argv[1]).read()
-d = json.loads(re.search(r'<script type="application/json" id="nr-data">(.*?)</script>', html, re.S).group(1))
-w = d["seconds"] / d["bins"]
-a, b = eval(sys.argv[2], {"n": d["bins"]}), eval(sys.argv[3], {"n": d["bins"]})
-print("%.9f:%.9f" % (w * a, w * b))
-PY
-}
 
 # case PAGE LOG LABEL HASH "MAPREPORT ARGS" NOTE: the page narrowed by
 # HASH shows the rows of mapreport ARGS LOG...

@@ -21,17 +21,6 @@ set -eu
 mkpartlog=$top_builddir/test/integration/mkpartlog
 scenario=$top_srcdir/test/integration/partial/scenario.xml
 
-# FROM:TO on the page's bins: bins A to B of PAGE's "nr-data"
-bins_range() {
-	python3 - "$1" "$2" "$3" <<'PY'
-import json, re, sys
-html = open(sys.argv[1]).read()
-d = json.loads(re.search(r'<script type="application/json" id="nr-data">(.*?)</script>', html, re.S).group(1))
-w = d["seconds"] / d["bins"]
-a, b = eval(sys.argv[2], {"n": d["bins"]}), eval(sys.argv[3], {"n": d["bins"]})
-print("%.9f:%.9f" % (w * a, w * b))
-PY
-}
 
 # case_sel PAGE LABEL HASH "MAPREPORT ARGS" NOTE LOG...: the page
 # narrowed by HASH shows the partial reports of mapreport --json ARGS

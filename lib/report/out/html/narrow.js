@@ -363,6 +363,19 @@ var mapreportNarrow = function (lib) {
 
 		var msBy = null; /* "ms-data"'s entries by metric id */
 
+		/* a chart (svg sv, its "ms-data" entry ms) with no values of
+		 * the selection: its y axis hidden, text in the plot's middle */
+		function noValues(sv, ms, yaxis, text) {
+			yaxis.setAttribute('display', 'none');
+			var t = document.createElementNS(sv.namespaceURI, 'text');
+			t.setAttribute('class', 'nr-none');
+			t.setAttribute('x', ((ms.x[0] + ms.x[1]) / 2).toFixed(1));
+			t.setAttribute('y', ((ms.y[0] + ms.y[1]) / 2).toFixed(1));
+			t.setAttribute('text-anchor', 'middle');
+			t.textContent = text;
+			sv.appendChild(t);
+		}
+
 		/* the metric charts of the selection: with threads of one
 		 * process selected, that process's series (metrics are
 		 * measured per process, so a thread's are its process's);
@@ -419,14 +432,7 @@ var mapreportNarrow = function (lib) {
 					}
 					ser.setAttribute('display', 'none');
 					if (!has.length) {
-						yaxis.setAttribute('display', 'none');
-						var t0n = document.createElementNS(sv.namespaceURI, 'text');
-						t0n.setAttribute('class', 'nr-none');
-						t0n.setAttribute('x', ((ms.x[0] + ms.x[1]) / 2).toFixed(1));
-						t0n.setAttribute('y', ((ms.y[0] + ms.y[1]) / 2).toFixed(1));
-						t0n.setAttribute('text-anchor', 'middle');
-						t0n.textContent = 'no values of these processes';
-						sv.appendChild(t0n);
+						noValues(sv, ms, yaxis, 'no values of these processes');
 						if (leg)
 							leg.textContent = 'The ' + whatN + ': no values.';
 						continue;
@@ -467,14 +473,7 @@ var mapreportNarrow = function (lib) {
 				ser.setAttribute('display', 'none');
 				var pd = ms.procs && ms.procs[String(p)];
 				if (!pd) {
-					yaxis.setAttribute('display', 'none');
-					var t = document.createElementNS(sv.namespaceURI, 'text');
-					t.setAttribute('class', 'nr-none');
-					t.setAttribute('x', ((ms.x[0] + ms.x[1]) / 2).toFixed(1));
-					t.setAttribute('y', ((ms.y[0] + ms.y[1]) / 2).toFixed(1));
-					t.setAttribute('text-anchor', 'middle');
-					t.textContent = 'no values of this process';
-					sv.appendChild(t);
+					noValues(sv, ms, yaxis, 'no values of this process');
 					if (leg)
 						leg.textContent = what + ': no values.';
 					continue;
