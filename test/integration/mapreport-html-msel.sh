@@ -13,7 +13,9 @@
 # (a plain metric, and a rate metric with times of no value and
 # errors), the same again for the shared pids, and the metrics scenario
 # of mklog --metrics.  Before the page had per-bin metric data
-# ("msel-data"), these selections showed the whole run's figures.
+# ("msel-data"), these selections showed the whole run's figures.  Past
+# the element's cap, a time range keeps the whole run's rows and one
+# process its own, with notes (checked on 30 processes).
 # Skipped (77) when no Chromium is installed.
 set -eu
 
@@ -134,5 +136,34 @@ test_scenario() {
 		"time=$r" "--time $r" "taken from"
 }
 
+# Past 25000 (series, bin) cells with values the page holds no
+# "msel-data" and says why: 30 processes sleeping through the run under
+# every metric plugin (a value every 10 ms) make some 19 series each over
+# most of the page's bins.  A time range then keeps the whole run's
+# rows, and one process its own whole-run rows, each with a note.
+test_cap() {
+	[ -x "$programs/syswork" ] || fail "no test/programs/syswork"
+	"$mapsample" -q --metrics all --metric-interval 10 -o "$tmp/cap.log" -- sh -c \
+		"for i in \$(seq 30); do sleep 1 & done; '$programs/syswork' user 1 2>/dev/null; wait" \
+		>/dev/null 2>"$tmp/cap.err" || { cat "$tmp/cap.err" >&2; fail "cap: mapsample failed"; }
+	"$mapreport" --html "$tmp/cap.html" "$tmp/cap.log" >"$tmp/cap.txt" 2>/dev/null ||
+		fail "cap: mapreport --html failed"
+	grep -A1 'id="msel-data">' "$tmp/cap.html" |
+		grep -q '^{"none":"too many values over time for the page"}' ||
+		fail "cap: msel-data not left out past 25000 cells"
+	r=$(bins_range "$tmp/cap.html" "n // 4" "n // 2")
+	chrome "$tmp/cap.dom" "$tmp/cap.err" --dump-dom "file://$tmp/cap.html#time=$r"
+	no_console "$tmp/cap.err"
+	grep -q "<p class=\"note nr-whole\">Whole run: the metrics' figures are not narrowed to the selection.</p>" "$tmp/cap.dom" ||
+		fail "cap: a time range without msel-data: no whole-run note over the metrics table"
+	pid=$(awk '/^Processes/ { s = 1; next } /^$/ { s = 0 } s && $1 ~ /^[0-9]+$/ && / sleep / { print $1; exit }' "$tmp/cap.txt")
+	[ -n "$pid" ] || fail "cap: no sleep process in the report"
+	chrome "$tmp/cap.dom" "$tmp/cap.err" --dump-dom "file://$tmp/cap.html#pid=$pid"
+	no_console "$tmp/cap.err"
+	grep -q "The metrics' figures of the selected process." "$tmp/cap.dom" ||
+		fail "cap: process $pid without msel-data: not its own whole-run rows"
+}
+
 test_synthetic
 test_scenario
+test_cap
