@@ -156,6 +156,8 @@ test_cap() {
 	no_console "$tmp/cap.err"
 	grep -q "<p class=\"note nr-whole\">Whole run: the metrics' figures are not narrowed to the selection.</p>" "$tmp/cap.dom" ||
 		fail "cap: a time range without msel-data: no whole-run note over the metrics table"
+	grep -q "Whole run: the partial reports are not narrowed to the selection (the page holds no metric figures per time bin: too many values over time for the page)" "$tmp/cap.dom" ||
+		fail "cap: a time range without msel-data: the partial reports' whole-run note has not the reason"
 	pid=$(awk '/^Processes/ { s = 1; next } /^$/ { s = 0 } s && $1 ~ /^[0-9]+$/ && / sleep / { print $1; exit }' "$tmp/cap.txt")
 	[ -n "$pid" ] || fail "cap: no sleep process in the report"
 	chrome "$tmp/cap.dom" "$tmp/cap.err" --dump-dom "file://$tmp/cap.html#pid=$pid"

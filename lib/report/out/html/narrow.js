@@ -573,7 +573,13 @@ var mapreportNarrow = function (lib) {
 		 * why} when it left it out */
 		var psd = (function () {
 			var e = $('psel-data'), v = e ? JSON.parse(e.textContent) : null;
-			return !v || v.none ? v : v.s && v.bins === d.bins && ms ? v : null;
+			if (v && !v.none && !ms) {
+				/* psel.js needs the metrics' counts per bin too */
+				var me = $('msel-data'), mv = me ? JSON.parse(me.textContent) : null;
+				return {none: 'the page holds no metric figures per time bin' +
+					(mv && mv.none ? ': ' + mv.none : '')};
+			}
+			return !v || v.none ? v : v.s && v.bins === d.bins ? v : null;
 		})();
 		var pOrig = null; /* the whole run's value and bar cells */
 
