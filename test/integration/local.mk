@@ -156,9 +156,12 @@ EXTRA_DIST += test/integration/mapreport-psel-ranges.sh \
 TESTS += test/integration/mapreport-html-charts-sel.sh
 EXTRA_DIST += test/integration/mapreport-html-charts-sel.sh
 # The performance summary of a selection: verdict, shares and advice of
-# mapreport --json --time/--pid (python3, iowrite, MPICH mpiwork).
-TESTS += test/integration/mapreport-html-perf.sh
-EXTRA_DIST += test/integration/mapreport-html-perf.sh
+# mapreport --json --time/--pid (python3, iowrite, MPICH mpiwork), in
+# Chromium and, on 90 selections, perf.js alone in Node.js.
+TESTS += test/integration/mapreport-html-perf.sh \
+	test/integration/mapreport-perf-ranges.sh
+EXTRA_DIST += test/integration/mapreport-html-perf.sh \
+	test/integration/mapreport-perf-ranges.sh
 
 # --- mapreport --compare ---
 # Real runs of test/programs/cmpwork against its slower build and

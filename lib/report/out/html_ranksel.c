@@ -38,6 +38,7 @@
 #include "model/keymap.h"
 #include "report/out/html_i.h"
 #include "report/out/job.h"
+#include "report/summary.h"
 
 #define RK_CELLS 100000
 
@@ -221,10 +222,15 @@ int html_ranksel_write(FILE *out, struct html_ranksel *r,
 	}
 	/* wall, clock: the run's wall-clock seconds and its sampling
 	 * clock, for the performance summary of a selection (perf.js) */
+	/* sm: summary.h's thresholds, for perf.js to judge as
+	 * summary_make() does: bound, imbalance, small message, advice
+	 * lines and the bytes a sentence holds (with its NUL) */
 	fprintf(out, "<script type=\"application/json\" id=\"rk-data\">\n"
 		     "{\"bins\":%u,\"rows_max\":%d,\"wall\":%.17g,"
-		     "\"clock\":",
-		bins, JOB_ROWS, model_run_seconds(m));
+		     "\"sm\":[%.17g,%.17g,%d,%d,%d],\"clock\":",
+		bins, JOB_ROWS, model_run_seconds(m), SUMMARY_BOUND,
+		SUMMARY_IMBALANCE, SUMMARY_SMALL_MSG, SUMMARY_ADVICE,
+		SUMMARY_TEXT);
 	htmlsafe_json(out, model_clock_name((uint32_t)rk->clock));
 	fputc(',', out);
 	write_rows(out, m, rk, coll);

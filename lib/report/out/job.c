@@ -21,10 +21,10 @@ int job_build(struct job *j, const struct output_in *in)
 	const struct analysis *a = in->oi_analysis;
 	if (ranks_build(&j->rk, m, a))
 		return MAPS_ENOMEM;
-	const struct rfunc *top = NULL;
-	for (size_t i = 0; a && i < a->nfuncs; i++)
-		if (a->funcs[i].self && (!top || a->funcs[i].self > top->self))
-			top = &a->funcs[i];
+	/* the hottest function: the first of the table by self samples
+	 * (on a tie, the one with more total samples, then by name) */
+	const struct rfunc *top = a && a->ntop_self ? &a->funcs[a->top_self[0]]
+						    : NULL;
 	/* the MPI call statistics, for the bytes of the point-to-point
 	 * calls */
 	struct mpi_stats ms;

@@ -249,9 +249,13 @@ var mapreportNarrow = function (lib) {
 				: 'every stack counted.')));
 			[['self', selfBy], ['total', totalBy]].forEach(function (kind) {
 				var by = kind[1];
+				/* as report/analyze.c ranks them: the other count
+				 * next, then the name */
+				var other = kind[0] === 'self' ? totalBy : selfBy;
 				var order = ids.slice().sort(function (x, y) {
 					var a = fnames[x], b = fnames[y];
-					return by[y] - by[x] || (a < b ? -1 : a > b ? 1 : 0);
+					return by[y] - by[x] || other[y] - other[x] ||
+						(a < b ? -1 : a > b ? 1 : 0);
 				});
 				if (kind[0] === 'self' && order.length && by[order[0]] > 0)
 					lastTop = {label: flabels[order[0]], self: by[order[0]]};
@@ -686,7 +690,8 @@ var mapreportNarrow = function (lib) {
 			rows.forEach(function (r) { procs.push(r.proc); });
 			var s = mapreportPerf.summary(rows, st, !!x.data.any_rank,
 				mapreportPerf.p2pOf(stv && stv.mpi, procs), x.data.wall,
-				lastTop ? lastTop.label : null, lastTop && n ? lastTop.self / n : 0);
+				lastTop ? lastTop.label : null, lastTop && n ? lastTop.self / n : 0,
+				x.data.sm);
 			for (var c = sec.firstElementChild; c; c = c.nextElementSibling)
 				if (c.tagName !== 'H2' && !c.classList.contains('nr-whole')) {
 					c.hidden = true;

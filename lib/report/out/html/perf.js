@@ -14,8 +14,23 @@
 var mapreportPerf = (function () {
 	'use strict';
 
-	/* summary.h */
-	var BOUND = 0.25, IMBALANCE = 1.2, SMALL_MSG = 4096, ADVICE = 4;
+	/* text cut as C's snprintf into a buffer of cap bytes (UTF-8)
+	 * cuts it: at cap - 1 bytes, a character cut in its middle kept
+	 * as far as it goes, which no page shows, so dropped */
+	function cut(text, cap) {
+		var out = '', n = 0;
+		for (var i = 0; i < text.length; i++) {
+			var c = text.codePointAt(i), b = c < 0x80 ? 1 : c < 0x800 ? 2 :
+				c < 0x10000 ? 3 : 4;
+			if (n + b > cap - 1)
+				break;
+			n += b;
+			out += String.fromCodePoint(c);
+			if (c >= 0x10000)
+				i++;
+		}
+		return out;
+	}
 
 	function f(x, d) {
 		return mapreportMsel.fixed(x, d);
@@ -53,10 +68,14 @@ var mapreportPerf = (function () {
 	 * name MPI ranks, p2p: {calls, bytes} of the point-to-point calls,
 	 * wall: the run's wall-clock seconds, top: the hottest function's
 	 * name as the tables show it (or null) and topShare its share of
-	 * the samples.  Returns {kind, verdict, seconds, wall, nprocs,
-	 * mpiMetric, compute, mpi, io, advice: [text]}, as summary_make().
+	 * the samples; sm: summary.h's thresholds ("rk-data"'s sm: bound,
+	 * imbalance, small message, advice lines, bytes of a sentence).
+	 * Returns {kind, verdict, seconds, wall, nprocs, mpiMetric,
+	 * compute, mpi, io, advice: [text]}, as summary_make().
 	 */
-	function summary(rows, stats, anyRank, p2p, wall, top, topShare) {
+	function summary(rows, stats, anyRank, p2p, wall, top, topShare, sm) {
+		var BOUND = sm[0], IMBALANCE = sm[1], SMALL_MSG = sm[2], ADVICE = sm[3],
+			TEXT = sm[4];
 		var who = anyRank ? 'rank' : 'process', whos = anyRank ? 'ranks' : 'processes';
 		var t = {seconds: 0, mpi: 0, coll: 0, io: 0, read: 0, write: 0,
 			haveBytes: false, mpiMetric: false};
@@ -76,7 +95,7 @@ var mapreportPerf = (function () {
 			mpiMetric: t.mpiMetric, compute: 0, mpi: 0, coll: 0, io: 0, advice: []};
 		var advise = function (text) {
 			if (s.advice.length < ADVICE)
-				s.advice.push(text);
+				s.advice.push(cut(text, TEXT));
 		};
 		if (t.seconds <= 0) {
 			s.verdict = 'No samples: nothing to summarise';
@@ -86,18 +105,19 @@ var mapreportPerf = (function () {
 		s.coll = t.coll / t.seconds;
 		s.io = t.io / t.seconds;
 		s.compute = Math.max(1 - s.mpi - s.io, 0);
+		var verdict = function (text) { s.verdict = cut(text, TEXT); };
 		if (s.mpi >= BOUND && s.mpi >= s.io) {
 			s.kind = 'mpi';
-			s.verdict = 'MPI-bound: ' + f(s.mpi * 100, 1) + '% of time in MPI, ' +
-				f(s.coll * 100, 1) + '% in collective calls';
+			verdict('MPI-bound: ' + f(s.mpi * 100, 1) + '% of time in MPI, ' +
+				f(s.coll * 100, 1) + '% in collective calls');
 		} else if (s.io >= BOUND) {
 			s.kind = 'io';
-			s.verdict = 'I/O-bound: ' + f(s.io * 100, 1) + '% of time in read/write ' +
-				'calls, ' + f(s.compute * 100, 1) + '% in compute';
+			verdict('I/O-bound: ' + f(s.io * 100, 1) + '% of time in read/write ' +
+				'calls, ' + f(s.compute * 100, 1) + '% in compute');
 		} else {
 			s.kind = 'compute';
-			s.verdict = 'Compute-bound: ' + f(s.compute * 100, 1) + '% of time in ' +
-				'compute, ' + f(s.mpi * 100, 1) + '% in MPI, ' + f(s.io * 100, 1) + '% in I/O';
+			verdict('Compute-bound: ' + f(s.compute * 100, 1) + '% of time in ' +
+				'compute, ' + f(s.mpi * 100, 1) + '% in MPI, ' + f(s.io * 100, 1) + '% in I/O');
 		}
 		/* advise_imbalance */
 		if (rows.length >= 2 && stats.imbalance >= IMBALANCE) {

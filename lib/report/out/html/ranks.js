@@ -96,18 +96,11 @@ var mapreportRanks = (function () {
 			var ps = byProc[s.p], mt = msel.m[s.m];
 			if (!ps)
 				return;
-			var r = ps[0][1], n = 0, sum = 0, tf = null, tl = null, top = null;
-			s.b.forEach(function (b) {
-				/* [bin, n, sum, min, max, t_first, v_first,
-				 * t_last, ...] */
-				if (b[0] < b0 || b[0] >= b1 || !b[1])
-					return;
-				n += b[1];
-				sum += b[2];
-				top = top === null || b[4] > top ? b[4] : top;
-				tf = tf === null || b[5] < tf ? b[5] : tf;
-				tl = tl === null || b[7] > tl ? b[7] : tl;
-			});
+			/* the series' values in the bins, added up as
+			 * metrics.c adds them (compensated sums) */
+			var r = ps[0][1], o = mapreportMsel.fold(s, !!mt.rate, b0, b1);
+			var n = o.n, sum = o.sum, tf = o.first, tl = o.last;
+			var top = n ? o.vmax : null;
 			if (MEM.indexOf(mt.id) >= 0 && top !== null &&
 			    (peak[r] === null || top > peak[r]))
 				peak[r] = top;
