@@ -8,7 +8,8 @@
 # run, each with every process or one of them), the verdict, the CPU
 # seconds, the compute, MPI and I/O shares and the advice must be those
 # of the "performance" object of mapreport --json --time FROM:TO --pid
-# N.  The hottest function, which the page takes from its tables of the
+# N (the shares to 1e-7: the page's range ends are a nanosecond from
+# --time's).  The hottest function, which the page takes from its tables of the
 # selection, is given from the JSON's top_self here (the browser test
 # mapreport-html-perf.sh checks the page's own).  The runs: Debian's
 # python3 with threads and a forked child, two test/programs/iowrite
@@ -98,8 +99,11 @@ for a, b, p in cases:
     for k in ("verdict", "advice"):
         if g[k] != want[k]:
             diff.append("%s: page %r, json %r" % (k, g[k], want[k]))
+    # the page's range ends are its bins' edges in ns, rounded; the
+    # CLI's are --time's decimals, rounded up: a nanosecond apart, which
+    # moves a share of the time-in-MPI metric by some 1e-9
     for k in ("seconds", "compute", "mpi", "io"):
-        if abs(g[k] - want[k]) > 1e-9 * max(1, abs(want[k])):
+        if abs(g[k] - want[k]) > 1e-7 * max(1, abs(want[k])):
             diff.append("%s: page %r, json %r" % (k, g[k], want[k]))
     if diff:
         bad += 1
