@@ -257,7 +257,7 @@ int html_ranksel_write(FILE *out, struct html_ranksel *r,
 	fputs("],\n\"threads\":[", out);
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct rthread *t = &m->threads[i];
-		fprintf(out, "%s[%ld,%.9f]", i ? (i % 8 ? "," : ",\n") : "",
+		fprintf(out, "%s[%ld,%.17g]", i ? (i % 8 ? "," : ",\n") : "",
 			ranks_row_of(rk, m, t->pid, t->image),
 			model_thread_seconds(t, wall));
 	}

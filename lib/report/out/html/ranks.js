@@ -149,7 +149,7 @@ var mapreportRanks = (function () {
 	 * timed: a time range), in the data's order, with samples only */
 	function rowsOf(d, ok, b0, b1, timed, binw, threadSel) {
 		var n = d.rows.length, nt = d.threads.length, i;
-		var acc = [], ts = new Float64Array(nt), c = d.cells;
+		var acc = [], ts = new Float64Array(nt), tw = new Float64Array(nt), c = d.cells;
 		for (i = 0; i < n; i++)
 			acc.push({i: i, samples: 0, weight: 0, mpi: 0, io: 0, coll: 0, secs: 0});
 		for (var k = 0; k < c.length; k += 7) {
@@ -163,12 +163,15 @@ var mapreportRanks = (function () {
 			a.io += c[k + 5];
 			a.coll += c[k + 6];
 			ts[t] += c[k + 2];
+			tw[t] += c[k + 3];
 		}
 		/* seconds of the threads with samples: measured, or in a
-		 * time range their samples' weights (model/model.h) */
+		 * time range their samples' weights (model/model.h), each
+		 * thread's in seconds added in the model's order of threads,
+		 * as report/ranks.c adds them */
 		for (t = 0; t < nt; t++)
 			if (ts[t] > 0 && d.threads[t][0] >= 0)
-				acc[d.threads[t][0]].secs += d.threads[t][1];
+				acc[d.threads[t][0]].secs += timed ? tw[t] / 1e9 : d.threads[t][1];
 		/* the range in ns from the page's start, as --time cuts it */
 		var from = b0 > 0 ? Math.round(b0 * binw * 1e9) : 0;
 		var to = b1 < d.bins ? Math.round(b1 * binw * 1e9) : Infinity;
@@ -178,8 +181,6 @@ var mapreportRanks = (function () {
 			if (!a.samples)
 				return;
 			var r = d.rows[a.i];
-			if (timed)
-				a.secs = a.weight / 1e9;
 			a.proc = r[0];
 			a.rank = r[1];
 			a.pid = r[2];
