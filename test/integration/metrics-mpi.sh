@@ -181,6 +181,34 @@ node_once() {
 	echo "$mpi: node metrics from $(wc -l <"$tmp/$mpi.node.spans") of $NP ranks, one at a time"
 }
 
+# mpi_job MPIRUN-OPTIONS...: the job of run_mpi (mpirun -np $NP of
+# $tmp/rank-$mpi.sh), its logs in $logs and the merged report in
+# $tmp/$mpi.txt
+mpi_job() {
+	rm -f "$tmp/$mpi".[0-9].log
+	timeout 60 "$run" "$@" -np $NP "$tmp/rank-$mpi.sh" \
+		>"$tmp/$mpi.out" 2>"$tmp/$mpi.err" ||
+		{ show "$tmp/$mpi.out" "$tmp/$mpi.err"; fail "$mpi: mpirun failed"; }
+	grep -q "mpiwork: $NP ranks" "$tmp/$mpi.out" ||
+		{ show "$tmp/$mpi.out"; fail "$mpi: mpiwork did not finish"; }
+	logs=
+	for r in 0 1 2 3; do
+		[ -s "$tmp/$mpi.$r.log" ] || fail "$mpi: no log of rank $r"
+		logs="$logs $tmp/$mpi.$r.log"
+	done
+	# shellcheck disable=SC2086
+	"$mapreport" --merge $logs >"$tmp/$mpi.txt" 2>"$tmp/$mpi.rerr" ||
+		{ show "$tmp/$mpi.rerr"; fail "$mpi: mapreport failed"; }
+}
+
+# barrier_order: rank 0, which computes twice as long, arrives last at
+# every barrier of $tmp/$mpi.txt's job: its time there is the least, and
+# not the most
+barrier_order() {
+	set -- $(row MPI_Barrier time)
+	[ "$3" = "[0]" ] && [ "$5" != "[0]" ]
+}
+
 run_mpi() {
 	mpi=$1 cc=$2 run=$3 rankvar=$4
 	shift 4
@@ -200,19 +228,7 @@ MAPSAMPLE_PRINT_EVENTS_FILE=$tmp/$mpi.peers exec "$mapsample" -q \
 	-o "$tmp/$mpi.\$$rankvar.log" -- "$tmp/mpiwork-$mpi" $ROUNDS $WORK
 EOS
 	chmod +x "$tmp/rank-$mpi.sh"
-	timeout 60 "$run" "$@" -np $NP "$tmp/rank-$mpi.sh" \
-		>"$tmp/$mpi.out" 2>"$tmp/$mpi.err" ||
-		{ show "$tmp/$mpi.out" "$tmp/$mpi.err"; fail "$mpi: mpirun failed"; }
-	grep -q "mpiwork: $NP ranks" "$tmp/$mpi.out" ||
-		{ show "$tmp/$mpi.out"; fail "$mpi: mpiwork did not finish"; }
-	logs=
-	for r in 0 1 2 3; do
-		[ -s "$tmp/$mpi.$r.log" ] || fail "$mpi: no log of rank $r"
-		logs="$logs $tmp/$mpi.$r.log"
-	done
-	# shellcheck disable=SC2086
-	"$mapreport" --merge $logs >"$tmp/$mpi.txt" 2>"$tmp/$mpi.rerr" ||
-		{ show "$tmp/$mpi.rerr"; fail "$mpi: mapreport failed"; }
+	mpi_job "$@"
 	grep -q '^MPI call statistics (4 ranks' "$tmp/$mpi.txt" ||
 		{ show "$tmp/$mpi.txt"; fail "$mpi: no MPI call statistics"; }
 	ranks_and_verdict
@@ -240,10 +256,17 @@ EOS
 	check_row MPI_Allreduce sent "$((ROUNDS * ALLRED)) $((ROUNDS * ALLRED)) [0] $((ROUNDS * ALLRED)) [0]"
 	check_row MPI_Allreduce received "$((ROUNDS * ALLRED)) $((ROUNDS * ALLRED)) [0] $((ROUNDS * ALLRED)) [0]"
 	check_row MPI_Barrier calls "$ROUNDS $ROUNDS [0] $ROUNDS [0]"
-	# rank 0 arrives last at every barrier: its time there is the least
-	set -- $(row MPI_Barrier time)
-	[ "$3" = "[0]" ] || { show "$tmp/$mpi.txt"; fail "$mpi: MPI_Barrier's least time is not on rank 0: $*"; }
-	[ "$5" != "[0]" ] || { show "$tmp/$mpi.txt"; fail "$mpi: MPI_Barrier's most time is on rank 0: $*"; }
+	# rank 0 arrives last at every barrier: its time there is the least.
+	# The order is the scheduler's as well: 4 ranks on 2 cores under
+	# .ci/run's load once had rank 0 the most (2026-11-28), so a job out
+	# of order is run once again, and must then be in order (the job's
+	# other figures were checked above)
+	if ! barrier_order; then
+		echo "$mpi: MPI_Barrier's times not led by rank 0 ($(row MPI_Barrier time)) at load $(cut -d' ' -f1 /proc/loadavg); running the job again"
+		# shellcheck disable=SC2086
+		mpi_job $runargs
+		barrier_order || { show "$tmp/$mpi.txt"; fail "$mpi: MPI_Barrier's least time is not on rank 0, or its most is, twice: $(row MPI_Barrier time)"; }
+	fi
 	# every rank has samples inside the MPI library's modules (MPI_Init
 	# at least; the CPU samples of the waits depend on how the library
 	# waits and on the machine's load, so the waiting ranks' larger share
