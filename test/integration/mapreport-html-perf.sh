@@ -54,9 +54,12 @@ PY
 	fail "$label (#$hash): the performance summary is not that of mapreport --json $args"
 }
 
+# pids_of TEXT: the pids of TEXT's Processes table with samples, most
+# samples first (a shell that started the programs may have a few)
 pids_of() {
 	awk '/^Processes/ { s = 1; next } /^$/ { s = 0 }
-		s && $1 ~ /^[0-9]+$/ && $3 + 0 > 0 && !seen[$1]++ { print $1 }' "$1"
+		s && $1 ~ /^[0-9]+$/ && $3 + 0 > 0 && !seen[$1]++ { print $3, $1 }' "$1" |
+		sort -k1,1nr -k2,2n | awk '{ print $2 }'
 }
 
 test_python() {
@@ -82,7 +85,7 @@ PY
 	"$mapreport" --html "$tmp/p.html" "$tmp/p.log" >"$tmp/p.txt" 2>/dev/null ||
 		fail "mapreport --html (python3) failed"
 	set -- $(pids_of "$tmp/p.txt")
-	[ $# = 2 ] || fail "python3: not 2 processes with samples: $*"
+	[ $# -ge 2 ] || fail "python3: not 2 processes with samples: $*"
 	r=$(bins_range "$tmp/p.html" "n // 4" "3 * n // 4")
 	case_sel "$tmp/p.html" "python3, time range" "time=$r" "--time $r" "$tmp/p.log"
 	case_sel "$tmp/p.html" "python3, the child" "pid=$2" "--pid $2" "$tmp/p.log"
@@ -95,7 +98,7 @@ test_io() {
 	"$mapreport" --html "$tmp/io.html" "$tmp/io.log" >"$tmp/io.txt" 2>/dev/null ||
 		fail "mapreport --html (iowrite) failed"
 	set -- $(pids_of "$tmp/io.txt")
-	[ $# = 2 ] || fail "iowrite: not 2 processes with samples: $*"
+	[ $# -ge 2 ] || fail "iowrite: not 2 processes with samples: $*"
 	case_sel "$tmp/io.html" "iowrite, one process" "pid=$1" "--pid $1" "$tmp/io.log"
 	r=$(bins_range "$tmp/io.html" "n // 3" "n")
 	case_sel "$tmp/io.html" "iowrite, time range" "time=$r" "--time $r" "$tmp/io.log"
