@@ -6,7 +6,7 @@
  * them) and time bin of "nr-data", what metrics_summary_of() needs to
  * make a row of the values of any set of processes in any range of
  * bins ("k": the series' index in the model, which "psel-data" names
- * too).  msel.js adds the bins up as metrics.c adds values, so the row of
+ * too; "i": its process image).  msel.js adds the bins up as metrics.c adds values, so the row of
  * a selection is the row of mapreport --pid ... --time FROM:TO on the
  * bins' edges.
  *
@@ -220,9 +220,9 @@ static void write_data(FILE *out, const struct msel *x)
 		if (!s->metric || (!x->s[k].c && !s->errors))
 			continue;
 		fprintf(out, "%s\n{\"k\":%zu,\"m\":%" PRIu32 ",\"p\":%" PRIu32
-			     ",\"e\":%" PRIu64 ",\"b\":[",
+			     ",\"i\":%" PRIu32 ",\"e\":%" PRIu64 ",\"b\":[",
 			first ? "" : ",", k, s->metric - 1,
-			model_proc_num(x->m, s->pid), s->errors);
+			model_proc_num(x->m, s->pid), s->image, s->errors);
 		first = 0;
 		int one = 0;
 		for (uint32_t b = 0; x->s[k].c && b < x->bins; b++) {

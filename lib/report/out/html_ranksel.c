@@ -236,8 +236,8 @@ int html_ranksel_write(FILE *out, struct html_ranksel *r,
 	write_rows(out, m, rk, coll);
 	free(coll);
 	/* [process number, its row, first and last record in ns from the
-	 * page's start, 1 for a rank's child] of each process image with a
-	 * row: for the metric series of "msel-data" (html_msel.c) */
+	 * page's start, 1 for a rank's child, image] of each process image
+	 * with a row: for the metric series of "msel-data" (html_msel.c) */
 	fputs(",\n\"procs\":[", out);
 	int first = 1;
 	for (size_t i = 0; i < m->nprocs; i++) {
@@ -245,21 +245,23 @@ int html_ranksel_write(FILE *out, struct html_ranksel *r,
 		long row = ranks_row_of(rk, m, p->pid, p->image);
 		if (row < 0)
 			continue;
-		fprintf(out, "%s[%u,%ld,%" PRIu64 ",%" PRIu64 ",%d]",
+		fprintf(out, "%s[%u,%ld,%" PRIu64 ",%" PRIu64 ",%d,%" PRIu32 "]",
 			first ? "" : ",", model_proc_num(m, p->pid), row,
 			p->start_ts > m->first_ts ? p->start_ts - m->first_ts : 0,
 			p->end_ts > m->first_ts ? p->end_ts - m->first_ts : 0,
-			p->is_rank_child);
+			p->is_rank_child, p->image);
 		first = 0;
 	}
 	/* a thread (as "nr-data" numbers them): [its row or -1, its
-	 * seconds over the whole run] */
+	 * seconds over the whole run, its process number and image] */
 	fputs("],\n\"threads\":[", out);
 	for (size_t i = 0; i < m->nthreads; i++) {
 		const struct rthread *t = &m->threads[i];
-		fprintf(out, "%s[%ld,%.17g]", i ? (i % 8 ? "," : ",\n") : "",
+		fprintf(out, "%s[%ld,%.17g,%u,%" PRIu32 "]",
+			i ? (i % 8 ? "," : ",\n") : "",
 			ranks_row_of(rk, m, t->pid, t->image),
-			model_thread_seconds(t, wall));
+			model_thread_seconds(t, wall), model_proc_num(m, t->pid),
+			t->image);
 	}
 	/* [thread, bin, samples, their weight in ns, in MPI, in I/O, in a
 	 * collective MPI call] */

@@ -46,9 +46,11 @@ var mapreportRanks = (function () {
 
 	/* Per row (by the data's order), the bytes the I/O metrics counted
 	 * in bins [b0, b1), as report/ranks.c row_metric() adds a series'
-	 * sum: {read, write, have: a series with values}; null without
+	 * sum, of the process images with samples in the selection (has:
+	 * "process number:image" keys; the CLI's rows hold those only):
+	 * {read, write, have: a series with values}; null without
 	 * "msel-data". */
-	function ioRows(d, b0, b1) {
+	function ioRows(d, b0, b1, has) {
 		var ms = mselOf(d);
 		if (!ms)
 			return null;
@@ -60,7 +62,8 @@ var mapreportRanks = (function () {
 		});
 		ms.s.forEach(function (s) {
 			var id = ms.m[s.m].id, r = rowOf[s.p];
-			if (r === undefined || (id !== IO_READ && id !== IO_WRITE))
+			if (r === undefined || (id !== IO_READ && id !== IO_WRITE) ||
+			    (has && !has[s.p + ':' + s.i]))
 				return;
 			var o = mapreportMsel.fold(s, !!ms.m[s.m].rate, b0, b1);
 			if (!o.n)
@@ -81,7 +84,7 @@ var mapreportRanks = (function () {
 	 * counts, bad: the page cannot tell (an image of several with a
 	 * series, a metric in other units)}.  null when the page holds no
 	 * such figures. */
-	function metricRows(d, b0, b1, from, to) {
+	function metricRows(d, b0, b1, from, to, has) {
 		if (!mselOf(d))
 			return null;
 		var byProc = {}, peak = [], mpi = [];
@@ -102,6 +105,7 @@ var mapreportRanks = (function () {
 			var n = o.n, sum = o.sum, tf = o.first, tl = o.last;
 			var top = n ? o.vmax : null;
 			if (MEM.indexOf(mt.id) >= 0 && top !== null &&
+			    (!has || has[s.p + ':' + s.i]) &&
 			    (peak[r] === null || top > peak[r]))
 				peak[r] = top;
 			if (mt.id !== MPI)
@@ -165,6 +169,11 @@ var mapreportRanks = (function () {
 			ts[t] += c[k + 2];
 			tw[t] += c[k + 3];
 		}
+		/* the process images with samples in the selection */
+		var has = {};
+		for (t = 0; t < nt; t++)
+			if (ts[t] > 0 && d.threads[t].length > 3)
+				has[d.threads[t][2] + ':' + d.threads[t][3]] = true;
 		/* seconds of the threads with samples: measured, or in a
 		 * time range their samples' weights (model/model.h), each
 		 * thread's in seconds added in the model's order of threads,
@@ -175,7 +184,7 @@ var mapreportRanks = (function () {
 		/* the range in ns from the page's start, as --time cuts it */
 		var from = b0 > 0 ? Math.round(b0 * binw * 1e9) : 0;
 		var to = b1 < d.bins ? Math.round(b1 * binw * 1e9) : Infinity;
-		var met = timed || threadSel ? metricRows(d, b0, b1, from, to) : null;
+		var met = timed || threadSel ? metricRows(d, b0, b1, from, to, has) : null;
 		var out = [];
 		acc.forEach(function (a) {
 			if (!a.samples)
@@ -227,6 +236,7 @@ var mapreportRanks = (function () {
 				a.io = 1 - a.mpi;
 			out.push(a);
 		});
+		out.has = has;
 		return out;
 	}
 
@@ -366,7 +376,7 @@ var mapreportRanks = (function () {
 		var timed = b0 > 0 || b1 < data.bins;
 		var threadSel = v && (v[0] === 't' || v[0] === 'T');
 		var rows = rowsOf(data, ok, b0, b1, timed, binw, threadSel);
-		var io = ioRows(data, b0, b1);
+		var io = ioRows(data, b0, b1, rows.has);
 		rows.forEach(function (a) {
 			a.ioBytes = io ? io[a.i] : null;
 		});
