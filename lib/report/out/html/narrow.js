@@ -491,6 +491,17 @@ var mapreportNarrow = function (lib) {
 			}
 		}
 
+		/* a cell of percentage p (clamped to 0..100) with its bar, as
+		 * html_pct_cell writes them */
+		function pctCell(tr, p) {
+			p = Math.min(Math.max(p, 0), 100);
+			var td = cell(tr, p.toFixed(2) + '%', 'n');
+			var bar = el('span', 'pct'), fill = el('span');
+			fill.style.width = p.toFixed(1) + '%';
+			bar.appendChild(fill);
+			td.appendChild(bar);
+		}
+
 		/* the performance summary's split of the selection (samples
 		 * of it): compute, MPI and I/O from its samples, as a table
 		 * (rows with data-samples), or null when the page has no
@@ -514,12 +525,7 @@ var mapreportNarrow = function (lib) {
 				var tr = el('tr');
 				tr.setAttribute('data-samples', String(r[1]));
 				tr.appendChild(el('th', null, r[0]));
-				var p = samples > 0 ? 100 * r[1] / samples : 0;
-				var td = cell(tr, p.toFixed(2) + '%', 'n');
-				var bar = el('span', 'pct'), fill = el('span');
-				fill.style.width = p.toFixed(1) + '%';
-				bar.appendChild(fill);
-				td.appendChild(bar);
+				pctCell(tr, samples > 0 ? 100 * r[1] / samples : 0);
 				tb.appendChild(tr);
 			});
 			t.appendChild(tb);
@@ -717,12 +723,7 @@ var mapreportNarrow = function (lib) {
 				[['Compute', s.compute], ['MPI', s.mpi], ['I/O', s.io]].forEach(function (r) {
 					var tr = el('tr');
 					tr.appendChild(el('th', null, r[0]));
-					var p = Math.min(Math.max(r[1] * 100, 0), 100);
-					var td = cell(tr, p.toFixed(2) + '%', 'n');
-					var bar = el('span', 'pct'), fill = el('span');
-					fill.style.width = p.toFixed(1) + '%';
-					bar.appendChild(fill);
-					td.appendChild(bar);
+					pctCell(tr, r[1] * 100);
 					tb.appendChild(tr);
 				});
 				t.appendChild(tb);
