@@ -41,7 +41,7 @@ EXTRA_DIST += test/integration/mapsample-wall.sh
 # marks and regions (<mapsample/mark.h>, mapreport --region)
 TESTS += test/integration/mapsample-marks.sh
 EXTRA_DIST += test/integration/mapsample-marks.sh
-EXTRA_DIST += test/integration/mapsample-lib.sh \
+EXTRA_DIST += test/integration/mapsample-lib.sh test/integration/watch.py \
 	test/integration/mapsample-sharedlog.sh \
 	test/integration/mapreport-losses.sh \
 	test/integration/mapsample-fullfs.sh \

@@ -43,12 +43,12 @@ for rate in default 2000; do
 	[ "$rate" = default ] || opt="-F $rate"
 	set +e
 	# shellcheck disable=SC2086
-	timeout -k 5 60 "$mapsample" -q -o "$tmp/f$rate.log" $opt -- \
+	watch 60 "$tmp/hang" "$mapsample" -q -o "$tmp/f$rate.log" $opt -- \
 		"$programs/forkdl" "$lib" 100 </dev/null >"$tmp/f.out" 2>"$tmp/f.err"
 	rc=$?
 	set -e
-	[ "$rc" != 124 ] && [ "$rc" != 137 ] ||
-		{ show "$tmp/f.err"; fail "rate $rate: hung (a fork child stuck on the loader's lock)"; }
+	[ "$rc" != 124 ] ||
+		{ show "$tmp/f.err" "$tmp/hang"; fail "rate $rate: hung (a fork child stuck on the loader's lock?  where each thread waited: above)"; }
 	[ "$rc" = 0 ] || { show "$tmp/f.err"; fail "rate $rate: exit $rc"; }
 	grep -q '^forkdl 100 children$' "$tmp/f.err" ||
 		{ show "$tmp/f.err"; fail "rate $rate: program output lost"; }
@@ -86,16 +86,16 @@ for case in substrate plain; do
 		rm -f "$tmp/w.log"*
 		set +e
 		# shellcheck disable=SC2086
-		LD_PRELOAD=$widen LOCKWIDEN_US=1000 \
-		ASAN_OPTIONS=${saved_asan:+$saved_asan:}verify_asan_link_order=0 \
-		SUBTEST_MODE=order SUBTEST_OUT=$tmp/sub.out \
-			timeout -k 5 20 "$mapsample" -q -o "$tmp/w.log" -F 2000 \
+		watch 20 "$tmp/hang" env LD_PRELOAD="$widen" LOCKWIDEN_US=1000 \
+			ASAN_OPTIONS="${saved_asan:+$saved_asan:}verify_asan_link_order=0" \
+			SUBTEST_MODE=order SUBTEST_OUT="$tmp/sub.out" \
+			"$mapsample" -q -o "$tmp/w.log" -F 2000 \
 			$opt -- "$programs/forkdl" "$lib" 2 \
 			</dev/null >"$tmp/w.out" 2>"$tmp/w.err"
 		rc=$?
 		set -e
-		[ "$rc" != 124 ] && [ "$rc" != 137 ] ||
-			{ show "$tmp/w.err"; fail "$case run $i: hung (a fork child waiting on a lock of libunwind's held at the fork)"; }
+		[ "$rc" != 124 ] ||
+			{ show "$tmp/w.err" "$tmp/hang"; fail "$case run $i: hung (a fork child waiting on a lock of libunwind's held at the fork?  where each thread waited: above)"; }
 		[ "$rc" = 0 ] || { show "$tmp/w.err"; fail "$case run $i: exit $rc"; }
 		grep -q '^forkdl 2 children$' "$tmp/w.err" ||
 			{ show "$tmp/w.err"; fail "$case run $i: program output lost"; }

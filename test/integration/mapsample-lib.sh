@@ -63,6 +63,15 @@ show() {
 	done
 }
 
+# watch SECONDS REPORT COMMAND...: COMMAND with a time limit, as
+# timeout(1); when it runs out, REPORT says where every thread of every
+# process of the command waits (watch.py) before all are killed and the
+# status is 124.  Environment for COMMAND goes through env(1), not the
+# call (the watcher is a python3).
+watch() {
+	/usr/bin/python3 "$top_srcdir/test/integration/watch.py" "$@"
+}
+
 # need_programs NAME...: the test programs are built (make check builds
 # them; running a script by hand needs "make check TESTS=" first).
 need_programs() {
