@@ -5,6 +5,7 @@
  *
  *   pthread_create      the new thread claims a slot and arms its timer;
  *                       a thread-key destructor closes it at thread exit
+ *   pthread_key_create  libunwind's key destructor runs as a stack walk
  *   fork                the child gets its own streams and timer
  *   exec*, posix_spawn* the environment keeps LD_PRELOAD and MAPSAMPLE_*,
  *                       the old image closes its streams first
@@ -147,6 +148,13 @@ MAPS_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	if (rc)
 		free(st);
 	return rc;
+}
+
+/* libunwind's key destructor runs as a stack walk (sample.c): a thread's
+ * exit then never leaves one of libunwind's locks held in a fork child */
+MAPS_EXPORT int pthread_key_create(pthread_key_t *key, void (*dtor)(void *))
+{
+	return real_pthread_key_create(key, sample_key_dtor(dtor));
 }
 
 /* ---- processes ---- */

@@ -333,3 +333,36 @@ void objects_rescan(void)
 	scan(0);
 	objects_snapshot();
 }
+
+struct text_of {
+	uint64_t pc, lo, hi;
+};
+
+static int text_of_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	struct text_of *w = data;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		uint64_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (w->pc >= lo && w->pc < lo + ph->p_memsz) {
+			w->lo = lo;
+			w->hi = lo + ph->p_memsz;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int objects_text_of(uint64_t pc, uint64_t *lo, uint64_t *hi)
+{
+	struct text_of w = {pc, 0, 0};
+	/* ours answers from the snapshot where the loader's lock is suspect */
+	if (!dl_iterate_phdr(text_of_cb, &w))
+		return -1;
+	*lo = w.lo;
+	*hi = w.hi;
+	return 0;
+}

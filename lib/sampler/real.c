@@ -34,6 +34,7 @@
 
 static int (*fn_pthread_create)(pthread_t *, const pthread_attr_t *,
 				void *(*)(void *), void *);
+static int (*fn_pthread_key_create)(pthread_key_t *, void (*)(void *));
 static pid_t (*fn_fork)(void);
 static int (*fn_execve)(const char *, char *const[], char *const[]);
 static int (*fn_execvpe)(const char *, char *const[], char *const[]);
@@ -66,6 +67,7 @@ static iter_fn fn_dl_iterate_phdr;
 void real_init(void)
 {
 	RESOLVE(pthread_create);
+	RESOLVE(pthread_key_create);
 	RESOLVE(fork);
 	RESOLVE(execve);
 	RESOLVE(execvpe);
@@ -89,6 +91,12 @@ int real_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 {
 	RESOLVE(pthread_create);
 	return fn_pthread_create(th, attr, fn, arg);
+}
+
+int real_pthread_key_create(pthread_key_t *key, void (*dtor)(void *))
+{
+	RESOLVE(pthread_key_create);
+	return fn_pthread_key_create(key, dtor);
 }
 
 int sampler_thread_create(pthread_t *th, const pthread_attr_t *attr,

@@ -46,7 +46,17 @@
  * walks no stack at all (sample_after_fork_child()): its samples keep
  * only the interrupted address, counted as unwind drops.
  *
- * Calls stream.c below it and lib/pluginapi's warnings.
+ * One more holder of a pool lock is not a walk: at a thread's exit the
+ * destructor of libunwind's trace-cache key gives the thread's cache back
+ * to its pool under the pool's lock.  A thread ending while another
+ * forked left that lock held in the child, whose next new thread then
+ * hung in its warm-up (test/programs/forkthreads: 6 runs of 6 with
+ * liblockwiden).  So pthread_key_create() (interpose.c) registers that
+ * destructor wrapped (sample_key_dtor()): it runs as a walk, counted in
+ * `walkers` after any fork under way, and not at all in a child that
+ * walks no stack (the cache's pages are left; the thread is ending).
+ *
+ * Calls stream.c and objects.c below it and lib/pluginapi's warnings.
  */
 #define UNW_LOCAL_ONLY
 #include <errno.h>
@@ -184,6 +194,35 @@ int sample_walkers(void)
 	return __atomic_load_n(&walkers, __ATOMIC_SEQ_CST);
 }
 
+/* libunwind's text, found before its first call creates its key */
+static uint64_t unw_lo, unw_hi;
+/* the destructor it registered for its trace-cache key */
+static sample_dtor_fn unw_dtor;
+
+static void unw_dtor_walk(void *v)
+{
+	sample_dtor_fn dtor = __atomic_load_n(&unw_dtor, __ATOMIC_ACQUIRE);
+	if (dtor && walk_enter()) {
+		dtor(v);
+		walk_leave();
+	}
+}
+
+sample_dtor_fn sample_key_dtor(sample_dtor_fn dtor)
+{
+	uint64_t a = (uint64_t)(uintptr_t)dtor;
+	if (!dtor || a < unw_lo || a >= unw_hi)
+		return dtor;
+	sample_dtor_fn none = NULL;
+	/* one key in the libunwind we build against; another destructor
+	 * of its (another version's) is left as it is */
+	if (!__atomic_compare_exchange_n(&unw_dtor, &none, dtor, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
+	    none != dtor)
+		return dtor;
+	return unw_dtor_walk;
+}
+
 void sample_after_fork_child(int locks_free)
 {
 	/* the walks were the parent's other threads' */
@@ -268,6 +307,12 @@ void sample_warm_up(void)
 {
 	unw_context_t ctx;
 	unw_cursor_t cur;
+	/* before libunwind's first call registers its key's destructor */
+	uint64_t lo, hi;
+	if (objects_text_of((uint64_t)(uintptr_t)&unw_backtrace, &lo, &hi) == 0) {
+		unw_lo = lo;
+		unw_hi = hi;
+	}
 	/* a thread that ran before the constructor may fork meanwhile */
 	int entered = walk_enter();
 	unw_getcontext(&ctx);

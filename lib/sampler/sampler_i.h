@@ -343,6 +343,7 @@ MAPS_HIDDEN void real_init(void);
  * itself up on first use if real_init() has not.  Async-signal-safe once
  * looked up (real_sigaction and real_pthread_sigmask run in the fatal
  * handler). */
+MAPS_HIDDEN int real_pthread_key_create(pthread_key_t *, void (*)(void *));
 MAPS_HIDDEN int real_pthread_create(pthread_t *, const pthread_attr_t *,
 				    void *(*)(void *), void *);
 /* The sampler's own threads (writer, off-CPU, substrate dispatchers):
@@ -494,6 +495,10 @@ MAPS_HIDDEN void objects_rescan(void);
 /* Rebuilds the copy of the loaded objects that dl_iterate_phdr answers
  * from in signal context (not async-signal-safe: malloc, loader lock). */
 MAPS_HIDDEN void objects_snapshot(void);
+/* The executable segment that holds pc, in [*lo, *hi); 0 when found.
+ * Normal context only: our dl_iterate_phdr (the loader's lock, or the
+ * snapshot where that lock is suspect). */
+MAPS_HIDDEN int objects_text_of(uint64_t pc, uint64_t *lo, uint64_t *hi);
 
 /* ---- timer.c ---- */
 /* Arms t's timer for thread t->tid.  Returns 0 or -1. */
@@ -609,6 +614,11 @@ MAPS_HIDDEN void sample_fast_walk_off(void);
 /* Stack walks made outside the handler now (thread warm-ups): a fork
  * waits for them as for handlers (process_fork_prepare()). */
 MAPS_HIDDEN int sample_walkers(void);
+/* For pthread_key_create(): dtor itself, or when it is libunwind's (the
+ * destructor of its per-thread trace cache) a wrapper that runs it as a
+ * walk, which a fork waits for (see sample.c). */
+typedef void (*sample_dtor_fn)(void *);
+MAPS_HIDDEN sample_dtor_fn sample_key_dtor(sample_dtor_fn dtor);
 /* In a fork child: locks_free 0 when the fork went on while a walk of
  * another thread may have held one of libunwind's locks; then this
  * process image walks no stack (samples keep the interrupted address). */

@@ -37,7 +37,7 @@ mapsample_mark mapsample_region_begin mapsample_region_end
 mapsample_job_rank mapsample_mpi_calls mapsample_mpi_init_done
 mapsample_mpi_call"
 
-allowed="pthread_create fork execve execv execvp execvpe execl execlp execle
+allowed="pthread_create pthread_key_create fork execve execv execvp execvpe execl execlp execle
 fexecve posix_spawn posix_spawnp exit _exit _Exit quick_exit __libc_start_main dlopen
 dlclose dl_iterate_phdr sigaction signal sigprocmask pthread_sigmask
 msync mincore setuid setgid seteuid setegid setreuid setregid setresuid
@@ -47,7 +47,7 @@ allowed="$allowed sigwait sigwaitinfo sigtimedwait signalfd kill killpg raise
 sigqueue tgkill pthread_kill pthread_sigqueue"
 
 # without these, threads, processes or the handler's unwinding go wrong
-required="pthread_create fork execve exit _exit __libc_start_main dlopen
+required="pthread_create pthread_key_create fork execve exit _exit __libc_start_main dlopen
 dlclose dl_iterate_phdr sigaction sigprocmask pthread_sigmask $api"
 
 test_exports() {

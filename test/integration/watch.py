@@ -155,8 +155,8 @@ def describe(pid, out):
         return
     for tid in tids:
         base = "/proc/%d/task/%d" % (pid, tid)
-        st = read(base + "/stat")
-        state = st[st.rfind(")") + 2:].split()[0] if ")" in st else "?"
+        st = read(base + "/stat").rpartition(")")[2].split()
+        state = st[0] if st else "gone"
         comm = read(base + "/comm")
         wchan = read(base + "/wchan")
         sc = read(base + "/syscall").split()
@@ -196,18 +196,24 @@ def main():
         sys.exit(proc.returncode if proc.returncode >= 0
                  else 128 - proc.returncode)
     pids = tree(proc.pid)
-    with open(report, "w") as out:
-        out.write("still running after %g s: %s\n" % (limit,
-                                                      " ".join(sys.argv[3:])))
-        for p in pids:
-            describe(p, out)
+    try:
+        with open(report, "w") as out:
+            out.write("still running after %g s: %s\n" %
+                      (limit, " ".join(sys.argv[3:])))
+            for p in pids:
+                describe(p, out)
+    finally:
+        kill(proc, pids)
+    sys.exit(124)
+
+
+def kill(proc, pids):
     for p in tree(proc.pid) + pids:
         try:
             os.kill(p, signal.SIGKILL)
         except OSError:
             pass
     proc.wait()
-    sys.exit(124)
 
 
 if __name__ == "__main__":

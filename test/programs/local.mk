@@ -248,6 +248,13 @@ test_programs_forkdl_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
 test_programs_forkdl_LDFLAGS =
 test_programs_forkdl_LDADD = -lpthread -ldl
 
+# forks while another thread's threads end (test/integration/mapsample-forkdl.sh)
+check_PROGRAMS += test/programs/forkthreads
+test_programs_forkthreads_SOURCES = test/programs/forkthreads.c
+test_programs_forkthreads_CFLAGS = $(TEST_PROGRAMS_CFLAGS) -pthread
+test_programs_forkthreads_LDFLAGS =
+test_programs_forkthreads_LDADD = -lpthread
+
 # rankwork: N worker processes, worker 0 with twice the work
 # (mapreport-ranks.sh)
 check_PROGRAMS += test/programs/rankwork
