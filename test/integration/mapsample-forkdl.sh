@@ -89,47 +89,39 @@ sub=$top_builddir/test/plugins/.libs/libmapsample_substrate_subtest.so
 # LD_PRELOAD reaches the launcher too, which in a sanitizer build must
 # then allow its ASan runtime not to come first
 saved_asan=${ASAN_OPTIONS-}
-for case in substrate plain; do
-	opt=
-	[ "$case" = plain ] || opt="--substrate $sub"
+
+# widened RUNS LIMIT WHAT SUSPECT [MAPSAMPLE-OPTIONS] -- PROGRAM ARGS...:
+# RUNS runs of PROGRAM under mapsample -F 2000 with liblockwiden; each
+# must end within LIMIT seconds (else where every thread waited, and
+# SUSPECT, the likely lock), exit 0 and print "NAME N children".
+widened() {
+	runs=$1 limit=$2 what=$3 suspect=$4
+	shift 4
 	i=0
-	while [ "$i" -lt 8 ]; do
+	while [ "$i" -lt "$runs" ]; do
 		i=$((i + 1))
 		rm -f "$tmp/w.log"*
 		set +e
-		# shellcheck disable=SC2086
-		watch 20 "$tmp/hang" env LD_PRELOAD="$widen" LOCKWIDEN_US=1000 \
+		watch "$limit" "$tmp/hang" env LD_PRELOAD="$widen" LOCKWIDEN_US=1000 \
 			ASAN_OPTIONS="${saved_asan:+$saved_asan:}verify_asan_link_order=0" \
 			SUBTEST_MODE=order SUBTEST_OUT="$tmp/sub.out" \
-			"$mapsample" -q -o "$tmp/w.log" -F 2000 \
-			$opt -- "$programs/forkdl" "$lib" 2 \
+			"$mapsample" -q -o "$tmp/w.log" -F 2000 "$@" \
 			</dev/null >"$tmp/w.out" 2>"$tmp/w.err"
 		rc=$?
 		set -e
 		[ "$rc" != 124 ] ||
-			{ show "$tmp/w.err" "$tmp/hang"; fail "$case run $i: hung (a fork child waiting on a lock of libunwind's held at the fork?  where each thread waited: above)"; }
-		[ "$rc" = 0 ] || { show "$tmp/w.err"; fail "$case run $i: exit $rc"; }
-		grep -q '^forkdl 2 children$' "$tmp/w.err" ||
-			{ show "$tmp/w.err"; fail "$case run $i: program output lost"; }
+			{ show "$tmp/w.err" "$tmp/hang"; fail "$what run $i: hung ($suspect?  where each thread waited: above)"; }
+		[ "$rc" = 0 ] || { show "$tmp/w.err"; fail "$what run $i: exit $rc"; }
+		grep -q "^[a-z]* [0-9]* children\$" "$tmp/w.err" ||
+			{ show "$tmp/w.err"; fail "$what run $i: program output lost"; }
 	done
-done
-i=0
-while [ "$i" -lt 3 ]; do
-	i=$((i + 1))
-	rm -f "$tmp/x.log"*
-	set +e
-	watch 30 "$tmp/hang" env LD_PRELOAD="$widen" LOCKWIDEN_US=1000 \
-		ASAN_OPTIONS="${saved_asan:+$saved_asan:}verify_asan_link_order=0" \
-		"$mapsample" -q -o "$tmp/x.log" -F 2000 -- \
-		"$programs/forkthreads" 30 </dev/null >"$tmp/x.out" 2>"$tmp/x.err"
-	rc=$?
-	set -e
-	[ "$rc" != 124 ] ||
-		{ show "$tmp/x.err" "$tmp/hang"; fail "forkthreads run $i: hung (a fork child's new thread waiting on a lock a parent's ending thread held?  where each thread waited: above)"; }
-	[ "$rc" = 0 ] || { show "$tmp/x.err"; fail "forkthreads run $i: exit $rc"; }
-	grep -q '^forkthreads 30 children$' "$tmp/x.err" ||
-		{ show "$tmp/x.err"; fail "forkthreads run $i: program output lost"; }
-done
+}
+
+held="a fork child waiting on a lock of libunwind's held at the fork"
+widened 8 20 substrate "$held" --substrate "$sub" -- "$programs/forkdl" "$lib" 2
+widened 8 20 plain "$held" -- "$programs/forkdl" "$lib" 2
+widened 3 30 forkthreads "a fork child's new thread waiting on a lock a parent's ending thread held" \
+	-- "$programs/forkthreads" 30
 if [ -f "$tmp/sub.out" ] && grep -v ' errors=0 ' "$tmp/sub.out" >&2; then
 	fail "the substrate test plugin saw errors (above)"
 fi
