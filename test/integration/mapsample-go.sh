@@ -40,10 +40,11 @@ for run in 1 2 3 4 prof; do
 	[ "$run" = prof ] && opt="--signal PROF"
 	set +e
 	# shellcheck disable=SC2086
-	timeout -k 5 120 "$mapsample" -q -o "$tmp/g$run.log" $opt -- "$tmp/gocgo" \
+	watch 120 "$tmp/hang" "$mapsample" -q -o "$tmp/g$run.log" $opt -- "$tmp/gocgo" \
 		</dev/null >"$tmp/g.out" 2>"$tmp/g.err"
 	rc=$?
 	set -e
+	[ "$rc" != 124 ] || { show "$tmp/g.err" "$tmp/hang"; fail "run $run: still running after 120 s (a hang; where each thread waited: above)"; }
 	[ "$rc" = 0 ] || { show "$tmp/g.out" "$tmp/g.err"; fail "run $run: exit $rc"; }
 	grep -q '^gocgo done' "$tmp/g.out" || { show "$tmp/g.out"; fail "run $run: output lost"; }
 done

@@ -21,8 +21,9 @@
 # that was a deadlock, about 2 runs in 300 of the SPAWN case).  Last,
 # test/bench/loader-hangs.sh at 10 runs: three threads dlopening and
 # dlclosing, two burning, at 10 kHz (its full count is a benchmark).  The
-# timeouts kill with SIGKILL 5 s after SIGTERM: a deadlocked sampler
-# does not die of SIGTERM, and a hang must fail the test, not stop it.
+# time limits (watch.py) report where every thread waited, then kill with
+# SIGKILL: a deadlocked sampler does not die of SIGTERM, and a hang must
+# fail the test, not stop it.
 set -eu
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/test/integration/mapsample-lib.sh"
@@ -68,13 +69,13 @@ test_dlopen_loop() {
 	lib=$programs/.libs/libdlwork.so
 	[ -f "$lib" ] || fail "$lib missing: run 'make check' first"
 	set +e
-	MAPSAMPLE_UNWIND=fast timeout -k 5 120 "$mapsample" -q -F 4000 \
+	watch 120 "$tmp/hang" env MAPSAMPLE_UNWIND=fast "$mapsample" -q -F 4000 \
 		-o "$tmp/dl.log" -- "$programs/dlloop" "$lib" 200 2000 \
 		</dev/null >"$tmp/dl.out" 2>"$tmp/dl.err"
 	rc=$?
 	set -e
-	[ "$rc" != 124 ] && [ "$rc" != 137 ] ||
-		fail "dlloop: still running after 120 s (a hang)"
+	[ "$rc" != 124 ] ||
+		{ show "$tmp/hang"; fail "dlloop: still running after 120 s (a hang; where each thread waited: above)"; }
 	[ "$rc" = 0 ] || { show "$tmp/dl.out" "$tmp/dl.err"; fail "dlloop: mapsample exited $rc"; }
 	report dl
 	self=$(func_self dl dlwork_burn)
@@ -98,13 +99,13 @@ test_dlopen_loop() {
 
 test_thread_start_in_loader_lock() {
 	set +e
-	MAPSAMPLE_UNWIND=fast timeout -k 5 60 "$mapsample" -q -F 1000 \
+	watch 60 "$tmp/hang" env MAPSAMPLE_UNWIND=fast "$mapsample" -q -F 1000 \
 		-o "$tmp/pt.log" -- "$programs/phdrthread" \
 		</dev/null >"$tmp/pt.out" 2>"$tmp/pt.err"
 	rc=$?
 	set -e
-	[ "$rc" != 124 ] && [ "$rc" != 137 ] ||
-		fail "phdrthread: still running after 60 s (the new thread's set-up waits for the loader lock)"
+	[ "$rc" != 124 ] ||
+		{ show "$tmp/hang"; fail "phdrthread: still running after 60 s (the new thread's set-up waits for the loader lock?  where each thread waited: above)"; }
 	[ "$rc" = 0 ] || { show "$tmp/pt.out" "$tmp/pt.err"; fail "phdrthread: mapsample exited $rc"; }
 }
 
@@ -113,13 +114,13 @@ test_dlopen_spawn() {
 	i=0
 	while [ $i -lt 20 ]; do
 		set +e
-		MAPSAMPLE_UNWIND=fast timeout -k 5 60 "$mapsample" -q -F 10000 \
+		watch 60 "$tmp/hang" env MAPSAMPLE_UNWIND=fast "$mapsample" -q -F 10000 \
 			-o "$tmp/ds.log" -- "$programs/dlloop" "$lib" 400 200 1 \
 			</dev/null >"$tmp/ds.out" 2>"$tmp/ds.err"
 		rc=$?
 		set -e
-		[ "$rc" != 124 ] && [ "$rc" != 137 ] ||
-			fail "dlloop with threads starting: run $i still running after 60 s (a hang)"
+		[ "$rc" != 124 ] ||
+			{ show "$tmp/hang"; fail "dlloop with threads starting: run $i still running after 60 s (a hang; where each thread waited: above)"; }
 		[ "$rc" = 0 ] || { show "$tmp/ds.out" "$tmp/ds.err"; fail "dlloop with threads starting: run $i: mapsample exited $rc"; }
 		i=$((i + 1))
 	done
