@@ -28,7 +28,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 . "$here/mapsample-lib.sh"
-need_programs cpuburn mallocburn
+need_programs cpuburn mallocburn threadsrun
 LC_ALL=C
 export LC_ALL
 
@@ -135,5 +135,58 @@ export MAPSAMPLE_GETTER_TIMEOUT_MS
 run spin "$programs/cpuburn" 600
 disabled spin "did not return within 50 ms"
 unset MAPSAMPLE_GETTER_TIMEOUT_MS
+
+# ---- a getter kept waiting for a CPU is not a getter that hangs ----
+# The program in a cgroup of its own allowed 5 ms of CPU time each 100
+# ms: its threads spend most of the run throttled, on the run queue, the
+# host-test plugin's well-behaved getters among them (hosttest.c).  With
+# a deadline of 20 ms, before the deadline left out run-queue time every
+# run of this shape (3 of 3) disabled the plugin, and its backfilled
+# metric got no value at all; a node with more processes than cores does
+# the same to the default 250 ms.  Needs root and the cpu controller
+# (cgroup v1 or v2); nothing else on the machine is slowed.
+starved() {
+	cg=
+	if [ "$(id -u)" = 0 ] && [ -w /sys/fs/cgroup/cpu ] &&
+		[ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+		cg=/sys/fs/cgroup/cpu/mapsample-test-$$
+		mkdir "$cg" && echo 100000 >"$cg/cpu.cfs_period_us" &&
+			echo 5000 >"$cg/cpu.cfs_quota_us" || cg=
+	elif [ "$(id -u)" = 0 ] &&
+		grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		cg=/sys/fs/cgroup/mapsample-test-$$
+		mkdir "$cg" && echo "5000 100000" >"$cg/cpu.max" || cg=
+	fi
+	if [ -z "$cg" ]; then
+		skip_part cgroup "a getter starved of CPU (needs root and a cgroup cpu controller)"
+		return 0
+	fi
+	mkdir "$tmp/host"
+	cp "$top_srcdir/test/plugins/hosttest.xml" "$plugdir/libhosttest.so" "$tmp/host/"
+	set +e
+	MAPSAMPLE_GETTER_TIMEOUT_MS=20 timeout -k 5 120 sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
+		sh "$cg" "$mapsample" -o "$tmp/starved.log" --metrics-dir "$tmp/host" \
+		--metrics none,org.mapsample.test.hosttest --metric-interval 10 -- \
+		"$programs/threadsrun" 16 2 </dev/null >"$tmp/starved.out" \
+		2>"$tmp/starved.err"
+	rc=$?
+	set -e
+	rmdir "$cg" 2>/dev/null || true
+	[ "$rc" = 0 ] || { show "$tmp/starved.err"; fail "starved: exit $rc"; }
+	if grep -q 'did not return within' "$tmp/starved.err"; then
+		show "$tmp/starved.err"
+		fail "starved: a getter kept waiting for a CPU was taken for a hang"
+	fi
+	"$mapreport" -D "$tmp/starved.log" >"$tmp/starved.dump" 2>/dev/null ||
+		fail "starved: mapreport -D failed"
+	for id in safe when; do
+		i=$(awk -v id="org.mapsample.test.$id" '$4 == "metric-def" && $6 == id {
+			sub("#", "", $5); print $5; exit }' "$tmp/starved.dump")
+		n=$(awk -v i="#$i" '$4 == "metric-value" && $5 == i' "$tmp/starved.dump" | wc -l)
+		[ "$n" -ge 2 ] || { show "$tmp/starved.err"; fail "starved: $n values of $id"; }
+	done
+	echo "ok - getters throttled to 5% of a CPU kept their plugin: $n backfilled values"
+}
+starved
 
 echo "PASS: metrics-faults"
