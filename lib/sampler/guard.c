@@ -109,13 +109,6 @@ static uint64_t run_delay_ns(void)
 	return digits ? v : 0;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 void guard_init(void)
 {
 	G.deadline_ns = (uint64_t)GUARD_DEFAULT_MS * 1000000u;
@@ -222,7 +215,7 @@ int guard_signal(const siginfo_t *si)
 	if (__atomic_load_n(&G.active, __ATOMIC_SEQ_CST) &&
 	    G.tid == sys_gettid()) {
 		/* the deadline, or the end of a probe: starved of CPU? */
-		uint64_t now = mono_ns(), wait = run_delay_ns();
+		uint64_t now = now_ns(), wait = run_delay_ns();
 		uint64_t probe = G.deadline_ns / 2;
 		int again = 0;
 		if (wait && !G.probe_at)
